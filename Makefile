@@ -1,0 +1,32 @@
+# Every install step lives here: a fresh clone needs only `make demo` or `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+
+.PHONY: demo test check-full bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# CPU build first: a bare or open-ended torch requirement could pull a multi-GB CUDA build.
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[dev,plot]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m experiments demo
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 -m "not slow"
+
+check-full: $(STAMP)
+	$(PY) -m pytest -n 2
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(NUMBA_CACHE_DIR) .pytest_cache build *.egg-info
+	find . -name __pycache__ -prune -not -path './$(VENV)/*' -exec rm -rf {} +

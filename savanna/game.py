@@ -1,0 +1,258 @@
+"""The Game protocol: batched game facts and rules on arrays of states.
+
+A game is a set of declared constants plus seven scalar numba kernels (``Kernels``); this
+base class turns them into the batched, validated Python API that agents and environments use.
+States are rows of a NumPy structured dtype; a batch is an array of rows, a single state a
+batch of one, so cloning is ``states.copy()`` and hashing ``row.tobytes()``.
+
+Conventions (OpenSpiel's vocabulary, pgx's arrays):
+
+* ``current_player`` is ``0..P-1``, ``CHANCE`` (-1) or ``TERMINAL`` (-2);
+* ``step`` takes one decision per state and returns per-player rewards ``float32[n, P]``;
+* chance nodes are ordinary states: ``chance_probs`` then ``apply_chance``;
+* observations are player-relative ``uint8`` vectors (the observer is seat 0).
+"""
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from savanna._drivers import CHANCE, TERMINAL, make_drivers
+from savanna.rng import make_streams
+
+__all__ = ["CHANCE", "TERMINAL", "Game", "Kernels"]
+
+
+class Kernels(NamedTuple):
+    """A game's scalar kernels. Each is ``@njit`` and addresses state ``i`` of array ``s``.
+
+    reset_one(s, i, template, streams)      s[i] = template[0], then draw any random setup
+    current_player_one(s, i) -> int         0..P-1, CHANCE or TERMINAL
+    legal_actions_one(s, i, out) -> int     writes the legal actions, ascending, into int16 out
+    step_one(s, i, action, rewards)         applies a legal decision and the forced moves that
+                                            follow; overwrites float32 rewards[P]
+    chance_probs_one(s, i, probs)           float64 probs[C] of each outcome (zeros allowed)
+    apply_chance_one(s, i, outcome)
+    observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
+    """
+
+    reset_one: Callable
+    current_player_one: Callable
+    legal_actions_one: Callable
+    step_one: Callable
+    chance_probs_one: Callable
+    apply_chance_one: Callable
+    observe_one: Callable
+
+
+class Game:
+    """Base class: subclasses set the declared facts, ``kernels``, and the text methods."""
+
+    name: str
+    version: int
+    num_players: int
+    num_actions: int
+    max_chance_outcomes: int
+    max_plies: int
+    obs_shape: tuple
+    state_dtype: np.dtype
+    zero_sum: bool
+    has_chance: bool
+    perfect_information: bool
+    kernels: Kernels
+
+    _drivers_by_class: dict = {}
+
+    # ----- set-up -------------------------------------------------------------------------
+    def template(self):
+        """The initial state before any random setup (a batch of one), options included."""
+        raise NotImplementedError
+
+    @property
+    def drivers(self):
+        """The compiled batch loops for this game (shared by all instances of a class)."""
+        key = (type(self), self.num_players)
+        if key not in Game._drivers_by_class:
+            Game._drivers_by_class[key] = make_drivers(
+                self.kernels, self.num_actions, self.num_players, self.max_chance_outcomes)
+        return Game._drivers_by_class[key]
+
+    def warmup(self, verbose=False):
+        """Compile every kernel now (first call in a process takes a few seconds)."""
+        if verbose:
+            print(f"compiling {self.name} kernels...", flush=True)
+        s = self.init(2, rng=0)
+        self.legal_mask(s)
+        self.observe(s, 0)
+        self.chance_probs(s)
+        self.random_playouts(s.copy(), rng=0)
+        self.random_playouts(s.copy(), rng=0, parallel=True)
+        return self
+
+    # ----- the protocol -------------------------------------------------------------------
+    def init(self, n, rng=None):
+        """``n`` initial states; random setup (if any) drawn from ``rng`` (Generator or seed)."""
+        if not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be a positive int, got {n!r}")
+        s = np.empty(int(n), self.state_dtype)
+        self.drivers.reset_batch(s, self.template(), make_streams(rng, n))
+        return s
+
+    def current_player(self, s):
+        s = self.check_states(s)
+        out = np.empty(len(s), np.int8)
+        self.drivers.current_player_batch(s, out)
+        return out
+
+    def is_terminal(self, s):
+        return self.current_player(s) == TERMINAL
+
+    def legal_mask(self, s):
+        """``bool[n, num_actions]``: never empty at a decision node, empty elsewhere."""
+        s = self.check_states(s)
+        mask = np.empty((len(s), self.num_actions), np.bool_)
+        self.drivers.legal_mask_batch(s, mask)
+        return mask
+
+    def legal_actions(self, row):
+        """The legal actions of one state, as a list of ints."""
+        return np.flatnonzero(self.legal_mask(self._as_batch(row))[0]).tolist()
+
+    def step(self, s, actions):
+        """Functional step: returns ``(new_states, rewards float32[n, P])``."""
+        s = self.check_states(s).copy()
+        return s, self.step_inplace(s, actions)
+
+    def step_inplace(self, s, actions):
+        """Apply one decision per state in place; returns ``rewards float32[n, P]``."""
+        s = self.check_states(s)
+        actions = self._check_actions(s, actions)
+        rewards = np.zeros((len(s), self.num_players), np.float32)
+        self.drivers.step_batch(s, actions, rewards)
+        return rewards
+
+    def chance_probs(self, s):
+        """``float64[n, max_chance_outcomes]``; all zero where the state is not a chance node."""
+        s = self.check_states(s)
+        probs = np.zeros((len(s), max(1, self.max_chance_outcomes)), np.float64)
+        self.drivers.chance_probs_batch(s, probs)
+        return probs[:, : self.max_chance_outcomes]
+
+    def apply_chance(self, s, outcomes):
+        s = self.check_states(s)
+        outcomes = np.asarray(outcomes)
+        if outcomes.shape != (len(s),):
+            raise ValueError(f"outcomes must have shape ({len(s)},), got {outcomes.shape}")
+        probs = self.chance_probs(s)
+        for i, o in enumerate(outcomes):
+            if self.current_player(s[i : i + 1])[0] != CHANCE:
+                raise ValueError(f"state {i} is not a chance node")
+            if not (0 <= o < self.max_chance_outcomes and probs[i, o] > 0):
+                raise ValueError(
+                    f"chance outcome {o} is impossible in state {i}; possible: "
+                    f"{np.flatnonzero(probs[i]).tolist()}")
+        self.drivers.apply_chance_batch(s, outcomes.astype(np.int64))
+
+    def observe(self, s, player):
+        """``uint8[n, *obs_shape]`` from ``player``'s seat (an int or one per state)."""
+        s = self.check_states(s)
+        players = np.broadcast_to(np.asarray(player, np.int64), (len(s),)).copy()
+        if ((players < 0) | (players >= self.num_players)).any():
+            raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
+        obs = np.empty((len(s), int(np.prod(self.obs_shape))), np.uint8)
+        self.drivers.observe_batch(s, players, obs)
+        return obs.reshape((len(s), *self.obs_shape))
+
+    def resample_hidden(self, s, player, rng=None):
+        """States consistent with ``player``'s information (perfect information: copies)."""
+        return self.check_states(s).copy()
+
+    def random_playouts(self, s, rng=None, parallel=False):
+        """Play every state to the end with uniform random decisions, in place.
+
+        Returns ``(returns float32[n, P], plies int64[n])``. Each state has its own random
+        stream, so the result is the same with any number of threads.
+        """
+        s = self.check_states(s)
+        totals = np.zeros((len(s), self.num_players), np.float32)
+        plies = np.zeros(len(s), np.int64)
+        run = self.drivers.random_playouts_parallel if parallel else self.drivers.random_playouts
+        run(s, make_streams(rng, len(s)), totals, plies)
+        return totals, plies
+
+    # ----- text (each game implements these) ---------------------------------------------
+    def to_text(self, row):
+        raise NotImplementedError
+
+    def from_text(self, text):
+        raise NotImplementedError
+
+    def action_to_string(self, row, action):
+        raise NotImplementedError
+
+    def string_to_action(self, row, text):
+        raise NotImplementedError
+
+    def render(self, row):
+        """A readable text picture of one state (defaults to the notation)."""
+        return self.to_text(row)
+
+    def render_rgb(self, row):
+        """An ``uint8[H, W, 3]`` picture of one state."""
+        raise NotImplementedError
+
+    # ----- validation at the boundary ----------------------------------------------------
+    def check_states(self, s):
+        """``s`` as a batch of this game's states, or a ValueError saying what is wrong."""
+        if isinstance(s, np.void):
+            s = self._as_batch(s)
+        if not isinstance(s, np.ndarray):
+            raise ValueError(f"states must be a numpy array of {self.name} states, "
+                             f"got {type(s).__name__}")
+        if s.dtype != self.state_dtype:
+            raise ValueError(f"states have dtype {s.dtype}, expected the {self.name} state dtype "
+                             f"(create them with {type(self).__name__}.init or from_text)")
+        if s.ndim != 1:
+            raise ValueError(f"states must be a 1-d batch, got shape {s.shape}")
+        if not s.flags.c_contiguous or not s.flags.writeable:
+            raise ValueError("states must be a C-contiguous, writeable array (use .copy())")
+        return s
+
+    def _as_batch(self, row):
+        if isinstance(row, np.ndarray) and row.ndim == 1 and len(row) == 1:
+            return row
+        if isinstance(row, np.void) and row.dtype == self.state_dtype:
+            return np.array([row], self.state_dtype)
+        raise ValueError(f"expected one {self.name} state (a row or a batch of one)")
+
+    def _check_actions(self, s, actions):
+        actions = np.asarray(actions)
+        if actions.shape == () and len(s) == 1:
+            actions = actions.reshape(1)
+        if actions.shape != (len(s),) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be {len(s)} integers, got {actions.dtype} "
+                             f"array of shape {actions.shape}")
+        actions = actions.astype(np.int64)
+        if ((actions < 0) | (actions >= self.num_actions)).any():
+            bad = actions[(actions < 0) | (actions >= self.num_actions)][0]
+            raise ValueError(f"action {bad} out of range 0..{self.num_actions - 1}")
+        bad = self.drivers.legal_check_batch(s, actions)
+        if bad >= 0:
+            p = self.current_player(s[bad : bad + 1])[0]
+            if p < 0:
+                where = "a chance node (use apply_chance)" if p == CHANCE else "the end"
+                raise ValueError(f"state {bad} is at {where}: no decision to take")
+            legal = [self.action_to_string(s[bad], a) for a in self.legal_actions(s[bad])]
+            raise ValueError(
+                f"illegal action {actions[bad]} "
+                f"({self._safe_name(s[bad], actions[bad])}) in state {bad}; legal: "
+                + ", ".join(legal))
+        return actions
+
+    def _safe_name(self, row, action):
+        try:
+            return self.action_to_string(row, int(action))
+        except ValueError:
+            return "?"
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
