@@ -1,0 +1,245 @@
+"""The Zèbres text notation: round trips, cell and action names, board maps, every malformed case."""
+import random
+
+import pytest
+
+from zebres import notation as n
+from zebres.notation import Position, Token
+
+EMPTY = "....../....../....../....../......"
+
+
+# ----- round trips --------------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    f"{EMPTY} r - - setup",
+    f"{EMPTY} g - - setup",
+    "ZG..../....../....../....../...... g 3 - place",
+    # a crocodile chain: the red crocodile placed on c4 swapped with the gazelle of b4
+    "....../....../....../.Cg.../...... r 2 - croc:b4:c4",
+    "....../....../..G.../.Cg.../...... r 2 - croc:b4:c4",
+    "....../....../....../..C.../...... r 2 - croc:c4:-",
+    "z*Z*g*G*EL/elc.../....../....../...... g 21 r move",
+    "ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCCcc r 7 g end",
+])
+def test_round_trip_text(text):
+    assert n.format(n.parse(text)) == text
+
+
+def test_round_trip_random_positions():
+    """Random boards in every phase survive format -> parse unchanged (seed 0)."""
+    rng = random.Random(0)
+    for _ in range(300):
+        pool = [Token(p, k) for p in (0, 1) for k, c in n.TOKEN_COUNTS.items() for _ in range(c)]
+        rng.shuffle(pool)
+        filled = rng.randrange(1, 30)
+        board = [None] * 30
+        for cell in rng.sample(range(30), filled):
+            token = pool.pop()
+            board[cell] = Token(token.player, token.kind, token.kind in "ZG" and rng.random() < .3)
+        pos = Position(tuple(board), rng.randrange(2), rng.randrange(22),
+                       rng.choice([None, 0, 1]), rng.choice(["move", "place"]))
+        if pos.phase == "place" and not any(pos.hand(pos.to_move).values()):
+            continue
+        text = n.format(pos)
+        assert n.parse(text) == pos
+        assert n.format(n.parse(text)) == text
+
+
+def test_croc_swapped_cells_are_formatted_in_cell_order():
+    text = "....../....../..g.../.GCg../...... r 2 - croc:c4:d4,b4,c3"
+    assert n.format(n.parse(text)).endswith("croc:c4:c3,b4,d4")
+    assert n.parse(text).swapped == frozenset({14, 19, 21})
+
+
+def test_start_position_and_first_placer():
+    assert n.format(n.start_position()) == f"{EMPTY} r - - setup"
+    assert n.format(n.start_position(first_placer=0)) == f"{EMPTY} g - - setup"
+    with pytest.raises(ValueError, match="first_placer"):
+        n.start_position(2)
+
+
+def test_hand_is_initial_tokens_minus_own_colour_on_board():
+    pos = n.parse("ZZg*L../....../....../....../...... g 3 - place")
+    assert pos.hand(0) == {"Z": 3, "G": 6, "E": 1, "L": 0, "C": 2}
+    assert pos.hand(1) == {"Z": 5, "G": 5, "E": 1, "L": 1, "C": 2}
+
+
+def test_token_letter_and_value():
+    assert Token(0, "Z").letter == "Z" and Token(1, "G", True).letter == "g*"
+    assert [Token(0, k).value for k in "ZGELC"] == [6, 2, 5, 1, 0]
+    assert Token(1, "Z", True).value == 0
+
+
+# ----- cells, track, boards -----------------------------------------------------------------
+def test_cell_names():
+    assert n.cell_name(0) == "a1" and n.cell_name(29) == "f5" and n.cell_name(20) == "c4"
+    assert [n.cell_index(n.cell_name(c)) for c in range(30)] == list(range(30))
+    assert n.cell_index("d4") == 3 * 6 + 3
+
+
+@pytest.mark.parametrize("bad", ["g1", "a6", "a0", "c", "c44", "", 7])
+def test_bad_cell_name(bad):
+    with pytest.raises(ValueError, match="cell name"):
+        n.cell_index(bad)
+
+
+@pytest.mark.parametrize("bad", [-1, 30, 2.0])
+def test_bad_cell_index(bad):
+    with pytest.raises(ValueError, match="cell index"):
+        n.cell_name(bad)
+
+
+def test_track_lines_follow_the_clockwise_table():
+    # top: columns left to right; right: rows top to bottom; bottom: columns right to left;
+    # left: rows bottom to top (rules §2)
+    assert [n.cell_name(c) for c in n.TRACK_LINES[0]] == ["a1", "a2", "a3", "a4", "a5"]
+    assert [n.cell_name(c) for c in n.TRACK_LINES[5]] == ["f1", "f2", "f3", "f4", "f5"]
+    assert [n.cell_name(c) for c in n.TRACK_LINES[6]] == ["a1", "b1", "c1", "d1", "e1", "f1"]
+    assert [n.cell_name(c) for c in n.TRACK_LINES[10]] == ["a5", "b5", "c5", "d5", "e5", "f5"]
+    assert n.TRACK_LINES[11] == n.TRACK_LINES[5] and n.TRACK_LINES[16] == n.TRACK_LINES[0]
+    assert n.TRACK_LINES[17] == n.TRACK_LINES[10] and n.TRACK_LINES[21] == n.TRACK_LINES[6]
+
+
+def test_neighbours():
+    assert sorted(n.neighbours(0)) == [1, 6]
+    assert sorted(n.neighbours(n.cell_index("c3"))) == sorted(
+        n.cell_index(c) for c in ["c2", "c4", "b3", "d3"])
+
+
+@pytest.mark.parametrize("board, sizes", [
+    ("standard", {"A": 5, "B": 7, "C": 7, "D": 3, "E": 3, "F": 5}),
+    ("president", {"A": 3, "B": 9, "C": 3, "D": 5, "E": 7, "F": 3}),
+])
+def test_sector_maps(board, sizes):
+    sectors = n.SECTOR_MAPS[board]
+    assert len(sectors) == 30
+    assert {s: sectors.count(s) for s in "ABCDEF"} == sizes
+    for letter in "ABCDEF":  # every sector is connected
+        cells = [c for c in range(30) if sectors[c] == letter]
+        seen, todo = {cells[0]}, [cells[0]]
+        while todo:
+            for m in n.neighbours(todo.pop()):
+                if sectors[m] == letter and m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        assert len(seen) == len(cells)
+
+
+def test_check_board_name():
+    n.check_board_name("president")
+    with pytest.raises(ValueError, match="standard, president"):
+        n.check_board_name("savane")
+
+
+# ----- actions ------------------------------------------------------------------------------
+@pytest.mark.parametrize("action, name", [
+    (0, "Z a1"), (1 * 30 + 20, "G c4"), (4 * 30 + 29, "C f5"), (149, "C f5"),
+    (150, "start 0"), (164, "start 14"), (171, "start 21"),
+    (172, "swap a1"), (172 + 21, "swap d4"), (201, "swap f5"),
+    (202, "stop"), (203, "impala +1"), (205, "impala +3"),
+])
+def test_action_names(action, name):
+    assert n.action_name(action) == name
+    assert n.parse_action(name) == action
+
+
+def test_every_action_name_round_trips():
+    names = [n.action_name(a) for a in range(n.NUM_ACTIONS)]
+    assert len(set(names)) == n.NUM_ACTIONS
+    assert [n.parse_action(name) for name in names] == list(range(n.NUM_ACTIONS))
+    assert n.parse_action("z c4") == n.parse_action("Z c4")  # the colour is not in the name
+
+
+@pytest.mark.parametrize("bad", ["", "go", "X c4", "Z g9", "start 22", "start -1", "swap",
+                                 "impala +4", "impala 2", "stop now", "Z", None])
+def test_bad_action_name(bad):
+    with pytest.raises(ValueError, match="unknown action"):
+        n.parse_action(bad)
+
+
+@pytest.mark.parametrize("bad", [-1, 206, 3.0])
+def test_bad_action_id(bad):
+    with pytest.raises(ValueError, match="action must be"):
+        n.action_name(bad)
+
+
+# ----- malformed positions ------------------------------------------------------------------
+@pytest.mark.parametrize("text, message", [
+    (f"{EMPTY} r - -", "5 space-separated fields"),
+    (f"{EMPTY} r - - setup extra", "5 space-separated fields"),
+    ("....../....../....../...... r - - setup", "5 rows"),
+    ("......./....../....../....../...... r - - setup", "row 1 must have 6 cells"),
+    ("....../...../....../....../...... r - - setup", "row 2 must have 6 cells"),
+    ("....../....../....x./....../...... r 0 - place", "unknown letter 'x' in"),
+    ("*...../....../....../....../...... r 0 - place", "'\\*' must directly follow"),
+    ("Z**.../....../....../....../...... r 0 - place", "'\\*' must directly follow"),
+    (".*..../....../....../....../...... r 0 - place", "'\\*' must directly follow"),
+    ("E*..../....../....../....../...... r 0 - place", "only zebras and gazelles"),
+    ("l*..../....../....../....../...... r 0 - place", "only zebras and gazelles"),
+    (f"{EMPTY} x - - setup", "to_move must be 'r' or 'g'"),
+    ("Z...../....../....../....../...... r 22 - place", "impala must be"),
+    ("Z...../....../....../....../...... r -1 - place", "impala must be"),
+    ("Z...../....../....../....../...... r 03 - place", "impala must be"),
+    ("Z...../....../....../....../...... r 1x - place", "impala must be"),
+    ("Z...../....../....../....../...... r 3 x place", "inauguration must be"),
+    ("Z...../....../....../....../...... r 3 - play", "phase must be"),
+    ("Z...../....../....../....../...... r 3 - croc", "phase must be"),
+    ("ZZZZZZ/....../....../....../...... g 3 - place", "too many red zebras.*6.*5"),
+    ("ggggggg/....../....../....../...... r 3 - place", "row 1 must have 6 cells"),
+    ("gggggg/g...../....../....../...... r 3 - place", "too many green gazelles"),
+    ("EE..../....../....../....../...... g 3 - place", "too many red elephants"),
+    ("ll..../....../....../....../...... g 3 - place", "too many green lions"),
+    ("CCC.../....../....../....../...... g 3 - place", "too many red crocodiles"),
+    ("Z...../....../....../....../...... r - - setup", "setup phase needs an empty board"),
+    (f"{EMPTY} r 3 - setup", "setup phase needs"),
+    (f"{EMPTY} r - g setup", "setup phase needs"),
+    ("Z...../....../....../....../...... g - - place", "impala must be placed"),
+    ("Z...../....../....../....../...... g 3 - end", "end phase needs a full board"),
+    ("ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCCcc r 7 g place", "the board is full"),
+    ("ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCC.c r 7 g place", "red \\(to move\\) has no token"),
+    # crocodile chains
+    ("....../....../....../..C.../...... r 2 - croc:c4", "croc:<crocodile cell>"),
+    ("....../....../....../..C.../...... r 2 - croc:z9:-", "bad cell name"),
+    ("....../....../....../..C.../...... r 2 - croc:c4:b4,", "bad cell name"),
+    ("....../....../....../.GCg../...... r 2 - croc:c4:b4,b4", "swapped cell twice"),
+    ("....../....../....../..c.../...... r 2 - croc:c4:-", "c4 must hold a crocodile of red"),
+    ("....../....../....../..E.../...... r 2 - croc:c4:-", "c4 must hold a crocodile"),
+    ("....../....../....../.ZC.../...... r 2 - croc:c4:b4", "b4 must hold a gazelle"),
+    ("....../....../....../..C.../...... r 2 - croc:c4:c4", "crocodile cell c4 is listed"),
+])
+def test_malformed_position(text, message):
+    with pytest.raises(ValueError, match=message) as error:
+        n.parse(text)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    # the line of position 0 (column a) is full
+    ("Z...../Z...../Z...../Z...../z..... g 0 - place", "line Impala faces \\(0\\) is full"),
+    # from 20: +1 faces row 1 (empty cells), +2 column a and +3 column b, both full
+    ("ZG..../ZG..../Zg..../Zg..../zz.... r 20 - move", "at least two possible Impala moves"),
+    # the red crocodile on c4 (sector B) has no face-up gazelle across a river
+    ("....../....../....../..C.../...... r 2 - croc:c4:-", "needs a swap left"),
+    ("....../....../....../.g*C.../...... r 2 - croc:c4:-", "needs a swap left"),
+    # d4 is in the crocodile's sector B: no river
+    ("....../....../....../..Cg../...... r 2 - croc:c4:-", "needs a swap left"),
+    ("....../....../....../.gC.../...... r 2 - croc:c4:b4", "needs a swap left"),
+])
+def test_inconsistent_with_the_rules(text, message):
+    n.parse(text)  # fine without a board map
+    with pytest.raises(ValueError, match=message):
+        n.parse(text, board="standard")
+
+
+def test_rule_checks_accept_consistent_positions():
+    n.parse("....../....../....../.gC.../...... r 2 - croc:c4:-", board="standard")
+    n.parse("ZG..../ZG..../Zg..../Zg..../z..... r 20 - move", board="standard")
+    with pytest.raises(ValueError, match="board must be one of"):
+        n.parse(f"{EMPTY} r - - setup", board="savane")
+
+
+def test_format_validates():
+    with pytest.raises(ValueError, match="too many"):
+        n.format(Position((Token(0, "E"),) * 2 + (None,) * 28, 1, 3, None, "place"))
+    with pytest.raises(ValueError, match="only allowed in phase croc"):
+        n.format(Position((None,) * 30, 1, 3, None, "place", croc_cell=3))

@@ -1,0 +1,383 @@
+"""Drôles de Zèbres text notation: positions, cells, action names, board maps (pure Python).
+
+A position is five space-separated fields (rules §7)::
+
+    <board> <to_move> <impala> <inauguration> <phase>
+    ZG..../....../....../....../...... g 3 - place
+
+* board: five rows top to bottom separated by ``/``; a cell is ``.`` or a token letter
+  ``Z G E L C`` (upper case red = player 0, lower case green = player 1), followed by ``*``
+  when face down (only zebras and gazelles are ever face down);
+* to_move ``r`` / ``g`` (at ``end``: the player who made the last placement);
+* impala: track position ``0``-``21`` or ``-`` before it is placed;
+* inauguration ``-``, ``r`` or ``g``;
+* phase ``setup``, ``place``, ``move``, ``end``, or ``croc:<cell>:<cells>`` while a crocodile
+  chain is in progress: the crocodile's cell, then the cells where the gazelles already swapped
+  in this chain now stand (comma separated, ascending cell index when formatted) or ``-``.
+  Example: ``croc:c4:-`` right after a crocodile is placed on c4; ``croc:b4:c4`` after it
+  swapped with the gazelle that was on b4.
+
+Hands are not written: a hand is the initial 15 tokens minus those of its colour on the board.
+
+``parse(text)`` checks the syntax and everything that needs no board map (token counts, phase
+fields); ``parse(text, board="standard")`` also checks the rule-level consistency that needs
+the sector map (a ``place`` line with an empty cell, a ``move`` phase with at least two Impala
+moves, a ``croc`` phase with a swap left). Every error is a one-line ``ValueError``.
+
+Action ids (``NUM_ACTIONS`` = 206), in the order legal actions are listed:
+
+=========================  =====================  ==============
+place kind t on cell c     ``t*30 + c``           ``Z c4``
+Impala start at p          ``150 + p``            ``start 14``
+swap with gazelle on c     ``172 + c``            ``swap d4``
+stop the crocodile chain   ``202``                ``stop``
+Impala moves k = 1..3      ``202 + k``            ``impala +2``
+=========================  =====================  ==============
+"""
+from dataclasses import dataclass, field
+
+NUM_ROWS, NUM_COLS = 5, 6
+NUM_CELLS = NUM_ROWS * NUM_COLS
+TRACK_LENGTH = 22
+RED, GREEN = 0, 1
+COLOUR_LETTERS = "rg"
+COLOUR_NAMES = ("red", "green")
+
+KINDS = "ZGELC"  # the order of token kinds in action ids and observations
+TOKEN_VALUES = {"Z": 6, "G": 2, "E": 5, "L": 1, "C": 0}
+TOKEN_COUNTS = {"Z": 5, "G": 6, "E": 1, "L": 1, "C": 2}  # each player's 15 tokens
+KIND_NAMES = {"Z": "zebra", "G": "gazelle", "E": "elephant", "L": "lion", "C": "crocodile"}
+INAUGURATION_BONUS = 5
+
+SECTOR_MAPS = {
+    # 30 sector letters, row by row from the top (rules §1).
+    "standard": "ABCCCC" "ABBCDD" "AABCCD" "EABBBF" "EEFFFF",
+    "president": "ABBBCC" "ADDBBC" "ADEEBB" "DDEFFB" "EEEEFB",
+}
+BOARDS = tuple(SECTOR_MAPS)
+
+PHASES = ("setup", "place", "croc", "move", "end")
+
+PLACE = 0           # + kind*30 + cell
+START = 150         # + track position
+SWAP = 172          # + cell of the gazelle
+STOP = 202
+IMPALA = 202        # + k, k = 1..3
+NUM_ACTIONS = 206
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token on the board: its owner (0 red, 1 green), kind in ``ZGELC``, face down?"""
+
+    player: int
+    kind: str
+    down: bool = False
+
+    @property
+    def letter(self):
+        """The notation of the token, e.g. ``Z``, ``g*``."""
+        letter = self.kind if self.player == RED else self.kind.lower()
+        return letter + ("*" if self.down else "")
+
+    @property
+    def value(self):
+        """Its worth when scored: 0 face down, else the kind's value."""
+        return 0 if self.down else TOKEN_VALUES[self.kind]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position as written in the notation, shared by the kernels and the reference."""
+
+    board: tuple
+    to_move: int
+    impala: int | None
+    inauguration: int | None
+    phase: str
+    croc_cell: int | None = None
+    swapped: frozenset = field(default_factory=frozenset)
+
+    def hand(self, player):
+        """``{kind: count}`` of the tokens ``player`` still holds."""
+        counts = dict(TOKEN_COUNTS)
+        for token in self.board:
+            if token is not None and token.player == player:
+                counts[token.kind] -= 1
+        return counts
+
+
+def start_position(first_placer=1):
+    """The initial position: the player who does not place first chooses Impala's start."""
+    if first_placer not in (0, 1):
+        raise ValueError(f"first_placer must be 0 (red) or 1 (green), got {first_placer!r}")
+    return Position((None,) * NUM_CELLS, 1 - first_placer, None, None, "setup")
+
+
+# ----- cells and the track ----------------------------------------------------------------
+def cell_name(cell):
+    """``cell_name(21) == 'd4'``: column letter a-f, row number 1-5 from the top."""
+    if not (isinstance(cell, int) and 0 <= cell < NUM_CELLS):
+        raise ValueError(f"cell index must be an int in 0..29, got {cell!r}")
+    return "abcdef"[cell % NUM_COLS] + str(cell // NUM_COLS + 1)
+
+
+def cell_index(name):
+    """``cell_index('d4') == 21``; the inverse of ``cell_name``."""
+    text = name.strip().lower() if isinstance(name, str) else ""
+    if len(text) != 2 or text[0] not in "abcdef" or text[1] not in "12345":
+        raise ValueError(f"cell name must be a column a-f then a row 1-5 (e.g. 'c4'), got {name!r}")
+    return (int(text[1]) - 1) * NUM_COLS + "abcdef".index(text[0])
+
+
+def track_line(position):
+    """The cells of the row or column that track ``position`` faces (rules §2), in order."""
+    if position < 6:
+        return tuple(row * NUM_COLS + position for row in range(NUM_ROWS))
+    if position < 11:
+        return tuple((position - 6) * NUM_COLS + col for col in range(NUM_COLS))
+    if position < 17:
+        return tuple(row * NUM_COLS + 16 - position for row in range(NUM_ROWS))
+    return tuple((21 - position) * NUM_COLS + col for col in range(NUM_COLS))
+
+
+TRACK_LINES = tuple(track_line(p) for p in range(TRACK_LENGTH))
+
+
+def neighbours(cell):
+    """The orthogonally adjacent cells of ``cell`` (2 to 4 of them)."""
+    row, col = divmod(cell, NUM_COLS)
+    out = []
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        if 0 <= row + dr < NUM_ROWS and 0 <= col + dc < NUM_COLS:
+            out.append((row + dr) * NUM_COLS + col + dc)
+    return tuple(out)
+
+
+def check_board_name(board):
+    """Raise a clear ValueError unless ``board`` is one of ``BOARDS``."""
+    if board not in SECTOR_MAPS:
+        raise ValueError(f"board must be one of {', '.join(BOARDS)}; got {board!r}")
+
+
+# ----- action names -------------------------------------------------------------------------
+def action_name(action):
+    """``action_name(3*30 + 21) == 'L d4'``; names only, legality is the game's business."""
+    if not (isinstance(action, int) and 0 <= action < NUM_ACTIONS):
+        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    if action < START:
+        return f"{KINDS[action // NUM_CELLS]} {cell_name(action % NUM_CELLS)}"
+    if action < SWAP:
+        return f"start {action - START}"
+    if action < STOP:
+        return f"swap {cell_name(action - SWAP)}"
+    if action == STOP:
+        return "stop"
+    return f"impala +{action - IMPALA}"
+
+
+def parse_action(text):
+    """The action id of a name: ``Z c4``, ``start 14``, ``swap d4``, ``stop``, ``impala +2``."""
+    words = text.split() if isinstance(text, str) else []
+    try:
+        if words == ["stop"]:
+            return STOP
+        if len(words) == 2 and words[0] == "start" and words[1].isdigit():
+            position = int(words[1])
+            if position < TRACK_LENGTH:
+                return START + position
+        elif len(words) == 2 and words[0] == "swap":
+            return SWAP + cell_index(words[1])
+        elif len(words) == 2 and words[0] == "impala" and words[1] in ("+1", "+2", "+3"):
+            return IMPALA + int(words[1][1])
+        elif len(words) == 2 and len(words[0]) == 1 and words[0].upper() in KINDS:
+            return PLACE + KINDS.index(words[0].upper()) * NUM_CELLS + cell_index(words[1])
+    except ValueError:
+        pass
+    raise ValueError(
+        f"unknown action {text!r}; expected 'Z c4' (kind Z G E L C, cell a1..f5), "
+        "'start 0'..'start 21', 'swap d4', 'stop' or 'impala +1'..'impala +3'")
+
+
+# ----- parse --------------------------------------------------------------------------------
+def _parse_row(row_number, text):
+    cells = []
+    for char in text:
+        if char == "*":
+            if not cells or cells[-1] is None or cells[-1].down:
+                raise ValueError(
+                    f"row {row_number}: '*' must directly follow a token letter, got {text!r}")
+            if cells[-1].kind not in "ZG":
+                raise ValueError(f"row {row_number}: only zebras and gazelles can be face down "
+                                 f"('*'), got {cells[-1].letter}* in {text!r}")
+            cells[-1] = Token(cells[-1].player, cells[-1].kind, True)
+        elif char == ".":
+            cells.append(None)
+        elif char.upper() in KINDS:
+            cells.append(Token(RED if char.isupper() else GREEN, char.upper()))
+        else:
+            raise ValueError(f"row {row_number}: unknown letter {char!r} in {text!r}; allowed: "
+                             ". Z G E L C (upper case red, lower case green), * after Z or G")
+    if len(cells) != NUM_COLS:
+        raise ValueError(f"row {row_number} must have 6 cells, got {len(cells)}: {text!r}")
+    return cells
+
+
+def _parse_player(name, text, allow_none):
+    if allow_none and text == "-":
+        return None
+    if text in ("r", "g"):
+        return COLOUR_LETTERS.index(text)
+    allowed = "'-', 'r' or 'g'" if allow_none else "'r' or 'g'"
+    raise ValueError(f"{name} must be {allowed}, got {text!r}")
+
+
+def _parse_croc(text):
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise ValueError(
+            f"croc phase must be 'croc:<crocodile cell>:<swapped cells or ->', got {text!r}")
+    try:
+        croc_cell = cell_index(parts[1])
+        swapped = [] if parts[2] == "-" else [cell_index(name) for name in parts[2].split(",")]
+    except ValueError:
+        raise ValueError(f"croc phase has a bad cell name in {text!r}; cells are a1..f5, "
+                         "swapped cells comma separated or '-'") from None
+    if len(set(swapped)) != len(swapped):
+        raise ValueError(f"croc phase lists a swapped cell twice: {text!r}")
+    return croc_cell, frozenset(swapped)
+
+
+def parse(text, board=None):
+    """The ``Position`` written in ``text``; raises a one-line ``ValueError`` if malformed.
+
+    With ``board`` (``'standard'`` or ``'president'``) also checks the rule-level consistency
+    that needs the sector map (see the module docstring).
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"position must be a str, got {type(text).__name__}")
+    fields = text.split()
+    if len(fields) != 5:
+        raise ValueError(f"position must have 5 space-separated fields (board to_move impala "
+                         f"inauguration phase), got {len(fields)}: {text!r}")
+    board_text, to_move_text, impala_text, inauguration_text, phase_text = fields
+    rows = board_text.split("/")
+    if len(rows) != NUM_ROWS:
+        raise ValueError(f"board must have 5 rows separated by '/', got {len(rows)}: "
+                         f"{board_text!r}")
+    cells = tuple(cell for number, row in enumerate(rows, 1) for cell in _parse_row(number, row))
+    to_move = _parse_player("to_move", to_move_text, allow_none=False)
+    if impala_text == "-":
+        impala = None
+    elif impala_text.isdigit() and int(impala_text) < TRACK_LENGTH and (
+            impala_text == "0" or not impala_text.startswith("0")):
+        impala = int(impala_text)
+    else:
+        raise ValueError(f"impala must be '-' or a track position 0..21, got {impala_text!r}")
+    inauguration = _parse_player("inauguration", inauguration_text, allow_none=True)
+    croc_cell, swapped = None, frozenset()
+    if phase_text.startswith("croc:"):
+        phase = "croc"
+        croc_cell, swapped = _parse_croc(phase_text)
+    elif phase_text in PHASES and phase_text != "croc":
+        phase = phase_text
+    else:
+        raise ValueError(f"phase must be setup, place, croc:<cell>:<cells>, move or end; "
+                         f"got {phase_text!r}")
+    position = Position(cells, to_move, impala, inauguration, phase, croc_cell, swapped)
+    validate(position, board)
+    return position
+
+
+# ----- validation ---------------------------------------------------------------------------
+def validate(pos, board=None):
+    """Raise a one-line ValueError if ``pos`` cannot be a Zèbres position (see ``parse``)."""
+    if not (isinstance(pos.board, tuple) and len(pos.board) == NUM_CELLS):
+        raise ValueError(f"board must be a tuple of 30 cells, got {pos.board!r}")
+    if pos.to_move not in (RED, GREEN):
+        raise ValueError(f"to_move must be 0 or 1, got {pos.to_move!r}")
+    if pos.phase not in PHASES:
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {pos.phase!r}")
+    if pos.impala is not None and pos.impala not in range(TRACK_LENGTH):
+        raise ValueError(f"impala must be None or a track position 0..21, got {pos.impala!r}")
+    for player in (RED, GREEN):
+        for kind, left in pos.hand(player).items():
+            if left < 0:
+                raise ValueError(
+                    f"too many {COLOUR_NAMES[player]} {KIND_NAMES[kind]}s on the board: "
+                    f"{TOKEN_COUNTS[kind] - left} (each player has {TOKEN_COUNTS[kind]})")
+    filled = sum(token is not None for token in pos.board)
+    mover = COLOUR_NAMES[pos.to_move]
+    if pos.phase == "setup":
+        if filled or pos.impala is not None or pos.inauguration is not None:
+            raise ValueError("setup phase needs an empty board, impala '-' and inauguration '-'")
+    elif pos.impala is None:
+        raise ValueError(f"impala must be placed (0..21) in phase {pos.phase}")
+    if pos.phase == "end" and filled < NUM_CELLS:
+        raise ValueError(f"end phase needs a full board, {NUM_CELLS - filled} cells are empty")
+    if pos.phase in ("place", "croc", "move") and filled == NUM_CELLS:
+        raise ValueError(f"the board is full: the phase must be end, not {pos.phase}")
+    if pos.phase == "place" and not any(pos.hand(pos.to_move).values()):
+        raise ValueError(f"place phase but {mover} (to move) has no token left to place")
+    if pos.phase != "croc" and (pos.croc_cell is not None or pos.swapped):
+        raise ValueError("a crocodile cell and swapped cells are only allowed in phase croc")
+    if pos.phase == "croc":
+        _validate_croc(pos)
+    if board is not None:
+        _validate_rules(pos, board)
+
+
+def _validate_croc(pos):
+    mover = COLOUR_NAMES[pos.to_move]
+    if pos.croc_cell is None or not 0 <= pos.croc_cell < NUM_CELLS:
+        raise ValueError(f"croc phase needs a crocodile cell, got {pos.croc_cell!r}")
+    if pos.board[pos.croc_cell] != Token(pos.to_move, "C"):
+        raise ValueError(f"croc phase: {cell_name(pos.croc_cell)} must hold a crocodile of "
+                         f"{mover} (to move)")
+    for cell in sorted(pos.swapped):
+        if cell == pos.croc_cell:
+            raise ValueError(f"croc phase: the crocodile cell {cell_name(cell)} is listed as "
+                             "a swapped gazelle")
+        token = pos.board[cell] if isinstance(cell, int) and 0 <= cell < NUM_CELLS else None
+        if token is None or token.kind != "G":
+            raise ValueError(f"croc phase: swapped cell {cell_name(cell)} must hold a gazelle")
+
+
+def _validate_rules(pos, board):
+    """The consistency checks that need the sector map of ``board``."""
+    check_board_name(board)
+    sectors = SECTOR_MAPS[board]
+    if pos.phase == "place" and all(pos.board[c] is not None for c in TRACK_LINES[pos.impala]):
+        raise ValueError(f"place phase but the line Impala faces ({pos.impala}) is full")
+    if pos.phase == "move":
+        options = [k for k in (1, 2, 3) if any(
+            pos.board[c] is None for c in TRACK_LINES[(pos.impala + k) % TRACK_LENGTH])]
+        if len(options) < 2:
+            raise ValueError("move phase needs at least two possible Impala moves (a single "
+                             "one is applied automatically)")
+    if pos.phase == "croc":
+        swaps = [n for n in neighbours(pos.croc_cell)
+                 if sectors[n] != sectors[pos.croc_cell] and n not in pos.swapped
+                 and pos.board[n] is not None and pos.board[n].kind == "G"
+                 and not pos.board[n].down]
+        if not swaps:
+            raise ValueError("croc phase needs a swap left (a chain with none ends by itself)")
+
+
+# ----- format -------------------------------------------------------------------------------
+def format(pos):  # noqa: A001 - the contract's name, the inverse of parse
+    """The notation of ``pos`` (validated first), e.g. ``....../... r - - setup``."""
+    validate(pos)
+    rows = ["".join("." if t is None else t.letter for t in pos.board[r * 6:(r + 1) * 6])
+            for r in range(NUM_ROWS)]
+    phase = pos.phase
+    if phase == "croc":
+        swapped = ",".join(cell_name(c) for c in sorted(pos.swapped)) or "-"
+        phase = f"croc:{cell_name(pos.croc_cell)}:{swapped}"
+    return " ".join([
+        "/".join(rows),
+        COLOUR_LETTERS[pos.to_move],
+        "-" if pos.impala is None else str(pos.impala),
+        "-" if pos.inauguration is None else COLOUR_LETTERS[pos.inauguration],
+        phase,
+    ])
