@@ -1,0 +1,408 @@
+"""Drôles de Zèbres on bitboards: state dtype, lookup tables and the scalar numba kernels.
+
+The 30 cells are bits 0..29 of a uint64 (cell = row * 6 + col, ``a1`` = bit 0). A state is
+one row of ``STATE_DTYPE``::
+
+    own[2]     cells holding a token of each colour (0 red, 1 green)
+    kind[5]    cells holding a token of each kind, either colour (Z, G, E, L, C)
+    down       face-down tokens (only zebras and gazelles are ever turned down)
+    swapped    during a crocodile chain: the cells where the gazelles already swapped now stand
+    board      0 standard, 1 president (selects the sector and river tables)
+    impala     track position 0..21, -1 before it is placed
+    inauguration  -1 unclaimed, else the holder
+    to_move    the player deciding (at the end: the one who made the last placement)
+    phase      SETUP, PLACE, CROC, MOVE, END (see the constants)
+    croc       the crocodile's cell during a chain, else -1
+
+Hands are derived (15 tokens minus those on the board), so the state is exactly what the text
+notation writes and ``from_text(to_text(s))`` reproduces ``s`` byte for byte.
+
+Forced moves are applied inside ``step_one`` and are never decisions: a crocodile chain with no
+swap left ends by itself; an Impala move with one option (including the forced jump beyond
++3) is made automatically; a player with an empty hand is skipped. The inauguration is checked
+when the placement and all its effects are over, i.e. when a crocodile chain ends, so during a
+chain it is not yet claimed.
+"""
+import numpy as np
+from numba import njit
+
+from savanna.bits import ONE, lowest_bit, popcount
+from zebres import notation
+from zebres.notation import BOARDS, KINDS, NUM_ACTIONS, NUM_CELLS, SECTOR_MAPS, START, STOP, SWAP
+
+# ----- declared facts ------------------------------------------------------------------------
+NUM_PLAYERS = 2
+NUM_TRACK = notation.TRACK_LENGTH
+OBS_SIZE = 660
+# Decisions in one game, at most: 1 start; placements <= 30 + 8 (each of the 2 lions returns at
+# most its 4 neighbours' gazelles); one Impala move after every placement but the last; each of
+# the 4 crocodiles swaps each of the 12 gazelles at most once and may then stop:
+# 1 + 38 + 37 + 4 * (12 + 1) = 128.
+MAX_PLIES = 128
+
+Z, G, E, L, C = range(5)
+HAND = np.array([notation.TOKEN_COUNTS[k] for k in KINDS], np.int64)   # per player, per kind
+VALUE = np.array([notation.TOKEN_VALUES[k] for k in KINDS], np.int64)  # face-up value
+INAUGURATION_POINTS = notation.INAUGURATION_BONUS
+IMPALA = notation.IMPALA  # impala +k = IMPALA + k
+
+SETUP, PLACE, CROC, MOVE, END = range(5)  # the order of notation.PHASES
+
+STATE_DTYPE = np.dtype([
+    ("own", np.uint64, (2,)),
+    ("kind", np.uint64, (5,)),
+    ("down", np.uint64),
+    ("swapped", np.uint64),
+    ("board", np.int8),
+    ("impala", np.int8),
+    ("inauguration", np.int8),
+    ("to_move", np.int8),
+    ("phase", np.int8),
+    ("croc", np.int8),
+], align=True)
+
+FULL = np.uint64((1 << NUM_CELLS) - 1)
+ZERO = np.uint64(0)
+
+
+# ----- lookup tables (plain numpy, built once) ------------------------------------------------
+def _mask(cells):
+    m = 0
+    for c in cells:
+        m |= 1 << c
+    return m
+
+
+NEIGHBOURS = np.array([_mask(notation.neighbours(c)) for c in range(NUM_CELLS)], np.uint64)
+LINES = np.array([_mask(line) for line in notation.TRACK_LINES], np.uint64)
+SECTORS = np.array([[_mask(c for c in range(NUM_CELLS) if SECTOR_MAPS[b][c] == "ABCDEF"[k])
+                     for k in range(6)] for b in BOARDS], np.uint64)
+# neighbours on the other side of a river, i.e. in another sector
+ACROSS = np.array([[_mask(n for n in notation.neighbours(c)
+                          if SECTOR_MAPS[b][n] != SECTOR_MAPS[b][c])
+                    for c in range(NUM_CELLS)] for b in BOARDS], np.uint64)
+
+
+# ----- small helpers --------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _bit(c):
+    return ONE << np.uint64(c)
+
+
+@njit(cache=True, inline="always")
+def _occupied(r):
+    return r.own[0] | r.own[1]
+
+
+@njit(cache=True, inline="always")
+def _hand(r, p, t):
+    """Tokens of kind ``t`` still in player ``p``'s hand."""
+    return HAND[t] - popcount(r.own[p] & r.kind[t])
+
+
+@njit(cache=True, inline="always")
+def _track(p):
+    return p - NUM_TRACK if p >= NUM_TRACK else p
+
+
+@njit(cache=True, inline="always")
+def _impala_options(r, empty):
+    """Bits 1..3 set for the Impala steps +1..+3 whose line has an empty cell."""
+    opts = 0
+    for k in range(1, 4):
+        if LINES[_track(r.impala + k)] & empty:
+            opts |= 1 << k
+    return opts
+
+
+@njit(cache=True, inline="always")
+def _swap_targets(r, cell):
+    """Face-up gazelles across a river from ``cell`` not yet swapped in this chain."""
+    return ACROSS[r.board, cell] & r.kind[G] & ~(r.down | r.swapped)
+
+
+@njit(cache=True)
+def _scores(r):
+    """(red, green) points if the game ended now (rules §6)."""
+    up = ~r.down
+    s0 = 0
+    s1 = 0
+    for k in range(6):
+        sector = SECTORS[r.board, k]
+        n0 = popcount(r.own[0] & sector)
+        n1 = popcount(r.own[1] & sector)
+        if n0 == n1:
+            continue
+        v = (VALUE[Z] * popcount(r.kind[Z] & sector & up)
+             + VALUE[G] * popcount(r.kind[G] & sector & up)
+             + VALUE[E] * popcount(r.kind[E] & sector) + VALUE[L] * popcount(r.kind[L] & sector))
+        if n0 > n1:
+            s0 += v
+        else:
+            s1 += v
+    if r.inauguration == 0:
+        s0 += INAUGURATION_POINTS
+    elif r.inauguration == 1:
+        s1 += INAUGURATION_POINTS
+    return s0, s1
+
+
+@njit(cache=True)
+def _finish_placement(r, rewards):
+    """After a placement and its effects: inauguration, end of game or the Impala move."""
+    r.croc = -1
+    r.swapped = ZERO
+    occupied = _occupied(r)
+    empty = FULL & ~occupied
+    if r.inauguration < 0:
+        for k in range(6):
+            if SECTORS[r.board, k] & empty == ZERO:
+                r.inauguration = r.to_move
+                break
+    if empty == ZERO:
+        r.phase = END
+        s0, s1 = _scores(r)
+        if s0 != s1:
+            w = 1.0 if s0 > s1 else -1.0
+            rewards[0] = w
+            rewards[1] = -w
+        return
+    opts = _impala_options(r, empty)
+    if opts & (opts - 1):           # two or more options: the player decides
+        r.phase = MOVE
+        return
+    if opts:
+        k = lowest_bit(np.uint64(opts))
+    else:                           # forced jump to the first line with an empty cell
+        k = 4
+        while LINES[_track(r.impala + k)] & empty == ZERO:
+            k += 1
+    r.impala = _track(r.impala + k)
+    _pass_turn(r)
+
+
+@njit(cache=True, inline="always")
+def _pass_turn(r):
+    """The other player places next, unless their hand is empty (rules §5.5)."""
+    other = 1 - r.to_move
+    if popcount(r.own[other]) < 15:
+        r.to_move = other
+    r.phase = PLACE
+
+
+@njit(cache=True)
+def _place(r, t, c, rewards):
+    b = _bit(c)
+    r.own[r.to_move] |= b
+    r.kind[t] |= b
+    if t == Z or t == G:
+        if NEIGHBOURS[c] & r.kind[L]:
+            r.down |= b
+    elif t == L:
+        adjacent = NEIGHBOURS[c]
+        r.down |= adjacent & r.kind[Z]
+        fled = adjacent & r.kind[G]
+        if fled:
+            keep = ~fled
+            r.own[0] &= keep
+            r.own[1] &= keep
+            r.kind[G] &= keep
+            r.down &= keep
+    elif t == C:
+        r.swapped = ZERO
+        if _swap_targets(r, c):
+            r.phase = CROC
+            r.croc = c
+            return
+    _finish_placement(r, rewards)
+
+
+@njit(cache=True)
+def _swap(r, g, rewards):
+    c = r.croc
+    both = _bit(c) | _bit(g)
+    r.kind[C] ^= both
+    r.kind[G] ^= both
+    p = r.to_move
+    if r.own[p] & _bit(g) == ZERO:    # an opponent's gazelle: the colours swap too
+        r.own[0] ^= both
+        r.own[1] ^= both
+    if NEIGHBOURS[c] & r.kind[L]:     # the gazelle lands next to a lion
+        r.down |= _bit(c)
+    r.swapped |= _bit(c)
+    r.croc = g
+    if _swap_targets(r, g) == ZERO:
+        _finish_placement(r, rewards)
+
+
+# ----- the seven kernels of savanna.game.Kernels ---------------------------------------------
+@njit(cache=True)
+def reset_one(s, i, template, streams):
+    s[i] = template[0]
+
+
+@njit(cache=True)
+def current_player_one(s, i):
+    r = s[i]
+    return -2 if r.phase == END else np.int64(r.to_move)
+
+
+@njit(cache=True)
+def legal_actions_one(s, i, out):
+    r = s[i]
+    phase = r.phase
+    n = 0
+    if phase == PLACE:
+        empty = LINES[r.impala] & ~_occupied(r)
+        p = r.to_move
+        mine = r.own[p]
+        for t in range(5):
+            if popcount(mine & r.kind[t]) < HAND[t]:
+                m = empty
+                while m:
+                    out[n] = t * NUM_CELLS + lowest_bit(m)
+                    n += 1
+                    m &= m - ONE
+    elif phase == MOVE:
+        empty = FULL & ~_occupied(r)
+        for k in range(1, 4):
+            if LINES[_track(r.impala + k)] & empty:
+                out[n] = IMPALA + k
+                n += 1
+    elif phase == CROC:
+        m = _swap_targets(r, r.croc)
+        while m:
+            out[n] = SWAP + lowest_bit(m)
+            n += 1
+            m &= m - ONE
+        out[n] = STOP
+        n += 1
+    elif phase == SETUP:
+        for p in range(NUM_TRACK):
+            out[p] = START + p
+        n = NUM_TRACK
+    return n
+
+
+@njit(cache=True)
+def step_one(s, i, action, rewards):
+    r = s[i]
+    rewards[0] = 0.0
+    rewards[1] = 0.0
+    if action < START:
+        t = action // NUM_CELLS
+        _place(r, t, action - t * NUM_CELLS, rewards)
+    elif action < SWAP:
+        r.impala = action - START
+        r.to_move = 1 - r.to_move
+        r.phase = PLACE
+    elif action < STOP:
+        _swap(r, action - SWAP, rewards)
+    elif action == STOP:
+        _finish_placement(r, rewards)
+    else:
+        r.impala = _track(r.impala + action - IMPALA)
+        _pass_turn(r)
+
+
+@njit(cache=True)
+def chance_probs_one(s, i, probs):
+    """Zèbres has no chance nodes."""
+
+
+@njit(cache=True)
+def apply_chance_one(s, i, outcome):
+    """Zèbres has no chance nodes."""
+
+
+@njit(cache=True, inline="always")
+def _plane(out, base, m):
+    for c in range(NUM_CELLS):
+        out[base + c] = (m >> np.uint64(c)) & ONE
+
+
+@njit(cache=True, inline="always")
+def _thermometer(out, base, r, p):
+    for t in range(5):
+        h = _hand(r, p, t)
+        for k in range(HAND[t]):
+            out[base + k] = k < h
+        base += HAND[t]
+
+
+@njit(cache=True)
+def observe_one(s, i, player, out):
+    r = s[i]
+    me = r.own[player]
+    opp = r.own[1 - player]
+    for t in range(5):
+        _plane(out, t * NUM_CELLS, me & r.kind[t])
+        _plane(out, (5 + t) * NUM_CELLS, opp & r.kind[t])
+    _plane(out, 10 * NUM_CELLS, r.down)
+    _plane(out, 11 * NUM_CELLS, LINES[r.impala] if r.impala >= 0 else ZERO)
+    for k in range(6):
+        _plane(out, (12 + k) * NUM_CELLS, SECTORS[r.board, k])
+    in_chain = r.phase == CROC
+    _plane(out, 18 * NUM_CELLS, _bit(r.croc) if in_chain else ZERO)
+    _plane(out, 19 * NUM_CELLS, r.swapped)
+    for p in range(NUM_TRACK):
+        out[600 + p] = p == r.impala
+    for k in range(5):
+        out[622 + k] = k == r.phase
+    _thermometer(out, 627, r, player)
+    _thermometer(out, 642, r, 1 - player)
+    out[657] = r.inauguration == player
+    out[658] = r.inauguration == 1 - player
+    out[659] = r.phase != END and r.to_move == player
+
+
+@njit(cache=True)
+def scores_one(s, i, out):
+    """out[:2] = the (red, green) points if the game ended now."""
+    s0, s1 = _scores(s[i])
+    out[0] = s0
+    out[1] = s1
+
+
+# ----- perft (rules §8) ------------------------------------------------------------------------
+@njit(cache=True)
+def _perft(stack, actions, depth):
+    """Decision sequences of length ``depth`` from ``stack[0]``; ``stack`` and ``actions`` are
+    scratch of ``depth`` rows. The last level is counted without being played."""
+    count = np.zeros(depth, np.int64)
+    next_ = np.zeros(depth, np.int64)
+    rewards = np.zeros(NUM_PLAYERS, np.float32)
+    count[0] = legal_actions_one(stack, 0, actions[0])
+    if depth == 1:
+        return count[0]
+    total = 0
+    level = 0
+    while level >= 0:
+        if next_[level] == count[level]:
+            level -= 1
+            continue
+        a = actions[level, next_[level]]
+        next_[level] += 1
+        stack[level + 1] = stack[level]
+        step_one(stack, level + 1, a, rewards)
+        n = legal_actions_one(stack, level + 1, actions[level + 1])
+        if level + 2 == depth:
+            total += n
+        else:
+            level += 1
+            count[level] = n
+            next_[level] = 0
+    return total
+
+
+def perft(states, depth):
+    """Number of distinct sequences of ``depth`` decisions from ``states[0]`` (rules §8).
+
+    >>> perft(start, 2)   # 22 starts x 5 kinds x the 5 or 6 cells of the line
+    600
+    """
+    if depth == 0:
+        return 1
+    stack = np.empty(depth, STATE_DTYPE)
+    stack[0] = states[0]
+    return int(_perft(stack, np.empty((depth, NUM_ACTIONS), np.int16), depth))
