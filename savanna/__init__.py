@@ -1,5 +1,22 @@
-"""Savanna: fast, exact simulators of small board games for game-playing AI research."""
+"""Savanna: fast, exact simulators of small board games for game-playing AI research.
+
+Importing ``savanna`` registers the Gymnasium ids ``savanna/Zebres-v0``, ``savanna/Bonobo-v0``
+and ``savanna/Banjooli-v0`` (string entry points: no game is imported until it is made).
+"""
+import gymnasium
+
 from savanna.game import CHANCE, TERMINAL, Game, Kernels
 from savanna.registry import GAMES, make_game
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "Game", "Kernels", "make_game"]
+
+ENV_IDS = {name: f"savanna/{name.capitalize()}-v0" for name in GAMES}
+
+for _name, _env_id in ENV_IDS.items():
+    if _env_id not in gymnasium.registry:
+        gymnasium.register(
+            _env_id,
+            entry_point="savanna.env:SavannaEnv",
+            vector_entry_point="savanna.vector_env:SavannaVectorEnv",
+            kwargs={"game": _name},
+        )

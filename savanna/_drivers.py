@@ -22,6 +22,8 @@ OPPONENT_NONE = 0      # self-play: the learner plays every seat
 OPPONENT_RANDOM = 1    # uniform random legal actions, chosen in the kernel
 OPPONENT_EXTERNAL = 2  # stop and hand the batch to a Python policy
 
+CHUNKS = 64  # work items of a parallel loop: enough to balance any thread count
+
 
 def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
     """Compile-ready batch loops for one game. Returns a namespace of jitted functions."""
@@ -111,56 +113,106 @@ def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
                 plies += 1
 
     @njit
-    def random_playouts(s, streams, totals, plies):
+    def playouts_range(lo, hi, s, streams, totals, plies):
         actions = np.empty(A, np.int16)
         probs = np.empty(C, np.float64)
         rewards = np.zeros(P, np.float32)
-        for i in range(s.shape[0]):
+        for i in range(lo, hi):
             plies[i] = playout_one(s, i, streams, actions, probs, rewards, totals[i])
+
+    @njit
+    def random_playouts(s, streams, totals, plies):
+        playouts_range(0, s.shape[0], s, streams, totals, plies)
 
     @njit(parallel=True)
     def random_playouts_parallel(s, streams, totals, plies):
         n = s.shape[0]
-        chunks = min(n, 64)
+        chunks = min(n, CHUNKS)
         for c in prange(chunks):
-            actions = np.empty(A, np.int16)
-            probs = np.empty(C, np.float64)
-            rewards = np.zeros(P, np.float32)
-            for i in range(c * n // chunks, (c + 1) * n // chunks):
-                plies[i] = playout_one(s, i, streams, actions, probs, rewards, totals[i])
+            playouts_range(c * n // chunks, (c + 1) * n // chunks, s, streams, totals, plies)
+
+    @njit(inline="always")
+    def advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards):
+        """Play chance nodes and random opponents until state ``i`` reaches its learner's seat
+        or the end; with an external opponent, stop at its turn and set ``waiting[i]``."""
+        waiting[i] = False
+        while True:
+            p = current_player_one(s, i)
+            if p == TERMINAL or (p >= 0 and (p == seats[i] or opponent == OPPONENT_NONE)):
+                return
+            if p == CHANCE:
+                apply_chance_one(s, i, sample_chance(s, i, streams, probs))
+            elif opponent == OPPONENT_RANDOM:
+                step_one(s, i, random_action(s, i, streams, actions), rewards)
+                for q in range(P):
+                    gained[i, q] += rewards[q]
+            else:
+                waiting[i] = True
+                return
+
+    @njit(inline="always")
+    def view(s, i, seats, opponent, obs, mask, actions):
+        """Observation and int8 mask of state ``i`` from its learner's seat (self-play: the
+        player to move, or the last mover at the end)."""
+        p = current_player_one(s, i)
+        if opponent == OPPONENT_NONE and p >= 0:
+            seats[i] = p
+        observe_one(s, i, seats[i], obs[i])
+        mask[i, :] = 0
+        if p >= 0 and p == seats[i]:
+            for j in range(legal_actions_one(s, i, actions)):
+                mask[i, actions[j]] = 1
 
     @njit
-    def advance_batch(s, seats, streams, opponent, gained, waiting):
-        """Play chance nodes and (if random) opponents until each state reaches its learner's
-        seat, the end, or an external opponent (then ``waiting[i]`` is set)."""
+    def env_step_range(lo, hi, s, act, acting, seats, streams, opponent, gained, waiting, obs,
+                       mask):
+        actions = np.empty(A, np.int16)
+        probs = np.empty(C, np.float64)
+        rewards = np.zeros(P, np.float32)
+        for i in range(lo, hi):
+            if not acting[i]:
+                continue
+            step_one(s, i, act[i], rewards)
+            for q in range(P):
+                gained[i, q] += rewards[q]
+            advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
+            if not waiting[i]:
+                view(s, i, seats, opponent, obs, mask, actions)
+
+    @njit
+    def env_step_batch(s, act, acting, seats, streams, opponent, gained, waiting, obs, mask):
+        """Where ``acting[i]``: apply ``act[i]``, add its rewards to ``gained[i]``, advance to
+        the learner's next decision, and (unless an external opponent must move) write the
+        observation and mask. One compiled call steps the whole batch."""
+        env_step_range(0, s.shape[0], s, act, acting, seats, streams, opponent, gained, waiting,
+                       obs, mask)
+
+    @njit(parallel=True)
+    def env_step_batch_parallel(s, act, acting, seats, streams, opponent, gained, waiting, obs,
+                                mask):
+        n = s.shape[0]
+        chunks = min(n, CHUNKS)
+        for c in prange(chunks):
+            env_step_range(c * n // chunks, (c + 1) * n // chunks, s, act, acting, seats,
+                           streams, opponent, gained, waiting, obs, mask)
+
+    @njit
+    def env_reset_batch(s, which, template, streams, seats, fixed_seat, opponent, gained,
+                        waiting, obs, mask):
+        """Where ``which[i]``: a new game, the learner's seat (``fixed_seat`` or drawn), then
+        advance to the learner's first decision and write the observation and mask."""
         actions = np.empty(A, np.int16)
         probs = np.empty(C, np.float64)
         rewards = np.zeros(P, np.float32)
         for i in range(s.shape[0]):
-            waiting[i] = False
-            while True:
-                p = current_player_one(s, i)
-                if p == TERMINAL or (p >= 0 and (p == seats[i] or opponent == OPPONENT_NONE)):
-                    break
-                if p == CHANCE:
-                    apply_chance_one(s, i, sample_chance(s, i, streams, probs))
-                elif opponent == OPPONENT_RANDOM:
-                    step_one(s, i, random_action(s, i, streams, actions), rewards)
-                    for q in range(P):
-                        gained[i, q] += rewards[q]
-                else:
-                    waiting[i] = True
-                    break
-
-    @njit
-    def act_batch(s, actions, active, gained):
-        """Apply ``actions[i]`` where ``active[i]``; add the rewards to ``gained``."""
-        rewards = np.zeros(P, np.float32)
-        for i in range(s.shape[0]):
-            if active[i]:
-                step_one(s, i, actions[i], rewards)
-                for q in range(P):
-                    gained[i, q] += rewards[q]
+            if not which[i]:
+                continue
+            reset_one(s, i, template, streams)
+            seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, P)
+            gained[i, :] = 0.0
+            advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
+            if not waiting[i]:
+                view(s, i, seats, opponent, obs, mask, actions)
 
     @njit
     def legal_check_batch(s, actions):
@@ -190,7 +242,8 @@ def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
         playout_one=playout_one,
         random_playouts=random_playouts,
         random_playouts_parallel=random_playouts_parallel,
-        advance_batch=advance_batch,
-        act_batch=act_batch,
+        env_step_batch=env_step_batch,
+        env_step_batch_parallel=env_step_batch_parallel,
+        env_reset_batch=env_reset_batch,
         legal_check_batch=legal_check_batch,
     )

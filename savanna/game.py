@@ -179,6 +179,10 @@ class Game:
         run(s, make_streams(rng, len(s)), totals, plies)
         return totals, plies
 
+    def scores(self, s):
+        """``[n, P]`` each player's score if the game ended now (the greedy baseline's heuristic)."""
+        raise NotImplementedError
+
     # ----- text (each game implements these) ---------------------------------------------
     def to_text(self, row):
         raise NotImplementedError

@@ -1,0 +1,107 @@
+"""A batch of games in which a learner holds one seat each and everything else is played for it.
+
+This is the engine under both Gymnasium environments: chance nodes and random opponents are
+played inside one compiled call per step; an external opponent (a Python policy or an agent)
+is called once per round for all the games that wait for it, never once per game.
+"""
+import numpy as np
+
+from savanna._drivers import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM
+from savanna.game import TERMINAL
+from savanna.rng import make_streams
+
+
+def opponent_mode(opponent):
+    """The kernel's opponent code for ``opponent``: "random", None (self-play), a callable
+    ``policy(obs, mask) -> actions`` or an agent with ``act(game, states, rng)``."""
+    if opponent is None:
+        return OPPONENT_NONE
+    if isinstance(opponent, str):
+        if opponent == "random":
+            return OPPONENT_RANDOM
+        raise ValueError(f"unknown opponent {opponent!r}; allowed: 'random', None (self-play), "
+                         "a callable policy(obs, mask) -> actions, or an agent object")
+    if callable(opponent) or hasattr(opponent, "act"):
+        return OPPONENT_EXTERNAL
+    raise ValueError(f"opponent must be 'random', None, a callable or an agent, "
+                     f"got {type(opponent).__name__}")
+
+
+class BatchPlay:
+    """``n`` games of ``game``; the learner's seat is ``seat`` or drawn per game at reset."""
+
+    def __init__(self, game, n, seat=None, opponent="random", parallel=False):
+        if seat is not None and not (isinstance(seat, (int, np.integer))
+                                     and 0 <= seat < game.num_players):
+            raise ValueError(f"seat must be None or in 0..{game.num_players - 1}, got {seat!r}")
+        self.game, self.n = game, n
+        self.opponent = opponent
+        self.mode = opponent_mode(opponent)
+        self.fixed_seat = -1 if seat is None or self.mode == OPPONENT_NONE else int(seat)
+        d = game.drivers
+        self._step_kernel = d.env_step_batch_parallel if parallel else d.env_step_batch
+        self._reset_kernel = d.env_reset_batch
+        self._current_player = d.current_player_batch
+        self._template = game.template()
+        self.states = np.empty(n, game.state_dtype)
+        self.seats = np.zeros(n, np.int64)
+        self.streams = make_streams(0, n)
+        self.gained = np.zeros((n, game.num_players), np.float32)
+        self.waiting = np.zeros(n, np.bool_)
+        self.obs = np.zeros((n, int(np.prod(game.obs_shape))), np.uint8)
+        self.mask = np.zeros((n, game.num_actions), np.int8)
+        self.players = np.empty(n, np.int8)
+        self._rng = np.random.default_rng(0)
+
+    def seed(self, rng):
+        """Draw fresh per-game streams (and the external opponent's rng) from ``rng``."""
+        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self.streams = make_streams(self._rng, self.n)
+
+    def reset(self, which=None):
+        """Start new games where ``which`` (all by default) and play up to the learner's turn."""
+        which = np.ones(self.n, np.bool_) if which is None else which
+        self._reset_kernel(self.states, which, self._template, self.streams, self.seats,
+                           self.fixed_seat, self.mode, self.gained, self.waiting, self.obs,
+                           self.mask)
+        self._serve_opponents()
+
+    def step(self, actions, acting):
+        """Apply the learner's ``actions`` where ``acting``; rewards gathered in ``gained``."""
+        self.gained[acting] = 0.0
+        self._step_kernel(self.states, actions, acting, self.seats, self.streams, self.mode,
+                          self.gained, self.waiting, self.obs, self.mask)
+        self._serve_opponents()
+
+    def rewards(self):
+        """Each game's reward for its learner's seat over the last step."""
+        return self.gained[np.arange(self.n), self.seats]
+
+    def terminal(self):
+        self._current_player(self.states, self.players)
+        return self.players == TERMINAL
+
+    def illegal(self, actions):
+        """Bool per game: the action is out of range or masked out."""
+        actions = np.asarray(actions)
+        bad = (actions < 0) | (actions >= self.game.num_actions)
+        ok = np.where(bad, 0, actions)
+        return bad | (self.mask[np.arange(self.n), ok] == 0)
+
+    def _serve_opponents(self):
+        while self.waiting.any():
+            idx = np.flatnonzero(self.waiting)
+            sub = self.states[idx]
+            if hasattr(self.opponent, "act"):
+                moves = self.opponent.act(self.game, sub, self._rng)
+            else:
+                players = self.game.current_player(sub)
+                moves = self.opponent(self.game.observe(sub, players), self.game.legal_mask(sub))
+            moves = np.asarray(moves, np.int64).reshape(-1)
+            if moves.shape != idx.shape:
+                raise ValueError(f"opponent returned {moves.shape[0]} actions for {len(idx)} games")
+            acting = self.waiting.copy()
+            act = np.zeros(self.n, np.int64)
+            act[idx] = self.game._check_actions(sub, moves)
+            self._step_kernel(self.states, act, acting, self.seats, self.streams, self.mode,
+                              self.gained, self.waiting, self.obs, self.mask)

@@ -1,0 +1,141 @@
+"""The Gymnasium environments, checked on every game configuration."""
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode
+
+import savanna
+from savanna.env import SavannaEnv
+from savanna.vector_env import SavannaVectorEnv
+
+
+def test_check_env_passes(game):
+    for opponent in ("random", None):
+        env = SavannaEnv(game, opponent=opponent, render_mode="ansi")
+        check_env(env, skip_render_check=True)
+        env.reset(seed=0)
+        assert isinstance(env.render(), str)
+
+
+def test_registered_ids_make_envs():
+    for name, env_id in savanna.ENV_IDS.items():
+        try:
+            savanna.registry.game_class(name)
+        except ValueError:
+            continue
+        env = gymnasium.make(env_id)
+        obs, info = env.reset(seed=0)
+        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].any()
+        envs = gymnasium.make_vec(env_id, num_envs=3)
+        assert isinstance(envs.unwrapped, SavannaVectorEnv)
+        obs, info = envs.reset(seed=0)
+        assert obs["observation"].shape[0] == 3
+
+
+def _play_episodes(env, seed, episodes):
+    """Seeded episodes with the first legal action; the trajectory of rewards and masks."""
+    trace = []
+    obs, info = env.reset(seed=seed)
+    for _ in range(episodes):
+        done = False
+        while not done:
+            assert env.action_masks().any()
+            action = int(np.flatnonzero(env.action_masks())[-1])
+            obs, reward, done, truncated, info = env.step(action)
+            assert isinstance(reward, float) and isinstance(done, bool)
+            trace.append((reward, obs["action_mask"].tobytes(), obs["observation"].tobytes()))
+        obs, info = env.reset()
+    return trace
+
+
+def test_single_env_is_seeded_and_ends_with_a_result(game):
+    a = _play_episodes(SavannaEnv(game), 3, 3)
+    b = _play_episodes(SavannaEnv(game), 3, 3)
+    assert a == b
+
+
+def test_illegal_action_loses_or_raises(game):
+    env = SavannaEnv(game, seat=0)
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(bad)
+    env = SavannaEnv(game, seat=0, illegal_action="raise")
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step(bad)
+    with pytest.raises(ValueError, match="illegal_action must be"):
+        SavannaEnv(game, illegal_action="ignore")
+    with pytest.raises(ValueError, match="seat must be"):
+        SavannaEnv(game, seat=game.num_players)
+    with pytest.raises(ValueError, match="unknown opponent"):
+        SavannaEnv(game, opponent="minimax")
+
+
+def test_vector_env_equals_single_envs(game):
+    """A vector env of n games steps exactly like n single envs built on the same streams."""
+    n = 5
+    venv = SavannaVectorEnv(game, num_envs=n, seat=0, parallel=False)
+    obs, _ = venv.reset(seed=4)
+    singles = []
+    for i in range(n):
+        env = SavannaEnv(game, seat=0)
+        env.reset(seed=0)
+        env._play.states[:] = venv.states[i : i + 1]
+        env._play.streams[:] = venv._play.streams[i : i + 1]
+        env._play.obs[:] = venv._play.obs[i : i + 1]
+        env._play.mask[:] = venv._play.mask[i : i + 1]
+        singles.append(env)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        mask = venv.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        obs, rewards, terminated, _, _ = venv.step(actions)
+        for i, env in enumerate(singles):
+            if env._over:
+                continue
+            o, r, t, _, _ = env.step(int(actions[i]))
+            assert (r, t) == (rewards[i], terminated[i])
+            np.testing.assert_array_equal(o["observation"], obs["observation"][i])
+            np.testing.assert_array_equal(o["action_mask"], obs["action_mask"][i])
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_vector_env_autoreset_and_parallel_equals_serial(game, mode):
+    runs = []
+    for parallel in (False, True):
+        venv = SavannaVectorEnv(game, num_envs=16, autoreset_mode=mode, parallel=parallel)
+        obs, _ = venv.reset(seed=2)
+        rng = np.random.default_rng(1)
+        finished, trace = 0, []
+        for _ in range(game.max_plies + 20):
+            mask = obs["action_mask"]
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+            obs, rewards, terminated, truncated, info = venv.step(actions)
+            finished += terminated.sum()
+            if mode == AutoresetMode.SAME_STEP:
+                assert obs["action_mask"].any(axis=1).all()
+                if terminated.any():
+                    assert (info["_final_obs"] == terminated).all()
+            trace.append((obs["observation"].tobytes(), rewards.tobytes(), terminated.tobytes()))
+        assert finished >= 16
+        runs.append(trace)
+    assert runs[0] == runs[1]
+
+
+def test_vector_env_external_opponent_called_once_per_round(game):
+    calls = []
+
+    def first_legal(obs, mask):
+        calls.append(len(mask))
+        return mask.argmax(axis=1)
+
+    venv = SavannaVectorEnv(game, num_envs=32, opponent=first_legal, seat=0)
+    obs, _ = venv.reset(seed=0)
+    for _ in range(10):
+        obs, *_ = venv.step(obs["action_mask"].argmax(axis=1))
+    assert calls and max(calls) <= 32
+    assert len(calls) < 10 * 32 / 2  # batched: far fewer calls than games × steps

@@ -1,0 +1,58 @@
+"""Shared test fixtures: the game configurations the conformance suite runs on."""
+import numpy as np
+import pytest
+
+from savanna.game import CHANCE, TERMINAL
+from savanna.registry import game_class
+
+# (game name, options): every configuration the generic suite is parametrised over.
+CONFIGS = [
+    ("zebres", {}),
+    ("zebres", {"board": "president"}),
+    ("zebres", {"first_placer": 0}),
+    ("bonobo", {"num_players": 2}),
+    ("bonobo", {"num_players": 3}),
+    ("bonobo", {"num_players": 4}),
+    ("banjooli", {"num_players": 2}),
+    ("banjooli", {"num_players": 5, "berries": True}),
+]
+
+
+def _make(name, options):
+    try:
+        cls = game_class(name)
+    except ValueError as err:
+        pytest.skip(f"{name} not available: {err}")
+    return cls(**options)
+
+
+@pytest.fixture(params=CONFIGS, ids=lambda c: c[0] + "".join(f"-{k}={v}" for k, v in c[1].items()))
+def game(request):
+    return _make(*request.param)
+
+
+def play_random(game, states, rng, on_step=None, max_steps=None):
+    """Play a batch to the end in place with uniform random legal actions and sampled chance
+    outcomes, calling ``on_step(states)`` before every round. Returns the summed rewards."""
+    totals = np.zeros((len(states), game.num_players), np.float32)
+    limit = max_steps or game.max_plies * 4 + 100
+    for _ in range(limit):
+        players = game.current_player(states)
+        if (players == TERMINAL).all():
+            return totals
+        if on_step is not None:
+            on_step(states)
+        chance = np.flatnonzero(players == CHANCE)
+        if len(chance):
+            sub = states[chance]
+            probs = game.chance_probs(sub)
+            game.apply_chance(sub, np.array([rng.choice(len(p), p=p / p.sum()) for p in probs]))
+            states[chance] = sub
+        decide = np.flatnonzero(players >= 0)
+        if len(decide):
+            sub = states[decide]
+            mask = game.legal_mask(sub)
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+            totals[decide] += game.step_inplace(sub, actions)
+            states[decide] = sub
+    raise AssertionError(f"games did not end within {limit} rounds")
