@@ -1,0 +1,55 @@
+"""The agent interface: one action for every state of a batch.
+
+An agent is any object with
+
+* ``name``: its registry name (``"random"``, ``"greedy"``, ``"mcts"``, ...);
+* ``settings() -> dict``: the constructor arguments that rebuild it, shown in result tables;
+* ``act(game, states, rng) -> int64[n]``: a legal action for each state of the batch.
+
+Every state handed to ``act`` is a decision node (the caller resolves chance nodes), possibly
+of different players; ``rng`` is a ``numpy.random.Generator`` and the only source of
+randomness, so a seeded caller replays exactly. Agents keep no state between calls: the arena
+may batch states of many games and copy agents into worker processes.
+
+Example::
+
+    agent = RandomAgent()
+    actions = agent.act(game, states, np.random.default_rng(0))
+    describe(agent)    # 'random'
+"""
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Agent", "describe", "random_argmax"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    name: str
+
+    def settings(self) -> dict: ...
+
+    def act(self, game, states, rng) -> np.ndarray: ...
+
+
+def describe(agent):
+    """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'``; ``agents.registry.make_agent``
+    turns it back into an equal agent."""
+    settings = agent.settings()
+    if not settings:
+        return agent.name
+    return agent.name + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
+
+
+def random_argmax(values, rng):
+    """``int64[n]``: for each row of ``values [n, A]``, the column of a maximum, chosen
+    uniformly at random among ties (values within 1e-9 of the maximum).
+
+    With a bool legal mask as ``values`` this is a uniform random legal action.
+    """
+    values = np.asarray(values, np.float64)
+    best = values.max(axis=1, keepdims=True)
+    keys = rng.random(values.shape)
+    keys[values < best - 1e-9 * np.maximum(1.0, np.abs(best))] = -1.0
+    return keys.argmax(axis=1).astype(np.int64)

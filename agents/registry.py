@@ -1,0 +1,142 @@
+"""Agent specs to agents: ``name[:value,...,key=value,...]``.
+
+Examples: ``random``, ``greedy``, ``mcts:sims=1000,c=1.4``, ``ppo:runs/x/best.pt``. A value
+without a key fills the constructor's parameters in order (``ppo:runs/x/best.pt`` is the
+checkpoint path, ``mcts:200`` is ``sims=200``). Values are converted by the constructor's
+declared types (annotation, else the type of the default: an int default also takes a float,
+a ``None`` default takes ``none``, a number or a word). Every mistake is a one-line
+``ValueError`` naming what was wrong and what is allowed. Agent classes are imported lazily,
+so a missing or unfinished agent only fails when asked for.
+"""
+import importlib
+import inspect
+import types
+import typing
+
+__all__ = ["AGENTS", "agent_class", "make_agent", "parse_spec"]
+
+AGENTS = {
+    "random": "agents.random_agent:RandomAgent",
+    "greedy": "agents.greedy:GreedyAgent",
+    "mcts": "agents.mcts:MCTSAgent",
+    "ppo": "agents.ppo:PPOAgent",
+}
+
+_NONE = type(None)
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def agent_class(name):
+    """The class registered under ``name``, or a ValueError listing the known names."""
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; available: {', '.join(sorted(AGENTS))}")
+    module, attr = AGENTS[name].split(":")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as err:
+        raise ValueError(f"agent {name!r} is not available yet ({err})") from None
+
+
+def parse_spec(spec):
+    """``'mcts:sims=1000,c=1.4'`` -> ``('mcts', [], {'sims': '1000', 'c': '1.4'})`` (text values)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec must be 'name[:key=value,...]', got {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    positional, keyword = [], {}
+    for item in rest.split(",") if rest else []:
+        key, eq, value = item.partition("=")
+        if not item or (eq and not key):
+            raise ValueError(f"malformed agent spec {spec!r}: empty setting; "
+                             "write name:key=value,key=value")
+        if not eq:
+            if keyword:
+                raise ValueError(f"malformed agent spec {spec!r}: value {item!r} without a key "
+                                 "after key=value settings")
+            positional.append(item)
+        elif key in keyword:
+            raise ValueError(f"agent spec {spec!r} sets {key!r} twice")
+        else:
+            keyword[key] = value
+    return name, positional, keyword
+
+
+def make_agent(spec, **overrides):
+    """The agent for ``spec``; ``overrides`` (already typed, e.g. ``sims=2000`` from a command
+    line flag) replace the spec's settings."""
+    name, positional, keyword = parse_spec(spec)
+    cls = agent_class(name)
+    params = _settings_of(cls)
+    allowed = ", ".join(params) or "none"
+    if len(positional) > len(params):
+        raise ValueError(f"agent {name!r} takes at most {len(params)} settings, got "
+                         f"{len(positional)} values; settings: {allowed}")
+    texts = dict(zip(params, positional))
+    for key, value in keyword.items():
+        if key not in params:
+            raise ValueError(f"agent {name!r} has no setting {key!r}; settings: {allowed}")
+        if key in texts:
+            raise ValueError(f"agent spec {spec!r} sets {key!r} twice")
+        texts[key] = value
+    kwargs = {key: _convert(name, key, text, *params[key]) for key, text in texts.items()}
+    for key, value in overrides.items():
+        if key not in params:
+            raise ValueError(f"agent {name!r} has no setting {key!r}; settings: {allowed}")
+        kwargs[key] = value
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"agent {name!r}: {err}") from None
+
+
+def _settings_of(cls):
+    """``{parameter: (annotation, default)}`` of the constructor's named parameters."""
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except Exception:  # unresolvable forward references: fall back to the defaults
+        hints = {}
+    return {p.name: (hints.get(p.name, inspect.Parameter.empty), p.default)
+            for p in inspect.signature(cls).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def _accepted_types(annotation, default):
+    if annotation is not inspect.Parameter.empty:
+        if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+            return list(typing.get_args(annotation))
+        return [annotation]
+    if default is None:
+        return [_NONE, int, float, str]
+    if isinstance(default, bool):
+        return [bool]
+    if isinstance(default, int):
+        return [int, float]
+    if default is inspect.Parameter.empty:
+        return [int, float, str]
+    return [type(default)]
+
+
+def _parse_bool(text):
+    if text.lower() in _TRUE:
+        return True
+    if text.lower() in _FALSE:
+        return False
+    raise ValueError(text)
+
+
+_PARSERS = {int: int, float: float, str: str, bool: _parse_bool}
+
+
+def _convert(agent, key, text, annotation, default):
+    accepted = _accepted_types(annotation, default)
+    if _NONE in accepted and text.lower() == "none":
+        return None
+    for kind in accepted:
+        if kind in _PARSERS:
+            try:
+                return _PARSERS[kind](text)
+            except ValueError:
+                continue
+    expected = " or ".join("none" if k is _NONE else getattr(k, "__name__", str(k))
+                           for k in accepted)
+    raise ValueError(f"agent {agent!r}: bad value {text!r} for {key} (expected {expected})")
