@@ -1,0 +1,357 @@
+"""Bonobo Beach board data and text notation (pure Python): geometry, positions, action names.
+
+Geometry (rules §1, [decision] data kept as tables so a real layout can replace them): lattice
+points ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= 3``; triangles ``t00``-``t53`` row by row
+(r = -3..2), by ``q``, ``V(q, r)`` before ``A(q, r)``; slots 0..71 are the edge-sharing pairs
+sorted by (lower id, higher id); spots ``s00``-``s18`` are the points with
+``max(|q|, |r|, |q+r|) <= 2``, row by row, by ``q``.
+
+Tile values in outcome order: ``VALUES = (-4, -3, -2, -1, 1, 2, 3, 4)``, with counts
+``(3, 3, 4, 4, 4, 4, 3, 3)``. A spot scores the sum, over its six triangles, of the base value
+of the tile covering each (an obtuse corner covers two of them: 2a; an acute corner one: a).
+
+A position is one line of space-separated ``key=value`` fields (``-`` is an empty list)::
+
+    players=2 tiles=t00-t01:+3,t12-t13:-2 pawns=s03:0,s07:0,s10:1 score=5,-3
+    pile=3,3,4,4,4,3,3,3 move=0 phase=choose
+
+* ``tiles``: placed tiles as ``<slot>:<base value>``, sorted by slot id;
+* ``pawns``: ``<spot>:<owner>``, sorted by spot (a player's supply is 4 minus their pawns);
+* ``score``: one running score per player (the final pawn scoring included at ``end``);
+* ``pile``: remaining tiles per value, in the order of ``VALUES``; with the tiles on the board
+  and the tile in hand they make the 28 tiles;
+* ``move``: the player to act (at ``end``, the one who made the last decision);
+* ``phase``: ``choose`` (place a pawn or draw), ``chance`` (a tile is being drawn),
+  ``place:+3`` (the drawn tile, value +3, must be placed), ``end``.
+
+Action ids (``NUM_ACTIONS`` = 92), in the order legal actions are listed:
+
+=======================  ==============  ================
+place a pawn on spot s   ``s``           ``pawn s07``
+draw a tile              ``19``          ``draw``
+put the tile on slot k   ``20 + k``      ``tile t12-t13``
+=======================  ==============  ================
+
+Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` .. ``+4``.
+"""
+from dataclasses import dataclass
+
+RADIUS = 3
+POINTS = [(q, r) for r in range(-RADIUS, RADIUS + 1) for q in range(-RADIUS, RADIUS + 1)
+          if max(abs(q), abs(r), abs(q + r)) <= RADIUS]
+_POINT_SET = set(POINTS)
+
+
+def _triangles():
+    tris = []
+    for r in range(-RADIUS, RADIUS):
+        for q in range(-2 * RADIUS, 2 * RADIUS + 1):
+            for kind, corners in (("V", ((q, r), (q + 1, r), (q, r + 1))),
+                                  ("A", ((q + 1, r), (q, r + 1), (q + 1, r + 1)))):
+                if all(c in _POINT_SET for c in corners):
+                    tris.append((kind, corners))
+    return tris
+
+
+TRIANGLES = [corners for _, corners in _triangles()]          # t -> three corner points
+POINTS_UP = [kind == "A" for kind, _ in _triangles()]           # True: apex at the top
+NUM_TRIANGLES = len(TRIANGLES)                                  # 54
+SLOTS = [(a, b) for a in range(NUM_TRIANGLES) for b in range(a + 1, NUM_TRIANGLES)
+         if len(set(TRIANGLES[a]) & set(TRIANGLES[b])) == 2]    # 72 edge-sharing pairs
+NUM_SLOTS = len(SLOTS)
+SPOTS = [p for p in sorted(POINTS, key=lambda p: (p[1], p[0]))
+         if max(abs(p[0]), abs(p[1]), abs(p[0] + p[1])) <= RADIUS - 1]
+NUM_SPOTS = len(SPOTS)                                          # 19
+SPOT_TRIANGLES = [tuple(t for t in range(NUM_TRIANGLES) if p in TRIANGLES[t]) for p in SPOTS]
+
+TOILETS = (4, 8, 25, 28, 45, 49)
+PARASOLS = (1, 6, 10, 13, 16, 18, 35, 37, 40, 43, 47, 52)
+SYMBOLS = "".join("T" if t in TOILETS else "P" if t in PARASOLS else "D"
+                  for t in range(NUM_TRIANGLES))                # T toilet, P parasol, D dune
+
+VALUES = (-4, -3, -2, -1, 1, 2, 3, 4)                           # chance outcome order
+TILE_COUNTS = (3, 3, 4, 4, 4, 4, 3, 3)
+NUM_TILES = sum(TILE_COUNTS)                                    # 28
+PAWNS_PER_PLAYER = 4
+PLAYER_COUNTS = (2, 3, 4)
+
+DRAW = NUM_SPOTS                                                # 19
+TILE = DRAW + 1                                                 # tile on slot k: TILE + k
+NUM_ACTIONS = TILE + NUM_SLOTS                                  # 92
+PHASES = ("choose", "chance", "place", "end")
+
+
+def screen_xy(point):
+    """Screen position of a lattice point (x right, y down), unit edge length."""
+    q, r = point
+    return q + r / 2, r * 3 ** 0.5 / 2
+
+
+def triangle_name(t):
+    return f"t{t:02d}"
+
+
+def spot_name(s):
+    return f"s{s:02d}"
+
+
+def slot_name(k):
+    a, b = SLOTS[k]
+    return f"{triangle_name(a)}-{triangle_name(b)}"
+
+
+def value_name(v):
+    return f"{v:+d}"
+
+
+def action_name(a):
+    """``pawn s07``, ``draw`` or ``tile t12-t13``."""
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
+    if a < DRAW:
+        return f"pawn {spot_name(a)}"
+    return "draw" if a == DRAW else f"tile {slot_name(a - TILE)}"
+
+
+def parse_action(text):
+    """The action id of ``pawn sNN``, ``draw`` or ``tile tAA-tBB`` (either triangle order)."""
+    words = text.split()
+    if words == ["draw"]:
+        return DRAW
+    if len(words) == 2 and words[0] == "pawn":
+        return _parse_index(words[1], "s", NUM_SPOTS, "spot")
+    if len(words) == 2 and words[0] == "tile":
+        return TILE + _parse_slot(words[1])
+    raise ValueError(f"unknown action {text!r}; expected 'pawn s00'..'pawn s18', 'draw' or "
+                     f"'tile tAA-tBB' with two neighbouring triangles")
+
+
+def parse_outcome(text):
+    """The chance outcome of a value name ``-4`` .. ``+4`` (no 0)."""
+    names = [value_name(v) for v in VALUES]
+    if text.strip() not in names:
+        raise ValueError(f"unknown tile value {text!r}; expected one of {' '.join(names)}")
+    return names.index(text.strip())
+
+
+# ----- positions ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Position:
+    """A full state in plain Python (what the notation writes)."""
+
+    num_players: int
+    tiles: tuple = ()        # ((slot, value), ...) sorted by slot
+    pawns: tuple = ()        # ((spot, owner), ...) sorted by spot
+    score: tuple = ()        # one int per player
+    pile: tuple = TILE_COUNTS
+    to_move: int = 0
+    phase: str = "choose"
+    drawn: int | None = None  # value of the tile in hand (phase place)
+
+
+def start_position(num_players):
+    check_num_players(num_players)
+    return Position(num_players, score=(0,) * num_players)
+
+
+def check_num_players(num_players):
+    if num_players not in PLAYER_COUNTS:
+        raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+
+
+def format(pos):  # noqa: A001 - the notation's verb
+    tiles = ",".join(f"{slot_name(k)}:{value_name(v)}" for k, v in pos.tiles) or "-"
+    pawns = ",".join(f"{spot_name(s)}:{o}" for s, o in pos.pawns) or "-"
+    phase = f"place:{value_name(pos.drawn)}" if pos.phase == "place" else pos.phase
+    return (f"players={pos.num_players} tiles={tiles} pawns={pawns} "
+            f"score={','.join(map(str, pos.score))} pile={','.join(map(str, pos.pile))} "
+            f"move={pos.to_move} phase={phase}")
+
+
+_KEYS = ("players", "tiles", "pawns", "score", "pile", "move", "phase")
+
+
+def parse(text):
+    """The Position written by ``text``, or a one-line ValueError saying what is wrong."""
+    fields = {}
+    for word in text.split():
+        key, eq, value = word.partition("=")
+        if not eq or key not in _KEYS or key in fields:
+            raise ValueError(f"bad field {word!r}; a position is the fields "
+                             f"{' '.join(k + '=...' for k in _KEYS)}")
+        fields[key] = value
+    missing = [k for k in _KEYS if k not in fields]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(missing)} in {text!r}")
+    num_players = _parse_int(fields["players"], "players")
+    check_num_players(num_players)
+    tiles = _parse_tiles(fields["tiles"])
+    pawns = _parse_pawns(fields["pawns"], num_players)
+    score = tuple(_parse_int(x, "score") for x in fields["score"].split(","))
+    if len(score) != num_players:
+        raise ValueError(f"score needs {num_players} numbers, got {fields['score']!r}")
+    pile = tuple(_parse_int(x, "pile") for x in fields["pile"].split(","))
+    if len(pile) != len(VALUES) or any(c < 0 for c in pile):
+        raise ValueError(f"pile needs 8 counts >= 0 (values -4..+4), got {fields['pile']!r}")
+    to_move = _parse_int(fields["move"], "move")
+    if not 0 <= to_move < num_players:
+        raise ValueError(f"move must be a player 0..{num_players - 1}, got {to_move}")
+    phase, drawn = fields["phase"], None
+    if phase.startswith("place:"):
+        drawn = VALUES[parse_outcome(phase[6:])]
+        phase = "place"
+    if phase not in PHASES:
+        raise ValueError(f"unknown phase {phase!r}; expected choose, chance, place:<value>, end")
+    pos = Position(num_players, tiles, pawns, score, pile, to_move, phase, drawn)
+    check_position(pos)
+    return pos
+
+
+def check_position(pos):
+    """Raise a ValueError unless ``pos`` is a consistent, playable Bonobo state."""
+    for v, initial in zip(VALUES, TILE_COUNTS):
+        used = sum(1 for _, w in pos.tiles if w == v) + (pos.drawn == v) + pos.pile[VALUES.index(v)]
+        if used != initial:
+            raise ValueError(f"tiles of value {value_name(v)}: {used} on board, in hand and in "
+                             f"the pile, but the game has {initial}")
+    covered = {t for k, _ in pos.tiles for t in SLOTS[k]}
+    if 2 * len(pos.tiles) != len(covered):
+        raise ValueError("two tiles overlap")
+    act = activated(covered)
+    for s, o in pos.pawns:
+        if all(t in covered for t in SPOT_TRIANGLES[s]):
+            raise ValueError(f"pawn on {spot_name(s)} is fully surrounded: it would have scored")
+        if any(t in act and SYMBOLS[t] == "T" for t in SPOT_TRIANGLES[s]):
+            raise ValueError(f"pawn on {spot_name(s)} is beside an activated toilet: "
+                             f"it would have been chased")
+    slot_free = any(a not in covered and b not in covered for a, b in SLOTS) and sum(pos.pile) > 0
+    if pos.phase in ("chance", "place") and not any(
+            a not in covered and b not in covered for a, b in SLOTS):
+        raise ValueError(f"phase {pos.phase} needs a free slot")
+    if pos.phase == "chance" and sum(pos.pile) == 0:
+        raise ValueError("phase chance needs a tile in the pile")
+    able = [slot_free or (can_place_pawn(pos, p, covered, act)) for p in range(pos.num_players)]
+    if pos.phase == "choose" and not able[pos.to_move]:
+        raise ValueError(f"player {pos.to_move} cannot act (write the next player who can, "
+                         f"or phase=end)")
+    if pos.phase == "end" and any(able):
+        raise ValueError("phase end but a player can still act")
+
+
+def can_place_pawn(pos, player, covered, act):
+    """Whether ``player`` has a pawn in supply and a legal spot for it (rules §4)."""
+    mine = sum(1 for _, o in pos.pawns if o == player)
+    taken = {s for s, _ in pos.pawns}
+    return mine < PAWNS_PER_PLAYER and any(
+        s not in taken and any(t not in covered for t in tris)
+        and not any(t in act and SYMBOLS[t] == "T" for t in tris)
+        for s, tris in enumerate(SPOT_TRIANGLES))
+
+
+def activated(covered):
+    """Free triangles none of whose neighbours is free (rules §4)."""
+    return {t for t in range(NUM_TRIANGLES) if t not in covered
+            and all(n in covered for n in NEIGHBOURS[t])}
+
+
+NEIGHBOURS = [tuple(b if a == t else a for a, b in SLOTS if t in (a, b))
+              for t in range(NUM_TRIANGLES)]
+
+
+# ----- text picture ------------------------------------------------------------------------
+def render(pos):
+    """A text picture: spots (pawn owner digit, ``.`` empty, ``x`` barred), triangles (tile
+    value, or the free symbol: lower case ``d p t``, upper case once activated)."""
+    covered = {t: v for k, v in pos.tiles for t in SLOTS[k]}
+    act = activated(covered)
+    owner = dict(pos.pawns)
+    barred = {s for s, tris in enumerate(SPOT_TRIANGLES)
+              if any(t in act and SYMBOLS[t] == "T" for t in tris)}
+    lines = []
+    for r in range(-RADIUS, RADIUS + 1):
+        cells = {}
+        for p in POINTS:
+            if p[1] == r:
+                s = SPOTS.index(p) if p in SPOTS else None
+                cells[2 * p[0] + r] = ("+" if s is None else str(owner[s]) if s in owner
+                                       else "x" if s in barred else ".")
+        lines.append(_row(cells))
+        if r == RADIUS:
+            break
+        cells = {}
+        for t, corners in enumerate(TRIANGLES):
+            if corners[0][1] == r:
+                h = round(2 * sum(screen_xy(c)[0] for c in corners) / 3)
+                sym = SYMBOLS[t].upper() if t in act else SYMBOLS[t].lower()
+                cells[h] = value_name(covered[t]) if t in covered else sym
+        lines.append(_row(cells))
+    supply = [PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
+              for p in range(pos.num_players)]
+    phase = f"place {value_name(pos.drawn)}" if pos.phase == "place" else pos.phase
+    pile = " ".join(f"{value_name(v)}x{c}" for v, c in zip(VALUES, pos.pile) if c)
+    lines.append("scores " + "  ".join(f"P{p}:{pos.score[p]:+d} ({supply[p]} in supply)"
+                                       for p in range(pos.num_players)))
+    lines.append(f"pile {pile or '-'}")
+    lines.append(f"{phase}, player {pos.to_move}" if pos.phase != "end" else "game over")
+    return "\n".join(lines)
+
+
+def _row(cells):
+    return "".join(f"{cells.get(h, ''):^3}" for h in range(-2 * RADIUS, 2 * RADIUS + 1)).rstrip()
+
+
+# ----- field parsers -----------------------------------------------------------------------
+def _parse_int(text, what):
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{what}: {text!r} is not an integer") from None
+
+
+def _parse_index(text, letter, count, what):
+    if len(text) == 3 and text[0] == letter and text[1:].isdigit() and int(text[1:]) < count:
+        return int(text[1:])
+    raise ValueError(f"bad {what} {text!r}; expected {letter}00..{letter}{count - 1:02d}")
+
+
+def _parse_slot(text):
+    a, dash, b = text.partition("-")
+    pair = tuple(sorted((_parse_index(a, "t", NUM_TRIANGLES, "triangle"),
+                         _parse_index(b, "t", NUM_TRIANGLES, "triangle") if dash else -1)))
+    if pair not in SLOTS:
+        raise ValueError(f"{text!r} is not a slot: expected two neighbouring triangles tAA-tBB")
+    return SLOTS.index(pair)
+
+
+def _parse_tiles(text):
+    if text == "-":
+        return ()
+    tiles = {}
+    for item in text.split(","):
+        slot, colon, value = item.partition(":")
+        k = _parse_slot(slot)
+        if not colon:
+            raise ValueError(f"tile {item!r} needs a value, e.g. {slot}:+3")
+        if k in tiles:
+            raise ValueError(f"slot {slot} listed twice")
+        tiles[k] = VALUES[parse_outcome(value)]
+    return tuple(sorted(tiles.items()))
+
+
+def _parse_pawns(text, num_players):
+    if text == "-":
+        return ()
+    pawns = {}
+    for item in text.split(","):
+        spot, colon, owner = item.partition(":")
+        s = _parse_index(spot, "s", NUM_SPOTS, "spot")
+        o = _parse_int(owner, "pawn owner") if colon else -1
+        if not 0 <= o < num_players:
+            raise ValueError(f"pawn {item!r} needs an owner 0..{num_players - 1}, e.g. {spot}:0")
+        if s in pawns:
+            raise ValueError(f"two pawns on {spot}")
+        pawns[s] = o
+    for p in range(num_players):
+        if sum(1 for o in pawns.values() if o == p) > PAWNS_PER_PLAYER:
+            raise ValueError(f"player {p} has more than {PAWNS_PER_PLAYER} pawns on the board")
+    return tuple(sorted(pawns.items()))

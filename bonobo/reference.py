@@ -1,0 +1,218 @@
+"""Bonobo Beach rules in slow, obvious Python: the oracle the numba kernels are checked against.
+
+It shares only the board data and naming of ``bonobo.notation`` (triangles, slots, spots,
+symbols, tile counts, action ids) and re-derives everything else from the rules text: the
+neighbours from shared corners, activation, scoring, eviction, turn order, the observation.
+It never imports numba or ``bonobo._kernels``. States are plain dataclasses; every function is
+functional (returns a new state).
+
+[decision]s (also in ``bonobo.game``): the drawn tile is placed by the drawing player as a
+separate decision, even when one slot is free (this matches the counts of rules §9); after a
+turn the next player in cyclic order who can act moves, and when nobody can, the final scoring
+is added to the scores and the game ends; a tie for the highest score is shared; pawns stay on
+the board at the end; a pawn may be placed beside activated parasols and dunes (only activated
+toilets forbid a spot).
+"""
+import copy
+from dataclasses import dataclass, field
+
+from bonobo import notation as N
+
+CHANCE = -1
+TERMINAL = -2
+OBS_SIZE = 811
+
+_NEIGHBOURS = [{u for u in range(N.NUM_TRIANGLES)
+                if len(set(N.TRIANGLES[t]) & set(N.TRIANGLES[u])) == 2}
+               for t in range(N.NUM_TRIANGLES)]
+_SPOT_TRIANGLES = [{t for t in range(N.NUM_TRIANGLES) if point in N.TRIANGLES[t]}
+                   for point in N.SPOTS]
+
+
+@dataclass
+class State:
+    num_players: int
+    cover: dict = field(default_factory=dict)   # triangle -> base value of its tile
+    tiles: dict = field(default_factory=dict)   # slot -> base value
+    pawns: dict = field(default_factory=dict)   # spot -> owner
+    score: list = field(default_factory=list)
+    pile: list = field(default_factory=lambda: list(N.TILE_COUNTS))
+    to_move: int = 0
+    phase: str = "choose"
+    drawn: int | None = None
+
+
+def new_game(num_players=2):
+    N.check_num_players(num_players)
+    return State(num_players, score=[0] * num_players)
+
+
+def from_position(pos):
+    N.check_position(pos)
+    cover = {t: v for k, v in pos.tiles for t in N.SLOTS[k]}
+    return State(pos.num_players, cover, dict(pos.tiles), dict(pos.pawns), list(pos.score),
+                 list(pos.pile), pos.to_move, pos.phase, pos.drawn)
+
+
+def to_position(state):
+    return N.Position(state.num_players, tuple(sorted(state.tiles.items())),
+                      tuple(sorted(state.pawns.items())), tuple(state.score), tuple(state.pile),
+                      state.to_move, state.phase, state.drawn)
+
+
+# ----- definitions (rules §4) ----------------------------------------------------------------
+def free(state, t):
+    return t not in state.cover
+
+
+def activated(state, t):
+    return free(state, t) and not any(free(state, u) for u in _NEIGHBOURS[t])
+
+
+def free_slots(state):
+    return [k for k, (a, b) in enumerate(N.SLOTS) if free(state, a) and free(state, b)]
+
+
+def legal_spot(state, s):
+    tris = _SPOT_TRIANGLES[s]
+    return (s not in state.pawns and any(free(state, t) for t in tris)
+            and not any(N.SYMBOLS[t] == "T" and activated(state, t) for t in tris))
+
+
+def supply(state, player):
+    return N.PAWNS_PER_PLAYER - sum(1 for o in state.pawns.values() if o == player)
+
+
+def can_draw(state):
+    return sum(state.pile) > 0 and bool(free_slots(state))
+
+
+def can_act(state, player):
+    return can_draw(state) or (
+        supply(state, player) > 0 and any(legal_spot(state, s) for s in range(N.NUM_SPOTS)))
+
+
+# ----- the protocol ----------------------------------------------------------------------------
+def current_player(state):
+    return {"chance": CHANCE, "end": TERMINAL}.get(state.phase, state.to_move)
+
+
+def legal_actions(state):
+    if state.phase == "place":
+        return [N.TILE + k for k in free_slots(state)]
+    if state.phase != "choose":
+        return []
+    actions = []
+    if supply(state, state.to_move) > 0:
+        actions = [s for s in range(N.NUM_SPOTS) if legal_spot(state, s)]
+    return actions + ([N.DRAW] if can_draw(state) else [])
+
+
+def chance_outcomes(state):
+    """``{outcome: probability}`` of the tile values still in the pile."""
+    if state.phase != "chance":
+        return {}
+    total = sum(state.pile)
+    return {o: c / total for o, c in enumerate(state.pile) if c}
+
+
+def apply_chance(state, outcome):
+    if outcome not in chance_outcomes(state):
+        raise ValueError(f"chance outcome {outcome} is impossible here")
+    state = copy.deepcopy(state)
+    state.pile[outcome] -= 1
+    state.drawn = N.VALUES[outcome]
+    state.phase = "place"
+    return state
+
+
+def step(state, action):
+    """Apply a legal decision: returns ``(new_state, rewards)``."""
+    if action not in legal_actions(state):
+        raise ValueError(f"illegal action {action} in {N.format(to_position(state))}")
+    state = copy.deepcopy(state)
+    if action == N.DRAW:
+        state.phase = "chance"
+        return state, [0.0] * state.num_players
+    if action < N.DRAW:
+        state.pawns[action] = state.to_move
+    else:
+        _place_tile(state, action - N.TILE)
+    return state, _end_turn(state)
+
+
+def _place_tile(state, slot):
+    before = {t for t in range(N.NUM_TRIANGLES) if activated(state, t)}
+    for t in N.SLOTS[slot]:
+        state.cover[t] = state.drawn
+    state.tiles[slot] = state.drawn
+    state.drawn = None
+    for s, owner in sorted(state.pawns.items()):              # 1. scoring
+        if all(t in state.cover for t in _SPOT_TRIANGLES[s]):
+            state.score[owner] += sum(state.cover[t] for t in _SPOT_TRIANGLES[s])
+            del state.pawns[s]
+    for t in range(N.NUM_TRIANGLES):                           # 2. toilets chase pawns
+        if N.SYMBOLS[t] == "T" and activated(state, t) and t not in before:
+            for s in range(N.NUM_SPOTS):
+                if t in _SPOT_TRIANGLES[s]:
+                    state.pawns.pop(s, None)
+
+
+def _end_turn(state):
+    """Pass the turn to the next player who can act, or end the game; returns the rewards."""
+    P = state.num_players
+    for d in range(1, P + 1):
+        p = (state.to_move + d) % P
+        if can_act(state, p):
+            state.to_move, state.phase = p, "choose"
+            return [0.0] * P
+    for s, owner in state.pawns.items():
+        state.score[owner] += final_pawn_score(state, s)
+    state.phase = "end"
+    best = max(state.score)
+    winners = [p for p in range(P) if state.score[p] == best]
+    return [P / (P - 1) * ((1 / len(winners) if p in winners else 0.0) - 1 / P)
+            for p in range(P)]
+
+
+def final_pawn_score(state, s):
+    """Rules §6: numbers toward the spot; activated parasol: absolute values; x2 per dune."""
+    tris = _SPOT_TRIANGLES[s]
+    numbers = [state.cover[t] for t in tris if t in state.cover]
+    if any(N.SYMBOLS[t] == "P" and activated(state, t) for t in tris):
+        numbers = [abs(x) for x in numbers]
+    dunes = sum(1 for t in tris if N.SYMBOLS[t] == "D" and activated(state, t))
+    return sum(numbers) * 2 ** dunes
+
+
+def scores(state):
+    return list(state.score)
+
+
+def observe(state, player):
+    """The observation layout of ``bonobo._kernels`` (see the contract), built plainly."""
+    P = state.num_players
+    rel = [(o - player) % P for o in range(P)]
+    obs = []
+    for v in N.VALUES:
+        obs += [int(state.cover.get(t) == v) for t in range(N.NUM_TRIANGLES)]
+    obs += [int(activated(state, t)) for t in range(N.NUM_TRIANGLES)]
+    for sym in "TPD":
+        obs += [int(N.SYMBOLS[t] == sym) for t in range(N.NUM_TRIANGLES)]
+    for k in range(4):
+        obs += [int(s in state.pawns and rel[state.pawns[s]] == k) for s in range(N.NUM_SPOTS)]
+    obs += [int(legal_spot(state, s)) for s in range(N.NUM_SPOTS)]
+    obs += [int(state.phase == "place" and state.drawn == v) for v in N.VALUES]
+    for count, initial in zip(state.pile, N.TILE_COUNTS):
+        obs += [int(count > j) for j in range(initial)]
+    by_seat = {rel[p]: p for p in range(P)}
+    for k in range(4):
+        obs += [int(k in by_seat and supply(state, by_seat[k]) > j) for j in range(4)]
+    obs += [min(255, max(0, state.score[by_seat[k]] + 128)) if k in by_seat else 0
+            for k in range(4)]
+    obs += [int(state.phase == ph) for ph in N.PHASES]
+    mover = rel[state.to_move] if state.phase != "end" else -1
+    obs += [int(k == mover) for k in range(4)]
+    obs += [int(k < P) for k in range(4)]
+    assert len(obs) == OBS_SIZE
+    return obs
