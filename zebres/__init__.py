@@ -1,0 +1,14 @@
+"""Drôles de Zèbres (Bruno Cathala, 2004): place animals to win majorities in six sectors.
+
+``ZebresGame`` is imported lazily, so that ``zebres.notation`` and ``zebres.reference`` can be
+used without loading numba.
+"""
+
+__all__ = ["ZebresGame"]
+
+
+def __getattr__(name):
+    if name == "ZebresGame":
+        from zebres.game import ZebresGame
+        return ZebresGame
+    raise AttributeError(f"module 'zebres' has no attribute {name!r}")

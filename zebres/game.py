@@ -1,0 +1,168 @@
+"""Drôles de Zèbres as a ``savanna.game.Game``, on the bitboard kernels of ``zebres._kernels``.
+
+Options: ``board`` is ``"standard"`` (la Savane) or ``"president"`` (la Réserve du Président);
+``first_placer`` (0 red, 1 green, default 1) makes the first placement and the other player
+chooses Impala's start. Rules: /work/shared/rules/zebres.md, plus these decisions:
+
+* forced moves are not decisions: a crocodile chain with no swap left ends by itself, an Impala
+  move with a single option (including the forced jump) is made automatically, and a player
+  with an empty hand is skipped;
+* the inauguration is checked when the placement and all its effects are over (after the
+  crocodile chain), so it is never claimed during a ``croc`` phase;
+* ``scores`` of an unfinished state are the points "if the game ended now": a strict majority
+  of a sector scores its face-up values (a tie scores nobody), plus 5 for the inauguration.
+
+Example::
+
+    game = ZebresGame()
+    s = game.from_text("....../....../....../....../...... r - - setup")
+    s, rewards = game.step(s, [game.string_to_action(s[0], "start 3")])
+    print(game.render(s[0]))
+"""
+import numpy as np
+from numba import njit
+
+from savanna import draw
+from savanna.game import Game, Kernels
+from zebres import _kernels as K
+from zebres import notation
+from zebres.notation import KINDS, Position, Token
+from zebres.render import render_image, render_text
+
+__all__ = ["ZebresGame"]
+
+
+@njit(cache=True)
+def _scores_batch(s, out):
+    for i in range(s.shape[0]):
+        K.scores_one(s, i, out[i])
+
+
+class ZebresGame(Game):
+    """Drôles de Zèbres: two players place 15 animals each on a 30-cell reserve."""
+
+    name = "zebres"
+    version = 0
+    num_players = 2
+    num_actions = notation.NUM_ACTIONS
+    max_chance_outcomes = 0
+    max_plies = K.MAX_PLIES
+    obs_shape = (K.OBS_SIZE,)
+    state_dtype = K.STATE_DTYPE
+    zero_sum = True
+    has_chance = False
+    perfect_information = True
+    kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
+                      K.chance_probs_one, K.apply_chance_one, K.observe_one)
+
+    def __init__(self, board="standard", first_placer=1):
+        notation.check_board_name(board)
+        self.board = board
+        self.first_placer = first_placer
+        self._template = self.from_position(notation.start_position(first_placer))
+
+    def __repr__(self):
+        return f"ZebresGame(board={self.board!r}, first_placer={self.first_placer})"
+
+    def template(self):
+        return self._template
+
+    # ----- positions and text ---------------------------------------------------------------
+    def from_position(self, pos):
+        """A batch of one state holding ``pos`` (a ``notation.Position``) on this game's board."""
+        notation.validate(pos, self.board)
+        own = [0, 0]
+        kind = [0] * len(KINDS)
+        down = 0
+        for cell, token in enumerate(pos.board):
+            if token is not None:
+                own[token.player] |= 1 << cell
+                kind[KINDS.index(token.kind)] |= 1 << cell
+                down |= int(token.down) << cell
+        s = np.zeros(1, self.state_dtype)
+        row = s[0]
+        row["own"] = own
+        row["kind"] = kind
+        row["down"] = down
+        row["swapped"] = sum(1 << c for c in pos.swapped)
+        row["board"] = notation.BOARDS.index(self.board)
+        row["impala"] = -1 if pos.impala is None else pos.impala
+        row["inauguration"] = -1 if pos.inauguration is None else pos.inauguration
+        row["to_move"] = pos.to_move
+        row["phase"] = notation.PHASES.index(pos.phase)
+        row["croc"] = -1 if pos.croc_cell is None else pos.croc_cell
+        return s
+
+    def to_position(self, row):
+        """The ``notation.Position`` of one state."""
+        r = self._as_batch(row)[0]
+        own = [int(m) for m in r["own"]]
+        kind = [int(m) for m in r["kind"]]
+        down = int(r["down"])
+        board = []
+        for cell in range(notation.NUM_CELLS):
+            b = 1 << cell
+            if (own[0] | own[1]) & b:
+                board.append(Token(0 if own[0] & b else 1,
+                                   KINDS[next(t for t in range(len(KINDS)) if kind[t] & b)],
+                                   bool(down & b)))
+            else:
+                board.append(None)
+        phase = notation.PHASES[r["phase"]]
+        swapped = int(r["swapped"])
+        return Position(
+            tuple(board), int(r["to_move"]), None if r["impala"] < 0 else int(r["impala"]),
+            None if r["inauguration"] < 0 else int(r["inauguration"]), phase,
+            int(r["croc"]) if phase == "croc" else None,
+            frozenset(c for c in range(notation.NUM_CELLS) if swapped >> c & 1))
+
+    def from_text(self, text):
+        """A batch of one state from the notation, e.g. ``'....../... r - - setup'``."""
+        return self.from_position(notation.parse(text, self.board))
+
+    def to_text(self, row):
+        return notation.format(self.to_position(row))
+
+    def action_to_string(self, row, action):
+        """The name of ``action`` (``'Z c4'``, ``'start 14'``, ``'swap d4'``, ``'stop'``, ...)."""
+        if not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an int, got {action!r}")
+        return notation.action_name(int(action))
+
+    def string_to_action(self, row, text):
+        """The action id of a legal move name in this state, or a ValueError listing them."""
+        legal = self.legal_actions(row)
+        names = ", ".join(notation.action_name(a) for a in legal) or "none (the game is over)"
+        try:
+            action = notation.parse_action(text)
+        except ValueError as err:
+            raise ValueError(f"{err}; legal here: {names}") from None
+        if action not in legal:
+            raise ValueError(f"illegal move {text!r} here; legal: {names}")
+        return action
+
+    # ----- scores and pictures --------------------------------------------------------------
+    def scores(self, s):
+        """``int64[n, 2]``: (red, green) points, or those "if the game ended now"."""
+        s = self.check_states(s)
+        out = np.empty((len(s), 2), np.int64)
+        _scores_batch(s, out)
+        return out
+
+    def render(self, row):
+        """A text picture: rivers, tokens, track labels with Impala, sectors, hands, phase."""
+        return render_text(self.to_position(row), self._board_of(row), self._scores_of(row))
+
+    def render_rgb(self, row):
+        """An ``uint8[H, W, 3]`` picture: coloured sectors, rivers, token discs, Impala."""
+        return render_image(self.to_position(row), self._board_of(row), self._scores_of(row))
+
+    def show(self, row):
+        """An object that shows the state as a picture in a notebook (and as text elsewhere)."""
+        return draw.Picture(self.render_rgb(row), self.render(row))
+
+    def _scores_of(self, row):
+        return tuple(int(v) for v in self.scores(self._as_batch(row))[0])
+
+    def _board_of(self, row):
+        return notation.BOARDS[int(self._as_batch(row)[0]["board"])]
