@@ -164,41 +164,46 @@ def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
                 mask[i, actions[j]] = 1
 
     @njit
-    def env_step_range(lo, hi, s, act, acting, seats, streams, opponent, gained, waiting, obs,
-                       mask):
+    def env_step_range(lo, hi, s, act, acting, fresh, seats, streams, opponent, gained, waiting,
+                       obs, mask, players):
         actions = np.empty(A, np.int16)
         probs = np.empty(C, np.float64)
         rewards = np.zeros(P, np.float32)
         for i in range(lo, hi):
             if not acting[i]:
                 continue
+            if fresh:
+                gained[i, :] = 0.0
             step_one(s, i, act[i], rewards)
             for q in range(P):
                 gained[i, q] += rewards[q]
             advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
             if not waiting[i]:
                 view(s, i, seats, opponent, obs, mask, actions)
+            players[i] = current_player_one(s, i)
 
     @njit
-    def env_step_batch(s, act, acting, seats, streams, opponent, gained, waiting, obs, mask):
-        """Where ``acting[i]``: apply ``act[i]``, add its rewards to ``gained[i]``, advance to
-        the learner's next decision, and (unless an external opponent must move) write the
-        observation and mask. One compiled call steps the whole batch."""
-        env_step_range(0, s.shape[0], s, act, acting, seats, streams, opponent, gained, waiting,
-                       obs, mask)
+    def env_step_batch(s, act, acting, fresh, seats, streams, opponent, gained, waiting, obs,
+                       mask, players):
+        """Where ``acting[i]``: apply ``act[i]``, add its rewards to ``gained[i]`` (zeroed first
+        if ``fresh``), advance to the learner's next decision, write the observation and mask
+        (unless an external opponent must move first) and the player to move. One compiled
+        call steps the whole batch."""
+        env_step_range(0, s.shape[0], s, act, acting, fresh, seats, streams, opponent, gained,
+                       waiting, obs, mask, players)
 
     @njit(parallel=True)
-    def env_step_batch_parallel(s, act, acting, seats, streams, opponent, gained, waiting, obs,
-                                mask):
+    def env_step_batch_parallel(s, act, acting, fresh, seats, streams, opponent, gained, waiting,
+                                obs, mask, players):
         n = s.shape[0]
         chunks = min(n, CHUNKS)
         for c in prange(chunks):
-            env_step_range(c * n // chunks, (c + 1) * n // chunks, s, act, acting, seats,
-                           streams, opponent, gained, waiting, obs, mask)
+            env_step_range(c * n // chunks, (c + 1) * n // chunks, s, act, acting, fresh, seats,
+                           streams, opponent, gained, waiting, obs, mask, players)
 
     @njit
     def env_reset_batch(s, which, template, streams, seats, fixed_seat, opponent, gained,
-                        waiting, obs, mask):
+                        waiting, obs, mask, players):
         """Where ``which[i]``: a new game, the learner's seat (``fixed_seat`` or drawn), then
         advance to the learner's first decision and write the observation and mask."""
         actions = np.empty(A, np.int16)
@@ -213,6 +218,7 @@ def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
             advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
             if not waiting[i]:
                 view(s, i, seats, opponent, obs, mask, actions)
+            players[i] = current_player_one(s, i)
 
     @njit
     def legal_check_batch(s, actions):

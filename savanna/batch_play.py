@@ -41,9 +41,8 @@ class BatchPlay:
         d = game.drivers
         self._step_kernel = d.env_step_batch_parallel if parallel else d.env_step_batch
         self._reset_kernel = d.env_reset_batch
-        self._current_player = d.current_player_batch
         self._template = game.template()
-        self.states = np.empty(n, game.state_dtype)
+        self.states = np.zeros(n, game.state_dtype)
         self.seats = np.zeros(n, np.int64)
         self.streams = make_streams(0, n)
         self.gained = np.zeros((n, game.num_players), np.float32)
@@ -63,22 +62,23 @@ class BatchPlay:
         which = np.ones(self.n, np.bool_) if which is None else which
         self._reset_kernel(self.states, which, self._template, self.streams, self.seats,
                            self.fixed_seat, self.mode, self.gained, self.waiting, self.obs,
-                           self.mask)
-        self._serve_opponents()
+                           self.mask, self.players)
+        if self.mode == OPPONENT_EXTERNAL:
+            self._serve_opponents()
 
     def step(self, actions, acting):
         """Apply the learner's ``actions`` where ``acting``; rewards gathered in ``gained``."""
-        self.gained[acting] = 0.0
-        self._step_kernel(self.states, actions, acting, self.seats, self.streams, self.mode,
-                          self.gained, self.waiting, self.obs, self.mask)
-        self._serve_opponents()
+        self._step_kernel(self.states, actions, acting, True, self.seats, self.streams,
+                          self.mode, self.gained, self.waiting, self.obs, self.mask, self.players)
+        if self.mode == OPPONENT_EXTERNAL:
+            self._serve_opponents()
 
     def rewards(self):
         """Each game's reward for its learner's seat over the last step."""
         return self.gained[np.arange(self.n), self.seats]
 
     def terminal(self):
-        self._current_player(self.states, self.players)
+        """Bool per game: over (as of the last reset or step)."""
         return self.players == TERMINAL
 
     def illegal(self, actions):
@@ -103,5 +103,6 @@ class BatchPlay:
             acting = self.waiting.copy()
             act = np.zeros(self.n, np.int64)
             act[idx] = self.game._check_actions(sub, moves)
-            self._step_kernel(self.states, act, acting, self.seats, self.streams, self.mode,
-                              self.gained, self.waiting, self.obs, self.mask)
+            self._step_kernel(self.states, act, acting, False, self.seats, self.streams,
+                              self.mode, self.gained, self.waiting, self.obs, self.mask,
+                              self.players)

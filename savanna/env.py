@@ -14,12 +14,14 @@ callable ``policy(obs, mask) -> actions`` or an agent with ``act(game, states, r
 An illegal action ends the episode with reward -1 (``illegal_action="lose"``, the default,
 so that ``check_env`` may sample unmasked actions) or raises ``ValueError`` (``"raise"``).
 """
+import operator
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from savanna.batch_play import BatchPlay
-from savanna.game import Game
+from savanna.game import TERMINAL, Game
 from savanna.registry import make_game
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
@@ -90,17 +92,20 @@ class SavannaEnv(gym.Env):
     def step(self, action):
         if self._over:
             raise RuntimeError("the episode is over: call reset() first")
+        play = self._play
         try:
-            self._action[0] = action
-        except (TypeError, ValueError, OverflowError):
+            a = operator.index(action)
+        except TypeError:
             raise ValueError(f"action must be an int in 0..{self.game.num_actions - 1}, "
                              f"got {action!r}") from None
-        if self._play.illegal(self._action)[0]:
+        if not (0 <= a < self.game.num_actions and play.mask[0, a]):
             return self._illegal(action)
-        self._play.step(self._action, self._acting)
-        self._over = terminated = bool(self._play.terminal()[0])
-        reward = float(self._play.rewards()[0])
-        return self._observation(), reward, terminated, False, {"seat": self.seat}
+        self._action[0] = a
+        play.step(self._action, self._acting)
+        self._over = terminated = bool(play.players[0] == TERMINAL)
+        seat = int(play.seats[0])
+        reward = float(play.gained[0, seat])
+        return self._observation(), reward, terminated, False, {"seat": seat}
 
     def _illegal(self, action):
         legal = np.flatnonzero(self._play.mask[0])

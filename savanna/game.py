@@ -93,7 +93,7 @@ class Game:
         """``n`` initial states; random setup (if any) drawn from ``rng`` (Generator or seed)."""
         if not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive int, got {n!r}")
-        s = np.empty(int(n), self.state_dtype)
+        s = np.zeros(int(n), self.state_dtype)  # zeros: padding bytes too, so tobytes() hashes
         self.drivers.reset_batch(s, self.template(), make_streams(rng, n))
         return s
 

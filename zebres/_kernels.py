@@ -48,6 +48,8 @@ IMPALA = notation.IMPALA  # impala +k = IMPALA + k
 
 SETUP, PLACE, CROC, MOVE, END = range(5)  # the order of notation.PHASES
 
+# Packed (78 bytes, no padding): NumPy copies structured rows field by field, so padding bytes
+# would hold garbage and ``row.tobytes()`` would stop being a faithful hash.
 STATE_DTYPE = np.dtype([
     ("own", np.uint64, (2,)),
     ("kind", np.uint64, (5,)),
@@ -59,7 +61,7 @@ STATE_DTYPE = np.dtype([
     ("to_move", np.int8),
     ("phase", np.int8),
     ("croc", np.int8),
-], align=True)
+])
 
 FULL = np.uint64((1 << NUM_CELLS) - 1)
 ZERO = np.uint64(0)

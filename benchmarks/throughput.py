@@ -1,0 +1,150 @@
+"""Random-play throughput of each game: kernel (1 and all threads), reference, envs.
+
+Every figure is the median of ``repeats`` timed runs after a warm-up run, and every row of one
+game is measured in the same process, one after the other, so that ratios compare like with
+like on a shared machine.
+"""
+import importlib
+import statistics
+import time
+
+import numba
+import numpy as np
+from numba import njit
+
+from savanna.env import SavannaEnv
+from savanna.registry import make_game
+from savanna.rng import below, make_streams
+from savanna.vector_env import SavannaVectorEnv
+
+# game name -> (game options, reference module, reference new_game keyword arguments)
+GAMES = {
+    "zebres": ({}, "zebres.reference", {}),
+    "bonobo": ({"num_players": 2}, "bonobo.reference", {"num_players": 2}),
+    "banjooli": ({"num_players": 2}, "banjooli.reference", {"num_players": 2}),
+}
+VECTOR_SIZES = (1, 64, 1024, 4096)
+
+
+def median_rate(run, count, repeats):
+    """Median of ``count / seconds`` over ``repeats`` timed calls of ``run`` (after a warm-up)."""
+    run()
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def kernel_playouts(game, n, repeats, threads):
+    """Random games per second through the compiled playout loop."""
+    start = game.init(n, rng=0)
+    numba.set_num_threads(threads)
+    try:
+        return median_rate(lambda: game.random_playouts(start.copy(), rng=1,
+                                                        parallel=threads > 1), n, repeats)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def reference_playouts(module_name, new_game_kwargs, n, repeats):
+    """Random games per second through the pure-Python reference rules."""
+    ref = importlib.import_module(module_name)
+    rng = np.random.default_rng(0)
+
+    def run():
+        for _ in range(n):
+            state = ref.new_game(**new_game_kwargs)
+            while (player := ref.current_player(state)) != -2:
+                if player == -1:
+                    outcomes = ref.chance_outcomes(state)
+                    keys = list(outcomes)
+                    p = np.array([outcomes[k] for k in keys])
+                    state = ref.apply_chance(state, keys[rng.choice(len(keys), p=p / p.sum())])
+                else:
+                    legal = ref.legal_actions(state)
+                    state, _ = ref.step(state, legal[rng.integers(len(legal))])
+
+    return median_rate(run, n, repeats)
+
+
+def single_env_steps(game, steps, repeats):
+    """Agent steps per second of the Gymnasium env against its compiled random opponent."""
+    env = SavannaEnv(game)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+
+    def run():
+        for _ in range(steps):
+            legal = np.flatnonzero(env.action_masks())
+            _, _, terminated, _, _ = env.step(int(legal[rng.integers(len(legal))]))
+            if terminated:
+                env.reset()
+
+    return median_rate(run, steps, repeats)
+
+
+@njit(cache=True)
+def random_legal(mask, streams, out):
+    """A uniform random legal action per row of an int8 mask (the benchmark's policy)."""
+    for i in range(mask.shape[0]):
+        k = 0
+        for a in range(mask.shape[1]):
+            k += mask[i, a]
+        pick = below(streams, i, k) if k > 0 else 0
+        out[i] = 0
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1
+
+
+def vector_env_steps(game, n, steps, repeats):
+    """Env-steps per second of the vector env (uniform random legal actions, autoreset)."""
+    venv = SavannaVectorEnv(game, num_envs=n)
+    obs, _ = venv.reset(seed=0)
+    streams = make_streams(0, n)
+    actions = np.zeros(n, np.int64)
+    holder = {"obs": obs}
+
+    def run():
+        for _ in range(steps):
+            random_legal(holder["obs"]["action_mask"], streams, actions)
+            holder["obs"] = venv.step(actions)[0]
+
+    return median_rate(run, n * steps, repeats)
+
+
+def measure_game(name, quick=False, progress=print):
+    """All throughput rows of one game, as ``[(what, rate, unit)]``."""
+    options, ref_module, ref_kwargs = GAMES[name]
+    game = make_game(name, **options)
+    progress(f"{name}: compiling...")
+    game.warmup()
+    repeats = 3 if quick else 7
+    scale = 0.1 if quick else 1.0
+    rows = []
+    progress(f"{name}: kernel playouts")
+    n = int(20000 * scale)
+    one = kernel_playouts(game, n, repeats, 1)
+    rows.append(("kernel random playouts, 1 thread", one, "games/s"))
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    many = kernel_playouts(game, n * all_threads, repeats, all_threads)
+    rows.append((f"kernel random playouts, {all_threads} threads", many, "games/s"))
+    progress(f"{name}: reference playouts")
+    ref = reference_playouts(ref_module, ref_kwargs, max(5, int(100 * scale)), repeats)
+    rows.append(("reference random playouts", ref, "games/s"))
+    progress(f"{name}: single env")
+    rows.append(("Gymnasium env (random opponent)", single_env_steps(game, int(20000 * scale),
+                                                                     repeats), "steps/s"))
+    for n in VECTOR_SIZES:
+        progress(f"{name}: vector env n={n}")
+        steps = max(5, int(scale * min(4000, 400000 // n)))
+        rows.append((f"vector env, n={n}", vector_env_steps(game, n, steps, repeats),
+                     "env-steps/s"))
+    rows.append((f"ratio: {all_threads} threads / 1 thread", many / one, "x"))
+    rows.append(("ratio: kernel 1 thread / reference", one / ref, "x"))
+    return rows
