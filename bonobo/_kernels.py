@@ -1,0 +1,339 @@
+"""Bonobo Beach on bitboards: state dtype, lookup tables and the scalar numba kernels.
+
+Triangle ``t`` is bit ``t`` of a uint64 (54 bits), spot ``s`` bit ``s`` (19 bits); slots,
+spots and symbols are the tables of ``bonobo.notation``. A state is one row of
+``STATE_DTYPE`` (packed, so ``tobytes()`` has no padding)::
+
+    covered      triangles under a tile
+    slots[2]     placed slots: slot k is bit k & 63 of slots[k >> 6]
+    pawns[4]     spots holding each player's pawns (a player's supply is 4 minus these)
+    score[4]     running scores (the final pawn scoring is added when the game ends)
+    tval[54]     base value of the tile on each triangle, 0 when free
+    pile[8]      tiles left per value, in outcome order (values -4..-1, +1..+4)
+    drawn        outcome index of the tile in hand (phase PLACE), else -1
+    phase        CHOOSE, CHANCE, PLACE, END
+    to_move      the player deciding or drawing (at the end: who made the last decision)
+    num_players  2..4; seats >= num_players stay zero
+
+Activation is not stored: a free triangle is activated when no neighbour is free, a function
+of ``covered`` alone, so it is permanent by construction. The pile is a multiset of counts,
+never an order: each draw is a chance node with probability ``pile[o] / sum(pile)``.
+"""
+import numpy as np
+from numba import njit
+
+from bonobo import notation as N
+from savanna.bits import ONE, lowest_bit, popcount
+
+# ----- declared facts ------------------------------------------------------------------------
+NUM_ACTIONS = N.NUM_ACTIONS            # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)
+MAX_CHANCE_OUTCOMES = len(N.VALUES)    # 8
+OBS_SIZE = 811                         # layout in observe_one
+# Decisions in one game, at most: a pawn leaves a spot only when the spot is fully covered or
+# beside an activated toilet, and both bar it for good, so each of the 19 spots receives at most
+# one pawn; 54 triangles hold at most 27 tiles, each a draw and a placement: 19 + 2 * 27 = 73.
+MAX_PLIES = N.NUM_SPOTS + 2 * (N.NUM_TRIANGLES // 2)
+DRAW = N.DRAW
+TILE = N.TILE
+CHOOSE, CHANCE, PLACE, END = range(4)  # the order of notation.PHASES
+
+STATE_DTYPE = np.dtype([
+    ("covered", np.uint64),
+    ("slots", np.uint64, (2,)),
+    ("pawns", np.uint64, (4,)),
+    ("score", np.int16, (4,)),
+    ("tval", np.int8, (N.NUM_TRIANGLES,)),
+    ("pile", np.int8, (len(N.VALUES),)),
+    ("drawn", np.int8),
+    ("phase", np.int8),
+    ("to_move", np.int8),
+    ("num_players", np.int8),
+])
+
+ZERO = np.uint64(0)
+ALL_TRIANGLES = np.uint64((1 << N.NUM_TRIANGLES) - 1)
+SPOT_COUNT = N.NUM_SPOTS
+NUM_SLOTS = N.NUM_SLOTS
+PAWNS = N.PAWNS_PER_PLAYER
+
+
+# ----- lookup tables (plain numpy, built once, never mutated) --------------------------------
+def _mask(bits):
+    m = 0
+    for b in bits:
+        m |= 1 << b
+    return m
+
+
+NEIGHBOURS = np.array([_mask(N.NEIGHBOURS[t]) for t in range(N.NUM_TRIANGLES)], np.uint64)
+SLOT_MASK = np.array([_mask(pair) for pair in N.SLOTS], np.uint64)
+SLOT_TRIS = np.array(N.SLOTS, np.int64)
+SPOT_MASK = np.array([_mask(tris) for tris in N.SPOT_TRIANGLES], np.uint64)
+SPOT_TRIS = np.array(N.SPOT_TRIANGLES, np.int64)
+TRI_SPOTS = np.array([_mask(s for s in range(SPOT_COUNT) if t in N.SPOT_TRIANGLES[s])
+                      for t in range(N.NUM_TRIANGLES)], np.uint64)
+TOILETS = np.array(N.TOILETS, np.int64)
+SYMBOL_MASK = np.array([_mask(t for t in range(N.NUM_TRIANGLES) if N.SYMBOLS[t] == sym)
+                        for sym in "TPD"], np.uint64)   # toilet, parasol, dune
+PARASOL_MASK = SYMBOL_MASK[1]
+DUNE_MASK = SYMBOL_MASK[2]
+VALUES = np.array(N.VALUES, np.int64)
+TILE_COUNTS = np.array(N.TILE_COUNTS, np.int64)
+
+
+# ----- rule helpers --------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _bit(k):
+    return ONE << np.uint64(k)
+
+
+@njit(cache=True)
+def _any_free_slot(covered):
+    for k in range(NUM_SLOTS):
+        if covered & SLOT_MASK[k] == ZERO:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _activated(covered):
+    """Free triangles with no free neighbour."""
+    free = ALL_TRIANGLES & ~covered
+    act = ZERO
+    rest = free
+    while rest:
+        t = lowest_bit(rest)
+        rest &= rest - ONE
+        if NEIGHBOURS[t] & free == ZERO:
+            act |= _bit(t)
+    return act
+
+
+@njit(cache=True)
+def _barred_spots(covered):
+    """Spots beside an activated toilet."""
+    barred = ZERO
+    for t in TOILETS:
+        if covered & _bit(t) == ZERO and NEIGHBOURS[t] & ~covered == ZERO:
+            barred |= TRI_SPOTS[t]
+    return barred
+
+
+@njit(cache=True)
+def _legal_spots(r):
+    """Spots a pawn may go to (rules §4), whoever places it."""
+    taken = r.pawns[0] | r.pawns[1] | r.pawns[2] | r.pawns[3]
+    barred = _barred_spots(r.covered)
+    spots = ZERO
+    for s in range(SPOT_COUNT):
+        if SPOT_MASK[s] & ~r.covered != ZERO:
+            spots |= _bit(s)
+    return spots & ~taken & ~barred
+
+
+@njit(cache=True, inline="always")
+def _can_draw(r):
+    n = 0
+    for o in range(8):
+        n += r.pile[o]
+    return n > 0 and _any_free_slot(r.covered)
+
+
+@njit(cache=True)
+def _spot_sum(r, s, absolute):
+    total = 0
+    for j in range(6):
+        v = np.int64(r.tval[SPOT_TRIS[s, j]])
+        total += abs(v) if absolute else v
+    return total
+
+
+@njit(cache=True)
+def _place_tile(r, k):
+    """Cover slot ``k`` with the tile in hand, then score completed pawns and let newly
+    activated toilets chase their pawns (rules §5 B, in that order)."""
+    before = _barred_spots(r.covered)
+    a, b = SLOT_TRIS[k, 0], SLOT_TRIS[k, 1]
+    r.covered |= SLOT_MASK[k]
+    r.slots[k >> 6] |= _bit(k & 63)
+    v = VALUES[r.drawn]
+    r.tval[a] = v
+    r.tval[b] = v
+    r.drawn = -1
+    near = TRI_SPOTS[a] | TRI_SPOTS[b]
+    for p in range(r.num_players):
+        done = r.pawns[p] & near
+        while done:
+            s = lowest_bit(done)
+            done &= done - ONE
+            if SPOT_MASK[s] & ~r.covered == ZERO:
+                r.score[p] += _spot_sum(r, s, False)
+                r.pawns[p] &= ~_bit(s)
+    chased = _barred_spots(r.covered) & ~before
+    for p in range(r.num_players):
+        r.pawns[p] &= ~chased
+
+
+@njit(cache=True)
+def _end_turn(r, rewards):
+    """Give the turn to the next player who can act; if nobody can, score and end (§6)."""
+    P = r.num_players
+    draw = _can_draw(r)
+    spots = _legal_spots(r) != ZERO
+    for d in range(1, P + 1):
+        p = (r.to_move + d) % P
+        if draw or (spots and popcount(r.pawns[p]) < PAWNS):
+            r.to_move = p
+            r.phase = CHOOSE
+            return
+    act = _activated(r.covered)
+    for p in range(P):
+        rest = r.pawns[p]
+        while rest:
+            s = lowest_bit(rest)
+            rest &= rest - ONE
+            near = SPOT_MASK[s] & act
+            total = _spot_sum(r, s, near & PARASOL_MASK != ZERO)
+            r.score[p] += total << popcount(near & DUNE_MASK)
+    r.phase = END
+    best = r.score[0]
+    for p in range(1, P):
+        best = max(best, r.score[p])
+    winners = 0
+    for p in range(P):
+        winners += r.score[p] == best
+    for p in range(P):
+        share = 1.0 / winners if r.score[p] == best else 0.0
+        rewards[p] = P / (P - 1.0) * (share - 1.0 / P)
+
+
+# ----- the seven kernels of savanna.game.Kernels ----------------------------------------------
+@njit(cache=True)
+def reset_one(s, i, template, streams):
+    s[i] = template[0]
+
+
+@njit(cache=True)
+def current_player_one(s, i):
+    ph = s[i].phase
+    if ph == CHANCE:
+        return -1
+    if ph == END:
+        return -2
+    return np.int64(s[i].to_move)
+
+
+@njit(cache=True)
+def legal_actions_one(s, i, out):
+    r = s[i]
+    n = 0
+    if r.phase == PLACE:
+        for k in range(NUM_SLOTS):
+            if r.covered & SLOT_MASK[k] == ZERO:
+                out[n] = TILE + k
+                n += 1
+    elif r.phase == CHOOSE:
+        if popcount(r.pawns[r.to_move]) < PAWNS:
+            rest = _legal_spots(r)
+            while rest:
+                out[n] = lowest_bit(rest)
+                rest &= rest - ONE
+                n += 1
+        if _can_draw(r):
+            out[n] = DRAW
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def step_one(s, i, action, rewards):
+    r = s[i]
+    rewards[:] = 0.0
+    if action == DRAW:
+        r.phase = CHANCE
+        return
+    if action < DRAW:
+        r.pawns[r.to_move] |= _bit(action)
+    else:
+        _place_tile(r, action - TILE)
+    _end_turn(r, rewards)
+
+
+@njit(cache=True)
+def chance_probs_one(s, i, probs):
+    r = s[i]
+    total = 0
+    for o in range(8):
+        total += r.pile[o]
+    for o in range(8):
+        probs[o] = r.pile[o] / total
+
+
+@njit(cache=True)
+def apply_chance_one(s, i, outcome):
+    r = s[i]
+    r.pile[outcome] -= 1
+    r.drawn = outcome
+    r.phase = PLACE
+
+
+@njit(cache=True, inline="always")
+def _plane(out, base, m):
+    while m:
+        out[base + lowest_bit(m)] = 1
+        m &= m - ONE
+
+
+@njit(cache=True)
+def observe_one(s, i, player, out):
+    """uint8[811] from ``player``'s seat; relative seat k = (owner - player) mod P.
+
+    [0, 648)   12 planes x 54 triangles: 0-7 covered by a tile of value v (outcome order),
+               8 free and activated, 9 toilet, 10 parasol, 11 dune
+    [648, 743) 5 planes x 19 spots: 0-3 pawns of relative seat k, 4 legal for a pawn
+    743-750    tile in hand one-hot; 751-778 pile thermometer (value v: TILE_COUNTS[v] bits,
+               bit j set iff pile[v] > j); 779-794 supply thermometer, 4 bits per relative seat;
+    795-798    clip(score + 128, 0, 255) per relative seat; 799-802 phase one-hot;
+    803-806    relative seat to move one-hot (zero at the end); 807-810 seat k present.
+    """
+    r = s[i]
+    P = r.num_players
+    out[:] = 0
+    for t in range(N.NUM_TRIANGLES):
+        v = r.tval[t]
+        if v != 0:
+            o = v + 4 if v < 0 else v + 3
+            out[o * 54 + t] = 1
+    _plane(out, 8 * 54, _activated(r.covered))
+    for k in range(3):
+        _plane(out, (9 + k) * 54, SYMBOL_MASK[k])
+    base = 12 * 54
+    for p in range(P):
+        k = (p - player) % P
+        _plane(out, base + k * 19, r.pawns[p])
+    _plane(out, base + 4 * 19, _legal_spots(r))
+    base += 5 * 19
+    if r.phase == PLACE:
+        out[base + r.drawn] = 1
+    base += 8
+    for o in range(8):
+        for j in range(TILE_COUNTS[o]):
+            out[base + j] = r.pile[o] > j
+        base += TILE_COUNTS[o]
+    for p in range(P):
+        k = (p - player) % P
+        supply = PAWNS - popcount(r.pawns[p])
+        for j in range(supply):
+            out[base + 4 * k + j] = 1
+        out[base + 16 + k] = min(255, max(0, np.int64(r.score[p]) + 128))
+        out[base + 28 + k] = 1
+    base += 20
+    out[base + r.phase] = 1
+    if r.phase != END:
+        out[base + 4 + (r.to_move - player) % P] = 1
+
+
+@njit(cache=True)
+def scores_one(s, i, out):
+    for p in range(s[i].num_players):
+        out[p] = s[i].score[p]

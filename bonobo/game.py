@@ -1,0 +1,162 @@
+"""Bonobo Beach as a ``savanna.game.Game``, on the bitboard kernels of ``bonobo._kernels``.
+
+``BonoboGame(num_players=2)`` for 2, 3 or 4 players. Rules: /work/shared/rules/bonobo.md, plus
+these [decision]s (each tested in tests/bonobo/test_rules.py):
+
+* a turn is ``pawn sNN``, or ``draw`` followed by a chance node (the tile value, probability
+  remaining count / pile size) and ``tile tAA-tBB`` by the same player; the placement is a
+  decision even when a single slot is free (this matches the counts of rules §9);
+* a player who cannot act is passed over: the turn goes to the next player in cyclic order who
+  can (possibly the same one); when nobody can, the final pawn scoring is added to the scores
+  and the game ends, with the pawns left on the board;
+* a pawn may be placed on a spot whose only free triangles are activated parasols or dunes
+  (only an activated toilet bars a spot) -- it then waits for the final scoring;
+* the pile is a multiset of counts: the state holds no order, so no observation can show one
+  and the game has perfect information (chance is explicit, as in backgammon);
+* a tie for the highest score is shared (rewards ``P/(P-1) (1/|W| - 1/P)`` to each winner).
+
+Example::
+
+    game = BonoboGame(3)
+    s = game.init(1)
+    s, rewards = game.step(s, [game.string_to_action(s[0], "draw")])
+    game.apply_chance(s, [game.string_to_outcome("+3")])
+    print(game.render(s[0]))
+"""
+import numpy as np
+from numba import njit
+
+from bonobo import _kernels as K
+from bonobo import notation as N
+from bonobo.render import render_image
+from savanna.game import Game, Kernels
+
+__all__ = ["BonoboGame"]
+
+
+@njit(cache=True)
+def _scores_batch(s, out):
+    for i in range(s.shape[0]):
+        K.scores_one(s, i, out[i])
+
+
+class BonoboGame(Game):
+    """Bonobo Beach: 2-4 players lay rhombus tiles on a beach and score their pawns."""
+
+    name = "bonobo"
+    version = 0
+    num_actions = K.NUM_ACTIONS
+    max_chance_outcomes = K.MAX_CHANCE_OUTCOMES
+    max_plies = K.MAX_PLIES
+    obs_shape = (K.OBS_SIZE,)
+    state_dtype = K.STATE_DTYPE
+    zero_sum = True
+    has_chance = True
+    perfect_information = True
+    kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
+                      K.chance_probs_one, K.apply_chance_one, K.observe_one)
+
+    def __init__(self, num_players=2):
+        N.check_num_players(num_players)
+        self.num_players = int(num_players)
+        self._template = self.from_position(N.start_position(self.num_players))
+
+    def __repr__(self):
+        return f"BonoboGame(num_players={self.num_players})"
+
+    def template(self):
+        return self._template
+
+    # ----- positions and text ---------------------------------------------------------------
+    def from_position(self, pos):
+        """A batch of one state holding ``pos`` (a ``notation.Position``)."""
+        if pos.num_players != self.num_players:
+            raise ValueError(f"the position has {pos.num_players} players, this game "
+                             f"{self.num_players}")
+        N.check_position(pos)
+        s = np.zeros(1, self.state_dtype)
+        row = s[0]
+        covered, slots, tval = 0, [0, 0], [0] * N.NUM_TRIANGLES
+        for k, v in pos.tiles:
+            slots[k >> 6] |= 1 << (k & 63)
+            for t in N.SLOTS[k]:
+                covered |= 1 << t
+                tval[t] = v
+        pawns = [0] * 4
+        for spot, owner in pos.pawns:
+            pawns[owner] |= 1 << spot
+        row["covered"] = covered
+        row["slots"] = slots
+        row["tval"] = tval
+        row["pawns"] = pawns
+        row["score"][: self.num_players] = pos.score
+        row["pile"] = pos.pile
+        row["drawn"] = N.VALUES.index(pos.drawn) if pos.phase == "place" else -1
+        row["phase"] = N.PHASES.index(pos.phase)
+        row["to_move"] = pos.to_move
+        row["num_players"] = self.num_players
+        return s
+
+    def to_position(self, row):
+        """The ``notation.Position`` of one state."""
+        r = self._as_batch(row)[0]
+        slots = [int(m) for m in r["slots"]]
+        tiles = tuple((k, int(r["tval"][N.SLOTS[k][0]])) for k in range(N.NUM_SLOTS)
+                      if slots[k >> 6] >> (k & 63) & 1)
+        pawns = tuple(sorted((s, p) for p in range(self.num_players)
+                             for s in range(N.NUM_SPOTS) if int(r["pawns"][p]) >> s & 1))
+        phase = N.PHASES[r["phase"]]
+        return N.Position(self.num_players, tiles, pawns,
+                          tuple(int(x) for x in r["score"][: self.num_players]),
+                          tuple(int(x) for x in r["pile"]), int(r["to_move"]), phase,
+                          N.VALUES[r["drawn"]] if phase == "place" else None)
+
+    def from_text(self, text):
+        """A batch of one state from the notation (see ``bonobo.notation``)."""
+        return self.from_position(N.parse(text))
+
+    def to_text(self, row):
+        return N.format(self.to_position(row))
+
+    def action_to_string(self, row, action):
+        """The name of ``action``: ``'pawn s07'``, ``'draw'`` or ``'tile t12-t13'``."""
+        if not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an int, got {action!r}")
+        return N.action_name(int(action))
+
+    def string_to_action(self, row, text):
+        """The action id of a legal move name in this state, or a ValueError listing them."""
+        legal = self.legal_actions(row)
+        names = ", ".join(N.action_name(a) for a in legal) or "none (not a decision node)"
+        try:
+            action = N.parse_action(text)
+        except ValueError as err:
+            raise ValueError(f"{err}; legal here: {names}") from None
+        if action not in legal:
+            raise ValueError(f"illegal move {text!r} here; legal: {names}")
+        return action
+
+    def outcome_to_string(self, outcome):
+        """The name of chance outcome ``outcome``: the drawn tile's value, ``'-4'`` .. ``'+4'``."""
+        if not 0 <= outcome < len(N.VALUES):
+            raise ValueError(f"chance outcome must be in 0..{len(N.VALUES) - 1}, got {outcome!r}")
+        return N.value_name(N.VALUES[outcome])
+
+    def string_to_outcome(self, text):
+        return N.parse_outcome(text)
+
+    # ----- scores and pictures --------------------------------------------------------------
+    def scores(self, s):
+        """``int64[n, P]``: running scores, the final pawn scoring included at the end."""
+        s = self.check_states(s)
+        out = np.zeros((len(s), self.num_players), np.int64)
+        _scores_batch(s, out)
+        return out
+
+    def render(self, row):
+        """A text picture of one state (see ``notation.render``)."""
+        return N.render(self.to_position(row))
+
+    def render_rgb(self, row):
+        """An ``uint8[H, W, 3]`` picture: the beach, the tiles with their corner numbers, pawns."""
+        return render_image(self.to_position(row))
