@@ -15,7 +15,8 @@ A position is five space-separated fields (rules §7)::
   chain is in progress: the crocodile's cell, then the cells where the gazelles already swapped
   in this chain now stand (comma separated, ascending cell index when formatted) or ``-``.
   Example: ``croc:c4:-`` right after a crocodile is placed on c4; ``croc:b4:c4`` after it
-  swapped with the gazelle that was on b4.
+  swapped with the gazelle that was on b4. A crocodile placed on the last empty cell still
+  swaps, so a ``croc`` phase may have a full board (the game ends when its chain does).
 
 Hands are not written: a hand is the initial 15 tokens minus those of its colour on the board.
 
@@ -315,8 +316,8 @@ def validate(pos, board=None):
         raise ValueError(f"impala must be placed (0..21) in phase {pos.phase}")
     if pos.phase == "end" and filled < NUM_CELLS:
         raise ValueError(f"end phase needs a full board, {NUM_CELLS - filled} cells are empty")
-    if pos.phase in ("place", "croc", "move") and filled == NUM_CELLS:
-        raise ValueError(f"the board is full: the phase must be end, not {pos.phase}")
+    if pos.phase in ("place", "move") and filled == NUM_CELLS:
+        raise ValueError(f"the board is full: the phase must be end (or croc), not {pos.phase}")
     if pos.phase == "place" and not any(pos.hand(pos.to_move).values()):
         raise ValueError(f"place phase but {mover} (to move) has no token left to place")
     if pos.phase != "croc" and (pos.croc_cell is not None or pos.swapped):

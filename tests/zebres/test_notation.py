@@ -20,6 +20,8 @@ EMPTY = "....../....../....../....../......"
     "....../....../....../..C.../...... r 2 - croc:c4:-",
     "z*Z*g*G*EL/elc.../....../....../...... g 21 r move",
     "ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCCcc r 7 g end",
+    # a crocodile placed on the last empty cell still swaps: a full board in phase croc
+    "ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCCcc r 7 g croc:c5:-",
 ])
 def test_round_trip_text(text):
     assert n.format(n.parse(text)) == text
@@ -196,6 +198,7 @@ def test_bad_action_id(bad):
     ("Z...../....../....../....../...... g - - place", "impala must be placed"),
     ("Z...../....../....../....../...... g 3 - end", "end phase needs a full board"),
     ("ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCCcc r 7 g place", "the board is full"),
+    ("ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCCcc r 7 g move", "the board is full"),
     ("ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCC.c r 7 g place", "red \\(to move\\) has no token"),
     # crocodile chains
     ("....../....../....../..C.../...... r 2 - croc:c4", "croc:<crocodile cell>"),
