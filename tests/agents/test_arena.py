@@ -1,0 +1,147 @@
+"""The arena: seat rotation, intervals on a coin of known bias, reproducibility, ratings."""
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+from agents.arena import (elo_from_score, fit_elo, play_match, tournament, wilson_interval)
+from agents.random_agent import RandomAgent
+from tests.agents.coin_game import CoinGame, ConstantAgent
+
+
+def seat_zero_wins(choices):
+    return [100, 0, 0]
+
+
+def test_seats_rotate_so_each_agent_sits_first_half_the_time():
+    result = play_match(CoinGame(seat_zero_wins), [ConstantAgent(0), ConstantAgent(1)],
+                        games=10, workers=1, progress=False)
+    assert (result.seats[:, 0] == 0).sum() == 5 and (result.seats[:, 1] == 0).sum() == 5
+    wins, draws, losses = result.outcomes()
+    assert (wins == (result.seats == 0)).all()
+    assert [r["wins"] for r in result.summary()] == [5, 5]
+    assert result.elo_difference()[0] == 0
+
+
+def test_three_players_rotate_through_every_seat():
+    game = CoinGame(lambda c: [0, 100, 0, 0], num_players=3)
+    result = play_match(game, [ConstantAgent(0), ConstantAgent(0), ConstantAgent(1)], games=9,
+                        workers=1, progress=False)
+    for j in range(3):
+        assert sorted(np.bincount(result.seats[:, j])) == [3, 3, 3]
+    assert [r["wins"] for r in result.summary()] == [3, 3, 3]
+    # each pair of agents shares one point per game: the scores of a game sum to P / 2
+    assert np.allclose(result.scores().sum(axis=1), 1.5)
+
+
+def strong_one(choices):
+    """The seat that chose 1 against a 0 wins 60%, draws 15%, loses 25%."""
+    if choices == (1, 0):
+        return [60, 25, 15]
+    if choices == (0, 1):
+        return [25, 60, 15]
+    return [50, 50, 0]
+
+
+def test_intervals_cover_the_true_rates_of_a_known_coin_about_95_percent_of_the_time():
+    truth = {"win": 0.60, "draw": 0.15, "loss": 0.25, "score": 0.675}
+    covered = {k: 0 for k in (*truth, "elo")}
+    repeats, n = 200, 40
+    game = CoinGame(strong_one)
+    for seed in range(repeats):
+        row = play_match(game, [ConstantAgent(1), ConstantAgent(0)], games=n, seed=seed,
+                         workers=1, progress=False, batch_size=n).summary()[0]
+        for k, p in truth.items():
+            low, high = row[k + "_ci"]
+            covered[k] += low <= p <= high
+        low, high = row["elo_ci"]
+        covered["elo"] += low <= elo_from_score(truth["score"]) <= high
+    for k, hits in covered.items():
+        assert 0.89 <= hits / repeats <= 0.995, (k, hits)
+
+
+def test_the_wilson_interval_has_95_percent_coverage_exactly():
+    for n, p in ((30, 0.5), (40, 0.3), (100, 0.1)):
+        coverage = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)
+                       if wilson_interval(k / n, n)[0] <= p <= wilson_interval(k / n, n)[1])
+        assert 0.92 <= coverage <= 0.975, (n, p, coverage)
+
+
+def test_results_do_not_depend_on_the_worker_count_and_repeat_with_the_seed():
+    game = CoinGame(strong_one)
+    agents = [RandomAgent(), RandomAgent()]
+    one = play_match(game, agents, games=24, seed=3, workers=1, progress=False)
+    two = play_match(game, agents, games=24, seed=3, workers=2, progress=False)
+    again = play_match(game, agents, games=24, seed=3, workers=1, progress=False)
+    other = play_match(game, agents, games=24, seed=4, workers=1, progress=False)
+    for a, b in ((one, two), (one, again)):
+        assert (a.seats == b.seats).all() and (a.returns == b.returns).all()
+        assert (a.points == b.points).all() and (a.plies == b.plies).all()
+    assert not (one.returns == other.returns).all()
+
+
+def test_a_compiled_game_with_chance_gives_the_same_results_in_worker_processes():
+    from tests.agents.tiny_games import DiceRace
+
+    game = DiceRace(max_turns=6)
+    one = play_match(game, [RandomAgent(), RandomAgent()], games=8, seed=1, workers=1,
+                     progress=False)
+    two = play_match(game, [RandomAgent(), RandomAgent()], games=8, seed=1, workers=2,
+                     progress=False)
+    assert (one.returns == two.returns).all() and (one.plies == two.plies).all()
+    assert one.points is None  # DiceRace has no scores
+
+
+def test_an_agent_that_plays_an_illegal_action_is_named():
+    with pytest.raises(ValueError, match="agent constant:action=5 chose illegal action 5"):
+        play_match(CoinGame(strong_one), [ConstantAgent(0), ConstantAgent(5)], games=2,
+                   workers=1, progress=False)
+
+
+def test_the_number_of_agents_must_match_the_seats():
+    with pytest.raises(ValueError, match="2-player game: give 2 agents, got 3"):
+        play_match(CoinGame(strong_one), [RandomAgent()] * 3, games=2, progress=False)
+
+
+def test_saved_results_hold_every_game(tmp_path):
+    result = play_match(CoinGame(strong_one), [ConstantAgent(1), RandomAgent()], games=6,
+                        workers=1, progress=False)
+    result.save(tmp_path)
+    data = json.loads((tmp_path / "match.json").read_text())
+    assert data["agents"] == ["constant:action=1", "random"]
+    assert data["per_game"]["returns"] == result.returns.tolist()
+    games = list(csv.DictReader(open(tmp_path / "games.csv")))
+    assert [float(g["return_0"]) for g in games] == result.returns[:, 0].tolist()
+    summary = list(csv.DictReader(open(tmp_path / "summary.csv")))
+    assert [int(s["wins"]) + int(s["draws"]) + int(s["losses"]) for s in summary] == [6, 6]
+    assert "Elo difference (constant:action=1 - random)" in result.table()
+
+
+def test_fitted_ratings_recover_known_elo_differences():
+    true = np.array([0.0, 100.0, 250.0])
+    expected = 1 / (1 + 10 ** ((true[None, :] - true[:, None]) / 400))
+    games = np.full((3, 3), 1e6)
+    np.fill_diagonal(games, 0)
+    ratings, errors = fit_elo(expected * games, games)
+    assert np.allclose(ratings - ratings.mean(), true - true.mean(), atol=0.5)
+    assert (errors < 1).all()
+
+
+def test_a_perfect_record_keeps_a_finite_rating():
+    ratings, errors = fit_elo(np.array([[0, 10.0], [0, 0]]), np.array([[0, 10.0], [10, 0]]))
+    assert np.isfinite(ratings).all() and ratings[0] > ratings[1] and np.isfinite(errors).all()
+
+
+def test_a_round_robin_ranks_the_strong_agent_first(tmp_path):
+    agents = [ConstantAgent(0), ConstantAgent(1), RandomAgent()]
+    result = tournament(CoinGame(strong_one), agents, games_per_pair=40, workers=1,
+                        progress=False)
+    assert len(result.matches) == 3
+    assert result.ranking()[0]["agent"] == "constant:action=1"
+    assert abs(result.ratings.sum()) < 1e-6
+    result.save(tmp_path)
+    ratings = list(csv.DictReader(open(tmp_path / "ratings.csv")))
+    assert [r["agent"] for r in ratings] == [r["agent"] for r in result.ranking()]
+    assert "score of row against column" in result.table()
