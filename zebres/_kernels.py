@@ -85,6 +85,10 @@ ACROSS = np.array([[_mask(n for n in notation.neighbours(c)
                     for c in range(NUM_CELLS)] for b in BOARDS], np.uint64)
 
 
+# BIT_BYTES[b, k] = bit k of byte b: unpacks a bitboard into observation bytes 8 at a time
+BIT_BYTES = np.array([[(b >> k) & 1 for k in range(8)] for b in range(256)], np.uint8)
+
+
 # ----- small helpers --------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _bit(c):
@@ -319,8 +323,13 @@ def apply_chance_one(s, i, outcome):
 
 @njit(cache=True, inline="always")
 def _plane(out, base, m):
-    for c in range(NUM_CELLS):
-        out[base + c] = (m >> np.uint64(c)) & ONE
+    """out[base + c] = bit c of ``m`` for c < 32: 30 cells and 2 zero bytes that the next
+    plane (or field) overwrites, so planes must be written in increasing order. A byte table
+    makes it ~20x faster than a loop over bits."""
+    for j in range(4):
+        byte = (m >> np.uint64(8 * j)) & np.uint64(255)
+        for k in range(8):
+            out[base + 8 * j + k] = BIT_BYTES[byte, k]
 
 
 @njit(cache=True, inline="always")
@@ -339,6 +348,7 @@ def observe_one(s, i, player, out):
     opp = r.own[1 - player]
     for t in range(5):
         _plane(out, t * NUM_CELLS, me & r.kind[t])
+    for t in range(5):
         _plane(out, (5 + t) * NUM_CELLS, opp & r.kind[t])
     _plane(out, 10 * NUM_CELLS, r.down)
     _plane(out, 11 * NUM_CELLS, LINES[r.impala] if r.impala >= 0 else ZERO)
