@@ -1,0 +1,300 @@
+"""Monte Carlo tree search: UCT with random rollouts, or PUCT with a batched evaluator.
+
+The tree lives in flat arrays searched by compiled loops (``agents._mcts_kernels``); Python
+only sets up, grows the arrays when they fill, and, for PUCT, calls the evaluator.
+
+* **UCT** (no evaluator): every simulation descends by ``Q + c * sqrt(ln N / n)`` (unvisited
+  children first), adds one node and values it by ``rollouts`` random playouts, all compiled.
+* **PUCT** (``evaluator`` given): descents by ``Q + c * prior * sqrt(N) / (1 + n)`` stop at
+  unexpanded decision nodes; up to ``leaf_batch`` such leaves are collected (pending visits
+  count as losses, so the descents spread), evaluated in one Python call
+  ``evaluator(obs uint8[m, *obs_shape], mask bool[m, A], players int64[m])
+  -> (priors float[m, A], values float[m, P])`` and backed up. ``obs`` is each leaf as seen by
+  its player to move; ``values[j, q]`` is the expected return of seat ``q`` (absolute seats: an
+  evaluator working on player-relative outputs rotates them back). Root priors may be mixed
+  with Dirichlet noise.
+* Chance nodes are expanded with their outcome probabilities and sampled on the way down.
+* Values are per-player vectors; each node is judged by the player who chooses there, so N
+  players and turns that do not alternate need nothing special.
+* **Imperfect information**: each of ``determinizations`` searches starts from
+  ``game.resample_hidden(state, player, rng)``, a state drawn from what the searcher knows, and
+  the root visit counts are summed (determinized UCT, "PIMC"). The search never sees the real
+  hidden state, so another player's secret cannot change the move.
+
+The move is the most visited root action (``temperature = 0``, ties at random) or is drawn
+with probability proportional to ``visits ** (1 / temperature)``. All randomness comes from
+the ``rng`` passed to ``act``: a fixed seed replays the same moves (except with a
+``time_budget``, whose simulation count depends on the machine).
+
+>>> agent = MCTSAgent(sims=1000)
+>>> actions = agent.act(game, states, np.random.default_rng(0))
+>>> visits, root_values = agent.search(game, states[0], np.random.default_rng(0))
+"""
+import time
+
+import numpy as np
+
+from agents._mcts_kernels import NODE_DTYPE, make_search
+from agents.base import random_argmax
+from savanna.game import CHANCE, TERMINAL
+from savanna.rng import make_streams
+
+__all__ = ["MCTSAgent", "Tree"]
+
+TIME_CHUNK = 256  # simulations between two looks at the clock
+
+_searches_by_class = {}
+
+
+def compiled_search(game):
+    """The compiled search steps for ``game`` (built once per game class and player count)."""
+    key = (type(game), game.num_players)
+    if key not in _searches_by_class:
+        _searches_by_class[key] = make_search(
+            game.kernels, game.num_actions, game.num_players, game.max_chance_outcomes,
+            game.drivers.playout_one)
+    return _searches_by_class[key]
+
+
+class Tree:
+    """The arrays of one search tree (see ``agents._mcts_kernels``), grown on demand up to
+    ``max_nodes`` nodes. Only nodes that a simulation reached hold a state, so the states
+    array grows on its own, more slowly."""
+
+    def __init__(self, game, root, capacity, max_nodes):
+        self.max_nodes = max_nodes
+        capacity = min(capacity, max_nodes)
+        self.nodes = np.empty(capacity, NODE_DTYPE)
+        self.values = np.empty((capacity, game.num_players), np.float64)
+        self.rewards = np.empty((capacity, game.num_players), np.float32)
+        self.states = np.empty(max(16, capacity // 8), game.state_dtype)
+        self.counts = np.zeros(2, np.int64)
+        compiled_search(game).set_root(*self.arrays, root)
+
+    @property
+    def arrays(self):
+        return self.nodes, self.values, self.rewards, self.states, self.counts
+
+    def room(self):
+        """Free node rows."""
+        return len(self.nodes) - int(self.counts[0])
+
+    def grow(self, nodes_needed):
+        """Makes room for ``nodes_needed`` more nodes and a few states, doubling what is short;
+        False if that would pass ``max_nodes``."""
+        grown = False
+        if self.room() < nodes_needed:
+            size = min(self.max_nodes, max(2 * len(self.nodes), int(self.counts[0]) + nodes_needed))
+            if size < int(self.counts[0]) + nodes_needed:
+                return False
+            for name in ("nodes", "values", "rewards"):
+                setattr(self, name, _resized(getattr(self, name), size))
+            grown = True
+        if len(self.states) - int(self.counts[1]) < 8:
+            size = min(self.max_nodes, 2 * len(self.states))
+            if size <= len(self.states):
+                return False
+            self.states = _resized(self.states, size)
+            grown = True
+        return grown
+
+
+def _resized(array, size):
+    new = np.empty((size, *array.shape[1:]), array.dtype)
+    new[: len(array)] = array
+    return new
+
+
+class MCTSAgent:
+    """MCTS agent (see the module docstring).
+
+    sims              simulations per move (split over the determinizations)
+    time_budget       seconds per move instead of a simulation count
+    c                 exploration constant (UCT, or PUCT when an evaluator is given)
+    rollouts          random playouts per new leaf (UCT)
+    dirichlet_alpha   root noise Dirichlet(alpha) mixed into the priors (PUCT only)
+    dirichlet_frac    weight of that noise
+    temperature       0: most visited action; else visits ** (1 / temperature)
+    determinizations  searches from resampled hidden states; None: 1 for perfect-information
+                      games, 8 otherwise
+    evaluator         PUCT evaluator (see the module docstring); None: UCT with rollouts
+    leaf_batch        leaves per evaluator call (PUCT)
+    max_nodes         hard limit on the tree size (memory); the search stops early there
+    """
+
+    name = "mcts"
+
+    def __init__(self, sims: int = 1000, time_budget: float | None = None, c: float = 1.4,
+                 rollouts: int = 1, dirichlet_alpha: float | None = None,
+                 dirichlet_frac: float = 0.25, temperature: float = 0.0,
+                 determinizations: int | None = None, evaluator=None, leaf_batch: int = 16,
+                 max_nodes: int = 1 << 22):
+        _check_int("sims", sims, 1)
+        _check_int("rollouts", rollouts, 1)
+        _check_int("leaf_batch", leaf_batch, 1)
+        _check_int("max_nodes", max_nodes, 2)
+        if determinizations is not None:
+            _check_int("determinizations", determinizations, 1)
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be a positive number of seconds or None, "
+                             f"got {time_budget!r}")
+        if not c >= 0:
+            raise ValueError(f"c must be >= 0, got {c!r}")
+        if not temperature >= 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature!r}")
+        if not 0 <= dirichlet_frac <= 1:
+            raise ValueError(f"dirichlet_frac must be in [0, 1], got {dirichlet_frac!r}")
+        if dirichlet_alpha is not None:
+            if not dirichlet_alpha > 0:
+                raise ValueError(f"dirichlet_alpha must be > 0 or None, got {dirichlet_alpha!r}")
+            if evaluator is None:
+                raise ValueError("dirichlet_alpha needs an evaluator: root noise perturbs "
+                                 "PUCT priors, and UCT has none")
+        if evaluator is not None and not callable(evaluator):
+            raise ValueError(f"evaluator must be a callable (obs, mask, players) -> "
+                             f"(priors, values), got {type(evaluator).__name__}")
+        self.sims = int(sims)
+        self.time_budget = None if time_budget is None else float(time_budget)
+        self.c = float(c)
+        self.rollouts = int(rollouts)
+        self.dirichlet_alpha = None if dirichlet_alpha is None else float(dirichlet_alpha)
+        self.dirichlet_frac = float(dirichlet_frac)
+        self.temperature = float(temperature)
+        self.determinizations = determinizations
+        self.evaluator = evaluator
+        self.leaf_batch = int(leaf_batch)
+        self.max_nodes = int(max_nodes)
+
+    def settings(self):
+        """``sims`` and ``c``, then every other setting that differs from its default."""
+        defaults = MCTSAgent()
+        out = {"sims": self.sims, "c": self.c}
+        for key in ("time_budget", "rollouts", "dirichlet_alpha", "dirichlet_frac",
+                    "temperature", "determinizations", "leaf_batch", "max_nodes"):
+            if getattr(self, key) != getattr(defaults, key):
+                out[key] = getattr(self, key)
+        if self.evaluator is not None:
+            out["evaluator"] = getattr(self.evaluator, "__name__", type(self.evaluator).__name__)
+        return out
+
+    # ----- playing -------------------------------------------------------------------------
+    def act(self, game, states, rng):
+        """One action per state of the batch (each a decision node), searched one by one."""
+        states = game.check_states(states)
+        rng = np.random.default_rng(rng)
+        actions = np.empty(len(states), np.int64)
+        for i in range(len(states)):
+            visits, _ = self.search(game, states[i : i + 1], rng)
+            actions[i] = self._choose(visits, rng)
+        return actions
+
+    def _choose(self, visits, rng):
+        if self.temperature == 0:
+            return random_argmax(visits[None, :], rng)[0]
+        weights = (visits / visits.max()) ** (1.0 / self.temperature)
+        return rng.choice(len(visits), p=weights / weights.sum())
+
+    def search(self, game, row, rng=None):
+        """Searches one decision node: ``(visits int64[A], root values float64[P])``.
+
+        ``visits[a]`` counts the simulations through root action ``a`` (summed over the
+        determinizations); the root values are the mean returns of all simulations.
+        """
+        root = game.check_states(game._as_batch(row))
+        player = int(game.current_player(root)[0])
+        if player < 0:
+            where = "a chance node" if player == CHANCE else "the end of the game"
+            raise ValueError(f"MCTS searches decision nodes; this state is at {where}")
+        rng = np.random.default_rng(rng)
+        rounds = self.determinizations or (1 if game.perfect_information else 8)
+        visits = np.zeros(game.num_actions, np.int64)
+        returns = np.zeros((game.num_actions, game.num_players), np.float64)
+        value_sum = np.zeros(game.num_players, np.float64)
+        done = 0
+        for d in range(rounds):
+            sims = self.sims // rounds + (d < self.sims % rounds)
+            budget = None if self.time_budget is None else self.time_budget / rounds
+            start = root if game.perfect_information else game.resample_hidden(root, player, rng)
+            tree = self._grow_tree(game, start, rng, sims, budget)
+            compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, visits,
+                                                returns)
+            value_sum += tree.values[0]
+            done += int(tree.nodes[0]["visits"])
+        return visits, value_sum / max(done, 1)
+
+    def _grow_tree(self, game, root, rng, sims, budget):
+        deadline = None if budget is None else time.perf_counter() + budget
+        if deadline is not None:
+            sims = np.iinfo(np.int32).max
+        kernels = compiled_search(game)
+        capacity = 16 * min(sims, 1 << 16) + kernels.width + 1
+        tree = Tree(game, root, capacity, self.max_nodes)
+        streams = make_streams(rng, 1)
+        if self.evaluator is None:
+            self._run_uct(tree, kernels, streams, sims, deadline)
+        else:
+            self._run_puct(game, tree, kernels, streams, rng, sims, deadline)
+        return tree
+
+    def _run_uct(self, tree, kernels, streams, sims, deadline):
+        done = 0
+        while done < sims:
+            chunk = sims - done if deadline is None else min(sims - done, TIME_CHUNK)
+            ran = kernels.run_uct(*tree.arrays, streams, chunk, self.c, self.rollouts)
+            done += ran
+            if ran < chunk and not tree.grow(kernels.width):
+                return
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+
+    def _run_puct(self, game, tree, kernels, streams, rng, sims, deadline):
+        leaves = np.empty(self.leaf_batch, np.int32)
+        done = 0
+        first = True  # the first round evaluates the root alone, then noises its priors
+        while done < sims or first:
+            want = 1 if first else min(self.leaf_batch, sims - done)
+            if tree.room() < want * kernels.width and not tree.grow(want * kernels.width):
+                return  # the tree is full
+            got, finished = kernels.select_leaves(*tree.arrays, streams, want, self.c, leaves)
+            done += finished
+            if got + finished == 0 and not tree.grow(kernels.width):
+                return  # no state slot left
+            if tree.room() < got * kernels.width:
+                tree.grow(got * kernels.width)  # else a leaf left unexpanded is evaluated again
+            if got:
+                priors, values = self._evaluate(game, tree, leaves[:got])
+                kernels.expand_and_backup(*tree.arrays, leaves[:got], priors, values)
+                done += 0 if first else got
+            if first:
+                self._add_root_noise(tree, rng)
+                first = False
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+
+    def _evaluate(self, game, tree, leaves):
+        states = tree.states[tree.nodes["slot"][leaves]]
+        players = tree.nodes["player"][leaves].astype(np.int64)
+        mask = game.legal_mask(states)
+        priors, values = self.evaluator(game.observe(states, players), mask, players)
+        priors = np.asarray(priors, np.float64)
+        values = np.asarray(values, np.float64)
+        m = len(leaves)
+        if priors.shape != (m, game.num_actions) or values.shape != (m, game.num_players):
+            raise ValueError(f"evaluator must return priors of shape {(m, game.num_actions)} "
+                             f"and values of shape {(m, game.num_players)}; got "
+                             f"{priors.shape} and {values.shape}")
+        return np.ascontiguousarray(np.where(mask, priors, 0.0)), np.ascontiguousarray(values)
+
+    def _add_root_noise(self, tree, rng):
+        if self.dirichlet_alpha is None:
+            return
+        root = tree.nodes[0]
+        children = tree.nodes[root["first_child"] : root["first_child"] + root["num_children"]]
+        noise = rng.dirichlet(np.full(len(children), self.dirichlet_alpha))
+        children["prior"] = (1 - self.dirichlet_frac) * children["prior"] \
+            + self.dirichlet_frac * noise
+
+
+def _check_int(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
