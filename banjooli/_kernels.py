@@ -1,0 +1,559 @@
+"""Banjooli Xeet kernels (numba): state dtype, course tables and the scalar kernels of
+``savanna.game.Kernels`` plus ``scores_one``.
+
+The track is at most 21 rows x 3 lanes = 63 cells, so every cell set (rocks, quicksand, curves,
+occupied cells, ...) is one uint64 with bit ``row*3 + lane``. Layouts, phases, action ids and
+decisions are those of ``banjooli.notation`` (see /work/notes/banjooli_contract.md).
+
+"In the course of a move the board does not change" (only the mover moves), so whether a move can
+spend all its points depends only on the mover's cell and points left: ``_completable`` walks the
+set of cells reachable after k points as a bitboard frontier.
+"""
+import numpy as np
+from numba import njit
+
+from banjooli import notation as nt
+from savanna.bits import bit, lowest_bit
+from savanna.rng import below
+
+CHANCE = -1
+TERMINAL = -2
+ZERO = np.uint64(0)
+ARRIVE = 63  # _target's answer for "crosses the finish line"
+
+STATE_DTYPE = np.dtype([
+    # options (copied from the template)
+    ("players", np.int8), ("nterrain", np.int8), ("special", np.int8), ("fixed", np.int8),
+    ("course", np.int8, (nt.MAX_TERRAIN,)),
+    # course cell sets, derived from ``course``
+    ("block", np.uint64), ("quick", np.uint64), ("curve", np.uint64), ("croc", np.uint64),
+    ("lava", np.uint64), ("vortex", np.uint64),
+    # ostriches, by colour
+    ("cells", np.int8, (5,)), ("places", np.int8, (5,)), ("narrived", np.int8),
+    ("nest", np.uint8), ("scared", np.uint8),
+    # the turn
+    ("dice", np.int8, (6,)), ("phase", np.int8), ("to_move", np.int8), ("direction", np.int8),
+    ("turn", np.int16), ("mover", np.int8), ("points", np.int8), ("safe", np.int8),
+    # hidden: prediction card per seat
+    ("cards", np.int8, (5,)),
+])
+
+SPECIAL_NONE = -1
+SPECIAL_RANDOM = 16
+
+FACE_KIND = np.array([nt.face_kinds(f) for f in range(len(nt.FACE_NAMES))], np.int8)
+FACE_CURVE = np.array(nt.FACE_CURVE, np.int8)
+NESTS = np.array(nt.NESTS, np.int8)
+CARDS = np.array(nt.CARDS, np.int8)
+LANE_ORDER = np.array([[0, 1, 2], [1, 0, 2], [2, 1, 0]], np.int8)  # croc snap: nearest lane
+
+ROLL, REROLL, REROLLING, ACT, MOVE = nt.ROLL, nt.REROLL, nt.REROLLING, nt.ACT, nt.MOVE
+VORTEX_ROLL, VORTEX_PICK, END = nt.VORTEX_ROLL, nt.VORTEX_PICK, nt.END
+JOKER = nt.JOKER
+A_MOVE, A_SORCERY, A_PASS, A_DIR, A_SWAP = nt.A_MOVE, nt.A_SORCERY, nt.A_PASS, nt.A_DIR, nt.A_SWAP
+GROUND, QUICK, CROC, LAVA, VORTEX = nt.GROUND, nt.QUICK, nt.CROC, nt.LAVA, nt.VORTEX
+ROCK, WATER, CHASM = nt.ROCK, nt.WATER, nt.CHASM
+MAX_TURNS = nt.MAX_TURNS
+
+
+# ----- set-up -------------------------------------------------------------------------------
+@njit(cache=True)
+def fill_course_one(s, i):
+    """Derive the cell sets of state ``i`` from its ``course``."""
+    r = s[i]
+    r.block = ZERO
+    r.quick = ZERO
+    r.curve = ZERO
+    r.croc = ZERO
+    r.lava = ZERO
+    r.vortex = ZERO
+    for t in range(r.nterrain):
+        face = r.course[t]
+        for k in range(9):
+            b = bit(9 + 9 * t + k)
+            kind = FACE_KIND[face, k]
+            if kind == ROCK or kind == WATER or kind == CHASM:
+                r.block |= b
+            elif kind == QUICK:
+                r.quick |= b
+            elif kind == CROC:
+                r.croc |= b
+            elif kind == LAVA:
+                r.lava |= b
+            elif kind == VORTEX:
+                r.vortex |= b
+            if FACE_CURVE[face]:
+                r.curve |= b
+
+
+@njit(cache=True)
+def _draw_course(r, streams, i):
+    """k distinct catalogue faces, no two curves adjacent; then the optional special tile."""
+    k = r.nterrain
+    while True:
+        used = 0
+        ok = True
+        for t in range(k):
+            pick = below(streams, i, 12 - t)
+            face = 0
+            while True:  # the pick-th unused face
+                if not (used >> face) & 1:
+                    if pick == 0:
+                        break
+                    pick -= 1
+                face += 1
+            used |= 1 << face
+            r.course[t] = face
+            if t > 0 and FACE_CURVE[face] and FACE_CURVE[r.course[t - 1]]:
+                ok = False
+        if ok:
+            break
+    if r.special != SPECIAL_NONE:
+        straights = 0
+        for t in range(k):
+            straights += 1 - FACE_CURVE[r.course[t]]
+        pick = below(streams, i, straights)
+        for t in range(k):
+            if not FACE_CURVE[r.course[t]]:
+                if pick == 0:
+                    r.course[t] = r.special if r.special != SPECIAL_RANDOM else 12 + below(
+                        streams, i, 4)
+                    break
+                pick -= 1
+
+
+@njit(cache=True)
+def reset_one(s, i, template, streams):
+    s[i] = template[0]
+    r = s[i]
+    if not r.fixed:
+        _draw_course(r, streams, i)
+    fill_course_one(s, i)
+    for c in range(5):  # nests in random order (Fisher-Yates)
+        r.cells[c] = NESTS[c]
+    for c in range(4, 0, -1):
+        k = below(streams, i, c + 1)
+        tmp = r.cells[c]
+        r.cells[c] = r.cells[k]
+        r.cells[k] = tmp
+    used = 0
+    for p in range(r.players):  # deal distinct cards
+        pick = below(streams, i, 10 - p)
+        card = 0
+        while True:
+            if not (used >> card) & 1:
+                if pick == 0:
+                    break
+                pick -= 1
+            card += 1
+        used |= 1 << card
+        r.cards[p] = card
+
+
+# ----- movement -----------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _target(r, cell, d, occ):
+    """One point from ``cell`` towards lane change ``d``: -1 illegal, ARRIVE, or the cell."""
+    x = cell % 3 + d
+    y = cell // 3 + 1
+    if x < 0 or x > 2:
+        return -1
+    last = 3 * r.nterrain + 2
+    if y > last:
+        return ARRIVE
+    b = bit(3 * y + x)
+    if d != 0 and (r.curve & b) != ZERO:
+        return -1
+    if (r.block & b) != ZERO:
+        return -1
+    if (occ & b) == ZERO:
+        return 3 * y + x
+    x += d  # jump over the ostrich on the target
+    y += 1
+    if x < 0 or x > 2:
+        return -1
+    if y > last:
+        return ARRIVE
+    b = bit(3 * y + x)
+    if d != 0 and (r.curve & b) != ZERO:
+        return -1
+    if ((r.block | occ) & b) != ZERO:
+        return -1
+    return 3 * y + x
+
+
+@njit(cache=True)
+def _completable(r, cell, points, occ):
+    """Some sequence of ``points`` points from ``cell`` spends them all or ends by a rule."""
+    frontier = bit(cell)
+    stop = r.quick | r.vortex
+    for _ in range(points):
+        nxt = ZERO
+        while frontier != ZERO:
+            c = lowest_bit(frontier)
+            frontier &= frontier - np.uint64(1)
+            for d in range(-1, 2):
+                t = _target(r, c, d, occ)
+                if t == ARRIVE:
+                    return True
+                if t >= 0:
+                    b = bit(t)
+                    if (stop & b) != ZERO:
+                        return True
+                    nxt |= b
+        if nxt == ZERO:
+            return False
+        frontier = nxt
+    return True
+
+
+@njit(cache=True, inline="always")
+def _occupied(r, mover):
+    occ = ZERO
+    for c in range(5):
+        if c != mover and r.cells[c] >= 0:
+            occ |= bit(r.cells[c])
+    return occ
+
+
+@njit(cache=True, inline="always")
+def _count(r, face):
+    k = 0
+    for d in range(5):
+        k += r.dice[d] == face
+    return k
+
+
+@njit(cache=True, inline="always")
+def _in_race(r, c):
+    return r.cells[c] >= 0 and not (r.nest >> c) & 1
+
+
+# ----- the protocol -------------------------------------------------------------------------
+@njit(cache=True)
+def current_player_one(s, i):
+    ph = s[i].phase
+    if ph == ROLL or ph == REROLLING or ph == VORTEX_ROLL:
+        return CHANCE
+    if ph == END:
+        return TERMINAL
+    return s[i].to_move
+
+
+@njit(cache=True)
+def legal_actions_one(s, i, out):
+    r = s[i]
+    ph = r.phase
+    k = 0
+    if ph == REROLL:
+        for a in range(64):
+            out[a] = a
+        return 64
+    if ph == MOVE:
+        c = r.mover
+        occ = _occupied(r, c)
+        for d in range(-1, 2):
+            t = _target(r, r.cells[c], d, occ)
+            if t == ARRIVE or (t >= 0 and (((r.quick | r.vortex) & bit(t)) != ZERO
+                                           or _completable(r, t, r.points - 1, occ))):
+                out[k] = A_DIR + d + 1
+                k += 1
+        return k
+    if ph == VORTEX_PICK:
+        for c in range(5):
+            if c != r.mover and r.cells[c] >= 0:
+                out[k] = A_SWAP + c
+                k += 1
+        return k
+    if ph != ACT:
+        return 0
+    occ_all = _occupied(r, -1)
+    for c in range(5):
+        cell = r.cells[c]
+        if cell < 0 or (r.scared >> c) & 1:
+            continue
+        occ = occ_all & ~bit(cell)
+        own = _count(r, c)
+        if own > 0 and _completable(r, cell, own, occ):
+            out[k] = A_MOVE + 7 * c
+            k += 1
+        extra = _count(r, JOKER)
+        if extra > 0 and _completable(r, cell, own + extra, occ):
+            out[k] = A_MOVE + 7 * c + 1
+            k += 1
+        for j in range(5):
+            if r.places[j] > 0:
+                extra = _count(r, j)
+                if extra > 0 and _completable(r, cell, own + extra, occ):
+                    out[k] = A_MOVE + 7 * c + 2 + j
+                    k += 1
+    sorcery = r.dice[5]
+    for c in range(5):
+        if _in_race(r, c) and (sorcery == c or sorcery == JOKER):
+            out[k] = A_SORCERY + c
+            k += 1
+    if k == 0:
+        out[0] = A_PASS
+        k = 1
+    return k
+
+
+@njit(cache=True)
+def chance_probs_one(s, i, probs):
+    for f in range(6):
+        probs[f] = 1.0 / 6.0
+
+
+@njit(cache=True)
+def apply_chance_one(s, i, outcome):
+    r = s[i]
+    if r.phase == VORTEX_ROLL:
+        c = r.mover
+        if outcome == JOKER:
+            r.phase = VORTEX_PICK
+            return
+        if outcome != c and r.cells[outcome] >= 0:
+            _swap(r, c, outcome)
+        else:
+            r.scared |= np.uint8(1 << c)
+        _end_turn(r, None)
+        return
+    for d in range(6):
+        if r.dice[d] < 0:
+            r.dice[d] = outcome
+            break
+    for d in range(6):
+        if r.dice[d] < 0:
+            return
+    r.phase = REROLL if r.phase == ROLL else ACT
+
+
+@njit(cache=True)
+def step_one(s, i, action, rewards):
+    r = s[i]
+    rewards[:] = 0.0
+    a = action
+    ph = r.phase
+    if ph == REROLL:
+        if a == 0:
+            r.phase = ACT
+            return
+        for d in range(6):
+            if (a >> d) & 1:
+                r.dice[d] = -1
+        r.phase = REROLLING
+        return
+    if ph == VORTEX_PICK:
+        _swap(r, r.mover, a - A_SWAP)
+        _end_turn(r, rewards)
+        return
+    if ph == MOVE:
+        _point(r, a - A_DIR - 1, rewards)
+        return
+    if a == A_PASS:
+        _end_turn(r, rewards)
+        return
+    if a >= A_SORCERY:
+        _sorcery(r, a - A_SORCERY)
+        _end_turn(r, rewards)
+        return
+    c = (a - A_MOVE) // 7
+    j = (a - A_MOVE) % 7
+    n = _count(r, c)
+    if j == 1:
+        n += _count(r, JOKER)
+    elif j >= 2:
+        n += _count(r, j - 2)
+    r.mover = c
+    r.points = n
+    r.safe = r.cells[c]
+    r.phase = MOVE
+
+
+@njit(cache=True)
+def _point(r, d, rewards):
+    """Spend one point of the moving ostrich towards ``d``."""
+    c = r.mover
+    t = _target(r, r.cells[c], d, _occupied(r, c))
+    r.nest &= np.uint8(~(1 << c) & 0xFF)
+    if t == ARRIVE:
+        r.narrived += 1
+        r.places[c] = r.narrived
+        r.cells[c] = -1
+        r.scared &= np.uint8(~(1 << c) & 0xFF)
+        _end_turn(r, rewards)
+        return
+    r.cells[c] = t
+    b = bit(t)
+    if (r.lava & b) == ZERO:
+        r.safe = t
+    if (r.quick & b) != ZERO:
+        r.scared |= np.uint8(1 << c)
+        _end_turn(r, rewards)
+        return
+    if (r.vortex & b) != ZERO:
+        r.phase = VORTEX_ROLL
+        r.points = 0
+        return
+    r.points -= 1
+    if r.points > 0:
+        return
+    if (r.lava & b) != ZERO:
+        r.cells[c] = r.safe
+    _end_turn(r, rewards)
+
+
+@njit(cache=True)
+def _sorcery(r, c):
+    cell = r.cells[c]
+    if (r.scared >> c) & 1 or (r.croc & bit(cell)) == ZERO:
+        r.scared ^= np.uint8(1 << c)
+        return
+    occ = _occupied(r, c)
+    x = cell % 3
+    first = 3 + 3 * ((cell // 3 - 3) // 3) + 2
+    for row in range(first, 3 * r.nterrain + 3):
+        for k in range(3):
+            t = 3 * row + LANE_ORDER[x, k]
+            if ((occ | r.block) & bit(t)) == ZERO:
+                r.cells[c] = t
+                return
+    r.scared |= np.uint8(1 << c)
+
+
+@njit(cache=True, inline="always")
+def _swap(r, a, b):
+    tmp = r.cells[a]
+    r.cells[a] = r.cells[b]
+    r.cells[b] = tmp
+    r.nest &= np.uint8(~((1 << a) | (1 << b)) & 0xFF)
+
+
+@njit(cache=True)
+def _end_turn(r, rewards):
+    """Finish the turn: the end at the third arrival or the turn cap, else the next player."""
+    r.mover = -1
+    r.points = 0
+    r.safe = -1
+    if r.narrived == 3:
+        r.phase = END
+        if rewards is not None:
+            _returns(r, rewards)
+        return
+    r.turn += 1
+    if r.turn >= MAX_TURNS:
+        r.phase = END
+        return
+    r.to_move = (r.to_move + r.direction + r.players) % r.players
+    r.phase = ROLL
+    for d in range(6):
+        r.dice[d] = -1
+
+
+# ----- scoring ------------------------------------------------------------------------------
+@njit(cache=True)
+def _last(r):
+    """The unique lowest-row ostrich on the track, or -1 (tied or nobody)."""
+    low = 99
+    who = -1
+    for c in range(5):
+        if r.cells[c] >= 0:
+            row = r.cells[c] // 3
+            if row < low:
+                low = row
+                who = c
+            elif row == low:
+                who = -1
+    return who
+
+
+@njit(cache=True)
+def _score(r, seat, last):
+    """(score, exactly placed) of ``seat``, packed as score * 8 + exact."""
+    card = r.cards[seat]
+    score = 0
+    exact = 0
+    for place in range(3):
+        c = CARDS[card, place]
+        if r.places[c] == place + 1:
+            score += 5 - place
+            exact += 1
+        elif r.places[c] > 0:
+            score += 2
+    if last >= 0 and CARDS[card, 3] == last:
+        score *= 2
+    return score * 8 + exact
+
+
+@njit(cache=True)
+def scores_one(s, i, out):
+    r = s[i]
+    last = _last(r)
+    for p in range(r.players):
+        out[p] = _score(r, p, last) // 8
+
+
+@njit(cache=True)
+def _returns(r, rewards):
+    last = _last(r)
+    best = -1
+    winners = 0
+    for p in range(r.players):
+        key = _score(r, p, last)
+        if key > best:
+            best = key
+            winners = 1
+        elif key == best:
+            winners += 1
+    P = r.players
+    for p in range(P):
+        w = 1.0 / winners if _score(r, p, last) == best else 0.0
+        rewards[p] = P / (P - 1.0) * (w - 1.0 / P)
+
+
+# ----- observation --------------------------------------------------------------------------
+@njit(cache=True)
+def observe_one(s, i, player, out):
+    r = s[i]
+    out[:] = 0
+    P = r.players
+    for c in range(5):
+        cell = r.cells[c]
+        if cell >= 0:
+            out[c * 63 + cell] = 1
+            if (r.scared >> c) & 1:
+                out[5 * 63 + cell] = 1
+        else:
+            out[1575 + 3 * c + r.places[c] - 1] = 1
+        if not (r.nest >> c) & 1:
+            out[1590 + c] = 1
+    for cell in range(3 * (3 * r.nterrain + 3)):
+        b = bit(cell)
+        out[6 * 63 + cell] = (r.block & b) != ZERO
+        out[7 * 63 + cell] = (r.quick & b) != ZERO
+        out[8 * 63 + cell] = (r.curve & b) != ZERO
+        out[9 * 63 + cell] = (r.croc & b) != ZERO
+        out[10 * 63 + cell] = (r.lava & b) != ZERO
+        out[11 * 63 + cell] = (r.vortex & b) != ZERO
+        out[12 * 63 + cell] = 1
+    for d in range(6):
+        if r.dice[d] >= 0:
+            out[1595 + 6 * d + r.dice[d]] = 1
+    out[1631 + r.phase] = 1
+    if r.mover >= 0:
+        out[1643 + r.mover] = 1
+    for k in range(min(r.points, 8)):
+        out[1648 + k] = 1
+    out[1656 + r.cards[player]] = 1
+    out[1666 + (r.to_move - player + P) % P] = 1
+    out[1671] = r.direction < 0
+    for k in range(P):
+        out[1682 + k] = 1
+    ph = r.phase
+    out[1687] = ph == REROLLING or ph == ACT or ph == MOVE or ph == VORTEX_ROLL or ph == VORTEX_PICK
+
+
+@njit(cache=True)
+def scores_batch(s, out):
+    for i in range(s.shape[0]):
+        scores_one(s, i, out[i])

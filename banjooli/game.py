@@ -1,0 +1,200 @@
+"""Banjooli Xeet as a ``savanna.game.Game``, on the kernels of ``banjooli._kernels``.
+
+Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (the rules use 4, 5 or 6; shorter
+courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
+``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
+explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw.
+Notation, phases, action ids, observation and decisions: ``banjooli.notation``.
+
+Example::
+
+    game = BanjooliGame(num_players=3)
+    s = game.init(1, rng=0)
+    print(game.render(s[0]))
+"""
+import numpy as np
+
+from banjooli import _kernels as K
+from banjooli import notation as nt
+from banjooli.render import render_image, render_text
+from savanna import draw
+from savanna.game import Game, Kernels
+
+__all__ = ["BanjooliGame"]
+
+SPECIAL_OPTIONS = (None, "crocodiles", "canyon", "lava", "vortex", "random")
+
+
+class BanjooliGame(Game):
+    """Banjooli Xeet: an ostrich race on dice, won by the best secret prediction."""
+
+    name = "banjooli"
+    version = 0
+    num_actions = nt.NUM_ACTIONS
+    max_chance_outcomes = 6
+    # 1,000 turns x at most 25 decisions (reroll, act, 7 points, vortex pick, spear, frenzy:
+    # 5 assignments + 5 groups + their points) + 5 berry placements.
+    max_plies = nt.MAX_TURNS * 25 + 5
+    obs_shape = (1688,)
+    state_dtype = K.STATE_DTYPE
+    zero_sum = True
+    has_chance = True
+    perfect_information = False
+    kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
+                      K.chance_probs_one, K.apply_chance_one, K.observe_one)
+
+    def __init__(self, num_players=2, terrain=4, special=None, berries=False, course=None):
+        if not isinstance(num_players, (int, np.integer)) or not 2 <= num_players <= 5:
+            raise ValueError(f"num_players must be an int in 2..5, got {num_players!r}")
+        if special not in SPECIAL_OPTIONS:
+            raise ValueError(f"special must be one of {SPECIAL_OPTIONS}, got {special!r}")
+        if berries not in (False, True):
+            raise ValueError(f"berries must be True or False, got {berries!r}")
+        if berries:
+            raise ValueError("berries=True: the berry variant is not implemented yet")
+        if course is not None:
+            course = self._check_course(course)
+            terrain = len(course)
+        elif not isinstance(terrain, (int, np.integer)) or not 1 <= terrain <= nt.MAX_TERRAIN:
+            raise ValueError(f"terrain must be an int in 1..{nt.MAX_TERRAIN}, got {terrain!r}")
+        self.num_players = int(num_players)
+        self.terrain = int(terrain)
+        self.special = special
+        self.berries = berries
+        self.course = course
+        t = np.zeros(1, self.state_dtype)
+        r = t[0]
+        r["players"] = self.num_players
+        r["nterrain"] = self.terrain
+        r["special"] = (K.SPECIAL_NONE if special is None else
+                        K.SPECIAL_RANDOM if special == "random" else nt.SPECIALS[special])
+        r["fixed"] = course is not None
+        r["course"] = -1
+        if course is not None:
+            r["course"][: len(course)] = [nt.FACE_NAMES.index(f) for f in course]
+        r["nest"] = 0b11111
+        r["phase"] = nt.ROLL
+        r["dice"] = -1
+        r["direction"] = 1
+        r["mover"] = -1
+        r["safe"] = -1
+        self._template = t
+
+    @staticmethod
+    def _check_course(course):
+        course = [str(f) for f in course]
+        if not 1 <= len(course) <= nt.MAX_TERRAIN:
+            raise ValueError(f"course must list 1..{nt.MAX_TERRAIN} faces, got {len(course)}")
+        for f in course:
+            if f not in nt.FACE_NAMES:
+                raise ValueError(f"unknown face {f!r} in course; known: {', '.join(nt.FACE_NAMES)}")
+        for a, b in zip(course, course[1:]):
+            if a.startswith("K") and b.startswith("K"):
+                raise ValueError(f"course has two adjacent curves {a}, {b}: the rules forbid it")
+        return course
+
+    def __repr__(self):
+        return (f"BanjooliGame(num_players={self.num_players}, terrain={self.terrain}, "
+                f"special={self.special!r}, berries={self.berries}, course={self.course!r})")
+
+    def template(self):
+        return self._template
+
+    # ----- positions and text ---------------------------------------------------------------
+    def from_position(self, pos):
+        """A batch of one state holding ``pos`` (a ``notation.Position``)."""
+        if pos.players != self.num_players:
+            raise ValueError(f"position has {pos.players} players, this game {self.num_players}")
+        s = self._template.copy()
+        r = s[0]
+        r["nterrain"] = len(pos.course)
+        r["course"][: len(pos.course)] = pos.course
+        r["cells"] = [-1 if c is None else c for c in pos.cells]
+        r["places"] = pos.places
+        r["narrived"] = sum(1 for p in pos.places if p)
+        r["nest"] = sum(1 << c for c in range(5) if pos.nest[c])
+        r["scared"] = sum(1 << c for c in range(5) if pos.scared[c])
+        r["dice"] = [-1 if f is None else f for f in pos.dice]
+        r["phase"] = pos.phase
+        r["to_move"] = pos.to_move
+        r["direction"] = pos.direction
+        r["turn"] = pos.turn
+        r["mover"] = pos.mover
+        r["points"] = pos.points
+        r["safe"] = pos.safe
+        r["cards"][: pos.players] = pos.cards
+        K.fill_course_one(s, 0)
+        return s
+
+    def to_position(self, row):
+        """The ``notation.Position`` of one state."""
+        r = self._as_batch(row)[0]
+        k = int(r["nterrain"])
+        return nt.Position(
+            players=int(r["players"]), course=tuple(int(f) for f in r["course"][:k]),
+            cells=tuple(None if c < 0 else int(c) for c in r["cells"]),
+            places=tuple(int(p) for p in r["places"]),
+            nest=tuple(bool(r["nest"] >> c & 1) for c in range(5)),
+            scared=tuple(bool(r["scared"] >> c & 1) for c in range(5)),
+            cards=tuple(int(c) for c in r["cards"][: r["players"]]),
+            to_move=int(r["to_move"]), direction=int(r["direction"]), turn=int(r["turn"]),
+            phase=int(r["phase"]), dice=tuple(None if f < 0 else int(f) for f in r["dice"]),
+            mover=int(r["mover"]), points=int(r["points"]), safe=int(r["safe"]))
+
+    def from_text(self, text):
+        """A batch of one state from the notation (see ``banjooli.notation``)."""
+        return self.from_position(nt.parse(text))
+
+    def to_text(self, row):
+        return nt.format(self.to_position(row))
+
+    def action_to_string(self, row, action):
+        """The name of ``action``: ``keep``, ``reroll 0,5``, ``move R+W``, ``sorcery G``, ..."""
+        if not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an int, got {action!r}")
+        return nt.action_name(int(action))
+
+    def string_to_action(self, row, text):
+        """The action id of a legal action name in this state, or a ValueError listing them."""
+        legal = self.legal_actions(row)
+        names = ", ".join(nt.action_name(a) for a in legal) or "none (not a decision)"
+        try:
+            action = nt.parse_action(text)
+        except ValueError as err:
+            raise ValueError(f"{err}; legal here: {names}") from None
+        if action not in legal:
+            raise ValueError(f"illegal action {text!r} here; legal: {names}")
+        return action
+
+    # ----- scores, hidden information, pictures ---------------------------------------------
+    def scores(self, s):
+        """``int64[n, P]`` raw scores at the end (or "if the game ended now")."""
+        s = self.check_states(s)
+        out = np.zeros((len(s), self.num_players), np.int64)
+        K.scores_batch(s, out)
+        return out
+
+    def resample_hidden(self, s, player, rng=None):
+        """Copies of ``s`` where the other seats' cards are redrawn from the cards ``player``
+        has not seen (all but their own)."""
+        s = self.check_states(s).copy()
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
+        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        others = [p for p in range(self.num_players) if p != player]
+        for r in s:
+            unseen = [c for c in range(10) if c != r["cards"][player]]
+            r["cards"][others] = rng.choice(unseen, size=len(others), replace=False)
+        return s
+
+    def render(self, row):
+        """A text picture: the course as a track (finish at the top), ostriches, dice, phase."""
+        return render_text(self.to_position(row))
+
+    def render_rgb(self, row):
+        """An ``uint8[H, W, 3]`` picture of the race track."""
+        return render_image(self.to_position(row))
+
+    def show(self, row):
+        """An object that shows the state as a picture in a notebook (and as text elsewhere)."""
+        return draw.Picture(self.render_rgb(row), self.render(row))

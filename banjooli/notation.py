@@ -1,0 +1,313 @@
+"""Banjooli Xeet text notation: the ``Position`` both implementations convert to and from,
+the course data (tile faces), and the action-id layout with action names. Pure Python.
+
+A state is one line of fields, in this order, separated by single spaces::
+
+    players=2 course=T1,K2,T5,T3 ostriches=a0n,c0n,b1n,a2n,c2n cards=3,7 to_move=0 dir=+ turn=0 phase=roll dice=??????
+
+* ``course``: terrain faces from the start side: ``T1``..``T8`` straight, ``K1``..``K4`` curves,
+  special tiles ``CROC``, ``CANYON``, ``LAVA``, ``VORTEX``.
+* Cells: lane letter ``a``/``b``/``c`` + row number; rows 0-2 are the start tile, terrain
+  tile ``t`` covers rows ``3+3t .. 5+3t``; cell index = ``row*3 + lane``.
+* ``ostriches``: R,B,G,Y,P in order; ``<cell>`` then ``n`` if still on its nest (not in the
+  race) and ``s`` if scared; or ``+1``/``+2``/``+3`` for an arrived ostrich and its place.
+* ``cards``: each seat's prediction card 0..9 (``CARDS``). ``dir``: ``+`` or ``-`` (U-turn).
+* ``phase``: ``roll`` / ``rerolling`` (chance: the ``?`` dice are rolled, lowest first),
+  ``reroll`` (choose dice to reroll), ``act`` (move / sorcery / pass), ``move:<C><n>:<cell>``
+  (ostrich C has n points left; cell = last non-lava cell it stood on this move),
+  ``vortex:<C>`` (chance: the vortex die for C), ``vortex-pick:<C>`` (joker: choose whom C
+  swaps with), ``end``.
+* ``dice``: six characters from ``RBGYPW?``; the sixth is the sorcery die.
+
+Design decisions beyond the rules ([decision], tested in tests/banjooli):
+
+* A move needs at least one point. ``move C`` (no joker) is offered only if C shows and
+  ``move C+J`` only if joker source J shows, so no two actions have the same effect; a colour
+  can move on jokers alone.
+* "In the race" (for sorcery) means: off its nest cell and not arrived. An ostrich carried off
+  its nest by a vortex swap is in the race.
+* Arriving: a step or jump whose target row lies past the last terrain row, with the target lane
+  in 0..2 (the finish tile has three lanes too).
+* A crocodile snap puts the ostrich on row 2 of the crocodile tile (own lane, else nearest free
+  lane, lower lane on a tie), else the next rows in the same way; quicksand or vortex there do
+  not act (no entry by movement); with no free cell at all it stays and becomes scared.
+* Turn cap: after 1,000 finished turns the game ends as a draw (all rewards 0).
+* ``scores`` before the end: "if the game ended now", with the current arrivals; last is the
+  unique lowest-row ostrich still on the track, else last place is tied.
+"""
+import re
+from dataclasses import dataclass
+
+COLOURS = "RBGYP"
+JOKER = 5
+FACES = "RBGYPW"  # die faces 0..5
+LANES = "abc"
+NESTS = (0, 2, 4, 6, 8)  # a0 c0 b1 a2 c2
+MAX_TERRAIN = 6
+MAX_ROWS = 3 + 3 * MAX_TERRAIN
+NUM_CELLS = 3 * MAX_ROWS
+MAX_TURNS = 1000
+
+# Cell kinds on tile faces.
+GROUND, ROCK, QUICK, CROC, WATER, CHASM, LAVA, VORTEX = range(8)
+KIND_CHARS = ".RQCWXLV"
+IMPASSABLE = (ROCK, WATER, CHASM)
+
+# Tile faces (rows from the start side; characters are lanes a, b, c) and whether curved.
+FACE_NAMES = ("T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "K1", "K2", "K3", "K4",
+              "CROC", "CANYON", "LAVA", "VORTEX")
+FACE_ROWS = (
+    ("...", "...", "..."), ("...", ".R.", "..."), ("R..", "...", "..R"), (".R.", "...", "Q.."),
+    ("Q..", "...", "..Q"), ("..Q", "...", "R.."), ("...", "R.R", "..."), ("...", ".Q.", "..."),
+    ("...", "...", "..."), ("...", ".Q.", "..."), ("Q..", "...", "..Q"), ("...", "...", ".Q."),
+    ("CWC", "WCW", "..."), ("X.X", "X.X", "X.X"), ("L.L", "LLL", ".L."), ("...", ".V.", "..."),
+)
+FACE_CURVE = tuple(name.startswith("K") for name in FACE_NAMES)
+CATALOGUE = tuple(range(12))
+SPECIALS = {"crocodiles": 12, "canyon": 13, "lava": 14, "vortex": 15}
+
+# Prediction cards: (1st, 2nd, 3rd, last).
+CARDS = tuple([(i, (i + 1) % 5, (i + 2) % 5, (i + 4) % 5) for i in range(5)]
+              + [(i, (i + 2) % 5, (i + 4) % 5, (i + 3) % 5) for i in range(5)])
+
+# Phases.
+PHASES = ("roll", "reroll", "rerolling", "act", "move", "vortex", "vortex-pick", "end")
+ROLL, REROLL, REROLLING, ACT, MOVE, VORTEX_ROLL, VORTEX_PICK, END = range(8)
+NUM_PHASES = 12  # room for the berry phases in the observation
+
+# Action ids.
+A_REROLL = 0       # + subset mask (64)
+A_MOVE = 64        # + 7*colour + joker source (0 none, 1 white, 2+k arrived colour k)
+A_SORCERY = 99     # + colour
+A_PASS = 104
+A_DIR = 105        # + d + 1, d in -1, 0, +1
+A_SWAP = 108       # + colour
+A_BERRY = 113      # + cell
+A_SPEAR = 176      # + seat
+A_ASSIGN = 181     # + colour
+A_GROUP = 186      # + colour
+NUM_ACTIONS = 191
+DIR_NAMES = ("left", "straight", "right")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A full state, hidden fields included. Ostrich tuples are indexed by colour."""
+
+    players: int
+    course: tuple          # face ids
+    cells: tuple           # cell of each ostrich on the track, None if arrived
+    places: tuple          # 0 on the track, else arrival place 1..3
+    nest: tuple            # still on its nest (not in the race)
+    scared: tuple
+    cards: tuple           # card id per seat
+    to_move: int
+    direction: int         # +1 or -1
+    turn: int
+    phase: int
+    dice: tuple            # six faces 0..5, None = still to roll
+    mover: int = -1        # move / vortex phases
+    points: int = 0        # move phase
+    safe: int = -1         # move phase: last non-lava cell of the move
+
+    @property
+    def last_row(self):
+        return 3 * len(self.course) + 2
+
+
+def cell_name(cell):
+    return f"{LANES[cell % 3]}{cell // 3}"
+
+
+def parse_cell(text):
+    m = re.fullmatch(r"([abc])(\d{1,2})", text)
+    if not m or int(m.group(2)) >= MAX_ROWS:
+        raise ValueError(f"bad cell {text!r}: expected a lane a-c and a row 0-{MAX_ROWS - 1}, "
+                         "e.g. b4")
+    return int(m.group(2)) * 3 + LANES.index(m.group(1))
+
+
+def face_kinds(face):
+    """The 9 cell kinds of a face, indexed row*3 + lane."""
+    return tuple(KIND_CHARS.index(ch) for row in FACE_ROWS[face] for ch in row)
+
+
+def _ostrich_text(pos, c):
+    if pos.places[c]:
+        return f"+{pos.places[c]}"
+    return cell_name(pos.cells[c]) + ("n" if pos.nest[c] else "") + ("s" if pos.scared[c] else "")
+
+
+def _phase_text(pos):
+    name = PHASES[pos.phase]
+    if pos.phase == MOVE:
+        return f"move:{COLOURS[pos.mover]}{pos.points}:{cell_name(pos.safe)}"
+    if pos.phase in (VORTEX_ROLL, VORTEX_PICK):
+        return f"{name}:{COLOURS[pos.mover]}"
+    return name
+
+
+def format(pos):  # noqa: A001 - the notation's verb
+    """The one-line text of a Position."""
+    return " ".join([
+        f"players={pos.players}",
+        "course=" + ",".join(FACE_NAMES[f] for f in pos.course),
+        "ostriches=" + ",".join(_ostrich_text(pos, c) for c in range(5)),
+        "cards=" + ",".join(str(k) for k in pos.cards),
+        f"to_move={pos.to_move}",
+        "dir=" + ("+" if pos.direction > 0 else "-"),
+        f"turn={pos.turn}",
+        "phase=" + _phase_text(pos),
+        "dice=" + "".join("?" if f is None else FACES[f] for f in pos.dice),
+    ])
+
+
+_KEYS = ("players", "course", "ostriches", "cards", "to_move", "dir", "turn", "phase", "dice")
+
+
+def parse(text):
+    """The Position of a one-line text; ValueError naming the first bad field."""
+    fields = text.split()
+    keys = tuple(f.split("=", 1)[0] for f in fields)
+    if keys != _KEYS or any("=" not in f for f in fields):
+        raise ValueError(f"expected the fields {' '.join(k + '=' for k in _KEYS)} in this order, "
+                         f"got {text!r}")
+    v = dict(f.split("=", 1) for f in fields)
+    players = _int(v["players"], "players", 2, 5)
+    course = tuple(_face(name) for name in v["course"].split(","))
+    if not 1 <= len(course) <= MAX_TERRAIN:
+        raise ValueError(f"course must have 1..{MAX_TERRAIN} faces, got {len(course)}")
+    last_row = 3 * len(course) + 2
+    tokens = v["ostriches"].split(",")
+    if len(tokens) != 5:
+        raise ValueError(f"ostriches must list 5 ostriches (R,B,G,Y,P), got {v['ostriches']!r}")
+    cells, places, nest, scared = [], [], [], []
+    for c, tok in enumerate(tokens):
+        m = re.fullmatch(r"\+([123])|([abc]\d{1,2})(n?)(s?)", tok)
+        if not m:
+            raise ValueError(f"bad ostrich {COLOURS[c]} {tok!r}: expected a cell with optional "
+                             "n (on its nest) and s (scared), or +1/+2/+3")
+        if m.group(1):
+            cells.append(None), places.append(int(m.group(1))), nest.append(False)
+            scared.append(False)
+            continue
+        cell = parse_cell(m.group(2))
+        if cell // 3 > last_row:
+            raise ValueError(f"ostrich {COLOURS[c]} on {tok!r} is past the last row {last_row}")
+        if m.group(3) and cell not in NESTS:
+            raise ValueError(f"ostrich {COLOURS[c]} marked n but {m.group(2)} is not a nest")
+        cells.append(cell), places.append(0), nest.append(bool(m.group(3)))
+        scared.append(bool(m.group(4)))
+    on_track = [x for x in cells if x is not None]
+    if len(set(on_track)) != len(on_track):
+        raise ValueError("two ostriches share a cell")
+    arrived = sorted(p for p in places if p)
+    if arrived != list(range(1, len(arrived) + 1)):
+        raise ValueError(f"arrival places must be 1..k without gaps, got {arrived}")
+    kinds = _course_kinds(course)
+    for c, cell in enumerate(cells):
+        if cell is not None and kinds[cell] in IMPASSABLE:
+            raise ValueError(f"ostrich {COLOURS[c]} stands on impassable {cell_name(cell)}")
+    cards = tuple(_int(k, "card", 0, 9) for k in v["cards"].split(","))
+    if len(cards) != players:
+        raise ValueError(f"cards must list {players} cards (one per seat), got {v['cards']!r}")
+    if len(set(cards)) != players:
+        raise ValueError(f"cards must be distinct, got {v['cards']!r}")
+    to_move = _int(v["to_move"], "to_move", 0, players - 1)
+    if v["dir"] not in "+-" or len(v["dir"]) != 1:
+        raise ValueError(f"dir must be + or -, got {v['dir']!r}")
+    turn = _int(v["turn"], "turn", 0, MAX_TURNS)
+    phase, mover, points, safe = _parse_phase(v["phase"], cells)
+    if len(v["dice"]) != 6 or any(ch not in FACES + "?" for ch in v["dice"]):
+        raise ValueError(f"dice must be 6 characters from {FACES}?, got {v['dice']!r}")
+    dice = tuple(None if ch == "?" else FACES.index(ch) for ch in v["dice"])
+    rolling = phase in (ROLL, REROLLING)
+    if rolling != (None in dice):
+        raise ValueError("dice may show ? exactly in the roll and rerolling phases")
+    if (len(arrived) == 3) != (phase == END) and turn < MAX_TURNS:
+        raise ValueError("phase must be end exactly when three ostriches have arrived")
+    return Position(players, course, tuple(cells), tuple(places), tuple(nest), tuple(scared),
+                    cards, to_move, 1 if v["dir"] == "+" else -1, turn, phase, dice, mover,
+                    points, safe)
+
+
+def _int(text, what, lo, hi):
+    if not re.fullmatch(r"\d+", text) or not lo <= int(text) <= hi:
+        raise ValueError(f"{what} must be an integer in {lo}..{hi}, got {text!r}")
+    return int(text)
+
+
+def _face(name):
+    if name not in FACE_NAMES:
+        raise ValueError(f"unknown tile face {name!r}; known: {', '.join(FACE_NAMES)}")
+    return FACE_NAMES.index(name)
+
+
+def _course_kinds(course):
+    """Cell kind of every cell of the track (start tile = ground), indexed by cell."""
+    kinds = [GROUND] * 9
+    for face in course:
+        kinds.extend(face_kinds(face))
+    return kinds
+
+
+def _parse_phase(text, cells):
+    m = re.fullmatch(r"move:([RBGYP])(\d):([abc]\d{1,2})", text)
+    if m:
+        mover = COLOURS.index(m.group(1))
+        if cells[mover] is None or not 1 <= int(m.group(2)) <= 9:
+            raise ValueError(f"bad move phase {text!r}: the mover must be on the track with "
+                             "1..9 points")
+        return MOVE, mover, int(m.group(2)), parse_cell(m.group(3))
+    m = re.fullmatch(r"(vortex|vortex-pick):([RBGYP])", text)
+    if m:
+        mover = COLOURS.index(m.group(2))
+        if cells[mover] is None:
+            raise ValueError(f"bad phase {text!r}: the vortex ostrich must be on the track")
+        return PHASES.index(m.group(1)), mover, 0, -1
+    if text not in ("roll", "reroll", "rerolling", "act", "end"):
+        raise ValueError(f"unknown phase {text!r}; expected roll, reroll, rerolling, act, "
+                         "move:<C><n>:<cell>, vortex:<C>, vortex-pick:<C> or end")
+    return PHASES.index(text), -1, 0, -1
+
+
+# ----- actions --------------------------------------------------------------------------
+def action_name(action):
+    """The name of an action id, e.g. ``move R+W``, ``reroll 0,5``, ``right``."""
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action must be in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    if a < A_MOVE:
+        return "keep" if a == 0 else "reroll " + ",".join(str(i) for i in range(6) if a >> i & 1)
+    if a < A_SORCERY:
+        c, j = divmod(a - A_MOVE, 7)
+        return f"move {COLOURS[c]}" + ("" if j == 0 else "+" + FACES[5 if j == 1 else j - 2])
+    if a < A_PASS:
+        return f"sorcery {COLOURS[a - A_SORCERY]}"
+    if a == A_PASS:
+        return "pass"
+    if a < A_SWAP:
+        return DIR_NAMES[a - A_DIR]
+    if a < A_BERRY:
+        return f"swap {COLOURS[a - A_SWAP]}"
+    if a < A_SPEAR:
+        return f"berry {cell_name(a - A_BERRY)}"
+    if a < A_ASSIGN:
+        return f"spear {a - A_SPEAR}"
+    if a < A_GROUP:
+        return f"assign {COLOURS[a - A_ASSIGN]}"
+    return f"group {COLOURS[a - A_GROUP]}"
+
+
+_NAMED = {}
+
+
+def parse_action(text):
+    """The action id of a name (inverse of ``action_name``)."""
+    if not _NAMED:
+        _NAMED.update({action_name(a): a for a in range(NUM_ACTIONS)})
+    key = " ".join(str(text).split())
+    if key not in _NAMED:
+        raise ValueError(f"unknown action {text!r}; e.g. keep, reroll 0,5, move R, move R+W, "
+                         "sorcery G, pass, left, straight, right, swap B")
+    return _NAMED[key]

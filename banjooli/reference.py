@@ -1,0 +1,354 @@
+"""Slow, obvious Banjooli Xeet rules in pure Python: the oracle the kernels are checked against.
+
+Works on its own mutable ``State`` (lists), converted from and to ``notation.Position``.
+Imports neither numba nor ``banjooli._kernels``. Decisions are those of ``banjooli.notation``.
+"""
+from dataclasses import dataclass, fields
+
+from banjooli import notation as n
+
+CHANCE, TERMINAL = -1, -2
+
+
+@dataclass
+class State:
+    players: int
+    course: list
+    cells: list
+    places: list
+    nest: list
+    scared: list
+    cards: list
+    to_move: int
+    direction: int
+    turn: int
+    phase: int
+    dice: list
+    mover: int
+    points: int
+    safe: int
+
+    def copy(self):
+        return State(**{f.name: (list(v) if isinstance(v, list) else v)
+                        for f in fields(self) for v in [getattr(self, f.name)]})
+
+
+def from_position(pos):
+    return State(**{f.name: (list(v) if isinstance(v, tuple) else v)
+                    for f in fields(n.Position) for v in [getattr(pos, f.name)]})
+
+
+def to_position(st):
+    return n.Position(**{f.name: (tuple(v) if isinstance(v, list) else v)
+                         for f in fields(State) for v in [getattr(st, f.name)]})
+
+
+# ----- the course ---------------------------------------------------------------------------
+def last_row(st):
+    return 3 * len(st.course) + 2
+
+
+def kind(st, x, y):
+    if y < 3:
+        return n.GROUND
+    return n.KIND_CHARS.index(n.FACE_ROWS[st.course[(y - 3) // 3]][(y - 3) % 3][x])
+
+
+def is_curve(st, x, y):
+    return y >= 3 and n.FACE_CURVE[st.course[(y - 3) // 3]]
+
+
+def occupied(st, mover):
+    return {st.cells[c] for c in range(5) if c != mover and st.cells[c] is not None}
+
+
+# ----- movement -----------------------------------------------------------------------------
+def target(st, cell, d, occ):
+    """Where one point towards ``d`` takes an ostrich: None (illegal), "arrive" or a cell."""
+    x, y = cell % 3, cell // 3
+    tx, ty = x + d, y + 1
+    if not 0 <= tx <= 2:
+        return None
+    if ty > last_row(st):
+        return "arrive"
+    if d != 0 and is_curve(st, tx, ty):
+        return None
+    if kind(st, tx, ty) in n.IMPASSABLE:
+        return None
+    if ty * 3 + tx not in occ:
+        return ty * 3 + tx
+    lx, ly = x + 2 * d, y + 2  # jump over the ostrich on the target
+    if not 0 <= lx <= 2:
+        return None
+    if ly > last_row(st):
+        return "arrive"
+    if d != 0 and is_curve(st, lx, ly):
+        return None
+    if kind(st, lx, ly) in n.IMPASSABLE or ly * 3 + lx in occ:
+        return None
+    return ly * 3 + lx
+
+
+def stops(st, cell):
+    """Entering this cell ends the move (quicksand, vortex)."""
+    return kind(st, cell % 3, cell // 3) in (n.QUICK, n.VORTEX)
+
+
+def completable(st, cell, points, occ):
+    """Some sequence of points from ``cell`` spends all ``points`` or ends by a rule."""
+    if points == 0:
+        return True
+    for d in (-1, 0, 1):
+        t = target(st, cell, d, occ)
+        if t == "arrive" or (t is not None and (stops(st, t) or
+                                                completable(st, t, points - 1, occ))):
+            return True
+    return False
+
+
+def dice_counts(st):
+    return [st.dice[:5].count(f) for f in range(6)]
+
+
+def joker_sources(st):
+    """Joker source index j (1 white, 2+k arrived colour k) -> face it counts."""
+    return {1: n.JOKER, **{2 + k: k for k in range(5) if st.places[k]}}
+
+
+def in_race(st, c):
+    return st.cells[c] is not None and not st.nest[c]
+
+
+# ----- the protocol -------------------------------------------------------------------------
+def current_player(st):
+    if st.phase in (n.ROLL, n.REROLLING, n.VORTEX_ROLL):
+        return CHANCE
+    if st.phase == n.END:
+        return TERMINAL
+    return st.to_move
+
+
+def legal_actions(st):
+    if st.phase == n.REROLL:
+        return list(range(64))
+    if st.phase == n.ACT:
+        return act_actions(st)
+    if st.phase == n.MOVE:
+        occ = occupied(st, st.mover)
+        out = []
+        for d in (-1, 0, 1):
+            t = target(st, st.cells[st.mover], d, occ)
+            if t == "arrive" or (t is not None and (stops(st, t) or
+                                                    completable(st, t, st.points - 1, occ))):
+                out.append(n.A_DIR + d + 1)
+        return out
+    if st.phase == n.VORTEX_PICK:
+        return [n.A_SWAP + c for c in range(5) if c != st.mover and st.cells[c] is not None]
+    return []
+
+
+def act_actions(st):
+    counts = dice_counts(st)
+    out = []
+    for c in range(5):
+        if st.cells[c] is None or st.scared[c]:
+            continue
+        occ = occupied(st, c)
+        if counts[c] and completable(st, st.cells[c], counts[c], occ):
+            out.append(n.A_MOVE + 7 * c)
+        for j, face in sorted(joker_sources(st).items()):
+            if counts[face] and completable(st, st.cells[c], counts[c] + counts[face], occ):
+                out.append(n.A_MOVE + 7 * c + j)
+    sorcery = st.dice[5]
+    for c in range(5):
+        if in_race(st, c) and sorcery in (c, n.JOKER):
+            out.append(n.A_SORCERY + c)
+    return out or [n.A_PASS]
+
+
+def chance_probs(st):
+    return [1 / 6] * 6 if current_player(st) == CHANCE else [0.0] * 6
+
+
+def apply_chance(st, outcome):
+    st = st.copy()
+    if st.phase == n.VORTEX_ROLL:
+        c = st.mover
+        if outcome == n.JOKER:
+            st.phase = n.VORTEX_PICK
+            return st
+        if outcome != c and st.cells[outcome] is not None:
+            return end_turn(swap(st, c, outcome))[0]
+        st.scared[c] = True
+        return end_turn(st)[0]
+    st.dice[st.dice.index(None)] = outcome
+    if None not in st.dice:
+        st.phase = n.REROLL if st.phase == n.ROLL else n.ACT
+    return st
+
+
+def step(st, action):
+    """Apply a legal decision: returns ``(new state, rewards list[players])``."""
+    st = st.copy()
+    a = action
+    if st.phase == n.REROLL:
+        for i in range(6):
+            if a >> i & 1:
+                st.dice[i] = None
+        st.phase = n.REROLLING if a else n.ACT
+        return st, [0.0] * st.players
+    if st.phase == n.VORTEX_PICK:
+        return end_turn(swap(st, st.mover, a - n.A_SWAP))
+    if st.phase == n.MOVE:
+        return point(st, a - n.A_DIR - 1)
+    if a == n.A_PASS:
+        return end_turn(st)
+    if a >= n.A_SORCERY:
+        return end_turn(sorcery(st, a - n.A_SORCERY))
+    c, j = divmod(a - n.A_MOVE, 7)
+    counts = dice_counts(st)
+    st.mover, st.points, st.safe = c, counts[c], st.cells[c]
+    if j:
+        st.points += counts[joker_sources(st)[j]]
+    st.phase = n.MOVE
+    return st, [0.0] * st.players
+
+
+def point(st, d):
+    """Spend one point of the moving ostrich towards ``d``."""
+    c = st.mover
+    t = target(st, st.cells[c], d, occupied(st, c))
+    st.nest[c] = False
+    if t == "arrive":
+        st.places[c] = 1 + sum(1 for p in st.places if p)
+        st.cells[c], st.scared[c] = None, False
+        return end_turn(st)
+    st.cells[c] = t
+    k = kind(st, t % 3, t // 3)
+    if k != n.LAVA:
+        st.safe = t
+    if k == n.QUICK:
+        st.scared[c] = True
+        return end_turn(st)
+    if k == n.VORTEX:
+        st.phase, st.points = n.VORTEX_ROLL, 0
+        return st, [0.0] * st.players
+    st.points -= 1
+    if st.points:
+        return st, [0.0] * st.players
+    if k == n.LAVA:
+        st.cells[c] = st.safe
+    return end_turn(st)
+
+
+def sorcery(st, c):
+    cell = st.cells[c]
+    x, y = cell % 3, cell // 3
+    if st.scared[c] or kind(st, x, y) != n.CROC:
+        st.scared[c] = not st.scared[c]
+        return st
+    occ = occupied(st, c)
+    lanes = {0: (0, 1, 2), 1: (1, 0, 2), 2: (2, 1, 0)}[x]
+    for row in range(3 + 3 * ((y - 3) // 3) + 2, last_row(st) + 1):
+        for lane in lanes:
+            if row * 3 + lane not in occ and kind(st, lane, row) not in n.IMPASSABLE:
+                st.cells[c] = row * 3 + lane
+                return st
+    st.scared[c] = True
+    return st
+
+
+def swap(st, a, b):
+    st.cells[a], st.cells[b] = st.cells[b], st.cells[a]
+    st.nest[a] = st.nest[b] = False
+    return st
+
+
+def end_turn(st):
+    """Finish the turn: the end at the third arrival or the turn cap, else the next player."""
+    st.mover, st.points, st.safe = -1, 0, -1
+    arrived = sum(1 for p in st.places if p)
+    if arrived == 3:
+        st.phase = n.END
+        return st, returns(st)
+    st.turn += 1
+    if st.turn >= n.MAX_TURNS:
+        st.phase = n.END
+        return st, [0.0] * st.players
+    st.to_move = (st.to_move + st.direction) % st.players
+    st.phase, st.dice = n.ROLL, [None] * 6
+    return st, [0.0] * st.players
+
+
+# ----- scoring ------------------------------------------------------------------------------
+def last_ostrich(st):
+    """The unique lowest-row ostrich on the track, or None (tied or nobody)."""
+    rows = {c: st.cells[c] // 3 for c in range(5) if st.cells[c] is not None}
+    if not rows:
+        return None
+    low = min(rows.values())
+    lows = [c for c, r in rows.items() if r == low]
+    return lows[0] if len(lows) == 1 else None
+
+
+def score_and_exact(st, seat):
+    first, second, third, last = n.CARDS[st.cards[seat]]
+    order = {p: c for c, p in enumerate(st.places) if p}
+    score, exact = 0, 0
+    for place, (c, value) in enumerate(((first, 5), (second, 4), (third, 3)), start=1):
+        if order.get(place) == c:
+            score, exact = score + value, exact + 1
+        elif st.places[c]:
+            score += 2
+    if last_ostrich(st) == last:
+        score *= 2
+    return score, exact
+
+
+def scores(st):
+    return [score_and_exact(st, p)[0] for p in range(st.players)]
+
+
+def returns(st):
+    keys = [score_and_exact(st, p) for p in range(st.players)]
+    best = max(keys)
+    winners = [p for p in range(st.players) if keys[p] == best]
+    P = st.players
+    return [P / (P - 1) * ((1 / len(winners) if p in winners else 0.0) - 1 / P) for p in range(P)]
+
+
+# ----- observation --------------------------------------------------------------------------
+def observe(st, player):
+    obs = [0] * 1688
+    P = st.players
+    for c in range(5):
+        if st.cells[c] is not None:
+            obs[c * 63 + st.cells[c]] = 1
+            if st.scared[c]:
+                obs[5 * 63 + st.cells[c]] = 1
+        else:
+            obs[1575 + 3 * c + st.places[c] - 1] = 1
+        if not st.nest[c]:
+            obs[1590 + c] = 1
+    for cell in range(3 * (last_row(st) + 1)):
+        x, y = cell % 3, cell // 3
+        k = kind(st, x, y)
+        for plane, hit in ((6, k in n.IMPASSABLE), (7, k == n.QUICK), (8, is_curve(st, x, y)),
+                           (9, k == n.CROC), (10, k == n.LAVA), (11, k == n.VORTEX), (12, True)):
+            if hit:
+                obs[plane * 63 + cell] = 1
+    for d, f in enumerate(st.dice):
+        if f is not None:
+            obs[1595 + 6 * d + f] = 1
+    obs[1631 + st.phase] = 1
+    if st.mover >= 0:
+        obs[1643 + st.mover] = 1
+    for k in range(min(st.points, 8)):
+        obs[1648 + k] = 1
+    obs[1656 + st.cards[player]] = 1
+    obs[1666 + (st.to_move - player) % P] = 1
+    obs[1671] = int(st.direction < 0)
+    for k in range(P):
+        obs[1682 + k] = 1
+    obs[1687] = int(st.phase in (n.REROLLING, n.ACT, n.MOVE, n.VORTEX_ROLL, n.VORTEX_PICK))
+    return obs

@@ -1,0 +1,87 @@
+"""Pictures of a Banjooli Xeet ``notation.Position``: a text track and an RGB race track."""
+import numpy as np
+
+from banjooli import notation as nt
+from savanna import draw
+
+OSTRICH_RGB = ((210, 40, 40), (40, 80, 220), (40, 160, 60), (235, 200, 30), (140, 60, 170))
+KIND_RGB = {nt.GROUND: (232, 205, 150), nt.ROCK: (120, 120, 120), nt.QUICK: (150, 110, 60),
+            nt.CROC: (60, 130, 60), nt.WATER: (70, 130, 220), nt.CHASM: (25, 25, 25),
+            nt.LAVA: (230, 80, 20), nt.VORTEX: (120, 50, 160)}
+
+
+TEXT_CHARS = ".#QCWXLV"  # rocks as # so that R stays the red ostrich
+
+
+def _kinds(pos):
+    kinds = [nt.GROUND] * 9
+    for face in pos.course:
+        kinds.extend(nt.face_kinds(face))
+    return kinds
+
+
+def _occupant(pos):
+    return {cell: c for c, cell in enumerate(pos.cells) if cell is not None}
+
+
+def render_text(pos):
+    """The notation line, then the track with the finish at the top, then the turn."""
+    kinds, who = _kinds(pos), _occupant(pos)
+    arrived = {p: nt.COLOURS[c] for c, p in enumerate(pos.places) if p}
+    lines = [nt.format(pos), "          a b c",
+             "finish    " + "  ".join(f"{p}:{arrived.get(p, '-')}" for p in (1, 2, 3))]
+    for y in range(pos.last_row, -1, -1):
+        label = "start" if y < 3 else nt.FACE_NAMES[pos.course[(y - 3) // 3]]
+        label = label if y % 3 == 2 else ""
+        cells = []
+        for x in range(3):
+            cell = 3 * y + x
+            if cell in who:
+                ch = nt.COLOURS[who[cell]]
+                cells.append(ch.lower() if pos.scared[who[cell]] else ch)
+            else:
+                cells.append("n" if y < 3 and cell in nt.NESTS else TEXT_CHARS[kinds[cell]])
+        lines.append(f"{label:<6}{y:>3} |{' '.join(cells)}|")
+    dice = "".join("?" if f is None else nt.FACES[f] for f in pos.dice)
+    lines.append(f"to move: seat {pos.to_move} ({'+' if pos.direction > 0 else '-'})  "
+                 f"phase: {nt.format(pos).split('phase=')[1].split()[0]}  "
+                 f"dice: {dice[:5]} sorcery {dice[5]}  turn {pos.turn}")
+    lines.append("lower case = scared; n = empty nest; # rock, Q quicksand, C crocodile, "
+                 "W water, X chasm, L lava, V vortex")
+    return "\n".join(lines)
+
+
+def render_image(pos, cell=28):
+    """The race track left (start) to right (finish), lanes a-c top to bottom, with ostriches,
+    tiles (curves darker), rocks, quicksand and special cells, arrivals and dice."""
+    kinds, who = _kinds(pos), _occupant(pos)
+    rows = pos.last_row + 1
+    top = 24
+    img = draw.canvas(top + 3 * cell + 8, (rows + 3) * cell + 8, (250, 246, 235))
+    for y in range(rows):
+        curve = y >= 3 and nt.FACE_CURVE[pos.course[(y - 3) // 3]]
+        for x in range(3):
+            colour = np.array(KIND_RGB[kinds[3 * y + x]], float) * (0.8 if curve else 1.0)
+            y0, x0 = top + x * cell, 4 + y * cell
+            draw.rect(img, y0 + 1, x0 + 1, y0 + cell, x0 + cell, tuple(colour.astype(int)))
+            if y < 3 and 3 * y + x in nt.NESTS:
+                draw.ring(img, y0 + cell // 2, x0 + cell // 2, cell // 2 - 3, 2, (160, 120, 70))
+        if y % 3 == 0:
+            draw.rect(img, top, 4 + y * cell - 1, top + 3 * cell, 4 + y * cell + 1, (60, 40, 20))
+    finish = 4 + rows * cell
+    draw.rect(img, top, finish - 1, top + 3 * cell, finish + 2, (0, 0, 0))
+    for c, cell_index in enumerate(pos.cells):
+        if cell_index is None:
+            cy, cx = top + (pos.places[c] - 1) * cell + cell // 2, finish + cell + cell // 2
+        else:
+            cy = top + (cell_index % 3) * cell + cell // 2
+            cx = 4 + (cell_index // 3) * cell + cell // 2
+        if pos.scared[c]:
+            draw.ring(img, cy, cx, cell // 2 - 3, 4, OSTRICH_RGB[c])
+        else:
+            draw.disc(img, cy, cx, cell // 2 - 3, OSTRICH_RGB[c])
+        draw.centred_text(img, cy, cx, nt.COLOURS[c], (0, 0, 0) if pos.scared[c] else
+                          (255, 255, 255))
+    dice = "".join("?" if f is None else nt.FACES[f] for f in pos.dice)
+    draw.text(img, 6, 6, f"SEAT {pos.to_move} DICE {dice[:5]} S:{dice[5]}", (0, 0, 0), scale=1)
+    return img
