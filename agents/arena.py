@@ -66,9 +66,9 @@ def wilson_interval(rate, n, z=Z95):
 
 def elo_from_score(score):
     """Elo difference that predicts expected score ``score`` (``inf`` at 0 or 1)."""
-    if score <= 0:
+    if score <= 1e-12:
         return -math.inf
-    if score >= 1:
+    if score >= 1 - 1e-12:
         return math.inf
     return 400 * math.log10(score / (1 - score))
 

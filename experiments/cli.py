@@ -1,0 +1,192 @@
+"""The ``savanna`` command (also ``python -m experiments``).
+
+    savanna play zebres --agent mcts --sims 2000       a human against an agent
+    savanna match zebres mcts:sims=1000 greedy --games 200
+    savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
+    savanna bench [--quick]                            the throughput benchmarks
+    savanna demo                                       what ``make demo`` shows
+
+Agents are written ``name[:key=value,...]`` (see ``agents.registry``); game options are
+``-o key=value`` (``-o board=president``). A mistake in the arguments (an unknown game or
+agent, a malformed spec) ends with a one-line message and exit status 2.
+"""
+import argparse
+import datetime
+import inspect
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from agents.registry import AGENTS, make_agent
+from savanna.registry import GAMES, game_class
+
+DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
+
+
+def main(argv=None):
+    """Run one command; returns the exit status (0, or 2 after a one-line error)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "bench":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        return args.run(args, extra) or 0
+    except ValueError as err:
+        print(f"savanna {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="savanna", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    games = ", ".join(GAMES)
+    agents = ", ".join(AGENTS)
+
+    play = commands.add_parser(
+        "play", help="play a game against an agent in the terminal",
+        description="Play against an agent: the board is drawn after every move; type moves by "
+                    "name (Zèbres: 'start 14', 'Z c4', 'swap d4', 'stop', 'impala +2'), "
+                    "'moves' for the legal ones, 'help', 'quit'.")
+    play.add_argument("game", help=f"one of: {games}")
+    play.add_argument("--agent", default="mcts",
+                      help=f"the opponent, name[:key=value,...] with name one of {agents} "
+                           "(default: mcts)")
+    play.add_argument("--sims", type=int, help="simulations per move (sets the agent's sims)")
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default: 0)")
+    play.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    _add_game_options(play)
+    play.set_defaults(run=run_play)
+
+    match = commands.add_parser(
+        "match", help="a match between agents, seats rotated",
+        description="Play a match (one agent per seat, seats rotated), print wins/draws/losses "
+                    "with 95%% intervals and the Elo difference, save JSON and CSV.")
+    match.add_argument("game", help=f"one of: {games}")
+    match.add_argument("agents", nargs="+", metavar="AGENT",
+                       help=f"one per seat, name[:key=value,...] with name one of {agents}")
+    match.add_argument("--games", type=int, default=200, help="games to play (default: 200)")
+    _add_arena_options(match, "match")
+    match.set_defaults(run=run_match)
+
+    tour = commands.add_parser(
+        "tournament", help="a round robin between agents with an Elo table",
+        description="Every pair of agents (every group of P for a P-player game) plays a "
+                    "match; Elo ratings are fitted to all results.")
+    tour.add_argument("game", nargs="?", default="zebres",
+                      help=f"one of: {games} (default: zebres)")
+    tour.add_argument("agents", nargs="*", metavar="AGENT", default=DEFAULT_TOURNAMENT,
+                      help=f"name[:key=value,...] (default: {' '.join(DEFAULT_TOURNAMENT)})")
+    tour.add_argument("--games-per-pair", type=int, default=40,
+                      help="games of each match (default: 40)")
+    _add_arena_options(tour, "tournament")
+    tour.set_defaults(run=run_tournament)
+
+    bench = commands.add_parser(
+        "bench", add_help=False, help="throughput benchmarks (python -m benchmarks; "
+                                      "'savanna bench --help' for its options)")
+    bench.set_defaults(run=run_bench)
+
+    demo = commands.add_parser(
+        "demo", help="a short tour: a game explained, small matches, throughput",
+        description="Play and explain one Zèbres game between random agents, play short "
+                    "MCTS-vs-random and MCTS-vs-greedy matches, print the throughput table.")
+    demo.add_argument("--games", type=int, default=20, help="games per match (default: 20)")
+    demo.add_argument("--sims", type=int, default=500, help="MCTS simulations (default: 500)")
+    demo.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    demo.set_defaults(run=run_demo)
+    return parser
+
+
+def _add_game_options(parser):
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option, e.g. -o board=president (repeatable)")
+
+
+def _add_arena_options(parser, kind):
+    _add_game_options(parser)
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    parser.add_argument("--workers", type=int, help="processes (default: every core)")
+    parser.add_argument("--out", type=Path,
+                        help=f"folder for the JSON and CSV results (default: runs/{kind}-...)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+# ----- commands ---------------------------------------------------------------------------------
+def run_play(args, extra):
+    from experiments.play import play_human
+
+    game = make_game_from_args(args.game, args.option)
+    overrides = {} if args.sims is None else {"sims": args.sims}
+    agent = make_agent(args.agent, **overrides)
+    play_human(game, agent, args.seat, np.random.default_rng(args.seed))
+
+
+def run_match(args, extra):
+    from agents.arena import play_match
+
+    game = make_game_from_args(args.game, args.option)
+    agents = [make_agent(spec) for spec in args.agents]
+    result = play_match(game, agents, args.games, args.seed, args.workers,
+                        progress=not args.no_progress)
+    print(result.table())
+    print(f"saved to {result.save(args.out or _run_folder('match', game.name))}")
+
+
+def run_tournament(args, extra):
+    from agents.arena import tournament
+
+    game = make_game_from_args(args.game, args.option)
+    agents = [make_agent(spec) for spec in args.agents]
+    result = tournament(game, agents, args.games_per_pair, args.seed, args.workers,
+                        progress=not args.no_progress)
+    print(result.table())
+    print(f"saved to {result.save(args.out or _run_folder('tournament', game.name))}")
+
+
+def run_bench(args, extra):
+    try:
+        from benchmarks.report import main as bench_main
+    except ImportError as err:
+        raise ValueError(f"the benchmarks are not available ({err})") from None
+    return bench_main(extra)
+
+
+def run_demo(args, extra):
+    from experiments.demo import demo
+
+    demo(games=args.games, sims=args.sims, seed=args.seed)
+
+
+# ----- helpers ----------------------------------------------------------------------------------
+def make_game_from_args(name, options):
+    """The game ``name`` with ``key=value`` options (ints where they parse), or a ValueError
+    naming the unknown option and the allowed ones."""
+    cls = game_class(name)
+    allowed = [p for p in inspect.signature(cls).parameters if p not in ("self",)]
+    kwargs = {}
+    for item in options:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"game option must be KEY=VALUE, got {item!r}")
+        if key not in allowed:
+            raise ValueError(f"game {name!r} has no option {key!r}; options: "
+                             f"{', '.join(allowed) or 'none'}")
+        kwargs[key] = int(value) if value.lstrip("-").isdigit() else value
+    try:
+        return cls(**kwargs)
+    except TypeError as err:
+        raise ValueError(f"game {name!r}: {err}") from None
+
+
+def _run_folder(kind, game):
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("runs") / f"{kind}-{game}-{stamp}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

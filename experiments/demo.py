@@ -1,0 +1,82 @@
+"""``savanna demo`` (``make demo``): a Zèbres game explained, two short matches, throughput.
+
+1. One game between two random agents: every move by name, the final board, the scoring.
+2. MCTS against random and against greedy: small seeded matches with a progress bar and
+   their result tables (skipped with a note if MCTS is not available).
+3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
+"""
+import textwrap
+
+import numpy as np
+
+from agents.arena import play_match
+from agents.random_agent import RandomAgent
+from agents.registry import make_agent
+from savanna.game import CHANCE, TERMINAL
+from savanna.registry import make_game
+
+SEAT_NAMES = ("red", "green")
+
+
+def demo(games=20, sims=500, seed=0, write=print):
+    game = make_game("zebres")
+    write("== 1. One Zèbres game between two random agents ==\n")
+    explain_random_game(game, np.random.default_rng(seed), write)
+
+    write(f"\n== 2. MCTS ({sims} simulations per move) against the baselines, "
+          f"{games} games each ==\n")
+    try:
+        mcts = make_agent("mcts", sims=sims)
+    except ValueError as err:
+        write(f"skipped: {err}")
+    else:
+        for opponent in (RandomAgent(), make_agent("greedy")):
+            result = play_match(game, [mcts, opponent], games=games, seed=seed)
+            write(result.table() + "\n")
+
+    write("== 3. Throughput (random play, quick measurement) ==\n")
+    try:
+        from benchmarks.report import quick_table
+    except ImportError as err:
+        write(f"skipped: the benchmarks are not available ({err})")
+    else:
+        write(quick_table())
+
+
+def explain_random_game(game, rng, write):
+    """Play one random game, list its moves, draw the final board and explain the result."""
+    agent = RandomAgent()
+    states = game.init(1, rng)
+    returns = np.zeros(game.num_players)
+    moves = []
+    while (player := int(game.current_player(states)[0])) != TERMINAL:
+        if player == CHANCE:
+            probs = game.chance_probs(states)[0]
+            game.apply_chance(states, [rng.choice(len(probs), p=probs / probs.sum())])
+            continue
+        action = int(agent.act(game, states, rng)[0])
+        moves.append(f"{SEAT_NAMES[player][0]}:{game.action_to_string(states[0], action)}")
+        returns += game.step_inplace(states, np.array([action]))[0]
+    write(f"{len(moves)} decisions (r = red, g = green; a placement is followed by an Impala "
+          "move unless it is forced):")
+    write(textwrap.fill("  ".join(moves), width=96) + "\n")
+    write(game.render(states[0]) + "\n")
+    write(explain_scores(game, states, returns))
+
+
+def explain_scores(game, states, returns):
+    """The final points, the sector breakdown when the game offers one, and the winner."""
+    points = game.scores(states)[0]
+    lines = []
+    breakdown = getattr(game, "score_breakdown", None)
+    if breakdown is not None:
+        lines.append(breakdown(states[0]))
+    lines.append(textwrap.fill(
+        "Scoring: each sector goes to the player with more tokens in it (face up or down), who "
+        "scores the values of all its face-up tokens of both colours (zebra 6, elephant 5, "
+        "gazelle 2, lion 1, crocodile 0); the player who first filled a sector adds 5.",
+        width=96))
+    lines.append(", ".join(f"{SEAT_NAMES[p]} {points[p]} points" for p in range(len(points)))
+                 + ": " + ("draw" if returns[0] == returns[1] else
+                           f"{SEAT_NAMES[int(np.argmax(returns))]} wins") + ".")
+    return "\n".join(lines)
