@@ -14,12 +14,13 @@ HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, "
         "'help' for this text, 'quit' to stop.")
 
 
-def play_human(game, agent, seat, rng, read=input, write=print):
+def play_human(game, agent, seat, rng, read=None, write=print):
     """Play one game with a human at ``seat`` and ``agent`` in every other seat.
 
     ``read(prompt) -> str`` and ``write(text)`` talk to the human (``input``/``print`` by
     default). Returns the final per-player returns, or None if the human quit.
     """
+    read = read or input
     if not 0 <= seat < game.num_players:
         raise ValueError(f"seat must be in 0..{game.num_players - 1} for {game.name}, got {seat}")
     states = game.init(1, rng)
