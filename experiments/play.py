@@ -27,6 +27,8 @@ def play_human(game, agent, seat, rng, read=None, write=print):
     returns = np.zeros(game.num_players)
     label = describe(agent)
     write(f"You play seat {seat} of {game.name} against {label}. Type 'help' for help.")
+    if not game.perfect_information:
+        write("note: the pictures show the whole state, the other players' secrets included")
     write(game.render(states[0]))
     while True:
         player = int(game.current_player(states)[0])

@@ -107,3 +107,39 @@ class ConstantAgent:
 
     def act(self, game, states, rng):
         return np.full(len(states), self.action, np.int64)
+
+
+class GambleGame(CoinGame):
+    """One decision, then chance: action 0 scores 1 point surely; action 1 scores 3 or 0 with
+    even odds (outcomes 0 and 1). ``scores`` is the points won (0 before the draw)."""
+
+    max_chance_outcomes = 2
+
+    def __init__(self):
+        super().__init__(lambda c: [100, 0], num_players=1)
+        self.state_dtype = np.dtype([("stage", np.int8), ("choice", np.int8), ("points", np.int8)])
+        self.max_plies = 1
+
+    def init(self, n, rng=None):
+        return np.zeros(n, self.state_dtype)
+
+    def current_player(self, s):
+        stage = self.check_states(s)["stage"]
+        return np.select([stage == 0, stage == 1], [0, CHANCE], TERMINAL).astype(np.int8)
+
+    def chance_probs(self, s):
+        at_chance = self.current_player(s) == CHANCE
+        gamble = at_chance & (s["choice"] == 1)
+        return np.stack([np.where(gamble, 0.5, at_chance * 1.0), np.where(gamble, 0.5, 0.0)], 1)
+
+    def apply_chance(self, s, outcomes):
+        s["points"] = np.where(s["choice"] == 1, np.where(outcomes == 0, 3, 0), 1)
+        s["stage"] = 2
+
+    def step_inplace(self, s, actions):
+        s["choice"] = actions
+        s["stage"] = 1
+        return np.zeros((len(s), 1), np.float32)
+
+    def scores(self, s):
+        return self.check_states(s)["points"][:, None] * 1.0

@@ -145,3 +145,13 @@ def test_a_round_robin_ranks_the_strong_agent_first(tmp_path):
     ratings = list(csv.DictReader(open(tmp_path / "ratings.csv")))
     assert [r["agent"] for r in ratings] == [r["agent"] for r in result.ranking()]
     assert "score of row against column" in result.table()
+
+
+def test_a_three_player_round_robin_plays_every_group_of_three():
+    game = CoinGame(lambda c: [34, 33, 33, 0] if c.count(1) != 1 else
+                    [100 * c[0], 100 * c[1], 100 * c[2], 0], num_players=3)
+    agents = [ConstantAgent(1), ConstantAgent(0), RandomAgent(), ConstantAgent(0)]
+    result = tournament(game, agents, games_per_pair=12, workers=1, progress=False)
+    assert [m for m, _ in result.matches] == [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    assert (result.pair_games + np.eye(4) > 0).all()
+    assert result.ranking()[0]["agent"] == "constant:action=1"

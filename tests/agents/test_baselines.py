@@ -5,7 +5,7 @@ import pytest
 from agents.base import describe, random_argmax
 from agents.greedy import GreedyAgent
 from agents.random_agent import RandomAgent
-from tests.agents.coin_game import CoinGame
+from tests.agents.coin_game import CoinGame, GambleGame
 from zebres.game import ZebresGame
 
 
@@ -86,3 +86,10 @@ def test_greedy_breaks_ties_at_random():
 def test_agents_describe_themselves():
     assert describe(RandomAgent()) == "random"
     assert describe(GreedyAgent(chance_depth=2)) == "greedy:chance_depth=2"
+
+
+def test_greedy_averages_the_chance_that_follows_its_action():
+    game = GambleGame()  # a sure 1 point, or 3 or 0 points with even odds
+    s = game.init(1)
+    assert GreedyAgent().action_values(game, s).tolist() == [[1.0, 1.5]]
+    assert GreedyAgent(chance_depth=0).action_values(game, s).tolist() == [[0.0, 0.0]]

@@ -28,6 +28,7 @@ class FakeAgent:
 @pytest.fixture(autouse=True)
 def fake_registered(monkeypatch):
     monkeypatch.setitem(registry.AGENTS, "fake", f"{__name__}:FakeAgent")
+    monkeypatch.setitem(registry.AGENTS, "later", "agents.not_written_yet:LaterAgent")
 
 
 def test_values_take_the_constructor_types():
@@ -53,7 +54,7 @@ def test_a_spec_rebuilds_the_agent_it_describes():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("nope", "unknown agent 'nope'; available: fake, greedy, mcts, ppo, random"),
+    ("nope", "unknown agent 'nope'; available: fake, greedy, later, mcts, ppo, random"),
     ("fake:sims=abc", "agent 'fake': bad value 'abc' for sims (expected int)"),
     ("fake:noisy=maybe", "bad value 'maybe' for noisy (expected bool)"),
     ("fake:depth=3", "agent 'fake' has no setting 'depth'; settings: sims, c, temperature, "
@@ -65,7 +66,7 @@ def test_a_spec_rebuilds_the_agent_it_describes():
     ("fake:sims=1,sims=2", "sets 'sims' twice"),
     ("fake:1,2,3,4,5,6,7", "takes at most 6 settings"),
     ("", "agent spec must be 'name[:key=value,...]'"),
-    ("ppo:runs/x/best.pt", "agent 'ppo' is not available yet"),
+    ("later:runs/x/best.pt", "agent 'later' is not available yet (No module named"),
 ])
 def test_bad_specs_raise_one_line_errors(spec, message):
     with pytest.raises(ValueError, match=re.escape(message)) as err:
