@@ -47,6 +47,12 @@ def line_of(position):
     return [(21 - position) * COLS + col for col in range(COLS)]   # left, bottom to top
 
 
+LINES = [line_of(p) for p in range(TRACK)]
+SECTORS = {  # board -> the cells of sectors A..F
+    board: [[c for c in range(30) if letters[c] == sector] for sector in "ABCDEF"]
+    for board, letters in SECTOR_MAPS.items()}
+
+
 def adjacent(cell):
     """Orthogonal neighbours of ``cell``."""
     row, col = divmod(cell, COLS)
@@ -108,7 +114,7 @@ def has_tokens(state, player):
 
 
 def line_has_room(cells, position):
-    return any(cells[c] is None for c in line_of(position % TRACK))
+    return any(cells[c] is None for c in LINES[position % TRACK])
 
 
 def next_to_lion(cells, cell):
@@ -141,7 +147,7 @@ def legal_actions(state):
         return [START + p for p in range(TRACK)]
     if state.phase == "place":
         in_hand = hand(state, state.to_move)
-        empty = sorted(c for c in line_of(state.impala) if state.cells[c] is None)
+        empty = sorted(c for c in LINES[state.impala] if state.cells[c] is None)
         return [PLACE + k * 30 + c for k, kind in enumerate(KINDS) if in_hand[kind]
                 for c in empty]
     if state.phase == "croc":
@@ -236,17 +242,16 @@ def next_player(state, player):
 
 
 def any_sector_full(state):
-    return any(all(state.cells[c] is not None for c in range(30) if state.sectors[c] == s)
-               for s in set(state.sectors))
+    return any(all(state.cells[c] is not None for c in cells)
+               for cells in SECTORS[state.board_name])
 
 
 # ----- scores and rewards ------------------------------------------------------------------
 def scores(state):
     """``[red, green]``: each sector's face-up values go to its strict majority holder."""
     totals = [0, 0]
-    for sector in sorted(set(state.sectors)):
-        tokens = [state.cells[c] for c in range(30)
-                  if state.sectors[c] == sector and state.cells[c] is not None]
+    for cells in SECTORS[state.board_name]:
+        tokens = [state.cells[c] for c in cells if state.cells[c] is not None]
         counts = [sum(t.player == p for t in tokens) for p in (0, 1)]
         if counts[0] != counts[1]:
             totals[0 if counts[0] > counts[1] else 1] += sum(t.value for t in tokens)
@@ -275,11 +280,12 @@ def observe(state, player):
             if token.down:
                 obs[10 * 30 + cell] = 1
     if state.impala is not None:
-        for cell in line_of(state.impala):
+        for cell in LINES[state.impala]:
             obs[11 * 30 + cell] = 1
         obs[600 + state.impala] = 1
-    for cell in range(30):
-        obs[(12 + "ABCDEF".index(state.sectors[cell])) * 30 + cell] = 1
+    for sector, cells in enumerate(SECTORS[state.board_name]):
+        for cell in cells:
+            obs[(12 + sector) * 30 + cell] = 1
     if state.phase == "croc":
         obs[18 * 30 + state.croc_cell] = 1
         for cell in state.swapped:
