@@ -44,7 +44,7 @@ from tqdm import tqdm
 
 from agents.base import describe
 from agents.random_agent import RandomAgent
-from savanna.game import CHANCE, TERMINAL
+from savanna.game import CHANCE
 
 __all__ = ["MatchResult", "TournamentResult", "elo_from_score", "play_match", "tournament",
            "wilson_interval"]
