@@ -19,7 +19,7 @@ AGENTS = {
     "random": "agents.random_agent:RandomAgent",
     "greedy": "agents.greedy:GreedyAgent",
     "mcts": "agents.mcts:MCTSAgent",
-    "ppo": "agents.ppo:PPOAgent",
+    "ppo": "agents.ppo_agent:PPOAgent",
 }
 
 _NONE = type(None)
@@ -85,7 +85,7 @@ def make_agent(spec, **overrides):
         kwargs[key] = value
     try:
         return cls(**kwargs)
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, OSError) as err:  # OSError: a checkpoint that cannot be read
         raise ValueError(f"agent {name!r}: {err}") from None
 
 
