@@ -200,6 +200,12 @@ class MCTSAgent:
         ``visits[a]`` counts the simulations through root action ``a`` (summed over the
         determinizations); the root values are the mean returns of all simulations.
         """
+        visits, values, _ = self.analyse(game, row, rng)
+        return visits, values
+
+    def analyse(self, game, row, rng=None):
+        """``search`` plus ``action_values float64[A, P]``: the mean returns of the
+        simulations through each root action (NaN for actions never tried)."""
         root = game.check_states(game._as_batch(row))
         player = int(game.current_player(root)[0])
         if player < 0:
@@ -220,7 +226,10 @@ class MCTSAgent:
                                                 returns)
             value_sum += tree.values[0]
             done += int(tree.nodes[0]["visits"])
-        return visits, value_sum / max(done, 1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            action_values = returns / visits[:, None]
+        action_values[visits == 0] = np.nan
+        return visits, value_sum / max(done, 1), action_values
 
     def _grow_tree(self, game, root, rng, sims, budget):
         deadline = None if budget is None else time.perf_counter() + budget
