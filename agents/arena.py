@@ -35,6 +35,7 @@ import json
 import math
 import multiprocessing
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -251,9 +252,9 @@ def play_match(game, agents, games=200, seed=0, workers=None, progress=True, bat
                 parts[k] = _play_batch(game, agents, seed, k, first, count)
                 bar.update(count)
         else:
-            _warm_up(game, agents, seed)
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            context = _process_context()
+            if context.get_start_method() == "fork":
+                _warm_up(game, agents, seed)
             with context.Pool(workers, _init_worker, (game, agents, seed)) as pool:
                 for k, part in pool.imap_unordered(_worker_batch, batches):
                     parts[k] = part
@@ -326,6 +327,15 @@ def _sample(probs, rng):
     cumulative = probs.cumsum(axis=1)
     u = rng.random(len(probs)) * cumulative[:, -1]
     return (cumulative <= u[:, None]).sum(axis=1)
+
+
+def _process_context():
+    """Fork, so that the workers inherit the compiled code, unless torch is loaded: a child
+    forked after torch's OpenMP threads started can hang, so then workers are spawned (they
+    import and compile anew; the game and agents must pickle)."""
+    if "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
 
 
 def _warm_up(game, agents, seed):

@@ -2,6 +2,7 @@
 import csv
 import json
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -155,3 +156,16 @@ def test_a_three_player_round_robin_plays_every_group_of_three():
     assert [m for m, _ in result.matches] == [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
     assert (result.pair_games + np.eye(4) > 0).all()
     assert result.ranking()[0]["agent"] == "constant:action=1"
+
+
+@pytest.mark.slow
+def test_spawned_workers_give_the_same_results(monkeypatch):
+    """With torch loaded the arena spawns its workers instead of forking them."""
+    from tests.agents.tiny_games import Nim
+
+    one = play_match(Nim(), [RandomAgent(), RandomAgent()], games=6, seed=2, workers=1,
+                     progress=False)
+    monkeypatch.setitem(sys.modules, "torch", sys.modules.get("torch", object()))
+    two = play_match(Nim(), [RandomAgent(), RandomAgent()], games=6, seed=2, workers=2,
+                     progress=False)
+    assert (one.returns == two.returns).all() and (one.plies == two.plies).all()
