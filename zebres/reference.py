@@ -13,14 +13,17 @@ tests/zebres/test_rules.py:
   move, the forced jump included, is applied automatically; none after the board fills);
 * a lion sends back adjacent gazelles face up or face down; a gazelle swapped next to a lion
   turns face down; each gazelle is swapped at most once per placement; the inauguration is
-  never lost; a player with an empty hand is skipped; equal totals are a draw;
+  never lost; a player with an empty hand is skipped; equal totals are a draw (unreachable:
+  the face-up values of a full board sum to an even number and the inauguration adds 5);
+* the inauguration is checked once the crocodile chain is over (never during phase ``croc``);
+  a crocodile placed on the last empty cell still swaps, and the game ends with its chain;
 * ``scores`` of an unfinished state = the score if the game ended now (a tied sector scores
   for nobody), plus 5 for the inauguration holder.
 
 Example::
 
     s = new_game()
-    s, rewards = step(s, parse_action("start 3"))
+    s, rewards = step(s, notation.parse_action("start 3"))
     legal_actions(s)[:2]    # [3, 9]: zebra on d1, zebra on d2
 """
 from dataclasses import dataclass, replace
