@@ -47,8 +47,8 @@ from agents.base import describe
 from agents.random_agent import RandomAgent
 from savanna.game import CHANCE
 
-__all__ = ["MatchResult", "TournamentResult", "elo_from_score", "play_match", "tournament",
-           "wilson_interval"]
+__all__ = ["MatchResult", "TournamentResult", "default_start_method", "elo_from_score",
+           "play_match", "tournament", "wilson_interval"]
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 
@@ -216,12 +216,15 @@ class MatchResult:
         return out
 
 
-def play_match(game, agents, games=200, seed=0, workers=None, progress=True, batch_size=None):
+def play_match(game, agents, games=200, seed=0, workers=None, progress=True, batch_size=None,
+               start_method=None):
     """Play ``games`` games between ``agents`` (one per seat, rotated); a ``MatchResult``.
 
     ``workers``: processes to spread the batches over (default: every core; 1 plays here).
     ``batch_size``: games stepped together (default ``min(64, ceil(games / 16))``); results
     depend on ``seed`` and ``batch_size``, never on ``workers``.
+    ``start_method``: how workers start, ``"fork"`` or ``"spawn"`` (default: see
+    ``default_start_method``).
     """
     agents = list(agents)
     p = game.num_players
@@ -252,7 +255,7 @@ def play_match(game, agents, games=200, seed=0, workers=None, progress=True, bat
                 parts[k] = _play_batch(game, agents, seed, k, first, count)
                 bar.update(count)
         else:
-            context = _process_context()
+            context = multiprocessing.get_context(start_method or default_start_method())
             if context.get_start_method() == "fork":
                 _warm_up(game, agents, seed)
             with context.Pool(workers, _init_worker, (game, agents, seed)) as pool:
@@ -329,13 +332,13 @@ def _sample(probs, rng):
     return (cumulative <= u[:, None]).sum(axis=1)
 
 
-def _process_context():
-    """Fork, so that the workers inherit the compiled code, unless torch is loaded: a child
-    forked after torch's OpenMP threads started can hang, so then workers are spawned (they
+def default_start_method():
+    """``"fork"``, so that the workers inherit the compiled code, unless torch is loaded: a
+    child forked after torch's OpenMP threads started can hang, so then ``"spawn"`` (workers
     import and compile anew; the game and agents must pickle)."""
     if "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+        return "fork"
+    return "spawn"
 
 
 def _warm_up(game, agents, seed):
@@ -426,7 +429,8 @@ class TournamentResult:
         return out
 
 
-def tournament(game, agents, games_per_pair=50, seed=0, workers=None, progress=True):
+def tournament(game, agents, games_per_pair=50, seed=0, workers=None, progress=True,
+               start_method=None):
     """A round robin: every group of ``game.num_players`` agents (every pair, for two players)
     plays a match of ``games_per_pair`` games; Elo ratings are fitted to all the results."""
     agents = list(agents)
@@ -442,7 +446,7 @@ def tournament(game, agents, games_per_pair=50, seed=0, workers=None, progress=T
     for k, members in enumerate(groups):
         match_seed = int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
         result = play_match(game, [agents[i] for i in members], games_per_pair, match_seed,
-                            workers, progress)
+                            workers, progress, start_method=start_method)
         matches.append((members, result))
         idx = np.array(members)
         pair_score[np.ix_(idx, idx)] += pair_scores(result.returns).sum(axis=0)

@@ -7,7 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from agents.arena import (elo_from_score, fit_elo, play_match, tournament, wilson_interval)
+from agents.arena import (default_start_method, elo_from_score, fit_elo, play_match, tournament,
+                          wilson_interval)
 from agents.random_agent import RandomAgent
 from tests.agents.coin_game import CoinGame, ConstantAgent
 
@@ -74,7 +75,8 @@ def test_results_do_not_depend_on_the_worker_count_and_repeat_with_the_seed():
     game = CoinGame(strong_one)
     agents = [RandomAgent(), RandomAgent()]
     one = play_match(game, agents, games=24, seed=3, workers=1, progress=False)
-    two = play_match(game, agents, games=24, seed=3, workers=2, progress=False)
+    two = play_match(game, agents, games=24, seed=3, workers=2, progress=False,
+                     start_method="fork")
     again = play_match(game, agents, games=24, seed=3, workers=1, progress=False)
     other = play_match(game, agents, games=24, seed=4, workers=1, progress=False)
     for a, b in ((one, two), (one, again)):
@@ -90,7 +92,7 @@ def test_a_compiled_game_with_chance_gives_the_same_results_in_worker_processes(
     one = play_match(game, [RandomAgent(), RandomAgent()], games=8, seed=1, workers=1,
                      progress=False)
     two = play_match(game, [RandomAgent(), RandomAgent()], games=8, seed=1, workers=2,
-                     progress=False)
+                     progress=False, start_method="fork")
     assert (one.returns == two.returns).all() and (one.plies == two.plies).all()
     assert one.points is None  # DiceRace has no scores
 
@@ -159,13 +161,16 @@ def test_a_three_player_round_robin_plays_every_group_of_three():
 
 
 @pytest.mark.slow
-def test_spawned_workers_give_the_same_results(monkeypatch):
-    """With torch loaded the arena spawns its workers instead of forking them."""
+def test_spawned_workers_give_the_same_results():
     from tests.agents.tiny_games import Nim
 
     one = play_match(Nim(), [RandomAgent(), RandomAgent()], games=6, seed=2, workers=1,
                      progress=False)
-    monkeypatch.setitem(sys.modules, "torch", sys.modules.get("torch", object()))
     two = play_match(Nim(), [RandomAgent(), RandomAgent()], games=6, seed=2, workers=2,
-                     progress=False)
+                     progress=False, start_method="spawn")
     assert (one.returns == two.returns).all() and (one.plies == two.plies).all()
+
+
+def test_workers_are_spawned_once_torch_is_loaded(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", sys.modules.get("torch", object()))
+    assert default_start_method() == "spawn"
