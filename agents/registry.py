@@ -39,7 +39,8 @@ def agent_class(name):
 
 
 def parse_spec(spec):
-    """``'mcts:sims=1000,c=1.4'`` -> ``('mcts', [], {'sims': '1000', 'c': '1.4'})`` (text values)."""
+    """``'mcts:sims=1000,c=1.4'`` -> ``('mcts', [], {'sims': '1000', 'c': '1.4'})``, values
+    as text."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be 'name[:key=value,...]', got {spec!r}")
     name, _, rest = spec.strip().partition(":")

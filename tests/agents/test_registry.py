@@ -80,7 +80,8 @@ def test_an_override_of_an_unknown_setting_is_refused():
 
 
 def test_mcts_sims_must_be_an_integer():
-    with pytest.raises(ValueError, match=r"agent 'mcts': bad value 'abc' for sims \(expected int\)"):
+    with pytest.raises(ValueError, match=re.escape(
+            "agent 'mcts': bad value 'abc' for sims (expected int)")):
         make_agent("mcts:sims=abc")
 
 
