@@ -57,6 +57,21 @@ class BatchPlay:
         self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         self.streams = make_streams(self._rng, self.n)
 
+    def get_state(self):
+        """Everything that decides how play goes on: the games, seats, rewards, views, per-game
+        streams and the external opponent's rng state (a dict of arrays, for checkpoints)."""
+        state = {name: getattr(self, name).copy() for name in self._STATE_ARRAYS}
+        state["rng"] = self._rng.bit_generator.state
+        return state
+
+    def set_state(self, state):
+        """Restore what ``get_state`` returned, so play continues exactly as it would have."""
+        for name in self._STATE_ARRAYS:
+            getattr(self, name)[...] = state[name]
+        self._rng.bit_generator.state = state["rng"]
+
+    _STATE_ARRAYS = ("states", "seats", "streams", "gained", "waiting", "obs", "mask", "players")
+
     def reset(self, which=None):
         """Start new games where ``which`` (all by default) and play up to the learner's turn."""
         which = np.ones(self.n, np.bool_) if which is None else which

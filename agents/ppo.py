@@ -1,0 +1,582 @@
+"""Masked PPO with self-play for any Savanna game, in one file (the CleanRL spirit).
+
+The learner holds one seat in each of ``num_envs`` games stepped by ``savanna.BatchPlay`` (one
+compiled call per step, no per-game Python); the other seats are played by an opponent pool,
+split by the configured shares into groups of games: ``random`` (played inside the compiled
+step), ``greedy`` (the one-ply baseline) and ``self`` (a snapshot of the learner: the current
+weights or, with probability ``1 - latest_share``, a past snapshot, redrawn every rollout).
+Observations are player-relative, so one network plays every seat.
+
+One update:
+
+1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
+   observation, the legal-action mask, the sampled action, its log-probability and the value.
+   Masked logits are set to ``MASKED_LOGIT`` (a large finite negative, never ``-inf``: a NaN
+   would follow from ``0 * -inf``), so illegal actions get probability exactly 0.
+2. **GAE**: advantages ``A_t = delta_t + gamma * lambda * (1 - done_t) * A_{t+1}`` with
+   ``delta_t = r_t + gamma * (1 - done_t) * V_{t+1} - V_t``; returns ``= A + V``. A step's
+   reward is what the learner gained from its move and the opponents' replies.
+3. **Loss**, over ``epochs`` passes of shuffled minibatches: the clipped surrogate
+   ``max(-A r, -A clip(r, 1 +- clip))`` with ``r = exp(logp_new - logp_old)`` where
+   ``logp_new`` uses the *stored* mask; the clipped value loss; minus ``ent_coef`` times the
+   entropy taken over the legal actions only. Adam, gradient-norm clipping, learning rate
+   annealed linearly to 0 over ``steps``.
+
+Steps count the learner's decisions (the transitions stored). Everything that decides the
+future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
+its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
+updates the uninterrupted run would have made.
+
+Example::
+
+    trainer = Trainer(PPOConfig(game="zebres", steps=200_000, seed=0))
+    while trainer.global_step < trainer.config.steps:
+        print(trainer.train_update())
+    trainer.save("runs/x/last.pt")
+"""
+import copy
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from savanna.batch_play import BatchPlay
+from savanna.env import resolve_game
+
+__all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
+           "load_checkpoint", "masked_entropy", "masked_log_probs", "network_from_checkpoint",
+           "parse_shares"]
+
+MASKED_LOGIT = -1e8
+CHECKPOINT_FORMAT = "savanna-ppo"
+CHECKPOINT_VERSION = 1
+OPPONENT_KINDS = ("self", "random", "greedy")
+
+
+# ----- configuration --------------------------------------------------------------------------
+@dataclass
+class PPOConfig:
+    """Every setting of a run; saved in full with each checkpoint and in ``config.json``."""
+
+    game: str = "zebres"
+    game_options: dict = field(default_factory=dict)
+    steps: int = 3_000_000          # learner decisions in all
+    seed: int = 0
+    num_envs: int = 512
+    rollout_len: int = 32
+    hidden: tuple = (128, 128)
+    lr: float = 1e-3
+    anneal_lr: bool = True
+    gamma: float = 1.0              # games end with a win or a loss: no discount needed
+    gae_lambda: float = 0.95
+    epochs: int = 2
+    minibatches: int = 4
+    clip: float = 0.2
+    clip_value: bool = True
+    vf_coef: float = 0.5
+    ent_coef: float = 0.01
+    max_grad_norm: float = 0.5
+    opponents: dict = field(default_factory=lambda: {"self": 0.5, "random": 0.25,
+                                                     "greedy": 0.25})
+    latest_share: float = 0.5       # chance that "self" plays the current weights
+    snapshot_every: int = 100_000   # steps between two snapshots joining the pool
+    pool_size: int = 10
+    eval_every: int = 250_000       # steps between two arena evaluations (run loop)
+    eval_games: int = 200
+    checkpoint_every: int = 250_000
+    threads: int = 2
+
+    def __post_init__(self):
+        self.hidden = tuple(int(h) for h in self.hidden)
+        self.opponents = parse_shares(self.opponents)
+        for name in ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
+                     "snapshot_every", "pool_size", "eval_every", "eval_games",
+                     "checkpoint_every", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden must be one or more positive layer widths, got "
+                             f"{self.hidden!r}")
+        if (self.num_envs * self.rollout_len) % self.minibatches:
+            raise ValueError(f"num_envs * rollout_len ({self.num_envs * self.rollout_len}) must "
+                             f"be divisible by minibatches ({self.minibatches})")
+        for name in ("gamma", "gae_lambda", "latest_share"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
+        if not self.lr > 0 or not self.clip > 0:
+            raise ValueError(f"lr and clip must be positive, got {self.lr!r} and {self.clip!r}")
+
+    @property
+    def batch_size(self):
+        return self.num_envs * self.rollout_len
+
+    def to_dict(self):
+        data = dataclasses.asdict(self)
+        data["hidden"] = list(self.hidden)
+        return data
+
+    @classmethod
+    def from_dict(cls, data):
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown PPO settings {unknown}; known: {', '.join(sorted(names))}")
+        return cls(**data)
+
+
+def parse_shares(shares):
+    """Opponent shares as a dict summing to 1, from a dict or text like ``'self=2,random=1'``.
+
+    >>> parse_shares("self=0.5,random=0.25,greedy=0.25")
+    {'self': 0.5, 'random': 0.25, 'greedy': 0.25}
+    """
+    if isinstance(shares, str):
+        items = {}
+        for item in shares.split(","):
+            key, eq, value = item.partition("=")
+            try:
+                items[key.strip()] = float(value) if eq else 1.0
+            except ValueError:
+                raise ValueError(f"bad opponent share {item!r}; write kind=share, e.g. "
+                                 "self=0.5,random=0.25,greedy=0.25") from None
+        shares = items
+    if not isinstance(shares, dict) or not shares:
+        raise ValueError(f"opponents must be kind=share pairs, got {shares!r}")
+    unknown = sorted(set(shares) - set(OPPONENT_KINDS))
+    if unknown:
+        raise ValueError(f"unknown opponent kinds {unknown}; allowed: {', '.join(OPPONENT_KINDS)}")
+    if any(not v >= 0 for v in shares.values()) or sum(shares.values()) <= 0:
+        raise ValueError(f"opponent shares must be >= 0 with a positive sum, got {shares!r}")
+    total = sum(shares.values())
+    return {k: float(v) / total for k, v in shares.items() if v > 0}
+
+
+def group_sizes(shares, n):
+    """Games per opponent kind: ``n`` split by the shares (largest remainders), none empty
+    unless its share rounds to nothing."""
+    kinds = list(shares)
+    exact = np.array([shares[k] * n for k in kinds])
+    sizes = np.floor(exact).astype(int)
+    for j in np.argsort(-(exact - sizes), kind="stable")[: n - sizes.sum()]:
+        sizes[j] += 1
+    return {k: int(s) for k, s in zip(kinds, sizes) if s > 0}
+
+
+# ----- the network and the masked distribution ----------------------------------------------
+class PolicyValueNet(nn.Module):
+    """A small MLP over the flattened player-relative observation: shared trunk, a policy
+    head (one logit per action) and a value head (the observer's expected return)."""
+
+    def __init__(self, obs_size, num_actions, hidden=(128, 128), obs_scale=1.0):
+        super().__init__()
+        layers, width = [], obs_size
+        for h in hidden:
+            layers += [_layer(width, h, np.sqrt(2)), nn.ReLU()]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.policy = _layer(width, num_actions, 0.01)
+        self.value = _layer(width, 1, 1.0)
+        self.obs_scale = float(obs_scale)
+
+    def forward(self, obs):
+        """``obs`` uint8 ``[n, obs_size]`` -> ``(logits [n, A], values [n])``."""
+        x = self.trunk(obs.float() * self.obs_scale)
+        return self.policy(x), self.value(x).squeeze(-1)
+
+
+def _layer(fan_in, fan_out, gain):
+    layer = nn.Linear(fan_in, fan_out)
+    nn.init.orthogonal_(layer.weight, gain)
+    nn.init.zeros_(layer.bias)
+    return layer
+
+
+def masked_log_probs(logits, mask):
+    """Log-probabilities with illegal actions at ``MASKED_LOGIT``: their probability is
+    exactly 0 and everything stays finite, even with a single legal action."""
+    return torch.log_softmax(torch.where(mask, logits, MASKED_LOGIT), dim=-1)
+
+
+def masked_entropy(log_probs, mask):
+    """Entropy over the legal actions only (0 when one action is legal)."""
+    return -torch.where(mask, log_probs.exp() * log_probs, 0.0).sum(dim=-1)
+
+
+def sample_actions(log_probs, generator):
+    """One action per row drawn from ``exp(log_probs)`` (Gumbel-max on ``generator``)."""
+    u = torch.rand(log_probs.shape, generator=generator).clamp_(min=1e-20)
+    return (log_probs - torch.log(-torch.log(u))).argmax(dim=-1)
+
+
+def obs_scale_of(game):
+    return 1.0 / float(getattr(game, "obs_high", 1))
+
+
+def make_network(game, hidden):
+    return PolicyValueNet(int(np.prod(game.obs_shape)), game.num_actions, hidden,
+                          obs_scale_of(game))
+
+
+# ----- the rollout buffer -------------------------------------------------------------------
+class RolloutBuffer:
+    """Preallocated ``[T, N]`` arrays of one rollout, masks included (the loss reuses them)."""
+
+    def __init__(self, steps, envs, obs_size, num_actions):
+        self.obs = np.zeros((steps, envs, obs_size), np.uint8)
+        self.masks = np.zeros((steps, envs, num_actions), np.bool_)
+        self.actions = np.zeros((steps, envs), np.int64)
+        self.log_probs = np.zeros((steps, envs), np.float32)
+        self.values = np.zeros((steps, envs), np.float32)
+        self.rewards = np.zeros((steps, envs), np.float32)
+        self.dones = np.zeros((steps, envs), np.bool_)
+
+    def advantages(self, last_values, gamma, lam):
+        """GAE advantages and returns ``[T, N]``; ``last_values`` values the states after the
+        rollout; ``dones[t]`` cuts the bootstrap where a game ended after step ``t``."""
+        advantages = np.zeros_like(self.values)
+        next_value = last_values
+        next_advantage = np.zeros_like(last_values)
+        for t in reversed(range(len(self.values))):
+            alive = 1.0 - self.dones[t]
+            delta = self.rewards[t] + gamma * next_value * alive - self.values[t]
+            next_advantage = delta + gamma * lam * alive * next_advantage
+            advantages[t] = next_advantage
+            next_value = self.values[t]
+        return advantages, advantages + self.values
+
+
+# ----- the opponent pool --------------------------------------------------------------------
+class SnapshotOpponent:
+    """``policy(obs, mask) -> actions``: a frozen copy of the learner, sampled without grad."""
+
+    def __init__(self, net, generator):
+        self.net = copy.deepcopy(net).eval()
+        self.generator = generator
+
+    def load(self, weights):
+        self.net.load_state_dict(weights)
+
+    @torch.no_grad()
+    def __call__(self, obs, mask):
+        obs = torch.from_numpy(np.ascontiguousarray(obs).reshape(len(obs), -1))
+        logits, _ = self.net(obs)
+        log_probs = masked_log_probs(logits, torch.from_numpy(np.asarray(mask, np.bool_)))
+        return sample_actions(log_probs, self.generator).numpy()
+
+
+# ----- the trainer --------------------------------------------------------------------------
+class Trainer:
+    """State and steps of one PPO run (see the module docstring). ``game`` overrides the
+    config's game name with an instance (e.g. a test game that is not registered)."""
+
+    def __init__(self, config, game=None):
+        self.config = cfg = config
+        self.game = game if game is not None else resolve_game(cfg.game, cfg.game_options)
+        torch.set_num_threads(cfg.threads)
+        self.rng = np.random.default_rng(cfg.seed)
+        torch.manual_seed(cfg.seed)
+        self.generator = torch.Generator().manual_seed(cfg.seed)
+        self.net = make_network(self.game, cfg.hidden)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
+        self.opponent = SnapshotOpponent(self.net, self.generator)
+        self.pool = [_frozen(self.net)]
+        self.global_step = 0
+        self.updates = 0
+        self.next_snapshot = cfg.snapshot_every
+        self.groups = self._make_groups()
+        n = cfg.num_envs
+        self.buffer = RolloutBuffer(cfg.rollout_len, n, int(np.prod(self.game.obs_shape)),
+                                    self.game.num_actions)
+        self.episode_return = np.zeros(n, np.float64)
+        for _, play in self.groups:
+            play.seed(self.rng)
+            play.reset()
+            self._reset_ended(play)
+
+    def _make_groups(self):
+        from agents.greedy import GreedyAgent  # the trainer's only dependency on other agents
+        opponents = {"self": self.opponent, "random": "random", "greedy": GreedyAgent()}
+        sizes = group_sizes(self.config.opponents, self.config.num_envs)
+        return [(kind, BatchPlay(self.game, size, None, opponents[kind]))
+                for kind, size in sizes.items()]
+
+    def _slices(self):
+        start = 0
+        for kind, play in self.groups:
+            yield kind, play, slice(start, start + play.n)
+            start += play.n
+
+    # ----- one update ---------------------------------------------------------------------
+    def train_update(self):
+        """Collect one rollout, learn from it; returns the update's metrics (a flat dict)."""
+        cfg = self.config
+        lr = cfg.lr * max(0.0, 1.0 - self.global_step / cfg.steps) if cfg.anneal_lr else cfg.lr
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        self._choose_snapshot()
+        episodes = self.collect()
+        metrics = self.learn()
+        self.updates += 1
+        self.global_step += cfg.batch_size
+        if self.global_step >= self.next_snapshot:
+            self.pool = (self.pool + [_frozen(self.net)])[-cfg.pool_size:]
+            self.next_snapshot += cfg.snapshot_every
+        metrics.update(step=self.global_step, update=self.updates, lr=lr, **episodes)
+        return metrics
+
+    def _choose_snapshot(self):
+        """The weights the "self" opponents play with during the next rollout."""
+        if self.rng.random() < self.config.latest_share:
+            self.opponent.load(self.net.state_dict())
+        else:
+            self.opponent.load(self.pool[self.rng.integers(len(self.pool))])
+
+    def observations(self):
+        """The learner's observations and masks across all groups: ``(uint8, bool)`` arrays."""
+        obs = np.concatenate([play.obs for _, play in self.groups])
+        mask = np.concatenate([play.mask for _, play in self.groups]).astype(np.bool_)
+        return obs, mask
+
+    @torch.no_grad()
+    def collect(self):
+        """Play ``rollout_len`` steps of every game into the buffer; returns episode stats."""
+        buf = self.buffer
+        finished = {kind: [] for kind, _ in self.groups}
+        acting = {kind: np.ones(play.n, np.bool_) for kind, play in self.groups}
+        for t in range(self.config.rollout_len):
+            obs, mask = self.observations()
+            buf.obs[t], buf.masks[t] = obs, mask
+            logits, values = self.net(torch.from_numpy(obs))
+            log_probs = masked_log_probs(logits, torch.from_numpy(mask))
+            actions = sample_actions(log_probs, self.generator)
+            buf.actions[t] = actions.numpy()
+            buf.log_probs[t] = log_probs.gather(1, actions[:, None]).squeeze(1).numpy()
+            buf.values[t] = values.numpy()
+            for kind, play, sl in self._slices():
+                play.step(buf.actions[t, sl], acting[kind])
+                buf.rewards[t, sl] = play.rewards()
+                buf.dones[t, sl] = play.terminal()
+            self.episode_return += buf.rewards[t]
+            for kind, play, sl in self._slices():
+                ended = buf.dones[t, sl]
+                if ended.any():
+                    finished[kind].extend(self.episode_return[sl][ended].tolist())
+                    self.episode_return[sl][ended] = 0.0
+                    play.reset(ended)
+                    self._reset_ended(play)
+        return _episode_stats(finished)
+
+    def _reset_ended(self, play):
+        """Restart games that ended before the learner's first decision (no transition)."""
+        for _ in range(100):
+            ended = play.terminal()
+            if not ended.any():
+                return
+            play.reset(ended)
+        raise RuntimeError(f"{self.game.name}: games keep ending before the learner moves")
+
+    def learn(self):
+        """``epochs`` passes of clipped PPO over the buffer, in shuffled minibatches."""
+        cfg, buf = self.config, self.buffer
+        with torch.no_grad():
+            obs, _ = self.observations()
+            _, last_values = self.net(torch.from_numpy(obs))
+        advantages, returns = buf.advantages(last_values.numpy(), cfg.gamma, cfg.gae_lambda)
+        batch = {
+            "obs": torch.from_numpy(buf.obs.reshape(cfg.batch_size, -1)),
+            "masks": torch.from_numpy(buf.masks.reshape(cfg.batch_size, -1)),
+            "actions": torch.from_numpy(buf.actions.reshape(-1)),
+            "log_probs": torch.from_numpy(buf.log_probs.reshape(-1)),
+            "values": torch.from_numpy(buf.values.reshape(-1)),
+            "advantages": torch.from_numpy(advantages.reshape(-1)),
+            "returns": torch.from_numpy(returns.reshape(-1)),
+        }
+        size = cfg.batch_size // cfg.minibatches
+        sums = {}
+        for _ in range(cfg.epochs):
+            order = torch.from_numpy(self.rng.permutation(cfg.batch_size))
+            for k in range(cfg.minibatches):
+                mb = {key: v[order[k * size:(k + 1) * size]] for key, v in batch.items()}
+                loss, stats = ppo_loss(self.net, mb, cfg)
+                self.optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+                for key, value in stats.items():
+                    sums[key] = sums.get(key, 0.0) + value
+        metrics = {key: value / (cfg.epochs * cfg.minibatches) for key, value in sums.items()}
+        variance = returns.var()
+        metrics["explained_variance"] = float(
+            1 - (returns - buf.values).var() / variance) if variance > 0 else float("nan")
+        return metrics
+
+    # ----- checkpoints --------------------------------------------------------------------
+    def state_dict(self):
+        """Everything a resumed run needs to continue exactly (see ``save``)."""
+        return {
+            "model": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "pool": self.pool,
+            "counters": {"global_step": self.global_step, "updates": self.updates,
+                         "next_snapshot": self.next_snapshot},
+            "rng": {"numpy": self.rng.bit_generator.state, "torch": torch.get_rng_state(),
+                    "sampler": self.generator.get_state()},
+            "envs": [{k: _packed(v) for k, v in play.get_state().items()}
+                     for _, play in self.groups],
+            "episode_return": torch.from_numpy(self.episode_return.copy()),
+        }
+
+    def load_state_dict(self, state):
+        self.net.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.pool = list(state["pool"])
+        counters = state["counters"]
+        self.global_step = int(counters["global_step"])
+        self.updates = int(counters["updates"])
+        self.next_snapshot = int(counters["next_snapshot"])
+        self.rng.bit_generator.state = state["rng"]["numpy"]
+        torch.set_rng_state(state["rng"]["torch"])
+        self.generator.set_state(state["rng"]["sampler"])
+        for (_, play), saved in zip(self.groups, state["envs"]):
+            current = play.get_state()
+            play.set_state({k: _unpacked(saved[k], current[k]) for k in current})
+        self.episode_return[:] = state["episode_return"].numpy()
+
+    def save(self, path, extra=None, full=True):
+        """Write a checkpoint atomically (a temporary file, then ``os.replace``): a crash
+        never leaves a half-written file. ``extra`` holds the run loop's own counters.
+        ``full=False`` writes the network alone (enough to play, not to resume)."""
+        data = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+                "game": self.game.name, "obs_shape": list(self.game.obs_shape),
+                "num_actions": self.game.num_actions, "num_players": self.game.num_players,
+                "config": self.config.to_dict(), "global_step": self.global_step,
+                "extra": extra or {}}
+        if full:
+            data["trainer"] = self.state_dict()
+        else:
+            data["model"] = self.net.state_dict()
+        save_atomically(data, path)
+
+    @classmethod
+    def load(cls, path, game=None, **overrides):
+        """A trainer continuing from a checkpoint; returns ``(trainer, extra)``. ``overrides``
+        change settings (e.g. ``steps`` to train longer)."""
+        data = load_checkpoint(path, game, need_trainer=True)
+        config = PPOConfig.from_dict({**data["config"], **overrides})
+        trainer = cls(config, game)
+        trainer.load_state_dict(data["trainer"])
+        return trainer, data["extra"]
+
+
+def ppo_loss(net, mb, cfg):
+    """The PPO loss of one minibatch (log-probabilities under the minibatch's stored masks)
+    and its statistics."""
+    logits, values = net(mb["obs"])
+    log_probs = masked_log_probs(logits, mb["masks"])
+    new_log_prob = log_probs.gather(1, mb["actions"][:, None]).squeeze(1)
+    entropy = masked_entropy(log_probs, mb["masks"]).mean()
+    log_ratio = new_log_prob - mb["log_probs"]
+    ratio = log_ratio.exp()
+    adv = mb["advantages"]
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+    value_error = (values - mb["returns"]) ** 2
+    if cfg.clip_value:
+        clipped = mb["values"] + (values - mb["values"]).clamp(-cfg.clip, cfg.clip)
+        value_error = torch.max(value_error, (clipped - mb["returns"]) ** 2)
+    value_loss = 0.5 * value_error.mean()
+    loss = policy_loss + cfg.vf_coef * value_loss - cfg.ent_coef * entropy
+    with torch.no_grad():
+        stats = {"policy_loss": float(policy_loss), "value_loss": float(value_loss),
+                 "entropy": float(entropy),
+                 "approx_kl": float(((ratio - 1) - log_ratio).mean()),
+                 "clip_fraction": float(((ratio - 1).abs() > cfg.clip).float().mean())}
+    return loss, stats
+
+
+def _episode_stats(finished):
+    """Mean return, win and loss rates of the games that ended, per opponent kind."""
+    stats = {}
+    every = [r for returns in finished.values() for r in returns]
+    stats["episodes"] = len(every)
+    stats["mean_return"] = float(np.mean(every)) if every else float("nan")
+    for kind, returns in finished.items():
+        r = np.asarray(returns)
+        stats[f"train_win_{kind}"] = float((r > 0).mean()) if len(r) else float("nan")
+    return stats
+
+
+def _frozen(net):
+    return {k: v.detach().clone() for k, v in net.state_dict().items()}
+
+
+def _packed(value):
+    """A numpy array (or rng state) as something ``torch.load(weights_only=True)`` accepts."""
+    if isinstance(value, np.ndarray):
+        return torch.from_numpy(np.frombuffer(value.tobytes(), np.uint8).copy())
+    return value
+
+
+def _unpacked(saved, like):
+    if isinstance(like, np.ndarray):
+        data = saved.numpy().tobytes()
+        if len(data) != like.nbytes:
+            raise ValueError("checkpoint does not fit this run (environment arrays differ)")
+        return np.frombuffer(data, like.dtype).reshape(like.shape)
+    return saved
+
+
+# ----- checkpoint files ---------------------------------------------------------------------
+def save_atomically(data, path):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    torch.save(data, tmp)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path, game=None, need_trainer=False):
+    """A PPO checkpoint's contents, checked; a one-line ValueError for a missing, corrupt or
+    foreign file, or one trained on another game than ``game`` (when given)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no PPO checkpoint at {str(path)!r}")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:
+        raise ValueError(f"{str(path)!r} is not a readable PPO checkpoint "
+                         f"(corrupt or not a torch file: {type(err).__name__})") from None
+    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{str(path)!r} is not a Savanna PPO checkpoint "
+                         f"(expected format {CHECKPOINT_FORMAT!r})")
+    if data.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(f"{str(path)!r} has checkpoint version {data.get('version')!r}; this "
+                         f"code reads version {CHECKPOINT_VERSION}")
+    if need_trainer and "trainer" not in data:
+        raise ValueError(f"{str(path)!r} holds a network only; resume needs a full checkpoint")
+    if game is not None:
+        theirs = (data["game"], tuple(data["obs_shape"]), data["num_actions"],
+                  data["num_players"])
+        ours = (game.name, tuple(game.obs_shape), game.num_actions, game.num_players)
+        if theirs != ours:
+            raise ValueError(f"{str(path)!r} was trained on {data['game']} (obs {theirs[1]}, "
+                             f"{theirs[2]} actions, {theirs[3]} players), not on {game.name} "
+                             f"(obs {ours[1]}, {ours[2]} actions, {ours[3]} players)")
+    return data
+
+
+def network_from_checkpoint(data, game):
+    """The policy-value network stored in a checkpoint's contents, in eval mode."""
+    hidden = tuple(data["config"]["hidden"])
+    net = make_network(game, hidden)
+    weights = data["trainer"]["model"] if "trainer" in data else data["model"]
+    try:
+        net.load_state_dict(weights)
+    except RuntimeError as err:
+        raise ValueError(f"checkpoint weights do not fit the network: {err}") from None
+    return net.eval()

@@ -1,0 +1,95 @@
+"""A trained PPO network as an agent, and as the prior and value evaluator of MCTS (PUCT).
+
+``PPOAgent("runs/zebres-ppo-0-.../best.pt")`` plays the most probable legal action (ties
+broken at random) or, with ``sample=True``, draws one from the masked policy; either way all
+randomness comes from the ``rng`` given to ``act``. The registry spec is ``ppo:<path>``
+(``ppo:runs/x/best.pt,sample=true``).
+
+``agent.evaluator(game)`` is the PUCT evaluator ``(obs, mask, players) -> (priors, values)``
+of ``agents.mcts``: priors are the masked policy; the network values the position for the
+player to move, so ``values[j, players[j]] = v`` and, the games being zero-sum, every other
+seat gets ``-v / (P - 1)`` (for two players, ``-v``).
+
+>>> agent = PPOAgent("runs/zebres-ppo-0-20260101-120000/best.pt")
+>>> mcts = MCTSAgent(sims=200, evaluator=agent.evaluator(ZebresGame()))
+"""
+import numpy as np
+import torch
+
+from agents.base import random_argmax
+from agents.ppo import (load_checkpoint, masked_log_probs, network_from_checkpoint)
+
+__all__ = ["PPOAgent"]
+
+
+class PPOAgent:
+    """Plays a PPO checkpoint (see the module docstring)."""
+
+    name = "ppo"
+
+    def __init__(self, checkpoint: str, sample: bool = False):
+        self.checkpoint = str(checkpoint)
+        self.sample = bool(sample)
+        self._data = load_checkpoint(self.checkpoint)
+        self._net = None
+        self._game_key = None
+
+    @classmethod
+    def from_network(cls, net, game, label="training", sample=False):
+        """An agent on an in-memory network (the trainer's evaluations), for ``game`` only."""
+        agent = cls.__new__(cls)
+        agent.checkpoint, agent.sample, agent._data = label, bool(sample), None
+        agent._net, agent._game_key = net, _game_key(game)
+        return agent
+
+    def settings(self):
+        return {"checkpoint": self.checkpoint, **({"sample": True} if self.sample else {})}
+
+    def network(self, game):
+        """The network, checked against ``game`` (a ValueError if it was trained on another)."""
+        if self._game_key != _game_key(game):
+            if self._data is None:
+                raise ValueError(f"this PPO network plays {self._game_key[0]}, not {game.name}")
+            load_checkpoint(self.checkpoint, game)  # the clear error when the game differs
+            self._net = network_from_checkpoint(self._data, game)
+            self._game_key = _game_key(game)
+        return self._net
+
+    @torch.no_grad()
+    def policy(self, game, obs, mask):
+        """``(log_probs float32[n, A], values float32[n])`` for player-relative observations."""
+        net = self.network(game)
+        obs = torch.from_numpy(np.ascontiguousarray(obs, np.uint8).reshape(len(obs), -1))
+        logits, values = net(obs)
+        log_probs = masked_log_probs(logits, torch.from_numpy(np.asarray(mask, np.bool_)))
+        return log_probs.numpy(), values.numpy()
+
+    def act(self, game, states, rng):
+        states = game.check_states(states)
+        mask = game.legal_mask(states)
+        log_probs, _ = self.policy(game, game.observe(states, game.current_player(states)), mask)
+        if self.sample:
+            gumbel = -np.log(-np.log(rng.random(log_probs.shape).clip(1e-20, None)))
+            return np.where(mask, log_probs + gumbel, -np.inf).argmax(axis=1).astype(np.int64)
+        return random_argmax(np.where(mask, log_probs, -np.inf), rng)
+
+    def evaluator(self, game):
+        """The PUCT evaluator for ``game`` (see the module docstring)."""
+        self.network(game)
+        others = 1.0 / max(game.num_players - 1, 1)
+
+        def ppo_evaluator(obs, mask, players):
+            log_probs, v = self.policy(game, obs, mask)
+            priors = np.where(mask, np.exp(log_probs.astype(np.float64)), 0.0)
+            values = np.repeat(-v[:, None].astype(np.float64) * others, game.num_players, axis=1)
+            values[np.arange(len(v)), np.asarray(players, np.int64)] = v
+            return priors, values
+
+        return ppo_evaluator
+
+    def __repr__(self):
+        return f"PPOAgent({self.checkpoint!r}, sample={self.sample})"
+
+
+def _game_key(game):
+    return game.name, tuple(game.obs_shape), game.num_actions, game.num_players

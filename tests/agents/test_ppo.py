@@ -1,0 +1,203 @@
+"""Masked PPO: the masked distribution, the stored masks, exact resume, checkpoint errors,
+and learning on Nim (tiny and solved: the learner should find the winning moves)."""
+import numpy as np
+import pytest
+import torch
+
+from agents.arena import play_match
+from agents.ppo import (MASKED_LOGIT, PPOConfig, Trainer, group_sizes, load_checkpoint,
+                        masked_entropy, masked_log_probs, parse_shares, ppo_loss,
+                        sample_actions)
+from agents.ppo_agent import PPOAgent
+from agents.random_agent import RandomAgent
+from tests.agents.tiny_games import Nim
+
+
+def tiny_config(**changes):
+    settings = dict(game="nim", steps=2048, num_envs=32, rollout_len=8, minibatches=2,
+                    hidden=(16,), opponents={"self": 0.5, "random": 0.5}, snapshot_every=256,
+                    pool_size=3, threads=1)
+    return PPOConfig(**{**settings, **changes})
+
+
+# ----- the masked distribution -------------------------------------------------------------
+def random_masks(rng, n, a):
+    masks = rng.random((n, a)) < 0.3
+    masks[np.arange(n), rng.integers(a, size=n)] = True
+    masks[0] = False
+    masks[0, 3] = True  # exactly one legal action
+    return torch.from_numpy(masks)
+
+
+def test_masked_actions_get_probability_zero_and_entropy_stays_finite():
+    rng = np.random.default_rng(0)
+    masks = random_masks(rng, 64, 10)
+    logits = torch.from_numpy(rng.normal(0, 30, (64, 10)).astype(np.float32))
+    logits[~masks] = 1e6  # illegal actions the network loves must still get nothing
+    logits.requires_grad_(True)
+    log_probs = masked_log_probs(logits, masks)
+    probs = log_probs.exp()
+    assert (probs[~masks] == 0).all()
+    assert torch.allclose(probs.sum(dim=1), torch.ones(64))
+    entropy = masked_entropy(log_probs, masks)
+    assert torch.isfinite(entropy).all() and (entropy >= 0).all()
+    assert entropy[0] == 0 and probs[0, 3] == 1
+    (entropy.sum() + log_probs[masks].sum()).backward()
+    assert torch.isfinite(logits.grad).all()
+
+
+def test_entropy_is_the_entropy_of_the_legal_actions_alone():
+    masks = torch.tensor([[True, True, False, True]])
+    logits = torch.tensor([[0.0, 0.0, 5.0, 0.0]])
+    entropy = masked_entropy(masked_log_probs(logits, masks), masks)
+    assert torch.allclose(entropy, torch.tensor([np.log(3.0)], dtype=torch.float32))
+
+
+def test_sampling_follows_the_masked_distribution():
+    masks = torch.tensor([[True, False, True, False]] * 20000 + [[False, False, False, True]])
+    logits = torch.tensor([[np.log(3.0), 9.0, 0.0, 9.0]] * 20001, dtype=torch.float32)
+    actions = sample_actions(masked_log_probs(logits, masks),
+                             torch.Generator().manual_seed(0)).numpy()
+    assert set(actions[:-1]) <= {0, 2} and actions[-1] == 3
+    assert abs((actions[:-1] == 0).mean() - 0.75) < 0.02
+
+
+def test_masked_logit_is_finite():
+    assert np.isfinite(MASKED_LOGIT) and MASKED_LOGIT < -1e6
+
+
+# ----- the rollout buffer and the loss -----------------------------------------------------
+def test_the_loss_uses_the_stored_masks():
+    trainer = Trainer(tiny_config(), game=Nim())
+    trainer.collect()
+    buf = trainer.buffer
+    assert buf.masks.any(axis=2).all(), "every stored step has a legal action"
+    assert buf.masks[np.arange(8)[:, None], np.arange(32), buf.actions].all()
+    batch = {"obs": torch.from_numpy(buf.obs.reshape(256, -1)),
+             "masks": torch.from_numpy(buf.masks.reshape(256, -1)),
+             "actions": torch.from_numpy(buf.actions.reshape(-1)),
+             "log_probs": torch.from_numpy(buf.log_probs.reshape(-1)),
+             "values": torch.from_numpy(buf.values.reshape(-1)),
+             "advantages": torch.ones(256), "returns": torch.zeros(256)}
+    # with the stored masks, the loss sees exactly the distribution that sampled the actions
+    _, stats = ppo_loss(trainer.net, batch, trainer.config)
+    assert stats["approx_kl"] == pytest.approx(0, abs=1e-6) and stats["clip_fraction"] == 0
+    # with other masks it does not: the stored ones are what the loss reads
+    widened = dict(batch, masks=torch.ones_like(batch["masks"]))
+    _, stats = ppo_loss(trainer.net, widened, trainer.config)
+    assert stats["approx_kl"] > 1e-3
+
+
+def test_gae_cuts_at_game_ends():
+    trainer = Trainer(tiny_config(rollout_len=3, num_envs=2, minibatches=1), game=Nim())
+    buf = trainer.buffer
+    buf.rewards[:] = [[0, 0], [1, 0], [0, -1]]
+    buf.dones[:] = [[False, False], [True, False], [False, True]]
+    buf.values[:] = 0.5
+    advantages, returns = buf.advantages(np.array([0.25, 0.25], np.float32), 1.0, 1.0)
+    # env 0: the game ending at t=1 returns 1 to t=0 and t=1; t=2 bootstraps the last value
+    assert np.allclose(returns[:, 0], [1.0, 1.0, 0.25])
+    assert np.allclose(returns[:, 1], [-1.0, -1.0, -1.0])
+    assert np.allclose(advantages, returns - 0.5)
+
+
+def test_opponent_shares_split_the_games():
+    assert parse_shares("self=2,random=1,greedy=1") == {"self": 0.5, "random": 0.25,
+                                                        "greedy": 0.25}
+    assert group_sizes({"self": 0.5, "random": 0.25, "greedy": 0.25}, 10) == {
+        "self": 5, "random": 3, "greedy": 2}
+    with pytest.raises(ValueError, match="unknown opponent kinds"):
+        parse_shares("mcts=1")
+
+
+# ----- exact resume ------------------------------------------------------------------------
+def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path):
+    config = tiny_config(steps=4 * 256)
+    straight = Trainer(config, game=Nim())
+    expected = [straight.train_update() for _ in range(4)]
+
+    first = Trainer(config, game=Nim())
+    for _ in range(2):
+        first.train_update()
+    first.save(tmp_path / "last.pt")
+    resumed, _ = Trainer.load(tmp_path / "last.pt", game=Nim())
+    again = [resumed.train_update() for _ in range(2)]
+
+    assert again == expected[2:]
+    for a, b in zip(straight.net.parameters(), resumed.net.parameters()):
+        assert torch.equal(a, b)
+    assert np.array_equal(straight.buffer.actions, resumed.buffer.actions)
+    assert len(resumed.pool) == len(straight.pool) == 3
+
+
+# ----- checkpoint errors -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def nim_checkpoint(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ppo") / "nim.pt"
+    Trainer(tiny_config(), game=Nim()).save(path)
+    return path
+
+
+def test_a_corrupt_checkpoint_gives_a_clear_error(tmp_path, nim_checkpoint):
+    truncated = tmp_path / "truncated.pt"
+    truncated.write_bytes(nim_checkpoint.read_bytes()[:300])
+    garbage = tmp_path / "garbage.pt"
+    garbage.write_bytes(b"not a checkpoint at all")
+    for path in (truncated, garbage):
+        with pytest.raises(ValueError, match="not a readable PPO checkpoint"):
+            load_checkpoint(path)
+    with pytest.raises(ValueError, match="no PPO checkpoint"):
+        load_checkpoint(tmp_path / "missing.pt")
+
+
+def test_a_foreign_checkpoint_gives_a_clear_error(tmp_path, nim_checkpoint):
+    foreign = tmp_path / "foreign.pt"
+    torch.save({"state_dict": {"w": torch.zeros(2)}}, foreign)
+    with pytest.raises(ValueError, match="not a Savanna PPO checkpoint"):
+        load_checkpoint(foreign)
+    other_game = Nim()
+    other_game.name = "nim-variant"
+    with pytest.raises(ValueError, match="trained on nim"):
+        load_checkpoint(nim_checkpoint, other_game)
+    with pytest.raises(ValueError, match="trained on nim"):
+        PPOAgent(str(nim_checkpoint)).act(other_game, other_game.init(1),
+                                          np.random.default_rng(0))
+
+
+# ----- the agent and the evaluator ---------------------------------------------------------
+def test_the_agent_plays_legal_moves_and_replays_with_its_seed(nim_checkpoint):
+    game = Nim()
+    states = game.init(5)
+    for sample in (False, True):
+        agent = PPOAgent(str(nim_checkpoint), sample=sample)
+        actions = agent.act(game, states, np.random.default_rng(1))
+        assert game.legal_mask(states)[np.arange(5), actions].all()
+        assert np.array_equal(actions, agent.act(game, states, np.random.default_rng(1)))
+
+
+def test_the_evaluator_gives_masked_priors_and_seat_values(nim_checkpoint):
+    game = Nim()
+    states = game.init(3)
+    game.step_inplace(states[1:2], [0])  # player 1 to move in state 1
+    players = game.current_player(states).astype(np.int64)
+    mask = game.legal_mask(states)
+    agent = PPOAgent(str(nim_checkpoint))
+    priors, values = agent.evaluator(game)(game.observe(states, players), mask, players)
+    assert np.allclose(priors.sum(axis=1), 1) and (priors[~mask] == 0).all()
+    _, v = agent.policy(game, game.observe(states, players), mask)
+    assert np.allclose(values[np.arange(3), players], v)
+    assert np.allclose(values.sum(axis=1), 0)
+
+
+# ----- learning ----------------------------------------------------------------------------
+def test_ppo_learns_to_beat_random_at_nim():
+    game = Nim()
+    config = tiny_config(steps=100 * 1024, num_envs=128, rollout_len=8, hidden=(32, 32),
+                         minibatches=2, epochs=4, lr=3e-3, opponents={"random": 1.0})
+    trainer = Trainer(config, game=game)
+    while trainer.global_step < config.steps:
+        trainer.train_update()
+    agent = PPOAgent.from_network(trainer.net, game)
+    result = play_match(game, [agent, RandomAgent()], games=200, seed=0, workers=1,
+                        progress=False)
+    assert result.summary()[0]["win_rate"] > 0.75
