@@ -138,18 +138,22 @@ class Game:
         return probs[:, : self.max_chance_outcomes]
 
     def apply_chance(self, s, outcomes):
+        """Apply one chance outcome per state (every state must be a chance node)."""
         s = self.check_states(s)
         outcomes = np.asarray(outcomes)
-        if outcomes.shape != (len(s),):
-            raise ValueError(f"outcomes must have shape ({len(s)},), got {outcomes.shape}")
+        if outcomes.shape != (len(s),) or not np.issubdtype(outcomes.dtype, np.integer):
+            raise ValueError(f"outcomes must be {len(s)} integers, got {outcomes.dtype} "
+                             f"array of shape {outcomes.shape}")
+        not_chance = np.flatnonzero(self.current_player(s) != CHANCE)
+        if len(not_chance):
+            raise ValueError(f"state {not_chance[0]} is not a chance node")
         probs = self.chance_probs(s)
-        for i, o in enumerate(outcomes):
-            if self.current_player(s[i : i + 1])[0] != CHANCE:
-                raise ValueError(f"state {i} is not a chance node")
-            if not (0 <= o < self.max_chance_outcomes and probs[i, o] > 0):
-                raise ValueError(
-                    f"chance outcome {o} is impossible in state {i}; possible: "
-                    f"{np.flatnonzero(probs[i]).tolist()}")
+        valid = (outcomes >= 0) & (outcomes < self.max_chance_outcomes)
+        valid[valid] &= probs[np.flatnonzero(valid), outcomes[valid]] > 0
+        if not valid.all():
+            i = int(np.flatnonzero(~valid)[0])
+            raise ValueError(f"chance outcome {outcomes[i]} is impossible in state {i}; "
+                             f"possible: {np.flatnonzero(probs[i]).tolist()}")
         self.drivers.apply_chance_batch(s, outcomes.astype(np.int64))
 
     def observe(self, s, player):
