@@ -28,7 +28,7 @@ from savanna.bits import ONE, lowest_bit, popcount
 # ----- declared facts ------------------------------------------------------------------------
 NUM_ACTIONS = N.NUM_ACTIONS            # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)
 MAX_CHANCE_OUTCOMES = len(N.VALUES)    # 8
-OBS_SIZE = 811                         # layout in observe_one
+OBS_SIZE = 839                         # layout in observe_one
 # Decisions in one game, at most: a pawn leaves a spot only when the spot is fully covered or
 # beside an activated toilet, and both bar it for good, so each of the 19 spots receives at most
 # one pawn; 54 triangles hold at most 27 tiles, each a draw and a placement: 19 + 2 * 27 = 73.
@@ -286,15 +286,16 @@ def _plane(out, base, m):
 
 @njit(cache=True)
 def observe_one(s, i, player, out):
-    """uint8[811] from ``player``'s seat; relative seat k = (owner - player) mod P.
+    """uint8[839] of 0/1 from ``player``'s seat; relative seat k = (owner - player) mod P.
 
     [0, 648)   12 planes x 54 triangles: 0-7 covered by a tile of value v (outcome order),
                8 free and activated, 9 toilet, 10 parasol, 11 dune
     [648, 743) 5 planes x 19 spots: 0-3 pawns of relative seat k, 4 legal for a pawn
     743-750    tile in hand one-hot; 751-778 pile thermometer (value v: TILE_COUNTS[v] bits,
                bit j set iff pile[v] > j); 779-794 supply thermometer, 4 bits per relative seat;
-    795-798    clip(score + 128, 0, 255) per relative seat; 799-802 phase one-hot;
-    803-806    relative seat to move one-hot (zero at the end); 807-810 seat k present.
+    795-826    clip(score + 128, 0, 255) in binary, 8 bits per relative seat, lowest first;
+    827-830    phase one-hot; 831-834 relative seat to move one-hot (zero at the end);
+    835-838    seat k present.
     """
     r = s[i]
     P = r.num_players
@@ -325,9 +326,11 @@ def observe_one(s, i, player, out):
         supply = PAWNS - popcount(r.pawns[p])
         for j in range(supply):
             out[base + 4 * k + j] = 1
-        out[base + 16 + k] = min(255, max(0, np.int64(r.score[p]) + 128))
-        out[base + 28 + k] = 1
-    base += 20
+        shifted = min(255, max(0, np.int64(r.score[p]) + 128))
+        for j in range(8):
+            out[base + 16 + 8 * k + j] = (shifted >> j) & 1
+        out[base + 56 + k] = 1
+    base += 48
     out[base + r.phase] = 1
     if r.phase != END:
         out[base + 4 + (r.to_move - player) % P] = 1

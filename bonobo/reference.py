@@ -13,14 +13,13 @@ is added to the scores and the game ends; a tie for the highest score is shared;
 the board at the end; a pawn may be placed beside activated parasols and dunes (only activated
 toilets forbid a spot).
 """
-import copy
 from dataclasses import dataclass, field
 
 from bonobo import notation as N
 
 CHANCE = -1
 TERMINAL = -2
-OBS_SIZE = 811
+OBS_SIZE = 839
 
 _NEIGHBOURS = [{u for u in range(N.NUM_TRIANGLES)
                 if len(set(N.TRIANGLES[t]) & set(N.TRIANGLES[u])) == 2}
@@ -54,6 +53,11 @@ def from_position(pos):
                  list(pos.pile), pos.to_move, pos.phase, pos.drawn)
 
 
+def clone(state):
+    return State(state.num_players, dict(state.cover), dict(state.tiles), dict(state.pawns),
+                 list(state.score), list(state.pile), state.to_move, state.phase, state.drawn)
+
+
 def to_position(state):
     return N.Position(state.num_players, tuple(sorted(state.tiles.items())),
                       tuple(sorted(state.pawns.items())), tuple(state.score), tuple(state.pile),
@@ -66,17 +70,23 @@ def free(state, t):
 
 
 def activated(state, t):
-    return free(state, t) and not any(free(state, u) for u in _NEIGHBOURS[t])
+    return t not in state.cover and all(u in state.cover for u in _NEIGHBOURS[t])
+
+
+def activated_toilets(state):
+    return {t for t in N.TOILETS if activated(state, t)}
 
 
 def free_slots(state):
     return [k for k, (a, b) in enumerate(N.SLOTS) if free(state, a) and free(state, b)]
 
 
-def legal_spot(state, s):
-    tris = _SPOT_TRIANGLES[s]
-    return (s not in state.pawns and any(free(state, t) for t in tris)
-            and not any(N.SYMBOLS[t] == "T" and activated(state, t) for t in tris))
+def legal_spots(state):
+    """Spots a pawn may go to (whoever places it): empty, beside a free triangle and beside
+    no activated toilet."""
+    toilets = activated_toilets(state)
+    return [s for s, tris in enumerate(_SPOT_TRIANGLES)
+            if s not in state.pawns and any(free(state, t) for t in tris) and not tris & toilets]
 
 
 def supply(state, player):
@@ -89,7 +99,7 @@ def can_draw(state):
 
 def can_act(state, player):
     return can_draw(state) or (
-        supply(state, player) > 0 and any(legal_spot(state, s) for s in range(N.NUM_SPOTS)))
+        supply(state, player) > 0 and bool(legal_spots(state)))
 
 
 # ----- the protocol ----------------------------------------------------------------------------
@@ -104,7 +114,7 @@ def legal_actions(state):
         return []
     actions = []
     if supply(state, state.to_move) > 0:
-        actions = [s for s in range(N.NUM_SPOTS) if legal_spot(state, s)]
+        actions = legal_spots(state)
     return actions + ([N.DRAW] if can_draw(state) else [])
 
 
@@ -119,7 +129,7 @@ def chance_outcomes(state):
 def apply_chance(state, outcome):
     if outcome not in chance_outcomes(state):
         raise ValueError(f"chance outcome {outcome} is impossible here")
-    state = copy.deepcopy(state)
+    state = clone(state)
     state.pile[outcome] -= 1
     state.drawn = N.VALUES[outcome]
     state.phase = "place"
@@ -130,7 +140,7 @@ def step(state, action):
     """Apply a legal decision: returns ``(new_state, rewards)``."""
     if action not in legal_actions(state):
         raise ValueError(f"illegal action {action} in {N.format(to_position(state))}")
-    state = copy.deepcopy(state)
+    state = clone(state)
     if action == N.DRAW:
         state.phase = "chance"
         return state, [0.0] * state.num_players
@@ -142,7 +152,7 @@ def step(state, action):
 
 
 def _place_tile(state, slot):
-    before = {t for t in range(N.NUM_TRIANGLES) if activated(state, t)}
+    before = activated_toilets(state)
     for t in N.SLOTS[slot]:
         state.cover[t] = state.drawn
     state.tiles[slot] = state.drawn
@@ -151,11 +161,10 @@ def _place_tile(state, slot):
         if all(t in state.cover for t in _SPOT_TRIANGLES[s]):
             state.score[owner] += sum(state.cover[t] for t in _SPOT_TRIANGLES[s])
             del state.pawns[s]
-    for t in range(N.NUM_TRIANGLES):                           # 2. toilets chase pawns
-        if N.SYMBOLS[t] == "T" and activated(state, t) and t not in before:
-            for s in range(N.NUM_SPOTS):
-                if t in _SPOT_TRIANGLES[s]:
-                    state.pawns.pop(s, None)
+    for t in activated_toilets(state) - before:              # 2. toilets chase pawns
+        for s in range(N.NUM_SPOTS):
+            if t in _SPOT_TRIANGLES[s]:
+                state.pawns.pop(s, None)
 
 
 def _end_turn(state):
@@ -193,23 +202,28 @@ def observe(state, player):
     """The observation layout of ``bonobo._kernels`` (see the contract), built plainly."""
     P = state.num_players
     rel = [(o - player) % P for o in range(P)]
-    obs = []
-    for v in N.VALUES:
-        obs += [int(state.cover.get(t) == v) for t in range(N.NUM_TRIANGLES)]
-    obs += [int(activated(state, t)) for t in range(N.NUM_TRIANGLES)]
-    for sym in "TPD":
-        obs += [int(N.SYMBOLS[t] == sym) for t in range(N.NUM_TRIANGLES)]
-    for k in range(4):
-        obs += [int(s in state.pawns and rel[state.pawns[s]] == k) for s in range(N.NUM_SPOTS)]
-    obs += [int(legal_spot(state, s)) for s in range(N.NUM_SPOTS)]
+    triangles = [[0] * N.NUM_TRIANGLES for _ in range(12)]
+    for t, v in state.cover.items():
+        triangles[N.VALUES.index(v)][t] = 1
+    for t in range(N.NUM_TRIANGLES):
+        triangles[8][t] = int(activated(state, t))
+        triangles[9 + "TPD".index(N.SYMBOLS[t])][t] = 1
+    spots = [[0] * N.NUM_SPOTS for _ in range(5)]
+    for s, owner in state.pawns.items():
+        spots[rel[owner]][s] = 1
+    for s in legal_spots(state):
+        spots[4][s] = 1
+    obs = [x for plane in triangles + spots for x in plane]
     obs += [int(state.phase == "place" and state.drawn == v) for v in N.VALUES]
     for count, initial in zip(state.pile, N.TILE_COUNTS):
         obs += [int(count > j) for j in range(initial)]
     by_seat = {rel[p]: p for p in range(P)}
     for k in range(4):
-        obs += [int(k in by_seat and supply(state, by_seat[k]) > j) for j in range(4)]
-    obs += [min(255, max(0, state.score[by_seat[k]] + 128)) if k in by_seat else 0
-            for k in range(4)]
+        left = supply(state, by_seat[k]) if k in by_seat else 0
+        obs += [int(left > j) for j in range(4)]
+    for k in range(4):
+        shifted = min(255, max(0, state.score[by_seat[k]] + 128)) if k in by_seat else 0
+        obs += [shifted >> j & 1 for j in range(8)]
     obs += [int(state.phase == ph) for ph in N.PHASES]
     mover = rel[state.to_move] if state.phase != "end" else -1
     obs += [int(k == mover) for k in range(4)]
