@@ -3,6 +3,7 @@
     savanna play zebres --agent mcts --sims 2000       a human against an agent
     savanna match zebres mcts:sims=1000 greedy --games 200
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
+    savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -85,6 +86,9 @@ def build_parser():
                       help="games of each match (default: 40)")
     _add_arena_options(tour, "tournament")
     tour.set_defaults(run=run_tournament)
+
+    from experiments.train import add_train_parser  # savanna train ppo <game> (train.py)
+    add_train_parser(commands)
 
     bench = commands.add_parser(
         "bench", add_help=False, help="throughput benchmarks (python -m benchmarks; "

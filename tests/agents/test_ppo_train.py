@@ -1,0 +1,77 @@
+"""``savanna train ppo``: a tiny Zèbres run stopped and resumed, its folder, its agent."""
+import csv
+
+import numpy as np
+import pytest
+
+from agents.ppo import PPOConfig
+from agents.registry import make_agent
+from experiments.cli import main
+from experiments.train import parse_steps, run_training, text_curve
+from savanna.registry import make_game
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def stopped_and_resumed(tmp_path_factory):
+    """A run of 4 updates, stopped after 2 (as Ctrl-C does) and resumed."""
+    runs = tmp_path_factory.mktemp("runs")
+    config = PPOConfig(steps=4 * 128, num_envs=16, rollout_len=8, minibatches=2, hidden=(16,),
+                       eval_every=256, eval_games=4, checkpoint_every=128, threads=1)
+    messages = []
+    folder = run_training(config, runs_dir=runs, progress=False, write=messages.append,
+                          stop_after=2)
+    after_stop = {name: rows(folder / name) for name in ("metrics.csv", "eval.csv")}
+    run_training(resume=folder, progress=False, write=messages.append)
+    return folder, after_stop, messages
+
+
+def test_a_stopped_run_saves_and_says_how_to_resume(stopped_and_resumed):
+    folder, after_stop, messages = stopped_and_resumed
+    assert folder.name.startswith("zebres-ppo-0-")
+    assert [int(r["step"]) for r in after_stop["metrics.csv"]] == [128, 256]
+    assert [int(r["step"]) for r in after_stop["eval.csv"]] == [0]
+    assert any(f"--resume {folder}" in m for m in messages)
+
+
+def test_the_resumed_run_continues_its_logs(stopped_and_resumed):
+    folder, _, messages = stopped_and_resumed
+    assert any("resuming" in m and "step 256" in m for m in messages)
+    assert [int(r["step"]) for r in rows(folder / "metrics.csv")] == [128, 256, 384, 512]
+    assert [int(r["step"]) for r in rows(folder / "eval.csv")] == [0, 256, 512]
+    for name in ("config.json", "last.pt", "best.pt", "curve.png"):
+        assert (folder / name).is_file(), name
+    assert len(text_curve(folder).splitlines()) == 4
+
+
+def test_the_best_checkpoint_is_an_agent(stopped_and_resumed, tmp_path):
+    folder, _, _ = stopped_and_resumed
+    game = make_game("zebres")
+    agent = make_agent(f"ppo:{folder / 'best.pt'}")
+    states = game.init(8, rng=0)
+    actions = agent.act(game, states, np.random.default_rng(0))
+    assert game.legal_mask(states)[np.arange(8), actions].all()
+    status = main(["match", "zebres", f"ppo:{folder / 'best.pt'}", "random", "--games", "2",
+                   "--workers", "1", "--no-progress", "--out", str(tmp_path / "match")])
+    assert status == 0
+
+
+def test_bad_train_arguments_are_one_line_errors(tmp_path, capsys):
+    assert main(["train", "ppo"]) == 2
+    assert main(["train", "ppo", "--resume", str(tmp_path)]) == 2
+    assert main(["train", "ppo", "zebres", "--opponents", "mcts=1"]) == 2
+    assert main(["train", "ppo", "zebres", "--hidden", "wide"]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 4 and all(e.startswith("savanna train: error:") for e in errors)
+    assert "no PPO checkpoint" in errors[1] and "unknown opponent kinds" in errors[2]
+
+
+def test_steps_are_read_with_suffixes():
+    assert [parse_steps(t) for t in ("3M", "250k", "1e6", "4096", "1.5m")] == [
+        3_000_000, 250_000, 1_000_000, 4096, 1_500_000]
+    with pytest.raises(ValueError, match="steps must be a number"):
+        parse_steps("lots")
