@@ -13,7 +13,7 @@ of the tile covering each (an obtuse corner covers two of them: 2a; an acute cor
 A position is one line of space-separated ``key=value`` fields (``-`` is an empty list)::
 
     players=2 tiles=t00-t01:+3,t12-t13:-2 pawns=s03:0,s07:0,s10:1 score=5,-3
-    pile=3,3,4,4,4,3,3,3 move=0 phase=choose
+    pile=3,3,3,4,4,4,2,3 move=0 phase=choose
 
 * ``tiles``: placed tiles as ``<slot>:<base value>``, sorted by slot id;
 * ``pawns``: ``<spot>:<owner>``, sorted by spot (a player's supply is 4 minus their pawns);
@@ -224,13 +224,13 @@ def check_position(pos):
         if any(t in act and SYMBOLS[t] == "T" for t in SPOT_TRIANGLES[s]):
             raise ValueError(f"pawn on {spot_name(s)} is beside an activated toilet: "
                              f"it would have been chased")
-    slot_free = any(a not in covered and b not in covered for a, b in SLOTS) and sum(pos.pile) > 0
-    if pos.phase in ("chance", "place") and not any(
-            a not in covered and b not in covered for a, b in SLOTS):
+    free_slot = any(a not in covered and b not in covered for a, b in SLOTS)
+    if pos.phase in ("chance", "place") and not free_slot:
         raise ValueError(f"phase {pos.phase} needs a free slot")
     if pos.phase == "chance" and sum(pos.pile) == 0:
         raise ValueError("phase chance needs a tile in the pile")
-    able = [slot_free or (can_place_pawn(pos, p, covered, act)) for p in range(pos.num_players)]
+    can_draw = free_slot and sum(pos.pile) > 0
+    able = [can_draw or can_place_pawn(pos, p, covered, act) for p in range(pos.num_players)]
     if pos.phase == "choose" and not able[pos.to_move]:
         raise ValueError(f"player {pos.to_move} cannot act (write the next player who can, "
                          f"or phase=end)")

@@ -82,3 +82,8 @@ def test_outcome_names():
         game.string_to_outcome("0")
     with pytest.raises(ValueError, match="0..7"):
         game.outcome_to_string(8)
+
+
+def test_the_documented_example_parses():
+    example = " ".join(N.__doc__.split("::")[1].split("\n\n")[1].split())
+    assert N.format(N.parse(example)) == example

@@ -66,6 +66,21 @@ def test_the_same_tile_elsewhere_activates_no_toilet(impl):
     assert "pawns=s01:1,s02:0,s04:1,s05:0 " in impl.text(s)
 
 
+def test_a_newly_activated_dune_waits_for_the_end(impl):
+    """Covering t08 activates dune t00 (neighbours t01 t08) beside player 0's pawn on s00:
+    nothing happens now; only toilets act at once.
+
+              d +1 +1  d  t  d  p
+           +     0     .     .     +
+           d  t  d  p  d  d  p  d  d
+    """
+    s = impl.load("players=2 tiles=t01-t02:+1 pawns=s00:0 score=0,0 pile=3,3,4,4,3,3,3,3 "
+                  "move=0 phase=place:+2")
+    s, _ = impl.play(s, "tile t08-t09")
+    assert impl.text(s) == ("players=2 tiles=t01-t02:+1,t08-t09:+2 pawns=s00:0 score=0,0 "
+                            "pile=3,3,4,4,3,3,3,3 move=1 phase=choose")
+
+
 # Toilet t45 is activated (t44 t46 t53 covered): s15 and s18 are barred (x). Dune t00 is
 # activated and is the only free triangle of s00: a pawn may still go there [decision].
 #
