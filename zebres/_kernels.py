@@ -270,9 +270,9 @@ def legal_actions_one(s, i, out):
                     n += 1
                     m &= m - ONE
     elif phase == MOVE:
-        empty = FULL & ~_occupied(r)
+        opts = _impala_options(r, FULL & ~_occupied(r))
         for k in range(1, 4):
-            if LINES[_track(r.impala + k)] & empty:
+            if opts >> k & 1:
                 out[n] = IMPALA + k
                 n += 1
     elif phase == CROC:
@@ -410,8 +410,8 @@ def _perft(stack, actions, depth):
 def perft(states, depth):
     """Number of distinct sequences of ``depth`` decisions from ``states[0]`` (rules §8).
 
-    >>> perft(start, 2)   # 22 starts x 5 kinds x the 5 or 6 cells of the line
-    600
+    From the start, ``perft(start, 2) == 600``: 22 starts, then 5 kinds on the 5 or 6 cells of
+    the line. Forced moves (see the module docstring) are not decisions.
     """
     if depth == 0:
         return 1
