@@ -141,6 +141,12 @@ class ZebresGame(Game):
             raise ValueError(f"illegal move {text!r} here; legal: {names}")
         return action
 
+    def perft(self, row, depth):
+        """Distinct sequences of ``depth`` decisions from one state: rules §8's check."""
+        if not isinstance(depth, (int, np.integer)) or depth < 0:
+            raise ValueError(f"depth must be a non-negative int, got {depth!r}")
+        return K.perft(self.check_states(self._as_batch(row)), int(depth))
+
     # ----- scores and pictures --------------------------------------------------------------
     def scores(self, s):
         """``int64[n, 2]``: (red, green) points, or those "if the game ended now"."""

@@ -35,6 +35,15 @@ def test_perft_depth_0_counts_the_empty_sequence():
     assert K.perft(ZebresGame().template(), 0) == 1
 
 
+def test_game_perft_checks_its_input():
+    game = ZebresGame()
+    assert game.perft(game.init(1)[0], 2) == PERFT["standard"][1]
+    with pytest.raises(ValueError, match="depth"):
+        game.perft(game.init(1), -1)
+    with pytest.raises(ValueError, match="one zebres state"):
+        game.perft(game.init(2), 1)
+
+
 def _check_invariants(row):
     """The bitboards of one state describe a legal arrangement of the 30 tokens."""
     own0, own1 = int(row["own"][0]), int(row["own"][1])
