@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from banjooli import notation as nt
-from savanna.bits import bit, lowest_bit
+from savanna.bits import bit, lowest_bit, popcount
 from savanna.rng import below
 
 CHANCE = -1
@@ -36,7 +36,14 @@ STATE_DTYPE = np.dtype([
     ("turn", np.int16), ("mover", np.int8), ("points", np.int8), ("safe", np.int8),
     # hidden: prediction card per seat
     ("cards", np.int8, (5,)),
+    # berry variant: slot k = the berry placed by seat k; kinds hidden unless seen
+    ("variant", np.int8), ("berry_cell", np.int8, (5,)), ("berry_kind", np.int8, (5,)),
+    ("seen", np.uint8, (5,)),        # per slot: bitmask of the seats that know its kind
+    ("collected", np.uint16, (5,)),  # per seat: bitmask of the kinds it took
+    ("spear", np.uint8),             # seats without reroll on their next turn
+    ("frenzy", np.int8, (5,)), ("jokers", np.int8),
 ])
+OBS_SIZE = 1720
 
 SPECIAL_NONE = -1
 SPECIAL_RANDOM = 16
@@ -49,8 +56,13 @@ LANE_ORDER = np.array([[0, 1, 2], [1, 0, 2], [2, 1, 0]], np.int8)  # croc snap: 
 
 ROLL, REROLL, REROLLING, ACT, MOVE = nt.ROLL, nt.REROLL, nt.REROLLING, nt.ACT, nt.MOVE
 VORTEX_ROLL, VORTEX_PICK, END = nt.VORTEX_ROLL, nt.VORTEX_PICK, nt.END
+PLACE, SPEAR_GIVE, FRENZY_ROLL = nt.PLACE, nt.SPEAR_GIVE, nt.FRENZY_ROLL
+FRENZY_ASSIGN, FRENZY_PICK, SNAKE_BACK = nt.FRENZY_ASSIGN, nt.FRENZY_PICK, nt.SNAKE_BACK
 JOKER = nt.JOKER
 A_MOVE, A_SORCERY, A_PASS, A_DIR, A_SWAP = nt.A_MOVE, nt.A_SORCERY, nt.A_PASS, nt.A_DIR, nt.A_SWAP
+A_BERRY, A_SPEAR, A_ASSIGN, A_GROUP, A_BACK = nt.A_BERRY, nt.A_SPEAR, nt.A_ASSIGN, nt.A_GROUP, nt.A_BACK
+TRAP, TASTY, JADE, FORESIGHT, GO, UTURN = nt.TRAP, nt.TASTY, nt.JADE, nt.FORESIGHT, nt.GO, nt.UTURN
+SPEAR, FRENZY, BVORTEX, SNAKE = nt.SPEAR, nt.FRENZY, nt.BVORTEX, nt.SNAKE
 GROUND, QUICK, CROC, LAVA, VORTEX = nt.GROUND, nt.QUICK, nt.CROC, nt.LAVA, nt.VORTEX
 ROCK, WATER, CHASM = nt.ROCK, nt.WATER, nt.CHASM
 MAX_TURNS = nt.MAX_TURNS
@@ -94,14 +106,7 @@ def _draw_course(r, streams, i):
         used = 0
         ok = True
         for t in range(k):
-            pick = below(streams, i, 12 - t)
-            face = 0
-            while True:  # the pick-th unused face
-                if not (used >> face) & 1:
-                    if pick == 0:
-                        break
-                    pick -= 1
-                face += 1
+            face = _draw_unused(streams, i, 12, used)
             used |= 1 << face
             r.course[t] = face
             if t > 0 and FACE_CURVE[face] and FACE_CURVE[r.course[t - 1]]:
@@ -138,16 +143,26 @@ def reset_one(s, i, template, streams):
         r.cells[k] = tmp
     used = 0
     for p in range(r.players):  # deal distinct cards
-        pick = below(streams, i, 10 - p)
-        card = 0
-        while True:
-            if not (used >> card) & 1:
-                if pick == 0:
-                    break
-                pick -= 1
-            card += 1
-        used |= 1 << card
-        r.cards[p] = card
+        r.cards[p] = _draw_unused(streams, i, 10, used)
+        used |= 1 << r.cards[p]
+    if r.variant:  # each seat draws a berry, unseen
+        used = 0
+        for p in range(r.players):
+            r.berry_kind[p] = _draw_unused(streams, i, 11, used)
+            used |= 1 << r.berry_kind[p]
+
+
+@njit(cache=True, inline="always")
+def _draw_unused(streams, i, n, used):
+    """A uniform value in 0..n-1 that is not in the bitmask ``used``."""
+    pick = below(streams, i, n - popcount(np.uint64(used)))
+    v = 0
+    while True:
+        if not (used >> v) & 1:
+            if pick == 0:
+                return v
+            pick -= 1
+        v += 1
 
 
 # ----- movement -----------------------------------------------------------------------------
@@ -217,6 +232,27 @@ def _occupied(r, mover):
 
 
 @njit(cache=True, inline="always")
+def _berries(r):
+    occ = ZERO
+    for k in range(r.players):
+        if r.berry_cell[k] >= 0:
+            occ |= bit(r.berry_cell[k])
+    return occ
+
+
+@njit(cache=True)
+def _snake_lanes(r):
+    """Bitmask of the lanes two rows behind the mover where it may land (free, may stop)."""
+    row = r.cells[r.mover] // 3 - 2
+    bad = _occupied(r, r.mover) | r.block | r.lava
+    lanes = 0
+    for x in range(3):
+        if (bad & bit(3 * row + x)) == ZERO:
+            lanes |= 1 << x
+    return lanes
+
+
+@njit(cache=True, inline="always")
 def _count(r, face):
     k = 0
     for d in range(5):
@@ -233,7 +269,7 @@ def _in_race(r, c):
 @njit(cache=True)
 def current_player_one(s, i):
     ph = s[i].phase
-    if ph == ROLL or ph == REROLLING or ph == VORTEX_ROLL:
+    if ph == ROLL or ph == REROLLING or ph == VORTEX_ROLL or ph == FRENZY_ROLL:
         return CHANCE
     if ph == END:
         return TERMINAL
@@ -263,6 +299,37 @@ def legal_actions_one(s, i, out):
         for c in range(5):
             if c != r.mover and r.cells[c] >= 0:
                 out[k] = A_SWAP + c
+                k += 1
+        return k
+    if ph == PLACE:
+        occ = _occupied(r, -1) | _berries(r) | r.block | r.quick | r.croc | r.lava | r.vortex
+        for cell in range(9, 9 + 9 * r.nterrain):
+            if (occ & bit(cell)) == ZERO:
+                out[k] = A_BERRY + cell
+                k += 1
+        return k
+    if ph == SPEAR_GIVE:
+        for j in range(1, r.players):
+            out[k] = A_SPEAR + j
+            k += 1
+        return k
+    if ph == FRENZY_ASSIGN:
+        for c in range(5):
+            if r.cells[c] >= 0:
+                out[k] = A_ASSIGN + c
+                k += 1
+        return k
+    if ph == FRENZY_PICK:
+        for c in range(5):
+            if r.frenzy[c] > 0:
+                out[k] = A_GROUP + c
+                k += 1
+        return k
+    if ph == SNAKE_BACK:
+        lanes = _snake_lanes(r)
+        for x in range(3):
+            if (lanes >> x) & 1:
+                out[k] = A_BACK + x
                 k += 1
         return k
     if ph != ACT:
@@ -316,7 +383,7 @@ def apply_chance_one(s, i, outcome):
             _swap(r, c, outcome)
         else:
             r.scared |= np.uint8(1 << c)
-        _end_turn(r, None)
+        _end_move(r, None)
         return
     for d in range(6):
         if r.dice[d] < 0:
@@ -325,7 +392,27 @@ def apply_chance_one(s, i, outcome):
     for d in range(6):
         if r.dice[d] < 0:
             return
-    r.phase = REROLL if r.phase == ROLL else ACT
+    if r.phase == FRENZY_ROLL:
+        _frenzy_groups(r)
+    elif r.phase == ROLL and (r.spear >> r.to_move) & 1:
+        r.spear &= np.uint8(~(1 << r.to_move) & 0xFF)
+        r.phase = ACT
+    else:
+        r.phase = REROLL if r.phase == ROLL else ACT
+
+
+@njit(cache=True)
+def _frenzy_groups(r):
+    """Frenzy dice rolled: colour dice of ostriches on the track join their groups; white and
+    arrived colours are jokers to assign."""
+    r.jokers = 0
+    for d in range(5):
+        f = r.dice[d]
+        if f != JOKER and r.cells[f] >= 0:
+            r.frenzy[f] += 1
+        else:
+            r.jokers += 1
+    r.phase = FRENZY_ASSIGN if r.jokers > 0 else FRENZY_PICK
 
 
 @njit(cache=True)
@@ -345,10 +432,44 @@ def step_one(s, i, action, rewards):
         return
     if ph == VORTEX_PICK:
         _swap(r, r.mover, a - A_SWAP)
-        _end_turn(r, rewards)
+        _end_move(r, rewards)
         return
     if ph == MOVE:
         _point(r, a - A_DIR - 1, rewards)
+        return
+    if ph == PLACE:
+        r.berry_cell[r.to_move] = a - A_BERRY
+        r.to_move += 1
+        if r.to_move == r.players:
+            r.to_move = 0
+            r.phase = ROLL
+        return
+    if ph == SPEAR_GIVE:
+        r.spear |= np.uint8(1 << ((r.to_move + a - A_SPEAR) % r.players))
+        _after_berry(r, rewards)
+        return
+    if ph == FRENZY_ASSIGN:
+        r.frenzy[a - A_ASSIGN] += 1
+        r.jokers -= 1
+        if r.jokers == 0:
+            r.phase = FRENZY_PICK
+        return
+    if ph == FRENZY_PICK:
+        c = a - A_GROUP
+        n = r.frenzy[c]
+        r.frenzy[c] = 0
+        cell = r.cells[c]
+        if cell >= 0 and not (r.scared >> c) & 1 and _completable(r, cell, n, _occupied(r, c)):
+            r.mover = c
+            r.points = n
+            r.safe = cell
+            r.phase = MOVE
+        else:
+            _end_move(r, rewards)  # a group that cannot be moved is lost
+        return
+    if ph == SNAKE_BACK:
+        r.cells[r.mover] = 3 * (r.cells[r.mover] // 3 - 2) + a - A_BACK
+        _end_move(r, rewards)
         return
     if a == A_PASS:
         _end_turn(r, rewards)
@@ -381,7 +502,7 @@ def _point(r, d, rewards):
         r.places[c] = r.narrived
         r.cells[c] = -1
         r.scared &= np.uint8(~(1 << c) & 0xFF)
-        _end_turn(r, rewards)
+        _end_move(r, rewards)
         return
     r.cells[c] = t
     b = bit(t)
@@ -389,17 +510,100 @@ def _point(r, d, rewards):
         r.safe = t
     if (r.quick & b) != ZERO:
         r.scared |= np.uint8(1 << c)
-        _end_turn(r, rewards)
+        _end_move(r, rewards)
         return
     if (r.vortex & b) != ZERO:
         r.phase = VORTEX_ROLL
         r.points = 0
         return
     r.points -= 1
+    if r.variant:
+        for k in range(r.players):
+            if r.berry_cell[k] == t:
+                _take_berry(r, k, rewards)
+                return
     if r.points > 0:
         return
     if (r.lava & b) != ZERO:
         r.cells[c] = r.safe
+    _end_move(r, rewards)
+
+
+@njit(cache=True)
+def _take_berry(r, slot, rewards):
+    """The mover takes the berry of ``slot`` and applies it (§7)."""
+    berry = r.berry_kind[slot]
+    c = r.mover
+    seat = r.to_move
+    r.berry_cell[slot] = -1
+    r.berry_kind[slot] = -1
+    r.seen[slot] = 0
+    r.collected[seat] |= np.uint16(1 << berry)
+    if berry == TRAP:
+        r.scared |= np.uint8(1 << c)
+        _end_move(r, rewards)
+        return
+    if berry == TASTY:
+        for k in range(5):
+            r.frenzy[k] = 0
+        _end_turn(r, rewards)
+        return
+    if berry == FORESIGHT:
+        for k in range(r.players):
+            if r.berry_cell[k] >= 0:
+                r.seen[k] |= np.uint8(1 << seat)
+    elif berry == GO:
+        r.points += 2
+    elif berry == UTURN:
+        r.direction = -r.direction
+    elif berry == SPEAR:
+        r.phase = SPEAR_GIVE
+        return
+    elif berry == FRENZY:
+        r.mover = -1
+        r.points = 0
+        r.safe = -1
+        for d in range(5):
+            r.dice[d] = -1
+        r.phase = FRENZY_ROLL
+        return
+    elif berry == BVORTEX:
+        r.phase = VORTEX_ROLL
+        r.points = 0
+        return
+    elif berry == SNAKE:
+        r.points = 0
+        if _snake_lanes(r) != 0:
+            r.phase = SNAKE_BACK
+        else:
+            _end_move(r, rewards)
+        return
+    _after_berry(r, rewards)
+
+
+@njit(cache=True)
+def _after_berry(r, rewards):
+    """Finish the move after a berry that does not stop it: go on if all points can still be
+    spent, else stop on the berry's cell."""
+    c = r.mover
+    if r.points > 0 and _completable(r, r.cells[c], r.points, _occupied(r, c)):
+        r.phase = MOVE
+        return
+    r.points = 0
+    _end_move(r, rewards)
+
+
+@njit(cache=True)
+def _end_move(r, rewards):
+    """A move is over: the game may end; a frenzy goes on with its next group."""
+    if r.narrived < 3:
+        for c in range(5):
+            if r.frenzy[c] > 0:
+                r.mover = -1
+                r.points = 0
+                r.safe = -1
+                r.phase = FRENZY_PICK
+                return
     _end_turn(r, rewards)
 
 
@@ -435,6 +639,9 @@ def _end_turn(r, rewards):
     r.mover = -1
     r.points = 0
     r.safe = -1
+    r.jokers = 0
+    for c in range(5):
+        r.frenzy[c] = 0
     if r.narrived == 3:
         r.phase = END
         if rewards is not None:
@@ -482,6 +689,8 @@ def _score(r, seat, last):
             score += 2
     if last >= 0 and CARDS[card, 3] == last:
         score *= 2
+    if r.variant and (r.collected[seat] >> JADE) & 1:
+        score += 2
     return score * 8 + exact
 
 
@@ -536,21 +745,37 @@ def observe_one(s, i, player, out):
         out[10 * 63 + cell] = (r.lava & b) != ZERO
         out[11 * 63 + cell] = (r.vortex & b) != ZERO
         out[12 * 63 + cell] = 1
+    if r.variant:
+        for k in range(P):
+            cell = r.berry_cell[k]
+            if cell >= 0:
+                out[13 * 63 + cell] = 1
+                if (r.seen[k] >> player) & 1:
+                    out[(14 + r.berry_kind[k]) * 63 + cell] = 1
+        for seat in range(P):
+            rel = (seat - player + P) % P
+            out[1674 + rel] = (r.spear >> seat) & 1
+            out[1679 + rel] = (r.collected[seat] >> JADE) & 1
     for d in range(6):
         if r.dice[d] >= 0:
             out[1595 + 6 * d + r.dice[d]] = 1
     out[1631 + r.phase] = 1
     if r.mover >= 0:
-        out[1643 + r.mover] = 1
+        out[1645 + r.mover] = 1
     for k in range(min(r.points, 8)):
-        out[1648 + k] = 1
-    out[1656 + r.cards[player]] = 1
-    out[1666 + (r.to_move - player + P) % P] = 1
-    out[1671] = r.direction < 0
+        out[1650 + k] = 1
+    out[1658 + r.cards[player]] = 1
+    out[1668 + (r.to_move - player + P) % P] = 1
+    out[1673] = r.direction < 0
     for k in range(P):
-        out[1682 + k] = 1
+        out[1684 + k] = 1
     ph = r.phase
-    out[1687] = ph == REROLLING or ph == ACT or ph == MOVE or ph == VORTEX_ROLL or ph == VORTEX_PICK
+    out[1689] = not (ph == ROLL or ph == REROLL or ph == PLACE or ph == END)
+    for c in range(5):
+        for k in range(min(r.frenzy[c], 5)):
+            out[1690 + 5 * c + k] = 1
+    for k in range(min(r.jokers, 5)):
+        out[1715 + k] = 1
 
 
 @njit(cache=True)

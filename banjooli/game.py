@@ -35,7 +35,7 @@ class BanjooliGame(Game):
     # 1,000 turns x at most 25 decisions (reroll, act, 7 points, vortex pick, spear, frenzy:
     # 5 assignments + 5 groups + their points) + 5 berry placements.
     max_plies = nt.MAX_TURNS * 25 + 5
-    obs_shape = (1688,)
+    obs_shape = (K.OBS_SIZE,)
     state_dtype = K.STATE_DTYPE
     zero_sum = True
     has_chance = True
@@ -50,8 +50,6 @@ class BanjooliGame(Game):
             raise ValueError(f"special must be one of {SPECIAL_OPTIONS}, got {special!r}")
         if berries not in (False, True):
             raise ValueError(f"berries must be True or False, got {berries!r}")
-        if berries:
-            raise ValueError("berries=True: the berry variant is not implemented yet")
         if course is not None:
             course = self._check_course(course)
             terrain = len(course)
@@ -73,7 +71,10 @@ class BanjooliGame(Game):
         if course is not None:
             r["course"][: len(course)] = [nt.FACE_NAMES.index(f) for f in course]
         r["nest"] = 0b11111
-        r["phase"] = nt.ROLL
+        r["phase"] = nt.PLACE if berries else nt.ROLL
+        r["variant"] = berries
+        r["berry_cell"] = -1
+        r["berry_kind"] = -1
         r["dice"] = -1
         r["direction"] = 1
         r["mover"] = -1
@@ -123,6 +124,18 @@ class BanjooliGame(Game):
         r["points"] = pos.points
         r["safe"] = pos.safe
         r["cards"][: pos.players] = pos.cards
+        if pos.variant != self.berries:
+            raise ValueError(f"position {'has' if pos.variant else 'lacks'} the berry fields but "
+                             f"this game has berries={self.berries}")
+        if pos.variant:
+            P = pos.players
+            r["berry_cell"][:P] = [-1 if c is None else c for c in pos.berry_cells]
+            r["berry_kind"][:P] = [-1 if b is None else b for b in pos.berry_kinds]
+            r["seen"][:P] = [sum(1 << p for p in seats) for seats in pos.seen]
+            r["collected"][:P] = [sum(1 << b for b in kinds) for kinds in pos.collected]
+            r["spear"] = sum(1 << p for p in pos.spear)
+            r["frenzy"] = pos.frenzy
+            r["jokers"] = pos.jokers
         K.fill_course_one(s, 0)
         return s
 
@@ -130,6 +143,18 @@ class BanjooliGame(Game):
         """The ``notation.Position`` of one state."""
         r = self._as_batch(row)[0]
         k = int(r["nterrain"])
+        P = int(r["players"])
+        berries = {}
+        if r["variant"]:
+            berries = dict(
+                variant=True,
+                berry_cells=tuple(None if c < 0 else int(c) for c in r["berry_cell"][:P]),
+                berry_kinds=tuple(None if b < 0 else int(b) for b in r["berry_kind"][:P]),
+                seen=tuple(tuple(p for p in range(P) if m >> p & 1) for m in r["seen"][:P]),
+                collected=tuple(tuple(b for b in range(11) if m >> b & 1)
+                                for m in r["collected"][:P]),
+                spear=tuple(p for p in range(P) if r["spear"] >> p & 1),
+                frenzy=tuple(int(f) for f in r["frenzy"]), jokers=int(r["jokers"]))
         return nt.Position(
             players=int(r["players"]), course=tuple(int(f) for f in r["course"][:k]),
             cells=tuple(None if c < 0 else int(c) for c in r["cells"]),
@@ -139,7 +164,7 @@ class BanjooliGame(Game):
             cards=tuple(int(c) for c in r["cards"][: r["players"]]),
             to_move=int(r["to_move"]), direction=int(r["direction"]), turn=int(r["turn"]),
             phase=int(r["phase"]), dice=tuple(None if f < 0 else int(f) for f in r["dice"]),
-            mover=int(r["mover"]), points=int(r["points"]), safe=int(r["safe"]))
+            mover=int(r["mover"]), points=int(r["points"]), safe=int(r["safe"]), **berries)
 
     def from_text(self, text):
         """A batch of one state from the notation (see ``banjooli.notation``)."""
@@ -175,16 +200,28 @@ class BanjooliGame(Game):
         return out
 
     def resample_hidden(self, s, player, rng=None):
-        """Copies of ``s`` where the other seats' cards are redrawn from the cards ``player``
-        has not seen (all but their own)."""
+        """Copies of ``s`` consistent with what ``player`` knows: the other seats' cards are
+        redrawn from the cards ``player`` has not seen (all but their own), and the berries on
+        the track whose kind ``player`` has not seen are redrawn from the kinds that are neither
+        seen by ``player`` on the track nor collected (collected berries are public)."""
         s = self.check_states(s).copy()
         if not 0 <= player < self.num_players:
             raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
         rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        others = [p for p in range(self.num_players) if p != player]
+        P = self.num_players
+        others = [p for p in range(P) if p != player]
         for r in s:
             unseen = [c for c in range(10) if c != r["cards"][player]]
             r["cards"][others] = rng.choice(unseen, size=len(others), replace=False)
+            if not self.berries:
+                continue
+            hidden = [k for k in range(P) if r["berry_kind"][k] >= 0
+                      and not r["seen"][k] >> player & 1]
+            known = {int(r["berry_kind"][k]) for k in range(P)
+                     if r["berry_kind"][k] >= 0 and k not in hidden}
+            known |= {b for m in r["collected"][:P] for b in range(11) if int(m) >> b & 1}
+            pool = [b for b in range(11) if b not in known]
+            r["berry_kind"][hidden] = rng.choice(pool, size=len(hidden), replace=False)
         return s
 
     def render(self, row):

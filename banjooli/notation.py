@@ -36,7 +36,7 @@ Design decisions beyond the rules ([decision], tested in tests/banjooli):
   unique lowest-row ostrich still on the track, else last place is tied.
 """
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 COLOURS = "RBGYP"
 JOKER = 5
@@ -70,10 +70,19 @@ SPECIALS = {"crocodiles": 12, "canyon": 13, "lava": 14, "vortex": 15}
 CARDS = tuple([(i, (i + 1) % 5, (i + 2) % 5, (i + 4) % 5) for i in range(5)]
               + [(i, (i + 2) % 5, (i + 4) % 5, (i + 3) % 5) for i in range(5)])
 
+# Berry kinds (§7.2), by letter: Tër, Neex peepa, Oor, Jëmbat, Daaaaw, U-turn (Pakaarloo),
+# Spear (Naangateku), Peepa, Frenzy (Dof Nooxoor), Vooortex, Snake (Joka).
+BERRY_LETTERS = "TNOJDUSPFVK"
+BERRY_NAMES = ("Tër", "Neex Peepa", "Oor", "Jëmbat", "Daaaaw!", "Pakaarloo", "Naangateku",
+               "Peepa", "Dof Nooxoor", "Vooortex!", "Joka")
+TRAP, TASTY, JADE, FORESIGHT, GO, UTURN, SPEAR, PLAIN, FRENZY, BVORTEX, SNAKE = range(11)
+
 # Phases.
-PHASES = ("roll", "reroll", "rerolling", "act", "move", "vortex", "vortex-pick", "end")
-ROLL, REROLL, REROLLING, ACT, MOVE, VORTEX_ROLL, VORTEX_PICK, END = range(8)
-NUM_PHASES = 12  # room for the berry phases in the observation
+PHASES = ("roll", "reroll", "rerolling", "act", "move", "vortex", "vortex-pick", "end",
+          "place", "spear", "frenzy-roll", "frenzy-assign", "frenzy-pick", "snake")
+(ROLL, REROLL, REROLLING, ACT, MOVE, VORTEX_ROLL, VORTEX_PICK, END,
+ PLACE, SPEAR_GIVE, FRENZY_ROLL, FRENZY_ASSIGN, FRENZY_PICK, SNAKE_BACK) = range(14)
+NUM_PHASES = len(PHASES)
 
 # Action ids.
 A_REROLL = 0       # + subset mask (64)
@@ -83,10 +92,11 @@ A_PASS = 104
 A_DIR = 105        # + d + 1, d in -1, 0, +1
 A_SWAP = 108       # + colour
 A_BERRY = 113      # + cell
-A_SPEAR = 176      # + seat
+A_SPEAR = 176      # + k: give the spear to the k-th seat after the mover (k = 1..4)
 A_ASSIGN = 181     # + colour
 A_GROUP = 186      # + colour
-NUM_ACTIONS = 191
+A_BACK = 191       # + lane: the snake's landing cell, two rows back
+NUM_ACTIONS = 194
 DIR_NAMES = ("left", "straight", "right")
 
 
@@ -106,9 +116,18 @@ class Position:
     turn: int
     phase: int
     dice: tuple            # six faces 0..5, None = still to roll
-    mover: int = -1        # move / vortex phases
-    points: int = 0        # move phase
-    safe: int = -1         # move phase: last non-lava cell of the move
+    mover: int = -1        # move / spear / vortex / snake phases
+    points: int = 0        # move / spear phases
+    safe: int = -1         # move / spear phases: last non-lava cell of the move
+    # berry variant (``variant``); slot k is the berry placed by seat k
+    variant: bool = False
+    berry_cells: tuple = ()  # cell per slot, None if not placed yet or taken
+    berry_kinds: tuple = ()  # kind per slot, None once taken
+    seen: tuple = ()         # per slot: the seats that know its kind (Jëmbat)
+    collected: tuple = ()    # per seat: the kinds of the berries it took, ascending
+    spear: tuple = ()        # seats that get no reroll on their next turn
+    frenzy: tuple = (0, 0, 0, 0, 0)  # frenzy points still to move, per colour
+    jokers: int = 0          # frenzy-assign: joker dice left to assign
 
     @property
     def last_row(self):
@@ -140,16 +159,26 @@ def _ostrich_text(pos, c):
 
 def _phase_text(pos):
     name = PHASES[pos.phase]
-    if pos.phase == MOVE:
-        return f"move:{COLOURS[pos.mover]}{pos.points}:{cell_name(pos.safe)}"
-    if pos.phase in (VORTEX_ROLL, VORTEX_PICK):
+    if pos.phase in (MOVE, SPEAR_GIVE):
+        return f"{name}:{COLOURS[pos.mover]}{pos.points}:{cell_name(pos.safe)}"
+    if pos.phase in (VORTEX_ROLL, VORTEX_PICK, SNAKE_BACK):
         return f"{name}:{COLOURS[pos.mover]}"
+    if pos.phase == FRENZY_ASSIGN:
+        return f"{name}:{pos.jokers}"
     return name
+
+
+def _berry_text(pos, k):
+    if pos.berry_kinds[k] is None:
+        return "x"
+    cell = "-" if pos.berry_cells[k] is None else cell_name(pos.berry_cells[k])
+    seen = "".join(str(p) for p in pos.seen[k])
+    return f"{BERRY_LETTERS[pos.berry_kinds[k]]}@{cell}" + (f"+{seen}" if seen else "")
 
 
 def format(pos):  # noqa: A001 - the notation's verb
     """The one-line text of a Position."""
-    return " ".join([
+    fields = [
         f"players={pos.players}",
         "course=" + ",".join(FACE_NAMES[f] for f in pos.course),
         "ostriches=" + ",".join(_ostrich_text(pos, c) for c in range(5)),
@@ -159,18 +188,30 @@ def format(pos):  # noqa: A001 - the notation's verb
         f"turn={pos.turn}",
         "phase=" + _phase_text(pos),
         "dice=" + "".join("?" if f is None else FACES[f] for f in pos.dice),
-    ])
+    ]
+    if pos.variant:
+        fields += [
+            "spear=" + ("".join(str(p) for p in pos.spear) or "-"),
+            "berries=" + ",".join(_berry_text(pos, k) for k in range(pos.players)),
+            "collected=" + ",".join("".join(BERRY_LETTERS[b] for b in kinds) or "-"
+                                    for kinds in pos.collected),
+            "frenzy=" + ("".join(f"{COLOURS[c]}{pos.frenzy[c]}" for c in range(5)
+                                 if pos.frenzy[c]) or "-"),
+        ]
+    return " ".join(fields)
 
 
 _KEYS = ("players", "course", "ostriches", "cards", "to_move", "dir", "turn", "phase", "dice")
+_BERRY_KEYS = ("spear", "berries", "collected", "frenzy")
 
 
 def parse(text):
     """The Position of a one-line text; ValueError naming the first bad field."""
     fields = text.split()
     keys = tuple(f.split("=", 1)[0] for f in fields)
-    if keys != _KEYS or any("=" not in f for f in fields):
+    if keys not in (_KEYS, _KEYS + _BERRY_KEYS) or any("=" not in f for f in fields):
         raise ValueError(f"expected the fields {' '.join(k + '=' for k in _KEYS)} in this order, "
+                         f"then for the berry variant {' '.join(k + '=' for k in _BERRY_KEYS)}; "
                          f"got {text!r}")
     v = dict(f.split("=", 1) for f in fields)
     players = _int(v["players"], "players", 2, 5)
@@ -217,18 +258,79 @@ def parse(text):
     if v["dir"] not in "+-" or len(v["dir"]) != 1:
         raise ValueError(f"dir must be + or -, got {v['dir']!r}")
     turn = _int(v["turn"], "turn", 0, MAX_TURNS)
-    phase, mover, points, safe = _parse_phase(v["phase"], cells)
+    phase, mover, points, safe, jokers = _parse_phase(v["phase"], cells)
+    variant = "spear" in v
+    if not variant and phase >= PLACE:
+        raise ValueError(f"phase {PHASES[phase]} needs the berry variant fields")
     if len(v["dice"]) != 6 or any(ch not in FACES + "?" for ch in v["dice"]):
         raise ValueError(f"dice must be 6 characters from {FACES}?, got {v['dice']!r}")
     dice = tuple(None if ch == "?" else FACES.index(ch) for ch in v["dice"])
-    rolling = phase in (ROLL, REROLLING)
+    rolling = phase in (ROLL, REROLLING, FRENZY_ROLL, PLACE)
     if rolling != (None in dice):
-        raise ValueError("dice may show ? exactly in the roll and rerolling phases")
+        raise ValueError("dice may show ? exactly in the place, roll, rerolling and frenzy-roll "
+                         "phases")
     if (len(arrived) == 3) != (phase == END) and turn < MAX_TURNS:
         raise ValueError("phase must be end exactly when three ostriches have arrived")
-    return Position(players, course, tuple(cells), tuple(places), tuple(nest), tuple(scared),
-                    cards, to_move, 1 if v["dir"] == "+" else -1, turn, phase, dice, mover,
-                    points, safe)
+    pos = Position(players, course, tuple(cells), tuple(places), tuple(nest), tuple(scared),
+                   cards, to_move, 1 if v["dir"] == "+" else -1, turn, phase, dice, mover,
+                   points, safe)
+    if not variant:
+        return pos
+    return _parse_berries(pos, v, kinds, jokers)
+
+
+def _parse_berries(pos, v, kinds, jokers):
+    P = pos.players
+    if not re.fullmatch(r"-|[0-4]+", v["spear"]) or any(int(p) >= P for p in v["spear"].strip("-")):
+        raise ValueError(f"spear must be - or seats 0..{P - 1}, got {v['spear']!r}")
+    spear = tuple(sorted({int(p) for p in v["spear"].strip("-")}))
+    tokens = v["berries"].split(",")
+    if len(tokens) != P:
+        raise ValueError(f"berries must list {P} slots (one per seat), got {v['berries']!r}")
+    cells, slot_kinds, seen = [], [], []
+    for k, tok in enumerate(tokens):
+        if tok == "x":
+            cells.append(None), slot_kinds.append(None), seen.append(())
+            continue
+        m = re.fullmatch(rf"([{BERRY_LETTERS}])@(-|[abc]\d{{1,2}})(?:\+([0-4]+))?", tok)
+        if not m:
+            raise ValueError(f"bad berry slot {tok!r}: expected x (taken) or <kind>@<cell or -> "
+                             f"with optional +<seats that saw it>; kinds {BERRY_LETTERS}")
+        cell = None if m.group(2) == "-" else parse_cell(m.group(2))
+        unplaced = pos.phase == PLACE and k >= pos.to_move
+        if (cell is None) != unplaced:
+            raise ValueError(f"berry slot {k} ({tok!r}): berries are placed in seat order during "
+                             "the place phase, and only then")
+        if cell is not None and (cell // 3 < 3 or cell // 3 > pos.last_row
+                                 or kinds[cell] != GROUND):
+            raise ValueError(f"berry slot {k} on {m.group(2)}: berries lie on ground (.) cells "
+                             "of terrain tiles")
+        who = m.group(3) or ""
+        if any(int(p) >= P for p in who):
+            raise ValueError(f"berry slot {k}: seats that saw it must be in 0..{P - 1}")
+        cells.append(cell), slot_kinds.append(BERRY_LETTERS.index(m.group(1)))
+        seen.append(tuple(sorted({int(p) for p in who})))
+    placed = [c for c in cells if c is not None]
+    if len(set(placed)) != len(placed):
+        raise ValueError("two berries share a cell")
+    tokens = v["collected"].split(",")
+    if len(tokens) != P or any(not re.fullmatch(rf"-|[{BERRY_LETTERS}]+", t) for t in tokens):
+        raise ValueError(f"collected must list {P} seats' kinds (letters {BERRY_LETTERS}) or -, "
+                         f"got {v['collected']!r}")
+    collected = tuple(tuple(sorted(BERRY_LETTERS.index(ch) for ch in t.strip("-")))
+                      for t in tokens)
+    every = [b for b in slot_kinds if b is not None] + [b for t in collected for b in t]
+    if len(set(every)) != len(every):
+        raise ValueError("a berry kind appears twice among the slots and collected berries")
+    m = re.fullmatch(r"-|(?:[RBGYP][1-9])+", v["frenzy"])
+    if not m:
+        raise ValueError(f"frenzy must be - or colour+points groups like R2B1, got {v['frenzy']!r}")
+    frenzy = [0] * 5
+    for colour, pts in re.findall(r"([RBGYP])([1-9])", v["frenzy"]):
+        frenzy[COLOURS.index(colour)] = int(pts)
+    return replace(pos, variant=True, berry_cells=tuple(cells), berry_kinds=tuple(slot_kinds),
+                   seen=tuple(seen), collected=collected, spear=spear, frenzy=tuple(frenzy),
+                   jokers=jokers)
 
 
 def _int(text, what, lo, hi):
@@ -252,23 +354,30 @@ def _course_kinds(course):
 
 
 def _parse_phase(text, cells):
-    m = re.fullmatch(r"move:([RBGYP])(\d):([abc]\d{1,2})", text)
+    """(phase, mover, points, safe cell, jokers) of a phase token."""
+    m = re.fullmatch(r"(move|spear):([RBGYP])(\d):([abc]\d{1,2})", text)
     if m:
-        mover = COLOURS.index(m.group(1))
-        if cells[mover] is None or not 1 <= int(m.group(2)) <= 9:
-            raise ValueError(f"bad move phase {text!r}: the mover must be on the track with "
-                             "1..9 points")
-        return MOVE, mover, int(m.group(2)), parse_cell(m.group(3))
-    m = re.fullmatch(r"(vortex|vortex-pick):([RBGYP])", text)
+        mover = COLOURS.index(m.group(2))
+        if cells[mover] is None or int(m.group(3)) < (m.group(1) == "move"):
+            raise ValueError(f"bad phase {text!r}: the mover must be on the track (with at "
+                             "least 1 point to move)")
+        return PHASES.index(m.group(1)), mover, int(m.group(3)), parse_cell(m.group(4)), 0
+    m = re.fullmatch(r"(vortex|vortex-pick|snake):([RBGYP])", text)
     if m:
         mover = COLOURS.index(m.group(2))
         if cells[mover] is None:
-            raise ValueError(f"bad phase {text!r}: the vortex ostrich must be on the track")
-        return PHASES.index(m.group(1)), mover, 0, -1
-    if text not in ("roll", "reroll", "rerolling", "act", "end"):
+            raise ValueError(f"bad phase {text!r}: the ostrich must be on the track")
+        return PHASES.index(m.group(1)), mover, 0, -1, 0
+    m = re.fullmatch(r"frenzy-assign:([1-5])", text)
+    if m:
+        return FRENZY_ASSIGN, -1, 0, -1, int(m.group(1))
+    if text not in ("roll", "reroll", "rerolling", "act", "end", "place", "frenzy-roll",
+                    "frenzy-pick"):
         raise ValueError(f"unknown phase {text!r}; expected roll, reroll, rerolling, act, "
-                         "move:<C><n>:<cell>, vortex:<C>, vortex-pick:<C> or end")
-    return PHASES.index(text), -1, 0, -1
+                         "move:<C><n>:<cell>, vortex:<C>, vortex-pick:<C>, end, place, "
+                         "spear:<C><n>:<cell>, frenzy-roll, frenzy-assign:<n>, frenzy-pick or "
+                         "snake:<C>")
+    return PHASES.index(text), -1, 0, -1, 0
 
 
 # ----- actions --------------------------------------------------------------------------
@@ -293,10 +402,12 @@ def action_name(action):
     if a < A_SPEAR:
         return f"berry {cell_name(a - A_BERRY)}"
     if a < A_ASSIGN:
-        return f"spear {a - A_SPEAR}"
+        return f"spear +{a - A_SPEAR}"
     if a < A_GROUP:
         return f"assign {COLOURS[a - A_ASSIGN]}"
-    return f"group {COLOURS[a - A_GROUP]}"
+    if a < A_BACK:
+        return f"group {COLOURS[a - A_GROUP]}"
+    return f"back {LANES[a - A_BACK]}"
 
 
 _NAMED = {}
@@ -309,5 +420,6 @@ def parse_action(text):
     key = " ".join(str(text).split())
     if key not in _NAMED:
         raise ValueError(f"unknown action {text!r}; e.g. keep, reroll 0,5, move R, move R+W, "
-                         "sorcery G, pass, left, straight, right, swap B")
+                         "sorcery G, pass, left, straight, right, swap B, berry b5, spear +1, "
+                         "assign R, group R, back a")
     return _NAMED[key]

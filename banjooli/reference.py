@@ -27,20 +27,33 @@ class State:
     mover: int
     points: int
     safe: int
+    variant: bool
+    berry_cells: list
+    berry_kinds: list
+    seen: list       # per slot, list of seats
+    collected: list  # per seat, list of kinds
+    spear: list
+    frenzy: list
+    jokers: int
 
     def copy(self):
-        return State(**{f.name: (list(v) if isinstance(v, list) else v)
-                        for f in fields(self) for v in [getattr(self, f.name)]})
+        return State(**{f.name: _lists(getattr(self, f.name)) for f in fields(self)})
+
+
+def _lists(v):
+    return [_lists(x) for x in v] if isinstance(v, (list, tuple)) else v
+
+
+def _tuples(v):
+    return tuple(_tuples(x) for x in v) if isinstance(v, (list, tuple)) else v
 
 
 def from_position(pos):
-    return State(**{f.name: (list(v) if isinstance(v, tuple) else v)
-                    for f in fields(n.Position) for v in [getattr(pos, f.name)]})
+    return State(**{f.name: _lists(getattr(pos, f.name)) for f in fields(n.Position)})
 
 
 def to_position(st):
-    return n.Position(**{f.name: (tuple(v) if isinstance(v, list) else v)
-                         for f in fields(State) for v in [getattr(st, f.name)]})
+    return n.Position(**{f.name: _tuples(getattr(st, f.name)) for f in fields(State)})
 
 
 # ----- the course ---------------------------------------------------------------------------
@@ -121,7 +134,7 @@ def in_race(st, c):
 
 # ----- the protocol -------------------------------------------------------------------------
 def current_player(st):
-    if st.phase in (n.ROLL, n.REROLLING, n.VORTEX_ROLL):
+    if st.phase in (n.ROLL, n.REROLLING, n.VORTEX_ROLL, n.FRENZY_ROLL):
         return CHANCE
     if st.phase == n.END:
         return TERMINAL
@@ -144,7 +157,28 @@ def legal_actions(st):
         return out
     if st.phase == n.VORTEX_PICK:
         return [n.A_SWAP + c for c in range(5) if c != st.mover and st.cells[c] is not None]
+    if st.phase == n.PLACE:
+        occ = occupied(st, -1) | set(st.berry_cells)
+        return [n.A_BERRY + cell for cell in range(9, 3 * (last_row(st) + 1))
+                if kind(st, cell % 3, cell // 3) == n.GROUND and cell not in occ]
+    if st.phase == n.SPEAR_GIVE:
+        return [n.A_SPEAR + k for k in range(1, st.players)]
+    if st.phase == n.FRENZY_ASSIGN:
+        return [n.A_ASSIGN + c for c in range(5) if st.cells[c] is not None]
+    if st.phase == n.FRENZY_PICK:
+        return [n.A_GROUP + c for c in range(5) if st.frenzy[c]]
+    if st.phase == n.SNAKE_BACK:
+        return [n.A_BACK + lane for lane in snake_lanes(st)]
     return []
+
+
+def snake_lanes(st):
+    """Lanes of the free cells two rows behind the mover where an ostrich may stop."""
+    cell = st.cells[st.mover]
+    row = cell // 3 - 2
+    occ = occupied(st, st.mover)
+    return [x for x in range(3) if 3 * row + x not in occ
+            and kind(st, x, row) not in n.IMPASSABLE + (n.LAVA,)]
 
 
 def act_actions(st):
@@ -178,12 +212,32 @@ def apply_chance(st, outcome):
             st.phase = n.VORTEX_PICK
             return st
         if outcome != c and st.cells[outcome] is not None:
-            return end_turn(swap(st, c, outcome))[0]
+            return end_move(swap(st, c, outcome))[0]
         st.scared[c] = True
-        return end_turn(st)[0]
+        return end_move(st)[0]
     st.dice[st.dice.index(None)] = outcome
-    if None not in st.dice:
+    if None in st.dice:
+        return st
+    if st.phase == n.FRENZY_ROLL:
+        return frenzy_groups(st)
+    if st.phase == n.ROLL and st.to_move in st.spear:
+        st.spear.remove(st.to_move)
+        st.phase = n.ACT
+    else:
         st.phase = n.REROLL if st.phase == n.ROLL else n.ACT
+    return st
+
+
+def frenzy_groups(st):
+    """Frenzy dice rolled: colour dice of ostriches on the track join their groups; the
+    others (white, arrived colours) are jokers to assign."""
+    st.jokers = 0
+    for f in st.dice[:5]:
+        if f != n.JOKER and st.cells[f] is not None:
+            st.frenzy[f] += 1
+        else:
+            st.jokers += 1
+    st.phase = n.FRENZY_ASSIGN if st.jokers else n.FRENZY_PICK
     return st
 
 
@@ -198,9 +252,35 @@ def step(st, action):
         st.phase = n.REROLLING if a else n.ACT
         return st, [0.0] * st.players
     if st.phase == n.VORTEX_PICK:
-        return end_turn(swap(st, st.mover, a - n.A_SWAP))
+        return end_move(swap(st, st.mover, a - n.A_SWAP))
     if st.phase == n.MOVE:
         return point(st, a - n.A_DIR - 1)
+    if st.phase == n.PLACE:
+        st.berry_cells[st.to_move] = a - n.A_BERRY
+        st.to_move += 1
+        if st.to_move == st.players:
+            st.to_move, st.phase = 0, n.ROLL
+        return st, [0.0] * st.players
+    if st.phase == n.SPEAR_GIVE:
+        st.spear = sorted(set(st.spear) | {(st.to_move + a - n.A_SPEAR) % st.players})
+        return after_berry(st)
+    if st.phase == n.FRENZY_ASSIGN:
+        st.frenzy[a - n.A_ASSIGN] += 1
+        st.jokers -= 1
+        if not st.jokers:
+            st.phase = n.FRENZY_PICK
+        return st, [0.0] * st.players
+    if st.phase == n.FRENZY_PICK:
+        c = a - n.A_GROUP
+        points, st.frenzy[c] = st.frenzy[c], 0
+        if (st.cells[c] is not None and not st.scared[c]
+                and completable(st, st.cells[c], points, occupied(st, c))):
+            st.mover, st.points, st.safe, st.phase = c, points, st.cells[c], n.MOVE
+            return st, [0.0] * st.players
+        return end_move(st)  # a group that cannot be moved is lost
+    if st.phase == n.SNAKE_BACK:
+        st.cells[st.mover] = 3 * (st.cells[st.mover] // 3 - 2) + a - n.A_BACK
+        return end_move(st)
     if a == n.A_PASS:
         return end_turn(st)
     if a >= n.A_SORCERY:
@@ -222,23 +302,75 @@ def point(st, d):
     if t == "arrive":
         st.places[c] = 1 + sum(1 for p in st.places if p)
         st.cells[c], st.scared[c] = None, False
-        return end_turn(st)
+        return end_move(st)
     st.cells[c] = t
     k = kind(st, t % 3, t // 3)
     if k != n.LAVA:
         st.safe = t
     if k == n.QUICK:
         st.scared[c] = True
-        return end_turn(st)
+        return end_move(st)
     if k == n.VORTEX:
         st.phase, st.points = n.VORTEX_ROLL, 0
         return st, [0.0] * st.players
     st.points -= 1
+    if st.variant and t in st.berry_cells:
+        return take_berry(st, st.berry_cells.index(t))
     if st.points:
         return st, [0.0] * st.players
     if k == n.LAVA:
         st.cells[c] = st.safe
-    return end_turn(st)
+    return end_move(st)
+
+
+def take_berry(st, slot):
+    """The mover takes the berry of ``slot`` and applies it (§7)."""
+    berry, c, seat = st.berry_kinds[slot], st.mover, st.to_move
+    st.berry_cells[slot], st.berry_kinds[slot], st.seen[slot] = None, None, []
+    st.collected[seat] = sorted(st.collected[seat] + [berry])
+    if berry == n.TRAP:
+        st.scared[c] = True
+        return end_move(st)
+    if berry == n.TASTY:
+        st.frenzy = [0] * 5
+        return end_turn(st)
+    if berry == n.FORESIGHT:
+        for k, cell in enumerate(st.berry_cells):
+            if cell is not None:
+                st.seen[k] = sorted(set(st.seen[k]) | {seat})
+    if berry == n.GO:
+        st.points += 2
+    if berry == n.UTURN:
+        st.direction = -st.direction
+    if berry == n.SPEAR:
+        st.phase = n.SPEAR_GIVE
+        return st, [0.0] * st.players
+    if berry == n.FRENZY:
+        st.mover, st.points, st.safe = -1, 0, -1
+        st.dice[:5] = [None] * 5
+        st.phase = n.FRENZY_ROLL
+        return st, [0.0] * st.players
+    if berry == n.BVORTEX:
+        st.phase, st.points = n.VORTEX_ROLL, 0
+        return st, [0.0] * st.players
+    if berry == n.SNAKE:
+        st.points = 0
+        if snake_lanes(st):
+            st.phase = n.SNAKE_BACK
+            return st, [0.0] * st.players
+        return end_move(st)
+    return after_berry(st)
+
+
+def after_berry(st):
+    """Finish the move after a berry that does not stop it: go on if all points can still be
+    spent, else stop on the berry's cell."""
+    cell = st.cells[st.mover]
+    if st.points and completable(st, cell, st.points, occupied(st, st.mover)):
+        st.phase = n.MOVE
+        return st, [0.0] * st.players
+    st.points = 0
+    return end_move(st)
 
 
 def sorcery(st, c):
@@ -264,9 +396,18 @@ def swap(st, a, b):
     return st
 
 
+def end_move(st):
+    """A move is over: the game may end; a frenzy goes on with its next group."""
+    if sum(1 for p in st.places if p) < 3 and any(st.frenzy):
+        st.mover, st.points, st.safe, st.phase = -1, 0, -1, n.FRENZY_PICK
+        return st, [0.0] * st.players
+    return end_turn(st)
+
+
 def end_turn(st):
     """Finish the turn: the end at the third arrival or the turn cap, else the next player."""
     st.mover, st.points, st.safe = -1, 0, -1
+    st.frenzy, st.jokers = [0] * 5, 0
     arrived = sum(1 for p in st.places if p)
     if arrived == 3:
         st.phase = n.END
@@ -302,6 +443,8 @@ def score_and_exact(st, seat):
             score += 2
     if last_ostrich(st) == last:
         score *= 2
+    if st.variant and n.JADE in st.collected[seat]:
+        score += 2
     return score, exact
 
 
@@ -319,7 +462,7 @@ def returns(st):
 
 # ----- observation --------------------------------------------------------------------------
 def observe(st, player):
-    obs = [0] * 1688
+    obs = [0] * OBS_SIZE
     P = st.players
     for c in range(5):
         if st.cells[c] is not None:
@@ -337,18 +480,37 @@ def observe(st, player):
                            (9, k == n.CROC), (10, k == n.LAVA), (11, k == n.VORTEX), (12, True)):
             if hit:
                 obs[plane * 63 + cell] = 1
+    if st.variant:
+        for k, cell in enumerate(st.berry_cells):
+            if cell is not None:
+                obs[13 * 63 + cell] = 1
+                if player in st.seen[k]:
+                    obs[(14 + st.berry_kinds[k]) * 63 + cell] = 1
+        for seat in st.spear:
+            obs[1674 + (seat - player) % P] = 1
+        for seat in range(P):
+            if n.JADE in st.collected[seat]:
+                obs[1679 + (seat - player) % P] = 1
     for d, f in enumerate(st.dice):
         if f is not None:
             obs[1595 + 6 * d + f] = 1
     obs[1631 + st.phase] = 1
     if st.mover >= 0:
-        obs[1643 + st.mover] = 1
+        obs[1645 + st.mover] = 1
     for k in range(min(st.points, 8)):
-        obs[1648 + k] = 1
-    obs[1656 + st.cards[player]] = 1
-    obs[1666 + (st.to_move - player) % P] = 1
-    obs[1671] = int(st.direction < 0)
+        obs[1650 + k] = 1
+    obs[1658 + st.cards[player]] = 1
+    obs[1668 + (st.to_move - player) % P] = 1
+    obs[1673] = int(st.direction < 0)
     for k in range(P):
-        obs[1682 + k] = 1
-    obs[1687] = int(st.phase in (n.REROLLING, n.ACT, n.MOVE, n.VORTEX_ROLL, n.VORTEX_PICK))
+        obs[1684 + k] = 1
+    obs[1689] = int(st.phase not in (n.ROLL, n.REROLL, n.PLACE, n.END))
+    for c in range(5):
+        for k in range(min(st.frenzy[c], 5)):
+            obs[1690 + 5 * c + k] = 1
+    for k in range(min(st.jokers, 5)):
+        obs[1715 + k] = 1
     return obs
+
+
+OBS_SIZE = 1720

@@ -117,7 +117,7 @@ def test_observation_shows_only_the_observers_card(impl):
 
 def test_observation_is_player_relative():
     text = position("b3,b4,b1n,a2n,c2n", players=3, to_move=1)
-    assert observe("kernel", text, 1)[1666] == 1 and observe("kernel", text, 0)[1667] == 1
+    assert observe("kernel", text, 1)[1668] == 1 and observe("kernel", text, 0)[1669] == 1
 
 
 def test_resample_hidden_keeps_own_card_and_redraws_the_others():
