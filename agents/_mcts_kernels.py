@@ -195,9 +195,9 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
         return best
 
     @njit
-    def backup(nodes, values, rewards, leaf, leaf_value):
-        """Adds the return vector to every node from ``leaf`` up to the root."""
-        ret = leaf_value.copy()
+    def backup(nodes, values, rewards, leaf, ret):
+        """Adds the return vector ``ret`` (the value of ``leaf``; used as scratch) to every node
+        from ``leaf`` up to the root, adding to it the reward of each step on the way."""
         k = leaf
         while k >= 0:
             nodes[k].visits += 1
@@ -264,7 +264,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
         actions = np.empty(A, np.int16)
         probs = np.empty(C, np.float64)
         no_priors = np.ones(A, np.float64)
-        zero = np.zeros(P, np.float64)
+        ret = np.zeros(P, np.float64)
         collected = 0
         finished = 0
         for _ in range(num_leaves):
@@ -286,7 +286,8 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
                     return collected, finished
                 node = child
             if nodes[node].player == TERMINAL:
-                backup(nodes, values, rewards, node, zero)
+                ret[:] = 0.0
+                backup(nodes, values, rewards, node, ret)
                 finished += 1
                 continue
             leaves[collected] = node
@@ -304,6 +305,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
         The caller leaves room for ``len(leaves) * num_actions`` nodes."""
         actions = np.empty(A, np.int16)
         probs = np.empty(C, np.float64)
+        ret = np.empty(P, np.float64)
         for j in range(leaves.shape[0]):
             leaf = leaves[j]
             k = leaf
@@ -312,7 +314,8 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
                 k = nodes[k].parent
             if nodes[leaf].num_children == NOT_EXPANDED:
                 expand(nodes, values, rewards, states, counts, leaf, priors[j], actions, probs)
-            backup(nodes, values, rewards, leaf, leaf_values[j])
+            ret[:] = leaf_values[j]
+            backup(nodes, values, rewards, leaf, ret)
 
     @njit
     def root_children(nodes, values, rewards, visits, returns):

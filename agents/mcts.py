@@ -183,14 +183,19 @@ class MCTSAgent:
         states = game.check_states(states)
         rng = np.random.default_rng(rng)
         actions = np.empty(len(states), np.int64)
+        masks = game.legal_mask(states)
         for i in range(len(states)):
             visits, _ = self.search(game, states[i : i + 1], rng)
-            actions[i] = self._choose(visits, rng)
+            actions[i] = self._choose(visits, masks[i], rng)
         return actions
 
-    def _choose(self, visits, rng):
+    def _choose(self, visits, legal, rng):
+        """The most visited action, or one drawn by ``visits ** (1 / temperature)``; a uniform
+        legal action if the tree was too small to try any."""
+        if visits.sum() == 0:
+            visits = legal.astype(np.float64)
         if self.temperature == 0:
-            return random_argmax(visits[None, :], rng)[0]
+            return random_argmax(np.where(legal, visits, -1.0)[None, :], rng)[0]
         weights = (visits / visits.max()) ** (1.0 / self.temperature)
         return rng.choice(len(visits), p=weights / weights.sum())
 

@@ -168,10 +168,15 @@ def test_temperature_spreads_the_moves_over_the_visits():
 
 def test_time_budget_and_a_small_tree_still_give_legal_moves():
     game, s = race("pos=3,4 dice=2,5 to_move=0 turns_left=20 over=0")
-    for agent in (MCTSAgent(time_budget=0.05), MCTSAgent(sims=5000, max_nodes=40)):
-        visits, _ = agent.search(game, s, np.random.default_rng(10))
-        assert visits.sum() > 0
+    timed, small = MCTSAgent(time_budget=0.05), MCTSAgent(sims=5000, max_nodes=40)
+    assert timed.search(game, s, 0)[0].sum() > 0
+    assert 0 < small.search(game, s, 0)[0].sum() < 5000      # stopped when the tree was full
+    for agent in (timed, small):
         assert game.legal_mask(s)[0, agent.act(game, s, np.random.default_rng(10))[0]]
+    # too small to hold the root's children: no simulation, still a legal move
+    agent = MCTSAgent(sims=100, max_nodes=2)
+    assert agent.search(game, s, 0)[0].sum() == 0
+    assert game.legal_mask(s)[0, agent.act(game, s, np.random.default_rng(10))[0]]
 
 
 def test_the_registry_builds_it_and_settings_rebuild_it():

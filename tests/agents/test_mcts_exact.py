@@ -24,7 +24,8 @@ def test_dice_race_last_turn_is_won_by_landing_on_the_goal_or_ending_nearer():
     game = DiceRace()
     assert GOAL == 12
     # red's last turn at 9 with 1 and 2: 10 ties green's 10, 11 is nearer, 12 lands
-    values, per_action = solve(game, game.from_text("pos=9,10 dice=1,2 to_move=0 turns_left=1 over=0"))
+    s = game.from_text("pos=9,10 dice=1,2 to_move=0 turns_left=1 over=0")
+    values, per_action = solve(game, s)
     assert per_action[:, 0].tolist() == [0.0, 1.0, 1.0] and values.tolist() == [1.0, -1.0]
     # at 8 with 2 and 5: 10 ties, 13 bounces back to 11, 15 bounces back to 9
     _, per_action = solve(game, game.from_text("pos=8,10 dice=2,5 to_move=0 turns_left=1 over=0"))

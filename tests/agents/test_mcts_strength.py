@@ -1,0 +1,26 @@
+"""MCTS strength on Zèbres (two players, seats swapped every game): the issue's targets.
+
+Slow (minutes): run by ``make check-full``. The score counts a draw as half a win.
+"""
+import pytest
+
+from agents.arena import play_match
+from agents.greedy import GreedyAgent
+from agents.mcts import MCTSAgent
+from agents.random_agent import RandomAgent
+
+zebres_game = pytest.importorskip("zebres.game")
+
+GAMES = 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opponent, target", [
+    (RandomAgent(), 0.95),
+    (GreedyAgent(), 0.65),
+    (MCTSAgent(sims=100), 0.60),
+], ids=["random", "greedy", "mcts100"])
+def test_mcts_1000_simulations_beats(opponent, target):
+    result = play_match(zebres_game.ZebresGame(), [MCTSAgent(sims=1000), opponent],
+                        games=GAMES, seed=2026, workers=2, progress=False)
+    assert result.summary()[0]["score"] >= target, result.table()
