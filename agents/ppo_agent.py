@@ -10,6 +10,8 @@ of ``agents.mcts``: priors are the masked policy; the network values the positio
 player to move, so ``values[j, players[j]] = v`` and, the games being zero-sum, every other
 seat gets ``-v / (P - 1)`` (for two players, ``-v``).
 
+``PPOMCTSAgent`` (registry ``ppo-mcts:<path>,sims=200``) is that search as an agent.
+
 >>> agent = PPOAgent("runs/zebres-ppo-0-20260101-120000/best.pt")
 >>> mcts = MCTSAgent(sims=200, evaluator=agent.evaluator(ZebresGame()))
 """
@@ -17,9 +19,10 @@ import numpy as np
 import torch
 
 from agents.base import random_argmax
+from agents.mcts import MCTSAgent
 from agents.ppo import (load_checkpoint, masked_log_probs, network_from_checkpoint)
 
-__all__ = ["PPOAgent"]
+__all__ = ["PPOAgent", "PPOMCTSAgent"]
 
 
 class PPOAgent:
@@ -89,6 +92,33 @@ class PPOAgent:
 
     def __repr__(self):
         return f"PPOAgent({self.checkpoint!r}, sample={self.sample})"
+
+
+class PPOMCTSAgent(MCTSAgent):
+    """MCTS (PUCT) guided by a PPO checkpoint: its masked policy as the priors, its value at
+    the leaves instead of random rollouts."""
+
+    name = "ppo-mcts"
+
+    def __init__(self, checkpoint: str, sims: int = 200, c: float = 1.4, leaf_batch: int = 16,
+                 temperature: float = 0.0):
+        super().__init__(sims=sims, c=c, leaf_batch=leaf_batch, temperature=temperature)
+        self.ppo = PPOAgent(checkpoint)
+
+    def settings(self):
+        out = {"checkpoint": self.ppo.checkpoint, "sims": self.sims, "c": self.c}
+        if self.leaf_batch != 16:
+            out["leaf_batch"] = self.leaf_batch
+        if self.temperature:
+            out["temperature"] = self.temperature
+        return out
+
+    def search(self, game, row, rng=None):
+        self.evaluator = self.ppo.evaluator(game)
+        return super().search(game, row, rng)
+
+    def __repr__(self):
+        return f"PPOMCTSAgent({self.ppo.checkpoint!r}, sims={self.sims}, c={self.c})"
 
 
 def _game_key(game):

@@ -20,6 +20,7 @@ AGENTS = {
     "greedy": "agents.greedy:GreedyAgent",
     "mcts": "agents.mcts:MCTSAgent",
     "ppo": "agents.ppo_agent:PPOAgent",
+    "ppo-mcts": "agents.ppo_agent:PPOMCTSAgent",
 }
 
 _NONE = type(None)

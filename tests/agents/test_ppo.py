@@ -8,7 +8,7 @@ from agents.arena import play_match
 from agents.ppo import (MASKED_LOGIT, PPOConfig, Trainer, group_sizes, load_checkpoint,
                         masked_entropy, masked_log_probs, parse_shares, ppo_loss,
                         sample_actions)
-from agents.ppo_agent import PPOAgent
+from agents.ppo_agent import PPOAgent, PPOMCTSAgent
 from agents.random_agent import RandomAgent
 from tests.agents.tiny_games import Nim
 
@@ -201,3 +201,14 @@ def test_ppo_learns_to_beat_random_at_nim():
     result = play_match(game, [agent, RandomAgent()], games=200, seed=0, workers=1,
                         progress=False)
     assert result.summary()[0]["win_rate"] > 0.75
+
+
+@pytest.mark.slow  # compiling the search for Nim takes ~30 s on a busy machine
+def test_ppo_guides_mcts_as_its_prior_and_value(nim_checkpoint):
+    game = Nim()
+    states = game.init(3)
+    agent = PPOMCTSAgent(str(nim_checkpoint), sims=32, leaf_batch=4)
+    actions = agent.act(game, states, np.random.default_rng(0))
+    assert game.legal_mask(states)[np.arange(3), actions].all()
+    assert np.array_equal(actions, agent.act(game, states, np.random.default_rng(0)))
+    assert agent.settings()["checkpoint"] == str(nim_checkpoint)
