@@ -24,9 +24,17 @@ def _occupant(pos):
     return {cell: c for c, cell in enumerate(pos.cells) if cell is not None}
 
 
+def _berries(pos):
+    """Cell -> kind letter if some seat has seen it, else ``*`` (face down)."""
+    if not pos.variant:
+        return {}
+    return {cell: nt.BERRY_LETTERS[pos.berry_kinds[k]].lower() if pos.seen[k] else "*"
+            for k, cell in enumerate(pos.berry_cells) if cell is not None}
+
+
 def render_text(pos):
     """The notation line, then the track with the finish at the top, then the turn."""
-    kinds, who = _kinds(pos), _occupant(pos)
+    kinds, who, berries = _kinds(pos), _occupant(pos), _berries(pos)
     arrived = {p: nt.COLOURS[c] for c, p in enumerate(pos.places) if p}
     lines = [nt.format(pos), "          a b c",
              "finish    " + "  ".join(f"{p}:{arrived.get(p, '-')}" for p in (1, 2, 3))]
@@ -39,6 +47,8 @@ def render_text(pos):
             if cell in who:
                 ch = nt.COLOURS[who[cell]]
                 cells.append(ch.lower() if pos.scared[who[cell]] else ch)
+            elif cell in berries:
+                cells.append(berries[cell])
             else:
                 cells.append("n" if y < 3 and cell in nt.NESTS else TEXT_CHARS[kinds[cell]])
         lines.append(f"{label:<6}{y:>3} |{' '.join(cells)}|")
@@ -47,14 +57,15 @@ def render_text(pos):
                  f"phase: {nt.format(pos).split('phase=')[1].split()[0]}  "
                  f"dice: {dice[:5]} sorcery {dice[5]}  turn {pos.turn}")
     lines.append("lower case = scared; n = empty nest; # rock, Q quicksand, C crocodile, "
-                 "W water, X chasm, L lava, V vortex")
+                 "W water, X chasm, L lava, V vortex; * berry (face down), t n o j d u s p f v k "
+                 "berry seen by someone")
     return "\n".join(lines)
 
 
 def render_image(pos, cell=28):
     """The race track left (start) to right (finish), lanes a-c top to bottom, with ostriches,
     tiles (curves darker), rocks, quicksand and special cells, arrivals and dice."""
-    kinds, who = _kinds(pos), _occupant(pos)
+    kinds, who, berries = _kinds(pos), _occupant(pos), _berries(pos)
     rows = pos.last_row + 1
     top = 24
     img = draw.canvas(top + 3 * cell + 8, (rows + 3) * cell + 8, (250, 246, 235))
@@ -68,6 +79,11 @@ def render_image(pos, cell=28):
                 draw.ring(img, y0 + cell // 2, x0 + cell // 2, cell // 2 - 3, 2, (160, 120, 70))
         if y % 3 == 0:
             draw.rect(img, top, 4 + y * cell - 1, top + 3 * cell, 4 + y * cell + 1, (60, 40, 20))
+    for cell_index, letter in berries.items():
+        cy = top + (cell_index % 3) * cell + cell // 2
+        cx = 4 + (cell_index // 3) * cell + cell // 2
+        draw.disc(img, cy, cx, cell // 3, (30, 90, 40))
+        draw.centred_text(img, cy, cx, "?" if letter == "*" else letter, (255, 255, 255))
     finish = 4 + rows * cell
     draw.rect(img, top, finish - 1, top + 3 * cell, finish + 2, (0, 0, 0))
     for c, cell_index in enumerate(pos.cells):

@@ -9,17 +9,28 @@ IMPLS = ("kernel", "reference")
 
 
 def position(ostriches, course="T1", dice="RRRRRR", phase="act", players=2, cards=None,
-             to_move=0, direction="+", turn=0):
-    """The text of a position; by default seat 0 is in the act phase of a 2-player game."""
+             to_move=0, direction="+", turn=0, berries=None, spear="-", collected=None,
+             frenzy="-"):
+    """The text of a position; by default seat 0 is in the act phase of a 2-player game.
+    Giving ``berries`` (the slots, e.g. ``"T@b4,O@b7"``) makes it a berry-variant position."""
     cards = cards or ",".join(str(k) for k in range(players))
-    return (f"players={players} course={course} ostriches={ostriches} cards={cards} "
+    text = (f"players={players} course={course} ostriches={ostriches} cards={cards} "
             f"to_move={to_move} dir={direction} turn={turn} phase={phase} dice={dice}")
+    if berries is not None:
+        collected = collected or ",".join("-" * players)
+        text += f" spear={spear} berries={berries} collected={collected} frenzy={frenzy}"
+    return text
+
+
+def _game(text):
+    pos = nt.parse(text)
+    return BanjooliGame(pos.players, berries=pos.variant)
 
 
 def legal(impl, text):
     """Names of the legal actions of ``text``."""
     if impl == "kernel":
-        game = BanjooliGame(nt.parse(text).players)
+        game = _game(text)
         s = game.from_text(text)
         return [nt.action_name(a) for a in game.legal_actions(s[0])]
     return [nt.action_name(a) for a in ref.legal_actions(ref.from_position(nt.parse(text)))]
@@ -31,7 +42,7 @@ def play(impl, text, moves):
     players = nt.parse(text).players
     rewards = [0.0] * players
     if impl == "kernel":
-        game = BanjooliGame(players)
+        game = _game(text)
         s = game.from_text(text)
         for m in moves:
             if m.startswith("die "):
@@ -62,13 +73,13 @@ def ostriches(text):
 
 def scores(impl, text):
     if impl == "kernel":
-        game = BanjooliGame(nt.parse(text).players)
+        game = _game(text)
         return game.scores(game.from_text(text))[0].tolist()
     return ref.scores(ref.from_position(nt.parse(text)))
 
 
 def observe(impl, text, player):
     if impl == "kernel":
-        game = BanjooliGame(nt.parse(text).players)
+        game = _game(text)
         return game.observe(game.from_text(text), player)[0]
     return np.array(ref.observe(ref.from_position(nt.parse(text)), player), np.uint8)

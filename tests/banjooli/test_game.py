@@ -131,6 +131,20 @@ def test_resample_hidden_keeps_own_card_and_redraws_the_others():
     np.testing.assert_array_equal(game.observe(s, 2), game.observe(other, 2))
 
 
+def test_resample_hidden_respects_seen_and_collected_kinds():
+    game = BanjooliGame(3, berries=True)
+    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY", players=3,
+                    berries="x,O@b7+0,T@a8", collected="J,-,-")
+    s = game.from_text(text)
+    many = game.resample_hidden(np.repeat(s, 200), 0, rng=1)
+    assert (many["berry_kind"][:, 1] == 2).all()       # seen by seat 0: kept
+    drawn = set(many["berry_kind"][:, 2].tolist())
+    assert 2 not in drawn and 3 not in drawn and len(drawn) == 9  # not jade, not Jëmbat
+    other = game.resample_hidden(np.repeat(s, 200), 1, rng=1)
+    assert len(set(other["berry_kind"][:, 1].tolist())) > 1
+    np.testing.assert_array_equal(game.observe(many, 0), game.observe(np.repeat(s, 200), 0))
+
+
 # ----- pictures -----------------------------------------------------------------------------
 def test_render_text_and_image():
     game = BanjooliGame(special="lava")
@@ -143,16 +157,27 @@ def test_render_text_and_image():
 
 
 # ----- kernel vs reference ------------------------------------------------------------------
-CONFIGS = [dict(num_players=2), dict(num_players=5)] + [
+CONFIGS = [dict(num_players=2), dict(num_players=5), dict(num_players=2, berries=True),
+           dict(num_players=5, berries=True)] + [
     dict(num_players=2, special=k) for k in ("crocodiles", "canyon", "lava", "vortex")]
 
 
 @pytest.mark.parametrize("options", CONFIGS, ids=str)
 def test_kernel_matches_reference_on_random_games(options):
-    assert crosscheck(BanjooliGame(**options), n_games=3, seed=7) > 100
+    assert crosscheck(BanjooliGame(**options), n_games=2, seed=7) > 100
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("options", CONFIGS, ids=str)
 def test_kernel_matches_reference_on_2000_random_games(options):
     assert crosscheck(BanjooliGame(**options), n_games=2000, seed=11) > 100_000
+
+
+def test_render_shows_face_down_and_seen_berries():
+    game = BanjooliGame(berries=True)
+    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY",
+                    berries="T@b4,O@b7+1")
+    s = game.from_text(text)
+    picture = game.render(s[0])
+    assert "|. * .|" in picture and "|. o .|" in picture
+    assert game.render_rgb(s[0]).shape[2] == 3
