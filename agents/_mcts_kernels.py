@@ -221,7 +221,9 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
     @njit
     def run_uct(nodes, values, rewards, states, counts, streams, num_sims, c, rollouts):
         """Runs up to ``num_sims`` UCT simulations with random rollouts; returns how many ran
-        (fewer when the tree is full: grow it and call again, the tree stays consistent)."""
+        (fewer when the tree is full: grow it and call again; the tree stays consistent and
+        the random stream is rewound to the start of the unfinished simulation, so the search
+        does not depend on how the arrays grew)."""
         actions = np.empty(A, np.int16)
         probs = np.empty(C, np.float64)
         uniform_priors = np.ones(A, np.float64)
@@ -230,6 +232,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
         total = np.zeros(P, np.float32)
         leaf_value = np.zeros(P, np.float64)
         for sim in range(num_sims):
+            seed = streams[0]  # restored if the tree fills up, so the retry draws the same
             node = 0
             while True:
                 nd = nodes[node]
@@ -243,6 +246,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
                         break
                     if not expand(nodes, values, rewards, states, counts, node,
                                   uniform_priors, actions, probs):
+                        streams[0] = seed
                         return sim
                 if nd.player == CHANCE:
                     child = select_chance(nodes, node, streams)
@@ -250,6 +254,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
                     child = select_uct(nodes, values, rewards, node, c, streams)
                 if nodes[child].slot < 0 and not materialise(nodes, rewards, states, counts,
                                                              child):
+                    streams[0] = seed
                     return sim
                 node = child
             backup(nodes, values, rewards, node, leaf_value)
@@ -268,6 +273,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
         collected = 0
         finished = 0
         for _ in range(num_leaves):
+            seed = streams[0]  # restored if the tree fills up, so the retry draws the same
             node = 0
             while True:
                 nd = nodes[node]
@@ -276,6 +282,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
                     break
                 if nd.num_children == NOT_EXPANDED and not expand(
                         nodes, values, rewards, states, counts, node, no_priors, actions, probs):
+                    streams[0] = seed
                     return collected, finished
                 if nd.player == CHANCE:
                     child = select_chance(nodes, node, streams)
@@ -283,6 +290,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
                     child = select_puct(nodes, values, rewards, node, c)
                 if nodes[child].slot < 0 and not materialise(nodes, rewards, states, counts,
                                                              child):
+                    streams[0] = seed
                     return collected, finished
                 node = child
             if nodes[node].player == TERMINAL:
