@@ -515,6 +515,7 @@ def _point(r, d, rewards):
     if (r.vortex & b) != ZERO:
         r.phase = VORTEX_ROLL
         r.points = 0
+        r.safe = -1
         return
     r.points -= 1
     if r.variant:
@@ -570,9 +571,11 @@ def _take_berry(r, slot, rewards):
     elif berry == BVORTEX:
         r.phase = VORTEX_ROLL
         r.points = 0
+        r.safe = -1
         return
     elif berry == SNAKE:
         r.points = 0
+        r.safe = -1
         if _snake_lanes(r) != 0:
             r.phase = SNAKE_BACK
         else:

@@ -311,7 +311,7 @@ def point(st, d):
         st.scared[c] = True
         return end_move(st)
     if k == n.VORTEX:
-        st.phase, st.points = n.VORTEX_ROLL, 0
+        st.phase, st.points, st.safe = n.VORTEX_ROLL, 0, -1
         return st, [0.0] * st.players
     st.points -= 1
     if st.variant and t in st.berry_cells:
@@ -351,10 +351,10 @@ def take_berry(st, slot):
         st.phase = n.FRENZY_ROLL
         return st, [0.0] * st.players
     if berry == n.BVORTEX:
-        st.phase, st.points = n.VORTEX_ROLL, 0
+        st.phase, st.points, st.safe = n.VORTEX_ROLL, 0, -1
         return st, [0.0] * st.players
     if berry == n.SNAKE:
-        st.points = 0
+        st.points, st.safe = 0, -1
         if snake_lanes(st):
             st.phase = n.SNAKE_BACK
             return st, [0.0] * st.players

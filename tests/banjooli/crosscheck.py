@@ -9,7 +9,8 @@ from savanna.game import CHANCE, TERMINAL
 def crosscheck(game, n_games, seed):
     """Play ``n_games`` seeded random games with the kernel (in lockstep, batched) and the
     reference (one by one); assert equal text, player, mask, chance probabilities, rewards,
-    observations and scores at every step. Returns the number of steps compared."""
+    observations and scores at every step, and that the text round-trips to the same bytes.
+    Returns the number of steps compared."""
     rng = np.random.default_rng(seed)
     s = game.init(n_games, rng=seed)
     refs = [ref.from_position(nt.parse(game.to_text(row))) for row in s]
@@ -27,6 +28,7 @@ def crosscheck(game, n_games, seed):
         for i in range(len(s)):
             st = refs[i]
             text = game.to_text(s[i])
+            assert game.from_text(text)[0].tobytes() == s[i].tobytes(), text
             assert nt.format(ref.to_position(st)) == text
             assert ref.current_player(st) == players[i], text
             assert ref.legal_actions(st) == np.flatnonzero(masks[i]).tolist(), text
