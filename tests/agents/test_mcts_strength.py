@@ -1,6 +1,7 @@
 """MCTS strength on Zèbres (two players, seats swapped every game): the issue's targets.
 
-Slow (minutes): run by ``make check-full``. The score counts a draw as half a win.
+Slow (minutes): run by ``make check-full``; ``pytest -s`` shows the match tables. The score
+counts a draw as half a win.
 """
 import pytest
 
@@ -23,4 +24,5 @@ GAMES = 200
 def test_mcts_1000_simulations_beats(opponent, target):
     result = play_match(zebres_game.ZebresGame(), [MCTSAgent(sims=1000), opponent],
                         games=GAMES, seed=2026, workers=2, progress=False)
+    print(result.table())  # the figures, shown with ``pytest -s``
     assert result.summary()[0]["score"] >= target, result.table()
