@@ -32,9 +32,10 @@ class BanjooliGame(Game):
     version = 0
     num_actions = nt.NUM_ACTIONS
     max_chance_outcomes = 6
-    # 1,000 turns x at most 25 decisions (reroll, act, 7 points, vortex pick, spear, frenzy:
-    # 5 assignments + 5 groups + their points) + 5 berry placements.
-    max_plies = nt.MAX_TURNS * 25 + 5
+    # 1,000 turns x at most 40 decisions per turn (a generous bound: reroll, act, 7 points with
+    # Daaaaw, spear, snake, vortex pick; then a frenzy: 5 assignments, 5 groups, 7 points and a
+    # vortex pick per group) + 5 berry placements.
+    max_plies = nt.MAX_TURNS * 40 + 5
     obs_shape = (K.OBS_SIZE,)
     state_dtype = K.STATE_DTYPE
     zero_sum = True
