@@ -88,11 +88,20 @@ def test_the_lowest_card_folds_first():
     assert values[0] == pytest.approx(-1.0, abs=0.2)       # folding loses the ante
 
 
+def uniform_evaluator(num_players):
+    """Uniform priors over the legal actions and no opinion on the value: PUCT then learns
+    only from the rewards at the ends of the games it reaches."""
+    def evaluate(obs, mask, players):
+        return mask / mask.sum(1, keepdims=True), np.zeros((len(obs), num_players))
+    return evaluate
+
+
 @pytest.mark.parametrize("own", range(5))
-def test_the_search_never_reads_another_players_card(own):
+@pytest.mark.parametrize("evaluator", [None, uniform_evaluator(3)], ids=["uct", "puct"])
+def test_the_search_never_reads_another_players_card(own, evaluator):
     """Every deal of the others' cards gives the same visits and moves for a fixed seed."""
     game = HighCard()
-    agent = MCTSAgent(sims=300, determinizations=3, temperature=1.0)
+    agent = MCTSAgent(sims=300, determinizations=3, temperature=1.0, evaluator=evaluator)
     others = [c for c in range(5) if c != own]
     for seed in range(3):
         seen = set()
@@ -130,6 +139,17 @@ def test_puct_calls_the_evaluator_on_batches_of_leaves_and_finds_the_win():
         for o, m in zip(obs, mask):
             assert m.tolist() == [k < o[h] for h in range(3) for k in range(4)]
         assert set(players.tolist()) <= {0, 1}
+
+
+def test_puct_through_chance_nodes_reaches_the_expectimax_move():
+    # two turns left: the tree reaches the end of every line, so leaf values need not help
+    game, s = race("pos=6,6 dice=2,2 to_move=0 turns_left=2 over=0")
+    _, per_action = solve(game, s)
+    agent = MCTSAgent(sims=3000, evaluator=uniform_evaluator(2), leaf_batch=8)
+    visits, _, action_values = agent.analyse(game, s, np.random.default_rng(13))
+    best = visits.argmax()
+    assert per_action[best, 0] == np.nanmax(per_action[:, 0])
+    assert action_values[best] == pytest.approx(per_action[best], abs=0.1)
 
 
 def test_puct_with_dirichlet_noise_is_deterministic_for_a_seed():
