@@ -183,3 +183,21 @@ def test_unseen_berry_kinds_do_not_show(impl):
     for p in (0, 1):
         assert (observe(impl, a, p) == observe(impl, b, p)).all()
     assert observe(impl, a, 0)[13 * 63 + 3 * 4 + 1] == 1  # a face-down berry on b4
+
+
+def test_the_third_arrival_during_a_frenzy_ends_the_game(impl):
+    text = berry_position("b3,+1,+2,a2n,c2n", "F@b4,O@b7", course="T1", dice="RYYYYY")
+    text = text.replace("O@b7", "O@a5")
+    after, _ = play(impl, text, ["move R", "straight"] + [f"die {d}" for d in "RRRYY"])
+    assert field(after, "frenzy") == "R3Y2"
+    after, rewards = play(impl, after, ["group R", "straight", "straight"])
+    assert ostriches(after)["R"] == "+3" and field(after, "phase") == "end"
+    assert field(after, "frenzy") == "-" and sum(rewards) == 0 and any(rewards)
+
+
+def test_tasty_berry_during_a_frenzy_loses_the_other_groups(impl):
+    text = berry_position(f"b3,a3,{NESTS}", "F@b4,N@b6", dice="RYYYYY")
+    after, _ = play(impl, text, ["move R", "straight"] + [f"die {d}" for d in "RRBBB"])
+    after, _ = play(impl, after, ["group R", "straight", "straight"])
+    assert ostriches(after)["R"] == "b6" and field(after, "to_move") == "1"
+    assert field(after, "frenzy") == "-" and ostriches(after)["B"] == "a3"
