@@ -724,6 +724,14 @@ def _returns(r, rewards):
 
 
 # ----- observation --------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _plane(out, plane, cells):
+    """Set the cells of the bitboard ``cells`` in observation plane ``plane``."""
+    while cells != ZERO:
+        out[plane * 63 + lowest_bit(cells)] = 1
+        cells &= cells - np.uint64(1)
+
+
 @njit(cache=True)
 def observe_one(s, i, player, out):
     r = s[i]
@@ -739,14 +747,13 @@ def observe_one(s, i, player, out):
             out[1575 + 3 * c + r.places[c] - 1] = 1
         if not (r.nest >> c) & 1:
             out[1590 + c] = 1
+    _plane(out, 6, r.block)
+    _plane(out, 7, r.quick)
+    _plane(out, 8, r.curve)
+    _plane(out, 9, r.croc)
+    _plane(out, 10, r.lava)
+    _plane(out, 11, r.vortex)
     for cell in range(3 * (3 * r.nterrain + 3)):
-        b = bit(cell)
-        out[6 * 63 + cell] = (r.block & b) != ZERO
-        out[7 * 63 + cell] = (r.quick & b) != ZERO
-        out[8 * 63 + cell] = (r.curve & b) != ZERO
-        out[9 * 63 + cell] = (r.croc & b) != ZERO
-        out[10 * 63 + cell] = (r.lava & b) != ZERO
-        out[11 * 63 + cell] = (r.vortex & b) != ZERO
         out[12 * 63 + cell] = 1
     if r.variant:
         for k in range(P):
