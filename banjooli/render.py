@@ -68,7 +68,10 @@ def render_image(pos, cell=28):
     kinds, who, berries = _kinds(pos), _occupant(pos), _berries(pos)
     rows = pos.last_row + 1
     top = 24
-    img = draw.canvas(top + 3 * cell + 8, (rows + 3) * cell + 8, (250, 246, 235))
+    img = draw.canvas(top + 3 * cell + 20, (rows + 3) * cell + 8, (250, 246, 235))
+    for t, label in enumerate(["START"] + [nt.FACE_NAMES[f] for f in pos.course]):
+        draw.text(img, top + 3 * cell + 6, 8 + 3 * t * cell, label, (60, 40, 20))
+    draw.text(img, top + 3 * cell + 6, 8 + rows * cell, "FINISH", (60, 40, 20))
     for y in range(rows):
         curve = y >= 3 and nt.FACE_CURVE[pos.course[(y - 3) // 3]]
         for x in range(3):
