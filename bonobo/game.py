@@ -24,7 +24,6 @@ Example::
     print(game.render(s[0]))
 """
 import numpy as np
-from numba import njit
 
 from bonobo import _kernels as K
 from bonobo import notation as N
@@ -32,12 +31,6 @@ from bonobo.render import render_image
 from savanna.game import Game, Kernels
 
 __all__ = ["BonoboGame"]
-
-
-@njit(cache=True)
-def _scores_batch(s, out):
-    for i in range(s.shape[0]):
-        K.scores_one(s, i, out[i])
 
 
 class BonoboGame(Game):
@@ -54,7 +47,8 @@ class BonoboGame(Game):
     has_chance = True
     perfect_information = True
     kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
-                      K.chance_probs_one, K.apply_chance_one, K.observe_one)
+                      K.chance_probs_one, K.apply_chance_one, K.observe_one, K.scores_one)
+    notation = N
 
     def __init__(self, num_players=2):
         N.check_num_players(num_players)
@@ -111,31 +105,6 @@ class BonoboGame(Game):
                           tuple(int(x) for x in r["pile"]), int(r["to_move"]), phase,
                           N.VALUES[r["drawn"]] if phase == "place" else None)
 
-    def from_text(self, text):
-        """A batch of one state from the notation (see ``bonobo.notation``)."""
-        return self.from_position(N.parse(text))
-
-    def to_text(self, row):
-        return N.format(self.to_position(row))
-
-    def action_to_string(self, row, action):
-        """The name of ``action``: ``'pawn s07'``, ``'draw'`` or ``'tile t12-t13'``."""
-        if not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an int, got {action!r}")
-        return N.action_name(int(action))
-
-    def string_to_action(self, row, text):
-        """The action id of a legal move name in this state, or a ValueError listing them."""
-        legal = self.legal_actions(row)
-        names = ", ".join(N.action_name(a) for a in legal) or "none (not a decision node)"
-        try:
-            action = N.parse_action(text)
-        except ValueError as err:
-            raise ValueError(f"{err}; legal here: {names}") from None
-        if action not in legal:
-            raise ValueError(f"illegal move {text!r} here; legal: {names}")
-        return action
-
     def outcome_to_string(self, outcome):
         """The name of chance outcome ``outcome``: the drawn tile's value, ``'-4'`` .. ``'+4'``."""
         if not 0 <= outcome < len(N.VALUES):
@@ -146,13 +115,6 @@ class BonoboGame(Game):
         return N.parse_outcome(text)
 
     # ----- scores and pictures --------------------------------------------------------------
-    def scores(self, s):
-        """``int64[n, P]``: running scores, the final pawn scoring included at the end."""
-        s = self.check_states(s)
-        out = np.zeros((len(s), self.num_players), np.int64)
-        _scores_batch(s, out)
-        return out
-
     def render(self, row):
         """A text picture of one state (see ``notation.render``)."""
         return N.render(self.to_position(row))

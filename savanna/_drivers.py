@@ -34,6 +34,7 @@ def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
     chance_probs_one = kernels.chance_probs_one
     apply_chance_one = kernels.apply_chance_one
     observe_one = kernels.observe_one
+    scores_one = kernels.scores_one
     A = num_actions
     P = num_players
     C = max(1, max_chance_outcomes)
@@ -78,6 +79,11 @@ def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
     def observe_batch(s, players, obs):
         for i in range(s.shape[0]):
             observe_one(s, i, players[i], obs[i])
+
+    @njit
+    def scores_batch(s, out):
+        for i in range(s.shape[0]):
+            scores_one(s, i, out[i])
 
     @njit(inline="always")
     def sample_chance(s, i, streams, probs):
@@ -245,6 +251,7 @@ def make_drivers(kernels, num_actions, num_players, max_chance_outcomes):
         chance_probs_batch=chance_probs_batch,
         apply_chance_batch=apply_chance_batch,
         observe_batch=observe_batch,
+        scores_batch=scores_batch,
         playout_one=playout_one,
         random_playouts=random_playouts,
         random_playouts_parallel=random_playouts_parallel,

@@ -16,6 +16,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from savanna import draw
 from savanna._drivers import CHANCE, TERMINAL, make_drivers
 from savanna.rng import make_streams
 
@@ -33,6 +34,8 @@ class Kernels(NamedTuple):
     chance_probs_one(s, i, probs)           float64 probs[C] of each outcome (zeros allowed)
     apply_chance_one(s, i, outcome)
     observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
+    scores_one(s, i, out)                   int64 out[P]: each player's score if the game
+                                            ended now (optional; ``Game.scores`` uses it)
     """
 
     reset_one: Callable
@@ -42,6 +45,7 @@ class Kernels(NamedTuple):
     chance_probs_one: Callable
     apply_chance_one: Callable
     observe_one: Callable
+    scores_one: Callable = None
 
 
 class Game:
@@ -59,6 +63,7 @@ class Game:
     has_chance: bool
     perfect_information: bool
     kernels: Kernels
+    notation = None  # the game's notation module: parse, format, action_name, parse_action
 
     _drivers_by_class: dict = {}
 
@@ -184,21 +189,45 @@ class Game:
         return totals, plies
 
     def scores(self, s):
-        """``[n, P]`` each player's score if the game ended now (the greedy baseline's heuristic)."""
+        """``int64[n, P]``: each player's score if the game ended now (final at the end)."""
+        if self.kernels.scores_one is None:
+            raise NotImplementedError(f"{self.name} declares no scores_one kernel")
+        s = self.check_states(s)
+        out = np.zeros((len(s), self.num_players), np.int64)
+        self.drivers.scores_batch(s, out)
+        return out
+
+    # ----- text, through the game's notation module and Position ---------------------------
+    def from_position(self, pos):
         raise NotImplementedError
 
-    # ----- text (each game implements these) ---------------------------------------------
-    def to_text(self, row):
+    def to_position(self, row):
         raise NotImplementedError
 
     def from_text(self, text):
-        raise NotImplementedError
+        """A batch of one state from the game's text notation."""
+        return self.from_position(self.notation.parse(text))
+
+    def to_text(self, row):
+        return self.notation.format(self.to_position(row))
 
     def action_to_string(self, row, action):
-        raise NotImplementedError
+        """The name of ``action`` (the game's notation, e.g. ``'Z c4'`` in Zèbres)."""
+        if not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action must be an int, got {action!r}")
+        return self.notation.action_name(int(action))
 
     def string_to_action(self, row, text):
-        raise NotImplementedError
+        """The id of a legal action named ``text`` in this state, or a ValueError listing them."""
+        legal = self.legal_actions(row)
+        names = ", ".join(self.action_to_string(row, a) for a in legal) or "none here"
+        try:
+            action = self.notation.parse_action(text)
+        except ValueError as err:
+            raise ValueError(f"{err}; legal here: {names}") from None
+        if action not in legal:
+            raise ValueError(f"illegal move {text!r} here; legal: {names}")
+        return action
 
     def render(self, row):
         """A readable text picture of one state (defaults to the notation)."""
@@ -207,6 +236,10 @@ class Game:
     def render_rgb(self, row):
         """An ``uint8[H, W, 3]`` picture of one state."""
         raise NotImplementedError
+
+    def show(self, row):
+        """An object that shows the state as a picture in a notebook (and as text elsewhere)."""
+        return draw.Picture(self.render_rgb(row), self.render(row))
 
     # ----- validation at the boundary ----------------------------------------------------
     def check_states(self, s):

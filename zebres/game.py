@@ -20,9 +20,7 @@ Example::
     print(game.render(s[0]))
 """
 import numpy as np
-from numba import njit
 
-from savanna import draw
 from savanna.game import Game, Kernels
 from zebres import _kernels as K
 from zebres import notation
@@ -30,12 +28,6 @@ from zebres.notation import KINDS, Position, Token
 from zebres.render import render_image, render_text
 
 __all__ = ["ZebresGame"]
-
-
-@njit(cache=True)
-def _scores_batch(s, out):
-    for i in range(s.shape[0]):
-        K.scores_one(s, i, out[i])
 
 
 class ZebresGame(Game):
@@ -53,7 +45,8 @@ class ZebresGame(Game):
     has_chance = False
     perfect_information = True
     kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
-                      K.chance_probs_one, K.apply_chance_one, K.observe_one)
+                      K.chance_probs_one, K.apply_chance_one, K.observe_one, K.scores_one)
+    notation = notation
 
     def __init__(self, board="standard", first_placer=1):
         notation.check_board_name(board)
@@ -120,27 +113,6 @@ class ZebresGame(Game):
         """A batch of one state from the notation, e.g. ``'....../... r - - setup'``."""
         return self.from_position(notation.parse(text, self.board))
 
-    def to_text(self, row):
-        return notation.format(self.to_position(row))
-
-    def action_to_string(self, row, action):
-        """The name of ``action`` (``'Z c4'``, ``'start 14'``, ``'swap d4'``, ``'stop'``, ...)."""
-        if not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an int, got {action!r}")
-        return notation.action_name(int(action))
-
-    def string_to_action(self, row, text):
-        """The action id of a legal move name in this state, or a ValueError listing them."""
-        legal = self.legal_actions(row)
-        names = ", ".join(notation.action_name(a) for a in legal) or "none (the game is over)"
-        try:
-            action = notation.parse_action(text)
-        except ValueError as err:
-            raise ValueError(f"{err}; legal here: {names}") from None
-        if action not in legal:
-            raise ValueError(f"illegal move {text!r} here; legal: {names}")
-        return action
-
     def perft(self, row, depth):
         """Distinct sequences of ``depth`` decisions from one state: rules §8's check."""
         if not isinstance(depth, (int, np.integer)) or depth < 0:
@@ -148,13 +120,6 @@ class ZebresGame(Game):
         return K.perft(self.check_states(self._as_batch(row)), int(depth))
 
     # ----- scores and pictures --------------------------------------------------------------
-    def scores(self, s):
-        """``int64[n, 2]``: (red, green) points, or those "if the game ended now"."""
-        s = self.check_states(s)
-        out = np.empty((len(s), 2), np.int64)
-        _scores_batch(s, out)
-        return out
-
     def render(self, row):
         """A text picture: rivers, tokens, track labels with Impala, sectors, hands, phase."""
         return render_text(self.to_position(row), self._board_of(row), self._scores_of(row))
@@ -162,10 +127,6 @@ class ZebresGame(Game):
     def render_rgb(self, row):
         """An ``uint8[H, W, 3]`` picture: coloured sectors, rivers, token discs, Impala."""
         return render_image(self.to_position(row), self._board_of(row), self._scores_of(row))
-
-    def show(self, row):
-        """An object that shows the state as a picture in a notebook (and as text elsewhere)."""
-        return draw.Picture(self.render_rgb(row), self.render(row))
 
     def _scores_of(self, row):
         return tuple(int(v) for v in self.scores(self._as_batch(row))[0])
