@@ -48,6 +48,16 @@ def game_spaces(game):
     return observation, spaces.Discrete(game.num_actions)
 
 
+def bind(env_cls, game_name):
+    """``env_cls`` with its game fixed, e.g. ``ZebresEnv = bind(SavannaEnv, "zebres")``."""
+    def __init__(self, **kwargs):
+        env_cls.__init__(self, game_name, **kwargs)
+
+    name = game_name.capitalize() + env_cls.__name__.removeprefix("Savanna")
+    return type(name, (env_cls,), {"__init__": __init__, "__module__": env_cls.__module__,
+                                   "__doc__": f"{env_cls.__name__} of {game_name}."})
+
+
 def check_illegal_mode(mode):
     if mode not in ILLEGAL_ACTION_MODES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {mode!r}")
@@ -129,3 +139,8 @@ class SavannaEnv(gym.Env):
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self.state)
         return None
+
+
+ZebresEnv = bind(SavannaEnv, "zebres")
+BonoboEnv = bind(SavannaEnv, "bonobo")
+BanjooliEnv = bind(SavannaEnv, "banjooli")

@@ -18,7 +18,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from savanna.batch_play import BatchPlay
-from savanna.env import check_illegal_mode, game_spaces, resolve_game
+from savanna.env import bind, check_illegal_mode, game_spaces, resolve_game
 
 
 class SavannaVectorEnv(VectorEnv):
@@ -110,3 +110,8 @@ class SavannaVectorEnv(VectorEnv):
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self._play.states[0])
         return None
+
+
+ZebresVectorEnv = bind(SavannaVectorEnv, "zebres")
+BonoboVectorEnv = bind(SavannaVectorEnv, "bonobo")
+BanjooliVectorEnv = bind(SavannaVectorEnv, "banjooli")

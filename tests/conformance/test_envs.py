@@ -33,6 +33,18 @@ def test_registered_ids_make_envs():
         assert obs["observation"].shape[0] == 3
 
 
+def test_bound_classes():
+    from savanna.env import ZebresEnv
+    from savanna.vector_env import ZebresVectorEnv
+
+    env = ZebresEnv(board="president", seat=1)
+    assert env.game.name == "zebres" and env.game.board == "president"
+    obs, info = env.reset(seed=0)
+    assert info["seat"] == 1
+    envs = ZebresVectorEnv(num_envs=2)
+    assert envs.reset(seed=0)[0]["observation"].shape == (2, *env.game.obs_shape)
+
+
 def _play_episodes(env, seed, episodes):
     """Seeded episodes with the first legal action; the trajectory of rewards and masks."""
     trace = []
