@@ -22,8 +22,8 @@ def solve(game, row, max_depth=256):
     """``(values float64[P], action_values float64[A, P])`` of one state, exactly.
 
     ``action_values[a]`` is the value after taking ``a`` at the root (NaN if ``a`` is illegal,
-    and everywhere if the root is not a decision node). Returns also when the game is longer
-    than ``max_depth`` nodes: the depth is doubled and the search started again.
+    and everywhere if the root is not a decision node). ``max_depth`` sizes the search stack:
+    a line longer than that doubles it and starts again.
     """
     root = game.check_states(game._as_batch(row)).copy()
     solver = _solver(game)
