@@ -13,6 +13,11 @@ One update:
    observation, the legal-action mask, the sampled action, its log-probability and the value.
    Masked logits are set to ``MASKED_LOGIT`` (a large finite negative, never ``-inf``: a NaN
    would follow from ``0 * -inf``), so illegal actions get probability exactly 0.
+   With ``shaping > 0`` the learner also gets the potential-based reward
+   ``Phi(s') - Phi(s)`` with ``Phi = shaping * lead`` (its ``game.scores`` lead over the best
+   other seat, the greedy baseline's heuristic) and ``Phi = 0`` at the end: the shaped returns
+   differ from the game's by ``-Phi(start)`` only, so the best policy is unchanged (Ng et al.
+   1999), while a weak early critic gets the lead as its baseline.
 2. **GAE**: advantages ``A_t = delta_t + gamma * lambda * (1 - done_t) * A_{t+1}`` with
    ``delta_t = r_t + gamma * (1 - done_t) * V_{t+1} - V_t``; returns ``= A + V``. A step's
    reward is what the learner gained from its move and the opponents' replies.
@@ -21,6 +26,9 @@ One update:
    ``logp_new`` uses the *stored* mask; the clipped value loss; minus ``ent_coef`` times the
    entropy taken over the legal actions only. Adam, gradient-norm clipping, learning rate
    annealed linearly to 0 over ``steps``.
+
+Speed: the network is small (two layers of 128) and one torch thread is the default: on two
+cores shared with anything else, a second OpenMP thread spins and slows the run several-fold.
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
@@ -73,22 +81,23 @@ class PPOConfig:
     anneal_lr: bool = True
     gamma: float = 1.0              # games end with a win or a loss: no discount needed
     gae_lambda: float = 0.95
-    epochs: int = 2
+    epochs: int = 4
     minibatches: int = 4
     clip: float = 0.2
     clip_value: bool = True
     vf_coef: float = 0.5
     ent_coef: float = 0.01
     max_grad_norm: float = 0.5
-    opponents: dict = field(default_factory=lambda: {"self": 0.5, "random": 0.25,
-                                                     "greedy": 0.25})
+    shaping: float = 0.0            # potential-based reward shaping on the score lead
+    opponents: dict = field(default_factory=lambda: {"self": 0.4, "random": 0.1,
+                                                     "greedy": 0.5})
     latest_share: float = 0.5       # chance that "self" plays the current weights
     snapshot_every: int = 100_000   # steps between two snapshots joining the pool
     pool_size: int = 10
     eval_every: int = 250_000       # steps between two arena evaluations (run loop)
     eval_games: int = 200
     checkpoint_every: int = 250_000
-    threads: int = 2
+    threads: int = 1                # torch threads: 2 only on an idle machine (see below)
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
@@ -105,6 +114,8 @@ class PPOConfig:
         if (self.num_envs * self.rollout_len) % self.minibatches:
             raise ValueError(f"num_envs * rollout_len ({self.num_envs * self.rollout_len}) must "
                              f"be divisible by minibatches ({self.minibatches})")
+        if not self.shaping >= 0:
+            raise ValueError(f"shaping must be >= 0, got {self.shaping!r}")
         for name in ("gamma", "gae_lambda", "latest_share"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -292,6 +303,12 @@ class Trainer:
         n = cfg.num_envs
         self.buffer = RolloutBuffer(cfg.rollout_len, n, int(np.prod(self.game.obs_shape)),
                                     self.game.num_actions)
+        if cfg.shaping:
+            try:
+                self.game.scores(self.game.init(1, rng=0))
+            except NotImplementedError:
+                raise ValueError(f"shaping needs game scores, and {self.game.name} has "
+                                 "none; use shaping=0") from None
         self.episode_return = np.zeros(n, np.float64)
         for _, play in self.groups:
             play.seed(self.rng)
@@ -348,6 +365,7 @@ class Trainer:
         buf = self.buffer
         finished = {kind: [] for kind, _ in self.groups}
         acting = {kind: np.ones(play.n, np.bool_) for kind, play in self.groups}
+        potential = self._potential()
         for t in range(self.config.rollout_len):
             obs, mask = self.observations()
             buf.obs[t], buf.masks[t] = obs, mask
@@ -362,6 +380,9 @@ class Trainer:
                 buf.rewards[t, sl] = play.rewards()
                 buf.dones[t, sl] = play.terminal()
             self.episode_return += buf.rewards[t]
+            if self.config.shaping:
+                after = self._potential()
+                buf.rewards[t] += after - potential
             for kind, play, sl in self._slices():
                 ended = buf.dones[t, sl]
                 if ended.any():
@@ -369,7 +390,24 @@ class Trainer:
                     self.episode_return[sl][ended] = 0.0
                     play.reset(ended)
                     self._reset_ended(play)
+            if self.config.shaping:
+                potential = self._potential()
         return _episode_stats(finished)
+
+    def _potential(self):
+        """``Phi`` of every game's state for its learner: ``shaping *`` the learner's score
+        lead over the best other seat, 0 at the end of a game (and without shaping)."""
+        if not self.config.shaping:
+            return np.zeros(self.config.num_envs, np.float32)
+        leads = []
+        for _, play in self.groups:
+            scores = np.asarray(self.game.scores(play.states), np.float64)
+            rows = np.arange(play.n)
+            own = scores[rows, play.seats]
+            scores[rows, play.seats] = -np.inf
+            lead = own - scores.max(axis=1) if scores.shape[1] > 1 else own
+            leads.append(np.where(play.terminal(), 0.0, lead))
+        return (self.config.shaping * np.concatenate(leads)).astype(np.float32)
 
     def _reset_ended(self, play):
         """Restart games that ended before the learner's first decision (no transition)."""

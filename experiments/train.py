@@ -328,14 +328,17 @@ def add_train_parser(subparsers):
     train.add_argument("--envs", type=int, dest="num_envs", help="games played at once "
                        "(default: 512)")
     train.add_argument("--opponents", help="shares of the games played against each "
-                       "opponent kind (default: self=0.5,random=0.25,greedy=0.25)")
+                       "opponent kind (default: self=0.4,random=0.1,greedy=0.5)")
     train.add_argument("--hidden", help="hidden layer widths (default: 128,128)")
     train.add_argument("--lr", type=float, help="initial learning rate (default: 1e-3)")
     train.add_argument("--eval-every", type=parse_steps,
                        help="steps between evaluations (default: 250k)")
     train.add_argument("--eval-games", type=int, help="games per evaluation match "
                        "(default: 200)")
-    train.add_argument("--threads", type=int, help="torch threads (default: 2)")
+    train.add_argument("--shaping", type=float, help="potential-based reward shaping on the "
+                       "score lead, e.g. 0.05 (default: 0, off)")
+    train.add_argument("--threads", type=int, help="torch threads (default: 1; 2 helps only "
+                       "on an otherwise idle machine)")
     train.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
     train.add_argument("--resume", metavar="RUN", help="continue a stopped run (its folder)")
     train.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
@@ -360,7 +363,8 @@ def run_train(args, extra=None):
 
     game = make_game_from_args(args.game, args.option)
     settings = {key: getattr(args, key) for key in
-                ("steps", "num_envs", "opponents", "lr", "eval_every", "eval_games", "threads")
+                ("steps", "num_envs", "opponents", "lr", "eval_every", "eval_games", "shaping",
+                 "threads")
                 if getattr(args, key) is not None}
     if args.hidden is not None:
         try:

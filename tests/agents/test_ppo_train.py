@@ -4,7 +4,7 @@ import csv
 import numpy as np
 import pytest
 
-from agents.ppo import PPOConfig
+from agents.ppo import PPOConfig, Trainer
 from agents.registry import make_agent
 from experiments.cli import main
 from experiments.train import parse_steps, run_training, text_curve
@@ -75,3 +75,24 @@ def test_steps_are_read_with_suffixes():
         3_000_000, 250_000, 1_000_000, 4096, 1_500_000]
     with pytest.raises(ValueError, match="steps must be a number"):
         parse_steps("lots")
+
+
+def test_shaped_rewards_telescope_to_the_game_returns():
+    """Potential shaping adds Phi(s') - Phi(s), Phi = 0 at the end and at a Zèbres game's
+    first decision (no token placed yet): over every whole game the shaped rewards sum to
+    the game's reward, while single steps differ."""
+    settings = dict(steps=1024, num_envs=16, rollout_len=64, minibatches=2, hidden=(16,),
+                    opponents={"random": 1.0}, threads=1)
+    plain, shaped = (Trainer(PPOConfig(shaping=k, **settings)) for k in (0.0, 0.1))
+    plain.collect()
+    shaped.collect()
+    assert np.array_equal(plain.buffer.actions, shaped.buffer.actions)
+    extra = shaped.buffer.rewards - plain.buffer.rewards
+    assert np.abs(extra).max() > 0.05
+    games = 0
+    for env in range(16):
+        ends = np.flatnonzero(plain.buffer.dones[:, env])
+        for start, end in zip(ends[:-1] + 1, ends[1:]):
+            assert extra[start:end + 1, env].sum() == pytest.approx(0, abs=1e-4)
+            games += 1
+    assert games >= 8
