@@ -4,6 +4,8 @@
 2. MCTS against random and against greedy: small seeded matches with a progress bar and
    their result tables (skipped with a note if MCTS is not available).
 3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
+4. A short PPO run on Zèbres (about a minute, ``experiments.train.demo_training``) and its
+   learning curve in text.
 """
 import textwrap
 
@@ -41,6 +43,10 @@ def demo(games=20, sims=500, seed=0, write=print):
         write(f"skipped: the benchmarks are not available ({err})")
     else:
         write(quick_table())
+
+    write("\n== 4. A short PPO training run (about a minute) ==\n")
+    from experiments.train import demo_training
+    demo_training(seed=seed, write=write)
 
 
 def explain_random_game(game, rng, write):

@@ -381,7 +381,7 @@ def run_train(args, extra=None):
 
 
 # ----- the demo ---------------------------------------------------------------------------
-def demo_training(steps=400_000, seed=0, write=print, runs_dir="runs"):
+def demo_training(steps=600_000, seed=0, write=print, runs_dir="runs"):
     """``make demo``'s short PPO run on Zèbres (about a minute): trains, then prints the
     learning curve as text."""
     from agents.ppo import PPOConfig
