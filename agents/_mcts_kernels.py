@@ -40,7 +40,7 @@ NODE_DTYPE = np.dtype([
 ], align=True)
 
 NOT_EXPANDED = -1
-VIRTUAL_LOSS = 1.0  # value a pending visit counts for, for the player choosing it
+VIRTUAL_LOSS = 1.0  # a pending visit counts as this loss for the player choosing there
 
 
 def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_one):
@@ -94,6 +94,7 @@ def make_search(kernels, num_actions, num_players, max_chance_outcomes, playout_
         nd = nodes[node]
         first = counts[0]
         if nd.player == CHANCE:
+            probs[:] = 0.0  # a game may write only its possible outcomes
             chance_probs_one(states, nd.slot, probs)
             n = 0
             for o in range(C):

@@ -62,6 +62,7 @@ def make_solver(kernels, num_actions, num_players, max_chance_outcomes):
         chosen[level] = False
         count[level] = 0
         if p == CHANCE:
+            probs[level, :] = 0.0  # a game may write only its possible outcomes
             chance_probs_one(stack, level, probs[level])
             for o in range(C):
                 if probs[level, o] > 0.0:
