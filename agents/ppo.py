@@ -52,6 +52,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.greedy import GreedyAgent
 from savanna.batch_play import BatchPlay
 from savanna.env import resolve_game
 
@@ -299,16 +300,13 @@ class Trainer:
         self.global_step = 0
         self.updates = 0
         self.next_snapshot = cfg.snapshot_every
-        self.groups = self._make_groups()
         n = cfg.num_envs
         self.buffer = RolloutBuffer(cfg.rollout_len, n, int(np.prod(self.game.obs_shape)),
                                     self.game.num_actions)
-        if cfg.shaping:
-            try:
-                self.game.scores(self.game.init(1, rng=0))
-            except NotImplementedError:
-                raise ValueError(f"shaping needs game scores, and {self.game.name} has "
-                                 "none; use shaping=0") from None
+        if (cfg.shaping or "greedy" in cfg.opponents) and not _has_scores(self.game):
+            raise ValueError(f"shaping and greedy opponents need game scores, and "
+                             f"{self.game.name} has none: use shaping=0 and no greedy share")
+        self.groups = self._make_groups()
         self.episode_return = np.zeros(n, np.float64)
         for _, play in self.groups:
             play.seed(self.rng)
@@ -316,7 +314,6 @@ class Trainer:
             self._reset_ended(play)
 
     def _make_groups(self):
-        from agents.greedy import GreedyAgent  # the trainer's only dependency on other agents
         opponents = {"self": self.opponent, "random": "random", "greedy": GreedyAgent()}
         sizes = group_sizes(self.config.opponents, self.config.num_envs)
         return [(kind, BatchPlay(self.game, size, None, opponents[kind]))
@@ -547,6 +544,14 @@ def _episode_stats(finished):
         r = np.asarray(returns)
         stats[f"train_win_{kind}"] = float((r > 0).mean()) if len(r) else float("nan")
     return stats
+
+
+def _has_scores(game):
+    try:
+        game.scores(game.init(1, rng=0))
+    except NotImplementedError:
+        return False
+    return True
 
 
 def _frozen(net):

@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 
 
-__all__ = ["add_train_parser", "evaluate", "parse_steps", "plot_curve", "run_training",
-           "text_curve"]
+__all__ = ["add_train_parser", "demo_training", "evaluate", "parse_steps", "plot_curve",
+           "run_training", "text_curve", "training_throughput"]
 
 EVAL_OPPONENTS = ("random", "greedy")
 METRICS_FILE, EVAL_FILE = "metrics.csv", "eval.csv"
@@ -231,6 +231,8 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
             raise KeyboardInterrupt
         stopping.append(signum)
 
+    wall_start = time.perf_counter()
+    start_step = trainer.global_step
     previous = _install_handler(on_interrupt)
     bar = _progress_bar(progress, cfg.steps, trainer.global_step)
     updates = 0
@@ -267,8 +269,11 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
         write(f"stopped at step {trainer.global_step:,}; checkpoint saved. Continue with: "
               f"savanna train ppo --resume {folder}")
     else:
-        write(f"done: {trainer.global_step:,} steps in {extra['seconds']:.0f} s "
-              f"({trainer.global_step / max(extra['seconds'], 1e-9):,.0f} steps/s)")
+        wall = time.perf_counter() - wall_start
+        write(f"done: {trainer.global_step:,} steps; training {extra['seconds']:.0f} s "
+              f"({trainer.global_step / max(extra['seconds'], 1e-9):,.0f} steps/s), "
+              f"with evaluations and checkpoints {wall:.0f} s "
+              f"({(trainer.global_step - start_step) / max(wall, 1e-9):,.0f} steps/s)")
     return folder
 
 
@@ -378,6 +383,20 @@ def run_train(args, extra=None):
                           game=game)
     print(text_curve(folder))
     return 0
+
+
+def training_throughput(game="zebres", updates=10, **settings):
+    """End-to-end PPO training speed in learner steps per second of wall time: rollouts from
+    the batched envs against the default opponent pool, and the updates, after one warm-up
+    update (compilation). For ``benchmarks``."""
+    from agents.ppo import PPOConfig, Trainer
+
+    trainer = Trainer(PPOConfig(game=game, steps=10**12, **settings))
+    trainer.train_update()
+    start = time.perf_counter()
+    for _ in range(updates):
+        trainer.train_update()
+    return updates * trainer.config.batch_size / (time.perf_counter() - start)
 
 
 # ----- the demo ---------------------------------------------------------------------------

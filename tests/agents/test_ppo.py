@@ -212,3 +212,8 @@ def test_ppo_guides_mcts_as_its_prior_and_value(nim_checkpoint):
     assert game.legal_mask(states)[np.arange(3), actions].all()
     assert np.array_equal(actions, agent.act(game, states, np.random.default_rng(0)))
     assert agent.settings()["checkpoint"] == str(nim_checkpoint)
+
+
+def test_greedy_opponents_need_game_scores():
+    with pytest.raises(ValueError, match="need game scores"):
+        Trainer(tiny_config(opponents={"greedy": 1.0}), game=Nim())
