@@ -2,10 +2,8 @@
 test runs on both the kernels and the reference. Course T1,T1 (rows 3-8, plain ground) unless
 said otherwise; slot k of ``berries=`` is the berry placed by seat k (``x`` once taken).
 """
-import numpy as np
 import pytest
 
-from banjooli.game import BanjooliGame
 from tests.banjooli.helpers import IMPLS, field, legal, observe, ostriches, play, position, scores
 
 pytestmark = pytest.mark.parametrize("impl", IMPLS)
