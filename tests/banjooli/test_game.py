@@ -162,13 +162,19 @@ CONFIGS = [dict(num_players=2), dict(num_players=5), dict(num_players=2, berries
     dict(num_players=2, special=k) for k in ("crocodiles", "canyon", "lava", "vortex")]
 
 
-@pytest.mark.parametrize("options", CONFIGS, ids=str)
+def config_id(options):
+    """``2p``, ``5p-berries``, ``2p-lava``: readable test ids (``-k 5p-berries``)."""
+    return "-".join([f"{options['num_players']}p"] + ["berries"] * options.get("berries", False)
+                    + [options.get("special")] * ("special" in options))
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=config_id)
 def test_kernel_matches_reference_on_random_games(options):
     assert crosscheck(BanjooliGame(**options), n_games=2, seed=7) > 100
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("options", CONFIGS, ids=str)
+@pytest.mark.parametrize("options", CONFIGS, ids=config_id)
 def test_kernel_matches_reference_on_2000_random_games(options):
     assert crosscheck(BanjooliGame(**options), n_games=2000, seed=11) > 100_000
 
