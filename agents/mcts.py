@@ -80,23 +80,26 @@ class Tree:
         return len(self.nodes) - int(self.counts[0])
 
     def grow(self, nodes_needed):
-        """Makes room for ``nodes_needed`` more nodes and a few states, doubling what is short;
-        False if that would pass ``max_nodes``."""
-        grown = False
-        if self.room() < nodes_needed:
-            size = min(self.max_nodes, max(2 * len(self.nodes), int(self.counts[0]) + nodes_needed))
-            if size < int(self.counts[0]) + nodes_needed:
-                return False
-            for name in ("nodes", "values", "rewards"):
-                setattr(self, name, _resized(getattr(self, name), size))
-            grown = True
-        if len(self.states) - int(self.counts[1]) < 8:
-            size = min(self.max_nodes, 2 * len(self.states))
-            if size <= len(self.states):
-                return False
-            self.states = _resized(self.states, size)
-            grown = True
-        return grown
+        """Makes room for ``nodes_needed`` more nodes; False if that would pass ``max_nodes``."""
+        if self.room() >= nodes_needed:
+            return True
+        size = max(2 * len(self.nodes), int(self.counts[0]) + nodes_needed)
+        if min(size, self.max_nodes) < int(self.counts[0]) + nodes_needed:
+            return False
+        for name in ("nodes", "values", "rewards"):
+            setattr(self, name, _resized(getattr(self, name), min(size, self.max_nodes)))
+        return True
+
+    def grow_after_stop(self, width):
+        """A compiled step stopped because an expansion (up to ``width`` children) or a state
+        found no room: doubles what was short. False if the tree may not grow."""
+        if self.room() < width:
+            return self.grow(width)
+        size = min(2 * len(self.states), self.max_nodes)
+        if size <= len(self.states):
+            return False
+        self.states = _resized(self.states, size)
+        return True
 
 
 def _resized(array, size):
@@ -256,7 +259,7 @@ class MCTSAgent:
             chunk = sims - done if deadline is None else min(sims - done, TIME_CHUNK)
             ran = kernels.run_uct(*tree.arrays, streams, chunk, self.c, self.rollouts)
             done += ran
-            if ran < chunk and not tree.grow(kernels.width):
+            if ran < chunk and not tree.grow_after_stop(kernels.width):
                 return
             if deadline is not None and time.perf_counter() >= deadline:
                 return
@@ -267,14 +270,13 @@ class MCTSAgent:
         first = True  # the first round evaluates the root alone, then noises its priors
         while done < sims or first:
             want = 1 if first else min(self.leaf_batch, sims - done)
-            if tree.room() < want * kernels.width and not tree.grow(want * kernels.width):
+            if not tree.grow(want * kernels.width):
                 return  # the tree is full
             got, finished = kernels.select_leaves(*tree.arrays, streams, want, self.c, leaves)
             done += finished
-            if got + finished == 0 and not tree.grow(kernels.width):
-                return  # no state slot left
-            if tree.room() < got * kernels.width:
-                tree.grow(got * kernels.width)  # else a leaf left unexpanded is evaluated again
+            if got + finished == 0 and not tree.grow_after_stop(kernels.width):
+                return
+            tree.grow(got * kernels.width)  # if it cannot, a leaf left unexpanded comes again
             if got:
                 priors, values = self._evaluate(game, tree, leaves[:got])
                 kernels.expand_and_backup(*tree.arrays, leaves[:got], priors, values)

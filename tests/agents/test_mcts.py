@@ -147,6 +147,7 @@ def test_puct_through_chance_nodes_reaches_the_expectimax_move():
     _, per_action = solve(game, s)
     agent = MCTSAgent(sims=3000, evaluator=uniform_evaluator(2), leaf_batch=8)
     visits, _, action_values = agent.analyse(game, s, np.random.default_rng(13))
+    assert visits.sum() == 3000        # though the tree grew its arrays on the way
     best = visits.argmax()
     assert per_action[best, 0] == np.nanmax(per_action[:, 0])
     assert action_values[best] == pytest.approx(per_action[best], abs=0.1)
