@@ -96,6 +96,23 @@ def uniform_evaluator(num_players):
     return evaluate
 
 
+def test_high_card_hides_the_other_cards_and_resamples_only_them():
+    game = HighCard()
+    s = game.deal([2, 0, 4])
+    game.step_inplace(s, [STAY])
+    for hidden in itertools.permutations([0, 1, 3, 4], 2):
+        other = game.deal([2, *hidden])
+        game.step_inplace(other, [STAY])
+        assert np.array_equal(game.observe(other, 0), game.observe(s, 0))
+    resampled = game.resample_hidden(np.repeat(s, 50), 0, np.random.default_rng(14))
+    assert (resampled["cards"][:, 0] == 2).all()
+    assert (resampled["cards"][:, 1] != resampled["cards"][:, 2]).all()
+    assert not np.isin(resampled["cards"][:, 1:], [2]).any()
+    assert len({tuple(c) for c in resampled["cards"][:, 1:]}) > 1
+    for field in ("stayed", "stake", "staking", "to_move", "dealt"):
+        assert (resampled[field] == s[field]).all()
+
+
 @pytest.mark.parametrize("own", range(5))
 @pytest.mark.parametrize("evaluator", [None, uniform_evaluator(3)], ids=["uct", "puct"])
 def test_the_search_never_reads_another_players_card(own, evaluator):
