@@ -34,8 +34,8 @@ class TinyGame(Game):
 
     def from_text(self, text):
         s = np.zeros(1, self.state_dtype)
-        fields = dict(part.split("=", 1) for part in text.split())
-        if set(fields) != set(self.state_dtype.names):
+        fields = dict(part.partition("=")[::2] for part in text.split())
+        if set(fields) != set(self.state_dtype.names) or not all(fields.values()):
             raise ValueError(f"a {self.name} state needs the fields "
                              f"{', '.join(self.state_dtype.names)}; got {text!r}")
         for name, value in fields.items():
