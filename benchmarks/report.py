@@ -3,6 +3,7 @@
     python -m benchmarks                   # every available game, full repeats
     python -m benchmarks --games zebres    # one game
     python -m benchmarks --quick --no-write
+    python -m benchmarks --peers           # side by side with OpenSpiel, sb3, PettingZoo, pgx
 """
 import argparse
 import datetime
@@ -86,11 +87,15 @@ def main(argv=None):
     parser.add_argument("--games", nargs="*", help=f"games to measure (default: all of {list(GAMES)})")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller batches")
     parser.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
+    parser.add_argument("--peers", action="store_true",
+                        help="instead: Savanna side by side with OpenSpiel, sb3, PettingZoo, pgx")
     args = parser.parse_args(argv)
     command = "python -m benchmarks " + shlex.join(argv or [])
     sections = {}
     where = machine()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    if args.peers:
+        return peers_main(args, when, command.strip(), where)
     for name in available_games(args.games):
         rows = measure_game(name, quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
         body = (f"## {name} — random play\n\n{when}; `{command.strip()}`; {where}\n\n"
@@ -100,4 +105,17 @@ def main(argv=None):
     if not args.no_write and not args.quick:
         write_results(sections)
         print(f"written to {RESULTS}")
+    return 0
+
+
+def peers_main(args, when, command, where):
+    """``--peers``: the side-by-side section of RESULTS.md and its bar chart."""
+    from benchmarks import peers
+
+    results = peers.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
+    body = peers.section(results, when, command, where)
+    print(body)
+    if not args.no_write and not args.quick:
+        write_results({"peers — side by side": body})
+        print(f"written to {RESULTS} and {peers.chart(results)}")
     return 0

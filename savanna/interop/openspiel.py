@@ -1,14 +1,19 @@
 """Every Savanna game as an OpenSpiel Python game (``pip install '.[interop]'``).
 
 Importing this module registers ``savanna_zebres``, ``savanna_bonobo`` and ``savanna_banjooli``
-with ``pyspiel.register_game``, so OpenSpiel's loaders, tests and algorithms (C++ and Python)
-take them like any other game:
+with ``pyspiel.register_game``, so OpenSpiel's loaders, tests and algorithms take them like
+any other game:
 
->>> import pyspiel, savanna.interop.openspiel
+>>> import numpy as np, pyspiel, savanna.interop.openspiel
+>>> from open_spiel.python.algorithms import mcts
 >>> game = pyspiel.load_game("savanna_bonobo", {"players": 3})
+>>> bot = mcts.MCTSBot(game, 1.4, 100, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
 >>> state = game.new_initial_state()
->>> bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 100, 1000, False, 0, False)
 >>> state.apply_action(bot.step(state))
+
+OpenSpiel's C++ code drives these games too (``random_sim_test``, ``evaluate_bots``), except
+its C++ MCTS bot: ``pyspiel.MCTSBot`` crashes on any Python game in open_spiel 2.0.2 (OpenSpiel's
+own ``python_tic_tac_toe`` included), so use the Python ``mcts.MCTSBot`` above.
 
 How the Game protocol maps onto OpenSpiel:
 
