@@ -17,8 +17,10 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from savanna import draw
-from savanna._drivers import CHANCE, TERMINAL, make_drivers
+from savanna import _drivers
+from savanna._drivers import CHANCE, TERMINAL
 from savanna.rng import make_streams
+from savanna.specialize import specialize
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "Kernels"]
 
@@ -74,11 +76,14 @@ class Game:
 
     @property
     def drivers(self):
-        """The compiled batch loops for this game (shared by all instances of a class)."""
+        """The shared compiled loops (``savanna._drivers``) bound to this game's kernels."""
         key = (type(self), self.num_players)
         if key not in Game._drivers_by_class:
-            Game._drivers_by_class[key] = make_drivers(
-                self.kernels, self.num_actions, self.num_players, self.max_chance_outcomes)
+            bindings = {name: f for name, f in self.kernels._asdict().items() if f is not None}
+            bindings.update(A=self.num_actions, P=self.num_players,
+                            C=max(1, self.max_chance_outcomes))
+            Game._drivers_by_class[key] = specialize(
+                _drivers, bindings, f"{self.name}{self.num_players}")
         return Game._drivers_by_class[key]
 
     def warmup(self, verbose=False):
