@@ -96,18 +96,23 @@ class PPOAgent:
 
 class PPOMCTSAgent(MCTSAgent):
     """MCTS (PUCT) guided by a PPO checkpoint: its masked policy as the priors, its value at
-    the leaves instead of random rollouts."""
+    the leaves instead of random rollouts.
+
+    The defaults suit a policy stronger than its value head (PPO's usual case): ``c = 3``
+    leans on the priors, and small leaf batches keep the virtual losses of pending leaves
+    from scattering a short search (on Zèbres at 100 simulations, ``leaf_batch=16, c=1.4``
+    played far worse than ``leaf_batch=4, c=3``)."""
 
     name = "ppo-mcts"
 
-    def __init__(self, checkpoint: str, sims: int = 200, c: float = 1.4, leaf_batch: int = 16,
+    def __init__(self, checkpoint: str, sims: int = 200, c: float = 3.0, leaf_batch: int = 4,
                  temperature: float = 0.0):
         super().__init__(sims=sims, c=c, leaf_batch=leaf_batch, temperature=temperature)
         self.ppo = PPOAgent(checkpoint)
 
     def settings(self):
         out = {"checkpoint": self.ppo.checkpoint, "sims": self.sims, "c": self.c}
-        if self.leaf_batch != 16:
+        if self.leaf_batch != 4:
             out["leaf_batch"] = self.leaf_batch
         if self.temperature:
             out["temperature"] = self.temperature
