@@ -34,10 +34,12 @@ import time
 
 import numpy as np
 
-from agents._mcts_kernels import NODE_DTYPE, make_search
+from agents import _mcts_kernels
+from agents._mcts_kernels import NODE_DTYPE
 from agents.base import random_argmax
-from savanna.game import CHANCE, TERMINAL
+from savanna.game import CHANCE
 from savanna.rng import make_streams
+from savanna.specialize import specialize
 
 __all__ = ["MCTSAgent", "Tree"]
 
@@ -47,13 +49,24 @@ _searches_by_class = {}
 
 
 def compiled_search(game):
-    """The compiled search steps for ``game`` (built once per game class and player count)."""
+    """The search loops of ``agents._mcts_kernels`` bound to ``game``'s kernels (compiled once
+    and cached by numba, per game class and player count)."""
     key = (type(game), game.num_players)
     if key not in _searches_by_class:
-        _searches_by_class[key] = make_search(
-            game.kernels, game.num_actions, game.num_players, game.max_chance_outcomes,
-            game.drivers.playout_one)
+        kernels = game.kernels
+        bindings = {name: getattr(kernels, name) for name in (
+            "current_player_one", "legal_actions_one", "step_one", "chance_probs_one",
+            "apply_chance_one")}
+        bindings.update(playout_one=game.drivers.playout_one, A=game.num_actions,
+                        P=game.num_players, C=max(1, game.max_chance_outcomes))
+        _searches_by_class[key] = specialize(_mcts_kernels, bindings,
+                                             f"{game.name}{game.num_players}")
     return _searches_by_class[key]
+
+
+def _width(game):
+    """The most children a node can have."""
+    return max(game.num_actions, game.max_chance_outcomes)
 
 
 class Tree:
@@ -244,39 +257,40 @@ class MCTSAgent:
         if deadline is not None:
             sims = np.iinfo(np.int32).max
         kernels = compiled_search(game)
-        capacity = 16 * min(sims, 1 << 16) + kernels.width + 1
+        width = _width(game)
+        capacity = 16 * min(sims, 1 << 16) + width + 1
         tree = Tree(game, root, capacity, self.max_nodes)
         streams = make_streams(rng, 1)
         if self.evaluator is None:
-            self._run_uct(tree, kernels, streams, sims, deadline)
+            self._run_uct(tree, kernels, width, streams, sims, deadline)
         else:
-            self._run_puct(game, tree, kernels, streams, rng, sims, deadline)
+            self._run_puct(game, tree, kernels, width, streams, rng, sims, deadline)
         return tree
 
-    def _run_uct(self, tree, kernels, streams, sims, deadline):
+    def _run_uct(self, tree, kernels, width, streams, sims, deadline):
         done = 0
         while done < sims:
             chunk = sims - done if deadline is None else min(sims - done, TIME_CHUNK)
             ran = kernels.run_uct(*tree.arrays, streams, chunk, self.c, self.rollouts)
             done += ran
-            if ran < chunk and not tree.grow_after_stop(kernels.width):
+            if ran < chunk and not tree.grow_after_stop(width):
                 return
             if deadline is not None and time.perf_counter() >= deadline:
                 return
 
-    def _run_puct(self, game, tree, kernels, streams, rng, sims, deadline):
+    def _run_puct(self, game, tree, kernels, width, streams, rng, sims, deadline):
         leaves = np.empty(self.leaf_batch, np.int32)
         done = 0
         first = True  # the first round evaluates the root alone, then noises its priors
         while done < sims or first:
             want = 1 if first else min(self.leaf_batch, sims - done)
-            if not tree.grow(want * kernels.width):
+            if not tree.grow(want * width):
                 return  # the tree is full
             got, finished = kernels.select_leaves(*tree.arrays, streams, want, self.c, leaves)
             done += finished
-            if got + finished == 0 and not tree.grow_after_stop(kernels.width):
+            if got + finished == 0 and not tree.grow_after_stop(width):
                 return
-            tree.grow(got * kernels.width)  # if it cannot, a leaf left unexpanded comes again
+            tree.grow(got * width)  # if it cannot, a leaf left unexpanded comes again
             if got:
                 priors, values = self._evaluate(game, tree, leaves[:got])
                 kernels.expand_and_backup(*tree.arrays, leaves[:got], priors, values)
