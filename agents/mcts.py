@@ -18,8 +18,8 @@ only sets up, grows the arrays when they fill, and, for PUCT, calls the evaluato
   players and turns that do not alternate need nothing special.
 * **Imperfect information**: each of ``determinizations`` searches starts from
   ``game.resample_hidden(state, player, rng)``, a state drawn from what the searcher knows, and
-  the root visit counts are summed (determinized UCT, "PIMC"). The search never sees the real
-  hidden state, so another player's secret cannot change the move.
+  the root visit counts are summed (determinized UCT, "PIMC"). The search sees only states
+  drawn from the searcher's information, so another player's secret cannot change the move.
 
 The move is the most visited root action (``temperature = 0``, ties at random) or is drawn
 with probability proportional to ``visits ** (1 / temperature)``. All randomness comes from
@@ -126,7 +126,8 @@ class MCTSAgent:
 
     sims              simulations per move (split over the determinizations)
     time_budget       seconds per move instead of a simulation count
-    c                 exploration constant (UCT, or PUCT when an evaluator is given)
+    c                 exploration constant (UCT, or PUCT when an evaluator is given), in units
+                      of the game's returns (the three games score -1 / 0 / +1)
     rollouts          random playouts per new leaf (UCT)
     dirichlet_alpha   root noise Dirichlet(alpha) mixed into the priors (PUCT only)
     dirichlet_frac    weight of that noise
