@@ -127,7 +127,7 @@ class MCTSAgent:
     sims              simulations per move (split over the determinizations)
     time_budget       seconds per move instead of a simulation count
     c                 exploration constant (UCT, or PUCT when an evaluator is given), in units
-                      of the game's returns (the three games score -1 / 0 / +1)
+                      of the game's returns (within [-1, 1] in the three games)
     rollouts          random playouts per new leaf (UCT)
     dirichlet_alpha   root noise Dirichlet(alpha) mixed into the priors (PUCT only)
     dirichlet_frac    weight of that noise
