@@ -270,9 +270,9 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
               f"savanna train ppo --resume {folder}")
     else:
         wall = time.perf_counter() - wall_start
-        write(f"done: {trainer.global_step:,} steps; training {extra['seconds']:.0f} s "
-              f"({trainer.global_step / max(extra['seconds'], 1e-9):,.0f} steps/s), "
-              f"with evaluations and checkpoints {wall:.0f} s "
+        write(f"done: {trainer.global_step:,} steps; updates took {extra['seconds']:.0f} s "
+              f"({trainer.global_step / max(extra['seconds'], 1e-9):,.0f} steps/s); this "
+              f"session, evaluations and checkpoints included, {wall:.0f} s "
               f"({(trainer.global_step - start_step) / max(wall, 1e-9):,.0f} steps/s)")
     return folder
 
