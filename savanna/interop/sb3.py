@@ -3,7 +3,7 @@
 >>> from sb3_contrib import MaskablePPO
 >>> from savanna.interop.sb3 import SB3VecEnv
 >>> envs = SB3VecEnv("zebres", num_envs=64)
->>> model = MaskablePPO("MlpPolicy", envs, n_steps=32, seed=0).learn(10_000)
+>>> model = MaskablePPO("MlpPolicy", envs, n_steps=32, n_epochs=2, seed=0).learn(4096)
 >>> actions, _ = model.predict(envs.reset(), action_masks=envs.action_masks())
 
 stable-baselines3 has its own VecEnv API (``reset() -> obs``, ``step_wait() -> obs, rewards,
@@ -13,7 +13,9 @@ this is a thin adapter over ``savanna.vector_env.SavannaVectorEnv`` in Gymnasium
 observation is the game's ``uint8`` vector (a ``Box``, so ``"MlpPolicy"`` fits); the legal
 actions come from ``action_masks() -> bool[num_envs, num_actions]``, which sb3-contrib's
 ``MaskablePPO`` finds by itself. The learner holds ``seat`` (drawn per episode when None)
-against ``opponent`` (``"random"`` by default, played inside the compiled step).
+against ``opponent`` (``"random"`` by default, played inside the compiled step). The game
+step is serial by default: ``parallel=True`` spreads it over numba's threads, which pays only
+for thousands of envs on an otherwise idle machine (the network's forward pass dominates).
 """
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -27,7 +29,7 @@ __all__ = ["SB3VecEnv"]
 class SB3VecEnv(VecEnv):
     """``num_envs`` games of ``game`` for stable-baselines3 (see the module docstring)."""
 
-    def __init__(self, game="zebres", num_envs=64, seat=None, opponent="random", parallel=True,
+    def __init__(self, game="zebres", num_envs=64, seat=None, opponent="random", parallel=False,
                  **game_options):
         self.venv = SavannaVectorEnv(game, num_envs=num_envs, seat=seat, opponent=opponent,
                                      autoreset_mode=AutoresetMode.SAME_STEP, parallel=parallel,
