@@ -102,9 +102,9 @@ def random_legal(mask, streams, out):
                 pick -= 1
 
 
-def vector_env_steps(game, n, steps, repeats):
+def vector_env_steps(game, n, steps, repeats, parallel):
     """Env-steps per second of the vector env (uniform random legal actions, autoreset)."""
-    venv = SavannaVectorEnv(game, num_envs=n)
+    venv = SavannaVectorEnv(game, num_envs=n, parallel=parallel)
     obs, _ = venv.reset(seed=0)
     streams = make_streams(0, n)
     actions = np.zeros(n, np.int64)
@@ -116,6 +116,25 @@ def vector_env_steps(game, n, steps, repeats):
             holder["obs"] = venv.step(actions)[0]
 
     return median_rate(run, n * steps, repeats)
+
+
+def first_decision(game, rng=0):
+    """The start position, advanced through any chance nodes to the first decision."""
+    s = game.init(1, rng=rng)
+    gen = np.random.default_rng(rng)
+    while game.current_player(s)[0] == -1:
+        p = game.chance_probs(s)[0]
+        game.apply_chance(s, [gen.choice(len(p), p=p / p.sum())])
+    return s[0]
+
+
+def mcts_simulations(game, sims, repeats):
+    """UCT simulations per second (one random rollout each) from the first decision, 1 thread."""
+    from agents.mcts import MCTSAgent
+
+    agent = MCTSAgent(sims=sims, rollouts=1, determinizations=1)
+    row = first_decision(game)
+    return median_rate(lambda: agent.search(game, row, np.random.default_rng(0)), sims, repeats)
 
 
 def measure_game(name, quick=False, progress=print):
@@ -134,6 +153,9 @@ def measure_game(name, quick=False, progress=print):
     all_threads = numba.config.NUMBA_NUM_THREADS
     many = kernel_playouts(game, n * all_threads, repeats, all_threads)
     rows.append((f"kernel random playouts, {all_threads} threads", many, "games/s"))
+    progress(f"{name}: MCTS")
+    sims = mcts_simulations(game, int(100000 * scale), repeats)
+    rows.append(("MCTS (UCT, 1 rollout per simulation), 1 thread", sims, "simulations/s"))
     progress(f"{name}: reference playouts")
     ref = reference_playouts(ref_module, ref_kwargs, max(5, int(100 * scale)), repeats)
     rows.append(("reference random playouts", ref, "games/s"))
@@ -143,8 +165,12 @@ def measure_game(name, quick=False, progress=print):
     for n in VECTOR_SIZES:
         progress(f"{name}: vector env n={n}")
         steps = max(5, int(scale * min(4000, 400000 // n)))
-        rows.append((f"vector env, n={n}", vector_env_steps(game, n, steps, repeats),
-                     "env-steps/s"))
+        rows.append((f"vector env, n={n}, 1 thread",
+                     vector_env_steps(game, n, steps, repeats, False), "env-steps/s"))
+        if n >= 1024:
+            rows.append((f"vector env, n={n}, {all_threads} threads",
+                         vector_env_steps(game, n, steps, repeats, True), "env-steps/s"))
     rows.append((f"ratio: {all_threads} threads / 1 thread", many / one, "x"))
     rows.append(("ratio: kernel 1 thread / reference", one / ref, "x"))
+    rows.append(("ratio: MCTS simulations / kernel playouts (1 thread)", sims / one, "x"))
     return rows

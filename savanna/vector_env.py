@@ -22,12 +22,16 @@ from savanna.env import bind, check_illegal_mode, game_spaces, resolve_game
 
 
 class SavannaVectorEnv(VectorEnv):
-    """``num_envs`` games of one Savanna game, the learner in one seat of each."""
+    """``num_envs`` games of one Savanna game, the learner in one seat of each.
+
+    ``parallel=True`` spreads each step over numba's threads: worth it for thousands of games
+    on an otherwise idle machine (see benchmarks/RESULTS.md), harmful on a loaded one.
+    """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, game="zebres", num_envs=64, seat=None, opponent="random",
-                 illegal_action="lose", autoreset_mode=AutoresetMode.NEXT_STEP, parallel=True,
+                 illegal_action="lose", autoreset_mode=AutoresetMode.NEXT_STEP, parallel=False,
                  render_mode=None, **game_options):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
