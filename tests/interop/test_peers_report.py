@@ -1,5 +1,7 @@
 """The side-by-side benchmark's report (benchmarks/peers.py) on made-up rows: ratios pair the
 first Savanna row with the first peer that ran, skipped rows say why, the chart is written."""
+import sys
+
 import pytest
 
 from benchmarks import peers
@@ -31,3 +33,9 @@ def test_chart_is_a_png(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib is the plot extra")
     path = peers.chart(RESULTS, tmp_path / "peers.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pgx_row_is_skipped_with_the_install_line_when_pgx_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pgx", None)  # import pgx -> ImportError
+    with pytest.raises(peers.Skipped, match=r"pip install '\.\[bench-peers\]'"):
+        peers.pgx_connect_four(steps=1, repeats=1)
