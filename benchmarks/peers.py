@@ -30,6 +30,7 @@ Ratios divide the first Savanna row by the first peer row that ran.
 Every missing optional library skips its rows with the reason; the table, the ratios and a
 bar chart (``benchmarks/peers.png``, log scale) go to RESULTS.md.
 """
+import statistics
 import subprocess
 import sys
 import time
@@ -129,6 +130,17 @@ def openspiel_cpp_mcts_isolated(sims, repeats, actions):
 PPO_SETTINGS = dict(num_envs=256, rollout_len=32, epochs=2, minibatches=4, hidden=(128, 128))
 
 
+def _median_update_rate(update, steps_done, updates):
+    """Median env-steps/s over ``updates`` timed updates, after one warm-up update."""
+    update()  # warm-up: compiles the kernels, allocates the buffers
+    rates = []
+    for _ in range(updates):
+        before, start = steps_done(), time.perf_counter()
+        update()
+        rates.append((steps_done() - before) / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
 def ours_ppo(updates, threads):
     from agents.ppo import PPOConfig, Trainer
 
@@ -137,11 +149,7 @@ def ours_ppo(updates, threads):
                     epochs=PPO_SETTINGS["epochs"], minibatches=PPO_SETTINGS["minibatches"],
                     hidden=PPO_SETTINGS["hidden"], steps=10**9)
     trainer = Trainer(cfg)
-    trainer.train_update()  # warm-up: compiles the kernels, allocates the buffers
-    start_steps, start = trainer.global_step, time.perf_counter()
-    for _ in range(updates):
-        trainer.train_update()
-    return (trainer.global_step - start_steps) / (time.perf_counter() - start)
+    return _median_update_rate(trainer.train_update, lambda: trainer.global_step, updates)
 
 
 def maskable_ppo(updates, threads):
@@ -154,17 +162,20 @@ def maskable_ppo(updates, threads):
         raise Skipped(f"sb3-contrib is not installed ({err}): pip install '.[interop]'") from None
     torch.set_num_threads(threads)
     n, t = PPO_SETTINGS["num_envs"], PPO_SETTINGS["rollout_len"]
-    envs = SB3VecEnv(GAME, num_envs=n, parallel=False)  # serial, as the Trainer's BatchPlay
+    envs = SB3VecEnv(GAME, num_envs=n)  # serial game step, as the Trainer's BatchPlay
     envs.seed(0)
     hidden = list(PPO_SETTINGS["hidden"])
     model = MaskablePPO("MlpPolicy", envs, n_steps=t, n_epochs=PPO_SETTINGS["epochs"],
                         batch_size=n * t // PPO_SETTINGS["minibatches"], seed=0, device="cpu",
                         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden},
                                        "activation_fn": torch.nn.ReLU})
-    model.learn(n * t)  # warm-up
-    start_steps, start = model.num_timesteps, time.perf_counter()
-    model.learn(n * t * updates, reset_num_timesteps=False)
-    return (model.num_timesteps - start_steps) / (time.perf_counter() - start)
+    first = [True]
+
+    def update():  # one rollout and its update
+        model.learn(n * t, reset_num_timesteps=first[0])
+        first[0] = False
+
+    return _median_update_rate(update, lambda: model.num_timesteps, updates)
 
 
 # ----- single env vs PettingZoo AEC -------------------------------------------------------
@@ -289,9 +300,9 @@ def measure(quick=False, progress=print):
         ]),
         ("PPO", "env-steps/s", [
             (f"Savanna PPO, {threads} torch thread",
-             lambda: ours_ppo(1 if quick else 4, threads)),
+             lambda: ours_ppo(repeats, threads)),
             (f"sb3-contrib MaskablePPO, {threads} torch thread",
-             lambda: maskable_ppo(1 if quick else 4, threads)),
+             lambda: maskable_ppo(repeats, threads)),
         ]),
         ("Env API", "steps/s", [
             ("Savanna Gymnasium env (self-play)",
