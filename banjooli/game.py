@@ -3,8 +3,10 @@
 Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (the rules use 4, 5 or 6; shorter
 courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
 ``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
-explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw.
-Notation, phases, action ids, observation and decisions: ``banjooli.notation``.
+explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw;
+``berries`` the berry variant (each seat first places one unseen berry). Notation, phases,
+action ids, observation layout and [decision]s: ``banjooli.notation`` and
+/work/notes/banjooli_contract.md.
 
 Example::
 
