@@ -3,11 +3,24 @@
 
 The track is at most 21 rows x 3 lanes = 63 cells, so every cell set (rocks, quicksand, curves,
 occupied cells, ...) is one uint64 with bit ``row*3 + lane``. Layouts, phases, action ids and
-decisions are those of ``banjooli.notation`` (see /work/notes/banjooli_contract.md).
+decisions are those of ``banjooli.notation``.
 
-"In the course of a move the board does not change" (only the mover moves), so whether a move can
-spend all its points depends only on the mover's cell and points left: ``_completable`` walks the
-set of cells reachable after k points as a bitboard frontier.
+During a move the board does not change (only the mover moves, and berries count as ground), so
+whether a move can spend all its points depends only on the mover's cell and points left:
+``_completable`` walks the set of cells reachable after k points as a bitboard frontier.
+
+Observation (``uint8[1720]``) from ``player``'s seat; seats are relative, ``(seat - player) % P``:
+
+* planes of 63 cells, index ``plane*63 + cell``: 0-4 ostrich of colour c; 5 scared ostriches;
+  6 impassable (rock, water, chasm); 7 quicksand; 8 curve; 9 crocodile; 10 lava; 11 vortex;
+  12 track cells; 13 berry (face down); 14-24 berry of kind k, only if ``player`` has seen it;
+* 1575-1589 arrival place (3c + place - 1); 1590-1594 has left its nest; 1595-1630 die d shows
+  face f (6d + f; zero while unrolled); 1631-1644 phase; 1645-1649 mover; 1650-1657 points left
+  (thermometer); 1658-1667 own card; 1668-1672 seat to move; 1673 order reversed; 1674-1678
+  spear mark per seat; 1679-1683 Oor held per seat; 1684-1688 seat exists; 1689 past the reroll
+  decision; 1690-1714 frenzy points per colour (thermometer of 5); 1715-1719 frenzy jokers left.
+
+Other players' cards and unseen berry kinds never appear.
 """
 import numpy as np
 from numba import njit

@@ -5,8 +5,7 @@ courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"
 ``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
 explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw;
 ``berries`` the berry variant (each seat first places one unseen berry). Notation, phases,
-action ids, observation layout and [decision]s: ``banjooli.notation`` and
-/work/notes/banjooli_contract.md.
+action ids and [decision]s: ``banjooli.notation``; observation layout: ``banjooli._kernels``.
 
 Example::
 
