@@ -114,7 +114,8 @@ def fill_course_one(s, i):
 
 @njit(cache=True)
 def _draw_course(r, streams, i):
-    """k distinct catalogue faces, no two curves adjacent; then the optional special tile."""
+    """k distinct catalogue faces, no two curves adjacent (and at least one straight if a
+    special tile is asked for); then the special tile replaces a random straight face."""
     k = r.nterrain
     while True:
         used = 0
@@ -125,6 +126,11 @@ def _draw_course(r, streams, i):
             r.course[t] = face
             if t > 0 and FACE_CURVE[face] and FACE_CURVE[r.course[t - 1]]:
                 ok = False
+        if r.special != SPECIAL_NONE and ok:  # the special tile needs a straight face
+            ok = False
+            for t in range(k):
+                if not FACE_CURVE[r.course[t]]:
+                    ok = True
         if ok:
             break
     if r.special != SPECIAL_NONE:

@@ -50,6 +50,11 @@ def test_special_tile_replaces_one_straight_face(special):
     assert kinds == expected
 
 
+def test_special_tile_even_on_a_one_tile_course():
+    s, courses = _courses(BanjooliGame(terrain=1, special="lava"), n=100)
+    assert all(course == [nt.SPECIALS["lava"]] for course in courses)
+
+
 def test_explicit_course_is_used():
     s = BanjooliGame(course=["T2", "K1", "LAVA"]).init(5, rng=0)
     assert (s["nterrain"] == 3).all()
