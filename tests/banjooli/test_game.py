@@ -192,3 +192,13 @@ def test_render_shows_face_down_and_seen_berries():
     picture = game.render(s[0])
     assert "|. * .|" in picture and "|. o .|" in picture
     assert game.render_rgb(s[0]).shape[2] == 3
+
+
+def test_from_text_checks_the_game_options():
+    plain = position("b3,b4,b1n,a2n,c2n")
+    with pytest.raises(ValueError, match="2 players, this game 3"):
+        BanjooliGame(num_players=3).from_text(plain)
+    with pytest.raises(ValueError, match="berry fields"):
+        BanjooliGame(berries=True).from_text(plain)
+    with pytest.raises(ValueError, match="berry fields"):
+        BanjooliGame().from_text(position("b3,b4,b1n,a2n,c2n", berries="T@b5,O@a6"))
