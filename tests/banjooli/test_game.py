@@ -201,4 +201,4 @@ def test_from_text_checks_the_game_options():
     with pytest.raises(ValueError, match="berry fields"):
         BanjooliGame(berries=True).from_text(plain)
     with pytest.raises(ValueError, match="berry fields"):
-        BanjooliGame().from_text(position("b3,b4,b1n,a2n,c2n", berries="T@b5,O@a6"))
+        BanjooliGame().from_text(position("b3,b4,b1n,a2n,c2n", berries="T@b5,O@a5"))
