@@ -341,3 +341,11 @@ def test_turn_cap_ends_the_game_as_a_draw(impl):
     text = position("b3s,b4s,b1n,a2n,c2n", dice="RRBBRY", turn=999)
     after, rewards = play(impl, text, ["pass"])
     assert field(after, "phase") == "end" and rewards == [0.0, 0.0]
+
+
+def test_scores_before_the_end_are_those_if_it_ended_now(impl):
+    # R arrived first; Y (row 3) is alone on the lowest row. Card 0 = R B G / last P: 5.
+    # Card 4 = P R B / last Y: 2 for R misplaced, doubled for Y last = 4.
+    assert scores(impl, position("+1,b5,b4,a3,c4", cards="0,4")) == [5, 4]
+    # Y and P share the lowest row: no last ostrich, no double
+    assert scores(impl, position("+1,b5,b4,a3,c3", cards="0,4")) == [5, 2]
