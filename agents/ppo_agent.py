@@ -10,6 +10,13 @@ of ``agents.mcts``: priors are the masked policy; the network values the positio
 player to move, so ``values[j, players[j]] = v`` and, the games being zero-sum, every other
 seat gets ``-v / (P - 1)`` (for two players, ``-v``).
 
+Caveat for search: PPO's value is the expected return *against its training opponents*. With
+weak opponents in the pool it is optimistic for whoever is to move, so a search would favour
+lines where its own player keeps the move (a Zèbres placement followed by one's own Impala
+move) over equal lines that hand it over. For a search prior, train by pure self-play
+against the current weights (``--opponents self=1 --latest-share 1``): the value is then
+the self-play value, with no such bias.
+
 ``PPOMCTSAgent`` (registry ``ppo-mcts:<path>,sims=200``) is that search as an agent.
 
 >>> agent = PPOAgent("runs/zebres-ppo-0-20260101-120000/best.pt")

@@ -334,6 +334,8 @@ def add_train_parser(subparsers):
                        "(default: 512)")
     train.add_argument("--opponents", help="shares of the games played against each "
                        "opponent kind (default: self=0.4,random=0.1,greedy=0.5)")
+    train.add_argument("--latest-share", type=float, help="chance that self-play opponents "
+                       "play the current weights rather than a past snapshot (default: 0.5)")
     train.add_argument("--hidden", help="hidden layer widths (default: 128,128)")
     train.add_argument("--lr", type=float, help="initial learning rate (default: 1e-3)")
     train.add_argument("--eval-every", type=parse_steps,
@@ -368,8 +370,8 @@ def run_train(args, extra=None):
 
     game = make_game_from_args(args.game, args.option)
     settings = {key: getattr(args, key) for key in
-                ("steps", "num_envs", "opponents", "lr", "eval_every", "eval_games", "shaping",
-                 "threads")
+                ("steps", "num_envs", "opponents", "latest_share", "lr", "eval_every", "eval_games",
+                 "shaping", "threads")
                 if getattr(args, key) is not None}
     if args.hidden is not None:
         try:
