@@ -14,8 +14,8 @@ CONFIGS = [
     ("bonobo", {"num_players": 3}),
     ("bonobo", {"num_players": 4}),
     ("banjooli", {"num_players": 2}),
-    ("banjooli", {"num_players": 5}),
-    ("banjooli", {"num_players": 3, "berries": True}),
+    ("banjooli", {"num_players": 5, "berries": True}),
+    ("banjooli", {"num_players": 3, "special": "random", "berries": True}),
 ]
 
 
@@ -24,10 +24,7 @@ def _make(name, options):
         cls = game_class(name)
     except ValueError as err:
         pytest.skip(f"{name} not available: {err}")
-    try:
-        return cls(**options)
-    except NotImplementedError as err:
-        pytest.skip(f"{name}{options} not implemented yet: {err}")
+    return cls(**options)
 
 
 @pytest.fixture(params=CONFIGS, ids=lambda c: c[0] + "".join(f"-{k}={v}" for k, v in c[1].items()))
