@@ -19,6 +19,7 @@ demo: $(STAMP)
 	$(PY) -m experiments demo
 
 test: $(STAMP)
+	$(PY) -m experiments warmup  # compile once, serially: the test workers then share the cache
 	$(PY) -m pytest -n 2 -m "not slow"
 
 check-full: $(STAMP)

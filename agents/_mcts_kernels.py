@@ -23,7 +23,7 @@ are sampled by probability).
 This module is a template (see ``savanna.specialize``): ``agents.mcts.compiled_search`` binds
 the free names ``current_player_one``, ``legal_actions_one``, ``step_one``,
 ``chance_probs_one``, ``apply_chance_one`` (the game's kernels), ``playout_one`` (its random
-playout, from ``game.drivers``), ``A``, ``P`` and ``C`` (actions, players, chance outcomes, at
+playout, from ``game.drivers``), ``A`` and ``C`` (actions, chance outcomes, at
 least 1) in a generated copy per game, which numba caches. Never call the loops of this module
 itself.
 """
@@ -204,7 +204,7 @@ def backup(nodes, values, rewards, leaf, ret):
     k = leaf
     while k >= 0:
         nodes[k].visits += 1
-        for q in range(P):
+        for q in range(values.shape[1]):
             values[k, q] += ret[q]
             ret[q] += rewards[k, q]
         k = nodes[k].parent
@@ -219,7 +219,7 @@ def rollout_value(states, slot, streams, rollouts, scratch, actions, probs, step
         scratch[0] = states[slot]
         total[:] = 0.0
         playout_one(scratch, 0, streams, actions, probs, step_rewards, total)
-        for q in range(P):
+        for q in range(out.shape[0]):
             out[q] += total[q] / rollouts
 
 
@@ -233,9 +233,9 @@ def run_uct(nodes, values, rewards, states, counts, streams, num_sims, c, rollou
     probs = np.empty(C, np.float64)
     uniform_priors = np.ones(A, np.float64)
     scratch = np.empty(1, states.dtype)
-    step_rewards = np.zeros(P, np.float32)
-    total = np.zeros(P, np.float32)
-    leaf_value = np.zeros(P, np.float64)
+    step_rewards = np.zeros(values.shape[1], np.float32)
+    total = np.zeros(values.shape[1], np.float32)
+    leaf_value = np.zeros(values.shape[1], np.float64)
     for sim in range(num_sims):
         seed = streams[0]  # restored if the tree fills up, so the retry draws the same
         node = 0
@@ -275,7 +275,7 @@ def select_leaves(nodes, values, rewards, states, counts, streams, num_leaves, c
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     no_priors = np.ones(A, np.float64)
-    ret = np.zeros(P, np.float64)
+    ret = np.zeros(values.shape[1], np.float64)
     collected = 0
     finished = 0
     for _ in range(num_leaves):
@@ -320,7 +320,7 @@ def expand_and_backup(nodes, values, rewards, states, counts, leaves, priors, le
     The caller leaves room for ``len(leaves) * num_actions`` nodes."""
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
-    ret = np.empty(P, np.float64)
+    ret = np.empty(values.shape[1], np.float64)
     for j in range(leaves.shape[0]):
         leaf = leaves[j]
         k = leaf
@@ -341,5 +341,5 @@ def root_children(nodes, values, rewards, visits, returns):
     for k in range(root.first_child, root.first_child + root.num_children):
         a = nodes[k].action
         visits[a] += nodes[k].visits
-        for q in range(P):
+        for q in range(values.shape[1]):
             returns[a, q] += values[k, q] + nodes[k].visits * rewards[k, q]

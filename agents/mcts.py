@@ -50,17 +50,16 @@ _searches_by_class = {}
 
 def compiled_search(game):
     """The search loops of ``agents._mcts_kernels`` bound to ``game``'s kernels (compiled once
-    and cached by numba, per game class and player count)."""
-    key = (type(game), game.num_players)
+    and cached by numba, per game class: the player count is read from the arrays)."""
+    key = type(game)
     if key not in _searches_by_class:
         kernels = game.kernels
         bindings = {name: getattr(kernels, name) for name in (
             "current_player_one", "legal_actions_one", "step_one", "chance_probs_one",
             "apply_chance_one")}
         bindings.update(playout_one=game.drivers.playout_one, A=game.num_actions,
-                        P=game.num_players, C=max(1, game.max_chance_outcomes))
-        _searches_by_class[key] = specialize(_mcts_kernels, bindings,
-                                             f"{game.name}{game.num_players}")
+                        C=max(1, game.max_chance_outcomes))
+        _searches_by_class[key] = specialize(_mcts_kernels, bindings, game.name)
     return _searches_by_class[key]
 
 

@@ -95,6 +95,12 @@ def build_parser():
                                       "'savanna bench --help' for its options)")
     bench.set_defaults(run=run_bench)
 
+    warm = commands.add_parser(
+        "warmup", help="compile (and cache) every game's kernels and the MCTS search",
+        description="Compile every game's kernels, batch loops and MCTS search into numba's "
+                    "cache, so that later processes start at once.")
+    warm.set_defaults(run=run_warmup)
+
     demo = commands.add_parser(
         "demo", help="a short tour: a game explained, small matches, throughput",
         description="Play and explain one Zèbres game between random agents, play short "
@@ -158,6 +164,14 @@ def run_bench(args, extra):
     except ImportError as err:
         raise ValueError(f"the benchmarks are not available ({err})") from None
     return bench_main(extra)
+
+
+def run_warmup(args, extra):
+    from agents.mcts import MCTSAgent
+
+    for name in sorted(GAMES):  # one compiled copy serves every option and player count
+        game = game_class(name)()
+        MCTSAgent(sims=8).search(game, game.warmup(verbose=True), np.random.default_rng(0))
 
 
 def run_demo(args, extra):

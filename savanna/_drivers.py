@@ -3,7 +3,8 @@
 The loops are written once here and call a game's scalar kernels (``savanna.game.Kernels``) by
 the free names ``reset_one``, ``current_player_one``, ``legal_actions_one``, ``step_one``,
 ``chance_probs_one``, ``apply_chance_one``, ``observe_one`` and ``scores_one``, with the
-constants ``A`` (actions), ``P`` (players) and ``C`` (chance outcomes, at least 1).
+constants ``A`` (actions) and ``C`` (chance outcomes, at least 1). The number of players is
+read from the shapes of the reward arrays, so one compiled copy serves every player count.
 ``savanna.specialize`` binds them in a generated copy of this module per game (``Game.drivers``),
 so that numba caches the compiled loops. Import the constants from here; never call the loops
 of this module itself.
@@ -109,7 +110,7 @@ def playout_one(s, i, streams, actions, probs, rewards, total):
             apply_chance_one(s, i, sample_chance(s, i, streams, probs))
         else:
             step_one(s, i, random_action(s, i, streams, actions), rewards)
-            for q in range(P):
+            for q in range(total.shape[0]):
                 total[q] += rewards[q]
             plies += 1
 
@@ -118,7 +119,7 @@ def playout_one(s, i, streams, actions, probs, rewards, total):
 def playouts_range(lo, hi, s, streams, totals, plies):
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
-    rewards = np.zeros(P, np.float32)
+    rewards = np.zeros(totals.shape[1], np.float32)
     for i in range(lo, hi):
         plies[i] = playout_one(s, i, streams, actions, probs, rewards, totals[i])
 
@@ -149,7 +150,7 @@ def advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rew
             apply_chance_one(s, i, sample_chance(s, i, streams, probs))
         elif opponent == OPPONENT_RANDOM:
             step_one(s, i, random_action(s, i, streams, actions), rewards)
-            for q in range(P):
+            for q in range(gained.shape[1]):
                 gained[i, q] += rewards[q]
         else:
             waiting[i] = True
@@ -175,14 +176,14 @@ def env_step_range(lo, hi, s, act, acting, fresh, seats, streams, opponent, gain
                    obs, mask, players):
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
-    rewards = np.zeros(P, np.float32)
+    rewards = np.zeros(gained.shape[1], np.float32)
     for i in range(lo, hi):
         if not acting[i]:
             continue
         if fresh:
             gained[i, :] = 0.0
         step_one(s, i, act[i], rewards)
-        for q in range(P):
+        for q in range(gained.shape[1]):
             gained[i, q] += rewards[q]
         advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
         if not waiting[i]:
@@ -218,12 +219,12 @@ def env_reset_batch(s, which, template, streams, seats, fixed_seat, opponent, ga
     advance to the learner's first decision and write the observation and mask."""
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
-    rewards = np.zeros(P, np.float32)
+    rewards = np.zeros(gained.shape[1], np.float32)
     for i in range(s.shape[0]):
         if not which[i]:
             continue
         reset_one(s, i, template, streams)
-        seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, P)
+        seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, gained.shape[1])
         gained[i, :] = 0.0
         advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
         if not waiting[i]:

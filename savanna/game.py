@@ -77,26 +77,36 @@ class Game:
     @property
     def drivers(self):
         """The shared compiled loops (``savanna._drivers``) bound to this game's kernels."""
-        key = (type(self), self.num_players)
+        key = type(self)
         if key not in Game._drivers_by_class:
             bindings = {name: f for name, f in self.kernels._asdict().items() if f is not None}
-            bindings.update(A=self.num_actions, P=self.num_players,
-                            C=max(1, self.max_chance_outcomes))
-            Game._drivers_by_class[key] = specialize(
-                _drivers, bindings, f"{self.name}{self.num_players}")
+            bindings.update(A=self.num_actions, C=max(1, self.max_chance_outcomes))
+            Game._drivers_by_class[key] = specialize(_drivers, bindings, self.name)
         return Game._drivers_by_class[key]
 
     def warmup(self, verbose=False):
-        """Compile every kernel now (first call in a process takes a few seconds)."""
+        """Compile the batch loops and env steps now (numba caches them for later processes).
+        Returns a state at a decision node, handy for warming up agents too."""
+        from savanna.batch_play import BatchPlay  # batch_play imports this module
+
         if verbose:
-            print(f"compiling {self.name} kernels...", flush=True)
+            print(f"compiling {self!r}...", flush=True)
         s = self.init(2, rng=0)
-        self.legal_mask(s)
-        self.observe(s, 0)
-        self.chance_probs(s)
         self.random_playouts(s.copy(), rng=0)
         self.random_playouts(s.copy(), rng=0, parallel=True)
-        return self
+        self.observe(s, 0)
+        if self.kernels.scores_one is not None:
+            self.scores(s)
+        for parallel in (False, True):
+            play = BatchPlay(self, 2, parallel=parallel)
+            play.reset()
+            row = play.states[0].copy()
+            action = np.flatnonzero(play.mask[0])[0]
+            play.step(np.array([action, np.flatnonzero(play.mask[1])[0]]), np.ones(2, np.bool_))
+        while self.current_player(row)[0] == CHANCE:  # also compiles chance_probs/apply_chance
+            self.apply_chance(row, [int(np.argmax(self.chance_probs(row)[0]))])
+        self.step(row, [np.flatnonzero(self.legal_mask(row)[0])[0]])
+        return row
 
     # ----- the protocol -------------------------------------------------------------------
     def init(self, n, rng=None):
