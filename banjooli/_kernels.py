@@ -806,9 +806,3 @@ def observe_one(s, i, player, out):
             out[1690 + 5 * c + k] = 1
     for k in range(min(r.jokers, 5)):
         out[1715 + k] = 1
-
-
-@njit(cache=True)
-def scores_batch(s, out):
-    for i in range(s.shape[0]):
-        scores_one(s, i, out[i])

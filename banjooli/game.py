@@ -18,7 +18,6 @@ import numpy as np
 from banjooli import _kernels as K
 from banjooli import notation as nt
 from banjooli.render import render_image, render_text
-from savanna import draw
 from savanna.game import Game, Kernels
 
 __all__ = ["BanjooliGame"]
@@ -43,7 +42,8 @@ class BanjooliGame(Game):
     has_chance = True
     perfect_information = False
     kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
-                      K.chance_probs_one, K.apply_chance_one, K.observe_one)
+                      K.chance_probs_one, K.apply_chance_one, K.observe_one, K.scores_one)
+    notation = nt
 
     def __init__(self, num_players=2, terrain=4, special=None, berries=False, course=None):
         if not isinstance(num_players, (int, np.integer)) or not 2 <= num_players <= 5:
@@ -168,39 +168,7 @@ class BanjooliGame(Game):
             phase=int(r["phase"]), dice=tuple(None if f < 0 else int(f) for f in r["dice"]),
             mover=int(r["mover"]), points=int(r["points"]), safe=int(r["safe"]), **berries)
 
-    def from_text(self, text):
-        """A batch of one state from the notation (see ``banjooli.notation``)."""
-        return self.from_position(nt.parse(text))
-
-    def to_text(self, row):
-        return nt.format(self.to_position(row))
-
-    def action_to_string(self, row, action):
-        """The name of ``action``: ``keep``, ``reroll 0,5``, ``move R+W``, ``sorcery G``, ..."""
-        if not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an int, got {action!r}")
-        return nt.action_name(int(action))
-
-    def string_to_action(self, row, text):
-        """The action id of a legal action name in this state, or a ValueError listing them."""
-        legal = self.legal_actions(row)
-        names = ", ".join(nt.action_name(a) for a in legal) or "none (not a decision)"
-        try:
-            action = nt.parse_action(text)
-        except ValueError as err:
-            raise ValueError(f"{err}; legal here: {names}") from None
-        if action not in legal:
-            raise ValueError(f"illegal action {text!r} here; legal: {names}")
-        return action
-
     # ----- scores, hidden information, pictures ---------------------------------------------
-    def scores(self, s):
-        """``int64[n, P]`` raw scores at the end (or "if the game ended now")."""
-        s = self.check_states(s)
-        out = np.zeros((len(s), self.num_players), np.int64)
-        K.scores_batch(s, out)
-        return out
-
     def resample_hidden(self, s, player, rng=None):
         """Copies of ``s`` consistent with what ``player`` knows: the other seats' cards are
         redrawn from the cards ``player`` has not seen (all but their own), and the berries on
@@ -233,7 +201,3 @@ class BanjooliGame(Game):
     def render_rgb(self, row):
         """An ``uint8[H, W, 3]`` picture of the race track."""
         return render_image(self.to_position(row))
-
-    def show(self, row):
-        """An object that shows the state as a picture in a notebook (and as text elsewhere)."""
-        return draw.Picture(self.render_rgb(row), self.render(row))

@@ -17,11 +17,11 @@ from savanna.registry import make_game
 from savanna.rng import below, make_streams
 from savanna.vector_env import SavannaVectorEnv
 
-# game name -> (game options, reference module, reference new_game keyword arguments)
+# game name -> (game options, reference module)
 GAMES = {
-    "zebres": ({}, "zebres.reference", {}),
-    "bonobo": ({"num_players": 2}, "bonobo.reference", {"num_players": 2}),
-    "banjooli": ({"num_players": 2}, "banjooli.reference", {"num_players": 2}),
+    "zebres": ({}, "zebres.reference"),
+    "bonobo": ({"num_players": 2}, "bonobo.reference"),
+    "banjooli": ({"num_players": 2}, "banjooli.reference"),
 }
 VECTOR_SIZES = (1, 64, 1024, 4096)
 
@@ -48,19 +48,26 @@ def kernel_playouts(game, n, repeats, threads):
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
-def reference_playouts(module_name, new_game_kwargs, n, repeats):
-    """Random games per second through the pure-Python reference rules."""
+def reference_playouts(game, module_name, n, repeats):
+    """Random games per second through the pure-Python reference rules, each game starting
+    from one of the kernel's initial states (so random setups are drawn alike)."""
     ref = importlib.import_module(module_name)
+    starts = [game.notation.parse(game.to_text(row)) for row in game.init(n, rng=0)]
     rng = np.random.default_rng(0)
 
+    def chance(state):
+        if hasattr(ref, "chance_outcomes"):
+            outcomes = ref.chance_outcomes(state)
+            return list(outcomes), np.array(list(outcomes.values()))
+        probs = np.array(ref.chance_probs(state))
+        return list(range(len(probs))), probs
+
     def run():
-        for _ in range(n):
-            state = ref.new_game(**new_game_kwargs)
+        for start in starts:
+            state = ref.from_position(start)
             while (player := ref.current_player(state)) != -2:
                 if player == -1:
-                    outcomes = ref.chance_outcomes(state)
-                    keys = list(outcomes)
-                    p = np.array([outcomes[k] for k in keys])
+                    keys, p = chance(state)
                     state = ref.apply_chance(state, keys[rng.choice(len(keys), p=p / p.sum())])
                 else:
                     legal = ref.legal_actions(state)
@@ -139,7 +146,7 @@ def mcts_simulations(game, sims, repeats):
 
 def measure_game(name, quick=False, progress=print):
     """All throughput rows of one game, as ``[(what, rate, unit)]``."""
-    options, ref_module, ref_kwargs = GAMES[name]
+    options, ref_module = GAMES[name]
     game = make_game(name, **options)
     progress(f"{name}: compiling...")
     game.warmup()
@@ -157,7 +164,7 @@ def measure_game(name, quick=False, progress=print):
     sims = mcts_simulations(game, int(100000 * scale), repeats)
     rows.append(("MCTS (UCT, 1 rollout per simulation), 1 thread", sims, "simulations/s"))
     progress(f"{name}: reference playouts")
-    ref = reference_playouts(ref_module, ref_kwargs, max(5, int(100 * scale)), repeats)
+    ref = reference_playouts(game, ref_module, max(5, int(100 * scale)), repeats)
     rows.append(("reference random playouts", ref, "games/s"))
     progress(f"{name}: single env")
     rows.append(("Gymnasium env (random opponent)", single_env_steps(game, int(20000 * scale),
