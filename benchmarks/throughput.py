@@ -37,13 +37,13 @@ def median_rate(run, count, repeats):
     return statistics.median(rates)
 
 
-def kernel_playouts(game, n, repeats, threads):
-    """Random games per second through the compiled playout loop."""
+def kernel_playouts(game, n, repeats, threads, parallel):
+    """Random games per second through the compiled playout loop (serial or prange)."""
     start = game.init(n, rng=0)
     numba.set_num_threads(threads)
     try:
-        return median_rate(lambda: game.random_playouts(start.copy(), rng=1,
-                                                        parallel=threads > 1), n, repeats)
+        return median_rate(lambda: game.random_playouts(start.copy(), rng=1, parallel=parallel),
+                           n, repeats)
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
@@ -144,6 +144,14 @@ def mcts_simulations(game, sims, repeats):
     return median_rate(lambda: agent.search(game, row, np.random.default_rng(0)), sims, repeats)
 
 
+def ppo_training(name, repeats, updates):
+    """End-to-end masked PPO training speed (learner steps/s: rollouts against the default
+    opponent pool plus the updates), median of ``repeats`` measurements."""
+    from experiments.train import training_throughput
+
+    return statistics.median(training_throughput(name, updates=updates) for _ in range(repeats))
+
+
 def measure_game(name, quick=False, progress=print):
     """All throughput rows of one game, as ``[(what, rate, unit)]``."""
     options, ref_module = GAMES[name]
@@ -155,11 +163,14 @@ def measure_game(name, quick=False, progress=print):
     rows = []
     progress(f"{name}: kernel playouts")
     n = int(20000 * scale)
-    one = kernel_playouts(game, n, repeats, 1)
-    rows.append(("kernel random playouts, 1 thread", one, "games/s"))
     all_threads = numba.config.NUMBA_NUM_THREADS
-    many = kernel_playouts(game, n * all_threads, repeats, all_threads)
-    rows.append((f"kernel random playouts, {all_threads} threads", many, "games/s"))
+    one = kernel_playouts(game, n, repeats, 1, False)
+    rows.append(("kernel random playouts, serial loop, 1 thread", one, "games/s"))
+    one_par = kernel_playouts(game, n * all_threads, repeats, 1, True)
+    rows.append(("kernel random playouts, parallel loop, 1 thread", one_par, "games/s"))
+    many = kernel_playouts(game, n * all_threads, repeats, all_threads, True)
+    rows.append((f"kernel random playouts, parallel loop, {all_threads} threads", many,
+                 "games/s"))
     progress(f"{name}: MCTS")
     sims = mcts_simulations(game, int(100000 * scale), repeats)
     rows.append(("MCTS (UCT, 1 rollout per simulation), 1 thread", sims, "simulations/s"))
@@ -177,7 +188,10 @@ def measure_game(name, quick=False, progress=print):
         if n >= 1024:
             rows.append((f"vector env, n={n}, {all_threads} threads",
                          vector_env_steps(game, n, steps, repeats, True), "env-steps/s"))
-    rows.append((f"ratio: {all_threads} threads / 1 thread", many / one, "x"))
-    rows.append(("ratio: kernel 1 thread / reference", one / ref, "x"))
-    rows.append(("ratio: MCTS simulations / kernel playouts (1 thread)", sims / one, "x"))
+    progress(f"{name}: PPO training")
+    rows.append(("PPO training end to end, 1 torch thread",
+                 ppo_training(name, 1 if quick else 3, 2 if quick else 6), "learner steps/s"))
+    rows.append((f"ratio: parallel loop, {all_threads} threads / 1 thread", many / one_par, "x"))
+    rows.append(("ratio: kernel (serial loop, 1 thread) / reference", one / ref, "x"))
+    rows.append(("ratio: MCTS simulations / kernel playouts (serial loop)", sims / one, "x"))
     return rows
