@@ -194,9 +194,13 @@ class BanjooliGame(Game):
             r["berry_kind"][hidden] = rng.choice(pool, size=len(hidden), replace=False)
         return s
 
-    def render(self, row):
-        """A text picture: the course as a track (finish at the top), ostriches, dice, phase."""
-        return render_text(self.to_position(row))
+    def render(self, row, player=None):
+        """A text picture: the course as a track (finish at the top), ostriches, dice, phase.
+        With a ``player``, the others' prediction cards and the berry kinds that seat has not
+        seen are hidden (``?``)."""
+        if player is not None and not 0 <= player < self.num_players:
+            raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
+        return render_text(self.to_position(row), player)
 
     def render_rgb(self, row):
         """An ``uint8[H, W, 3]`` picture of the race track."""

@@ -24,19 +24,43 @@ def _occupant(pos):
     return {cell: c for c, cell in enumerate(pos.cells) if cell is not None}
 
 
-def _berries(pos):
-    """Cell -> kind letter if some seat has seen it, else ``*`` (face down)."""
+def _knows(pos, k, player):
+    """Whether berry slot ``k``'s kind shows: seen by ``player`` (None: by anyone)."""
+    return bool(pos.seen[k]) if player is None else player in pos.seen[k]
+
+
+def _berries(pos, player=None):
+    """Cell -> kind letter if ``player`` (None: some seat) has seen it, else ``*`` (face down)."""
     if not pos.variant:
         return {}
-    return {cell: nt.BERRY_LETTERS[pos.berry_kinds[k]].lower() if pos.seen[k] else "*"
-            for k, cell in enumerate(pos.berry_cells) if cell is not None}
+    return {cell: nt.BERRY_LETTERS[pos.berry_kinds[k]].lower() if _knows(pos, k, player)
+            else "*" for k, cell in enumerate(pos.berry_cells) if cell is not None}
 
 
-def render_text(pos):
-    """The notation line, then the track with the finish at the top, then the turn."""
-    kinds, who, berries = _kinds(pos), _occupant(pos), _berries(pos)
+def _notation_seen_by(pos, player):
+    """The notation line with what ``player`` cannot know as ``?``: the other seats'
+    prediction cards and the kinds of the berries ``player`` has not seen (taken ones are
+    public). Example: ``cards=7,?,?`` and ``berries=?@b5,T@c7+0``."""
+    fields = []
+    for field in nt.format(pos).split():
+        key, _, value = field.partition("=")
+        if key == "cards":
+            value = ",".join(c if p == player else "?" for p, c in enumerate(value.split(",")))
+        elif key == "berries":
+            value = ",".join(b if b == "x" or _knows(pos, k, player) else "?" + b[1:]
+                             for k, b in enumerate(value.split(",")))
+        fields.append(f"{key}={value}")
+    return " ".join(fields)
+
+
+def render_text(pos, player=None):
+    """The notation line, then the track with the finish at the top, then the turn. With a
+    ``player``, only what that seat knows: the others' cards and unseen berry kinds are ``?``
+    (the track shows unseen berries face down, ``*``)."""
+    kinds, who, berries = _kinds(pos), _occupant(pos), _berries(pos, player)
     arrived = {p: nt.COLOURS[c] for c, p in enumerate(pos.places) if p}
-    lines = [nt.format(pos), "          a b c",
+    top = nt.format(pos) if player is None else _notation_seen_by(pos, player)
+    lines = [top, "          a b c",
              "finish    " + "  ".join(f"{p}:{arrived.get(p, '-')}" for p in (1, 2, 3))]
     for y in range(pos.last_row, -1, -1):
         label = "start" if y < 3 else nt.FACE_NAMES[pos.course[(y - 3) // 3]]
@@ -58,7 +82,7 @@ def render_text(pos):
                  f"dice: {dice[:5]} sorcery {dice[5]}  turn {pos.turn}")
     lines.append("lower case = scared; n = empty nest; # rock, Q quicksand, C crocodile, "
                  "W water, X chasm, L lava, V vortex; * berry (face down), t n o j d u s p f v k "
-                 "berry seen by someone")
+                 "berry seen by " + ("someone" if player is None else "you"))
     return "\n".join(lines)
 
 

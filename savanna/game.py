@@ -244,8 +244,9 @@ class Game:
             raise ValueError(f"illegal move {text!r} here; legal: {names}")
         return action
 
-    def render(self, row):
-        """A readable text picture of one state (defaults to the notation)."""
+    def render(self, row, player=None):
+        """A readable text picture of one state (defaults to the notation). With a ``player``,
+        only what that seat may see (games with hidden information override this)."""
         return self.to_text(row)
 
     def render_rgb(self, row):
