@@ -1,6 +1,7 @@
 """The ``savanna`` command (also ``python -m experiments``).
 
     savanna play zebres --agent mcts --sims 2000       a human against an agent
+    savanna play bonobo --seats human,mcts,human,random  two humans and two agents
     savanna match zebres mcts:sims=1000 greedy --games 200
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
@@ -49,16 +50,22 @@ def build_parser():
     agents = ", ".join(AGENTS)
 
     play = commands.add_parser(
-        "play", help="play a game against an agent in the terminal",
-        description="Play against an agent: the board is drawn after every move; type moves by "
-                    "name (Zèbres: 'start 14', 'Z c4', 'swap d4', 'stop', 'impala +2'), "
-                    "'moves' for the legal ones, 'help', 'quit'.")
+        "play", help="play a game against agents (or other humans) in the terminal",
+        description="Play against an agent, or seat humans and agents with --seats: the board "
+                    "is drawn after every move; type moves by name (Zèbres: 'start 14', "
+                    "'Z c4', 'swap d4', 'stop', 'impala +2'), 'moves' for the legal ones, "
+                    "'help', 'quit'. Several humans take turns at the keyboard.")
     play.add_argument("game", help=f"one of: {games}")
-    play.add_argument("--agent", default="mcts",
-                      help=f"the opponent, name[:key=value,...] with name one of {agents} "
-                           "(default: mcts)")
+    play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
+                                      f"with name one of {agents} (default: mcts)")
     play.add_argument("--sims", type=int, help="simulations per move (sets the agent's sims)")
-    play.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default: 0)")
+    play.add_argument("--seat", type=int, help="your seat, 0-based (default: 0)")
+    play.add_argument("--seats", metavar="SPEC,SPEC,...",
+                      help="every seat in order, 'human' or an agent spec, e.g. "
+                           "human,mcts:sims=500,human,random (instead of --agent/--seat/--sims; "
+                           "sets num_players when not given)")
+    play.add_argument("--players", type=int, metavar="N",
+                      help="number of players (the game option num_players)")
     play.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     _add_game_options(play)
     play.set_defaults(run=run_play)
@@ -128,12 +135,54 @@ def _add_arena_options(parser, kind):
 
 # ----- commands ---------------------------------------------------------------------------------
 def run_play(args, extra):
-    from experiments.play import play_human
+    from experiments.play import play_seats
 
-    game = make_game_from_args(args.game, args.option)
-    overrides = {} if args.sims is None else {"sims": args.sims}
-    agent = make_agent(args.agent, **overrides)
-    play_human(game, agent, args.seat, np.random.default_rng(args.seed))
+    seats = _play_seats(args)
+    options = list(args.option)
+    if args.players is not None:
+        options.append(f"num_players={args.players}")
+    elif args.seats and "num_players" in inspect.signature(game_class(args.game)).parameters \
+            and not any(o.startswith("num_players=") for o in options):
+        options.append(f"num_players={len(seats)}")
+    if len({o for o in options if o.startswith("num_players=")}) > 1:
+        raise ValueError("--players and -o num_players disagree; give one of them")
+    game = make_game_from_args(args.game, options)
+    if args.seats is None:
+        seat = 0 if args.seat is None else args.seat
+        if not 0 <= seat < game.num_players:
+            raise ValueError(f"seat must be in 0..{game.num_players - 1} for {game.name}, "
+                             f"got {seat}")
+        seats = [None if p == seat else seats[1] for p in range(game.num_players)]
+    elif len(seats) != game.num_players:
+        raise ValueError(f"--seats gives {len(seats)} seats but {game.name} has "
+                         f"{game.num_players} players")
+    play_seats(game, seats, np.random.default_rng(args.seed))
+
+
+def _play_seats(args):
+    """``--seats`` as a list (None for a human, else an agent); without it ``[None, agent]``
+    (the one human and the --agent everywhere else). A comma-separated piece that starts
+    with ``key=`` continues the previous agent's spec: ``human,mcts:sims=500,c=1.4,random``
+    is three seats."""
+    if args.seats is None:
+        overrides = {} if args.sims is None else {"sims": args.sims}
+        return [None, make_agent(args.agent or "mcts", **overrides)]
+    if args.agent is not None or args.seat is not None or args.sims is not None:
+        raise ValueError("--seats names every seat: give agent settings in its specs, "
+                         "not with --agent, --seat or --sims")
+    specs = []
+    for piece in args.seats.split(","):
+        if specs and specs[-1] != "human" and "=" in piece.split(":")[0]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece.strip())
+    seats = []
+    for p, spec in enumerate(specs):
+        try:
+            seats.append(None if spec == "human" else make_agent(spec))
+        except ValueError as err:
+            raise ValueError(f"--seats entry {p} ({spec!r}): {err}") from None
+    return seats
 
 
 def run_match(args, extra):

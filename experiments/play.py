@@ -1,8 +1,13 @@
-"""A human against an agent in the terminal: moves typed by name, the board drawn after each.
+"""Humans and agents at one terminal: moves typed by name, the board drawn after each.
 
 At the prompt, type a move by its name (Zèbres: ``start 14``, ``Z c4``, ``swap d4``, ``stop``,
 ``impala +2``), or ``moves`` (the legal moves), ``help``, ``quit``. A wrong entry is explained
 and asked again; end of input quits. Chance nodes are drawn with the game's probabilities.
+
+Several humans take turns at the keyboard (hot seat); the prompt names the seat to move. In a
+game with hidden information the pictures show one seat's view only (``Game.render(row,
+player)``): the human's, or with several humans the view of the human about to move (a header
+says whose view it is).
 """
 import numpy as np
 
@@ -20,16 +25,28 @@ def play_human(game, agent, seat, rng, read=None, write=print):
     ``read(prompt) -> str`` and ``write(text)`` talk to the human (``input``/``print`` by
     default). Returns the final per-player returns, or None if the human quit.
     """
-    read = read or input
     if not 0 <= seat < game.num_players:
         raise ValueError(f"seat must be in 0..{game.num_players - 1} for {game.name}, got {seat}")
+    seats = [None if p == seat else agent for p in range(game.num_players)]
+    return play_seats(game, seats, rng, read, write)
+
+
+def play_seats(game, seats, rng, read=None, write=print):
+    """Play one game with ``seats[p]`` an agent, or None for a human at this terminal.
+
+    Returns the final per-player returns, or None if a human quit.
+    """
+    read = read or input
+    if len(seats) != game.num_players:
+        raise ValueError(f"{game.name} has {game.num_players} players, got {len(seats)} seats")
+    humans = [p for p, agent in enumerate(seats) if agent is None]
+    labels = [describe(agent) if agent is not None else "you" if len(humans) == 1 else "human"
+              for agent in seats]
+    write(intro_line(game, seats, humans, labels))
+    view = View(game, humans, write)
     states = game.init(1, rng)
     returns = np.zeros(game.num_players)
-    label = describe(agent)
-    write(f"You play seat {seat} of {game.name} against {label}. Type 'help' for help.")
-    if not game.perfect_information:
-        write("note: the pictures show the whole state, the other players' secrets included")
-    write(game.render(states[0]))
+    view.draw(states[0], int(game.current_player(states)[0]))
     while True:
         player = int(game.current_player(states)[0])
         if player == TERMINAL:
@@ -40,28 +57,67 @@ def play_human(game, agent, seat, rng, read=None, write=print):
             game.apply_chance(states, [outcome])
             write(f"chance: outcome {outcome}")
             continue
-        if player == seat:
-            action = ask_move(game, states[0], read, write)
+        if seats[player] is None:
+            view.redraw_for(states[0], player)
+            who = "your move" if len(humans) == 1 else f"seat {player}, your move"
+            action = ask_move(game, states[0], read, write, who)
             if action is None:
-                write("You left the game.")
+                write("You left the game." if len(humans) == 1 else f"Seat {player} left the game.")
                 return None
         else:
-            action = int(agent.act(game, states, rng)[0])
+            action = int(seats[player].act(game, states, rng)[0])
         name = game.action_to_string(states[0], action)
         returns += game.step_inplace(states, np.array([action]))[0]
-        write(f"{'you' if player == seat else label} (seat {player}): {name}")
-        write(game.render(states[0]))
-    write(outcome_line(game, states, returns, seat))
+        write(f"{labels[player]} (seat {player}): {name}")
+        view.draw(states[0], int(game.current_player(states)[0]))
+    write(outcome_line(game, states, returns, humans))
     return returns
 
 
-def ask_move(game, row, read, write):
+def intro_line(game, seats, humans, labels):
+    if len(humans) == 1 and len(set(map(id, seats))) == 2:
+        opponent = labels[1 if humans[0] == 0 else 0]
+        return (f"You play seat {humans[0]} of {game.name} against {opponent}. "
+                "Type 'help' for help.")
+    listing = ", ".join(f"{p} {label}" for p, label in enumerate(labels))
+    return f"{game.name}, seats: {listing}. Type 'help' for help."
+
+
+class View:
+    """Draws the pictures: the whole state with perfect information, else one human's view
+    (the only human's, or that of the human about to move; kept while agents play)."""
+
+    def __init__(self, game, humans, write):
+        self.game, self.write = game, write
+        self.hidden = not game.perfect_information and bool(humans)
+        self.viewer = humans[0] if humans else None
+        self.humans, self.shown = humans, None
+
+    def draw(self, row, to_move):
+        if to_move in self.humans:
+            self.viewer = to_move
+        if not self.hidden:
+            self.write(self.game.render(row))
+            return
+        whose = "your view" if len(self.humans) == 1 else f"view of seat {self.viewer}"
+        self.write(f"({whose}; the other seats' secrets are hidden)")
+        self.write(self.game.render(row, player=self.viewer))
+        self.shown = self.viewer
+
+    def redraw_for(self, row, player):
+        """Before ``player`` types a move: their own view if the last picture was another's."""
+        if self.hidden and self.shown != player:
+            self.viewer = player
+            self.draw(row, player)
+
+
+def ask_move(game, row, read, write, who="your move"):
     """The legal action the human types, asking again after a wrong entry; None to quit."""
     legal = game.legal_actions(row)
     names = [game.action_to_string(row, a) for a in legal]
     while True:
         try:
-            text = read(f"your move ({len(legal)} legal; 'moves', 'help', 'quit')> ").strip()
+            text = read(f"{who} ({len(legal)} legal; 'moves', 'help', 'quit')> ").strip()
         except EOFError:
             return None
         if not text:
@@ -85,15 +141,21 @@ def ask_move(game, row, read, write):
         return action
 
 
-def outcome_line(game, states, returns, seat):
-    """'You win' / 'You lose' / 'Draw', with the game's points when it has them."""
+def outcome_line(game, states, returns, humans):
+    """With one human 'You win' / 'You lose' / 'Draw', else who won; with the game's points
+    when it has them."""
     best = returns.max()
-    if returns[seat] < best:
+    winners = np.flatnonzero(returns == best).tolist()
+    if len(humans) == 1 and returns[humans[0]] < best:
         verdict = "You lose"
-    elif (returns == best).sum() > 1:
+    elif len(winners) > 1 and (len(humans) == 1 or len(winners) == len(returns)):
         verdict = "Draw"
-    else:
+    elif len(humans) == 1:
         verdict = "You win"
+    elif len(winners) == 1:
+        verdict = f"Seat {winners[0]} wins"
+    else:
+        verdict = "Seats " + ", ".join(map(str, winners)) + " share the win"
     try:
         points = game.scores(states)[0]
         verdict += " (points: " + ", ".join(f"seat {p} {x:g}" for p, x in enumerate(points)) + ")"
