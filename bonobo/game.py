@@ -115,8 +115,9 @@ class BonoboGame(Game):
         return N.parse_outcome(text)
 
     # ----- scores and pictures --------------------------------------------------------------
-    def render(self, row):
-        """A text picture of one state (see ``notation.render``)."""
+    def render(self, row, player=None):
+        """A text picture of one state (see ``notation.render``); perfect information: the
+        same from every ``player``'s seat."""
         return N.render(self.to_position(row))
 
     def render_rgb(self, row):
