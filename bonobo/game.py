@@ -1,6 +1,6 @@
 """Bonobo Beach as a ``savanna.game.Game``, on the bitboard kernels of ``bonobo._kernels``.
 
-``BonoboGame(num_players=2)`` for 2, 3 or 4 players. Rules: /work/shared/rules/bonobo.md, plus
+``BonoboGame(num_players=2)`` for 2, 3 or 4 players. Rules: ../shared/rules/bonobo.md, plus
 these [decision]s (each tested in tests/bonobo/test_rules.py):
 
 * a turn is ``pawn sNN``, or ``draw`` followed by a chance node (the tile value, probability

@@ -2,7 +2,7 @@
 
 Options: ``board`` is ``"standard"`` (la Savane) or ``"president"`` (la Réserve du Président);
 ``first_placer`` (0 red, 1 green, default 1) makes the first placement and the other player
-chooses Impala's start. Rules: /work/shared/rules/zebres.md, plus these decisions:
+chooses Impala's start. Rules: ../shared/rules/zebres.md, plus these decisions:
 
 * forced moves are not decisions: a crocodile chain with no swap left ends by itself, an Impala
   move with a single option (including the forced jump) is made automatically, and a player

@@ -1,6 +1,6 @@
 """Drôles de Zèbres, the slow obvious way: the oracle the numba kernels are checked against.
 
-Every rule of /work/shared/rules/zebres.md is written out here in plain Python, from the rules,
+Every rule of ../shared/rules/zebres.md is written out here in plain Python, from the rules,
 on a state that is little more than the written position. It imports ``zebres.notation`` (names,
 board maps, token values) and nothing compiled. The decisions of the contract, each tested in
 tests/zebres/test_rules.py:

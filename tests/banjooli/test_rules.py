@@ -1,4 +1,4 @@
-"""One test per rule clause and [decision] of /work/shared/rules/banjooli.md (core and special
+"""One test per rule clause and [decision] of ../shared/rules/banjooli.md (core and special
 tiles), each on a hand-made position, run against both the kernels and the reference.
 
 Diagrams show the track with the finish at the top; lanes a b c left to right; capital letters
