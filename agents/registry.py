@@ -8,10 +8,11 @@ a ``None`` default takes ``none``, a number or a word). Every mistake is a one-l
 ``ValueError`` naming what was wrong and what is allowed. Agent classes are imported lazily,
 so a missing or unfinished agent only fails when asked for.
 """
-import importlib
 import inspect
 import types
 import typing
+
+from savanna.registry import load_entry
 
 __all__ = ["AGENTS", "agent_class", "make_agent", "parse_spec"]
 
@@ -30,13 +31,7 @@ _FALSE = {"false", "no", "off", "0"}
 
 def agent_class(name):
     """The class registered under ``name``, or a ValueError listing the known names."""
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; available: {', '.join(sorted(AGENTS))}")
-    module, attr = AGENTS[name].split(":")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as err:
-        raise ValueError(f"agent {name!r} is not available yet ({err})") from None
+    return load_entry(AGENTS, name, "agent")
 
 
 def parse_spec(spec):

@@ -8,15 +8,21 @@ GAMES = {
 }
 
 
-def game_class(name):
-    """The Game class registered under ``name``, or a ValueError listing the known names."""
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}")
-    module, attr = GAMES[name].split(":")
+def load_entry(table, name, kind):
+    """Import what ``table[name]`` names as ``"module:attr"``; a ValueError listing the known
+    names when ``name`` is unknown. ``kind`` ("game", "agent") words the messages."""
+    if name not in table:
+        raise ValueError(f"unknown {kind} {name!r}; available: {', '.join(sorted(table))}")
+    module, attr = table[name].split(":")
     try:
         return getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as err:
-        raise ValueError(f"game {name!r} is not available yet ({err})") from None
+        raise ValueError(f"{kind} {name!r} is not available yet ({err})") from None
+
+
+def game_class(name):
+    """The Game class registered under ``name``, or a ValueError listing the known names."""
+    return load_entry(GAMES, name, "game")
 
 
 def make_game(name, **options):
