@@ -1,4 +1,5 @@
-"""MCTS strength on Zèbres (two players, seats swapped every game): the issue's targets.
+"""MCTS strength with 1,000 simulations (two players, seats swapped every game): the issues'
+targets on Zèbres, Bonobo Beach and Banjooli Xeet (determinised search).
 
 Slow (minutes): run by ``make check-full``; ``pytest -s`` shows the match tables. The score
 counts a draw as half a win.
@@ -9,6 +10,7 @@ from agents.arena import play_match
 from agents.greedy import GreedyAgent
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
+from savanna import make_game
 
 zebres_game = pytest.importorskip("zebres.game")
 
@@ -25,4 +27,18 @@ def test_mcts_1000_simulations_beats(opponent, target):
     result = play_match(zebres_game.ZebresGame(), [MCTSAgent(sims=1000), opponent],
                         games=GAMES, seed=2026, workers=2, progress=False)
     print(result.table())  # the figures, shown with ``pytest -s``
+    assert result.summary()[0]["score"] >= target, result.table()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, opponent, target", [
+    ("bonobo", RandomAgent(), 0.90),
+    ("bonobo", GreedyAgent(), 0.60),
+    ("banjooli", RandomAgent(), 0.75),
+    ("banjooli", GreedyAgent(), 0.55),
+], ids=["bonobo-random", "bonobo-greedy", "banjooli-random", "banjooli-greedy"])
+def test_mcts_1000_simulations_beats_on_the_chance_games(name, opponent, target):
+    result = play_match(make_game(name), [MCTSAgent(sims=1000), opponent],
+                        games=GAMES, seed=2026, workers=2, progress=False)
+    print(result.table())
     assert result.summary()[0]["score"] >= target, result.table()
