@@ -188,23 +188,24 @@ def _play_seats(args):
 def run_match(args, extra):
     from agents.arena import play_match
 
-    game = make_game_from_args(args.game, args.option)
-    agents = [make_agent(spec) for spec in args.agents]
-    result = play_match(game, agents, args.games, args.seed, args.workers,
-                        progress=not args.no_progress)
-    print(result.table())
-    print(f"saved to {result.save(args.out or _run_folder('match', game.name))}")
+    _run_arena("match", args, lambda game, agents: play_match(
+        game, agents, args.games, args.seed, args.workers, progress=not args.no_progress))
 
 
 def run_tournament(args, extra):
     from agents.arena import tournament
 
+    _run_arena("tournament", args, lambda game, agents: tournament(
+        game, agents, args.games_per_pair, args.seed, args.workers,
+        progress=not args.no_progress))
+
+
+def _run_arena(kind, args, play):
+    """Make the game and the agents, play, print the table and save the results."""
     game = make_game_from_args(args.game, args.option)
-    agents = [make_agent(spec) for spec in args.agents]
-    result = tournament(game, agents, args.games_per_pair, args.seed, args.workers,
-                        progress=not args.no_progress)
+    result = play(game, [make_agent(spec) for spec in args.agents])
     print(result.table())
-    print(f"saved to {result.save(args.out or _run_folder('tournament', game.name))}")
+    print(f"saved to {result.save(args.out or _run_folder(kind, game.name))}")
 
 
 def run_bench(args, extra):
