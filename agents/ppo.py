@@ -10,9 +10,10 @@ Observations are player-relative, so one network plays every seat.
 One update:
 
 1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
-   observation, the legal-action mask, the sampled action, its log-probability and the value.
-   Masked logits are set to ``MASKED_LOGIT`` (a large finite negative, never ``-inf``: a NaN
-   would follow from ``0 * -inf``), so illegal actions get probability exactly 0.
+   observation (as its active features, see below), the legal-action mask, the sampled
+   action, its log-probability and the value. Masked logits are shifted by ``MASKED_LOGIT``
+   (a large finite negative, never ``-inf``: a NaN would follow from ``0 * -inf``), so illegal
+   actions get probability exactly 0.
    With ``shaping > 0`` the learner also gets the potential-based reward
    ``Phi(s') - Phi(s)`` with ``Phi = shaping * lead`` (its ``game.scores`` lead over the best
    other seat, the greedy baseline's heuristic) and ``Phi = 0`` at the end: the shaped returns
@@ -29,6 +30,9 @@ One update:
 
 Speed: the network is small (two layers of 128) and one torch thread is the default: on two
 cores shared with anything else, a second OpenMP thread spins and slows the run several-fold.
+The first layer reads the observation's few active features (``agents.features``: the same
+function as a dense layer at a tenth of the arithmetic), and the masked distribution (sampling,
+log-probability, entropy) is one fused pass per row (``agents.policy_head``).
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
@@ -52,12 +56,14 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.features import active_features, sparse_linear, stack_features
 from agents.greedy import GreedyAgent
+from agents.policy_head import log_prob_and_entropy, sample
 from savanna.batch_play import BatchPlay
 from savanna.env import resolve_game
 
 __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
-           "load_checkpoint", "masked_entropy", "masked_log_probs", "network_from_checkpoint",
+           "load_checkpoint", "masked_log_probs", "network_from_checkpoint",
            "parse_shares"]
 
 MASKED_LOGIT = -1e8
@@ -182,7 +188,8 @@ def group_sizes(shares, n):
 # ----- the network and the masked distribution ----------------------------------------------
 class PolicyValueNet(nn.Module):
     """A small MLP over the flattened player-relative observation: shared trunk, a policy
-    head (one logit per action) and a value head (the observer's expected return)."""
+    head (one logit per action) and a value head (the observer's expected return). The first
+    layer is computed from the observation's active features (``agents.features``)."""
 
     def __init__(self, obs_size, num_actions, hidden=(128, 128), obs_scale=1.0):
         super().__init__()
@@ -196,8 +203,13 @@ class PolicyValueNet(nn.Module):
         self.obs_scale = float(obs_scale)
 
     def forward(self, obs):
-        """``obs`` uint8 ``[n, obs_size]`` -> ``(logits [n, A], values [n])``."""
-        x = self.trunk(obs.float() * self.obs_scale)
+        """``obs`` uint8 ``[n, obs_size]`` (array or tensor) -> ``(logits [n, A], values [n])``."""
+        return self.from_features(torch.from_numpy(active_features(np.asarray(obs))))
+
+    def from_features(self, features):
+        """The same from the observations' ``active_features`` (an int32 tensor)."""
+        first = self.trunk[0]
+        x = self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale))
         return self.policy(x), self.value(x).squeeze(-1)
 
 
@@ -209,20 +221,10 @@ def _layer(fan_in, fan_out, gain):
 
 
 def masked_log_probs(logits, mask):
-    """Log-probabilities with illegal actions at ``MASKED_LOGIT``: their probability is
-    exactly 0 and everything stays finite, even with a single legal action."""
-    return torch.log_softmax(torch.where(mask, logits, MASKED_LOGIT), dim=-1)
-
-
-def masked_entropy(log_probs, mask):
-    """Entropy over the legal actions only (0 when one action is legal)."""
-    return -torch.where(mask, log_probs.exp() * log_probs, 0.0).sum(dim=-1)
-
-
-def sample_actions(log_probs, generator):
-    """One action per row drawn from ``exp(log_probs)`` (Gumbel-max on ``generator``)."""
-    u = torch.rand(log_probs.shape, generator=generator).clamp_(min=1e-20)
-    return (log_probs - torch.log(-torch.log(u))).argmax(dim=-1)
+    """Log-probabilities with illegal actions shifted by ``MASKED_LOGIT``: their probability
+    is exactly 0 and everything stays finite, even with a single legal action. (The learner
+    uses the fused kernels of ``agents.policy_head`` for the same distribution.)"""
+    return torch.log_softmax(logits + (1 - mask.float()) * MASKED_LOGIT, dim=-1)
 
 
 def obs_scale_of(game):
@@ -236,10 +238,11 @@ def make_network(game, hidden):
 
 # ----- the rollout buffer -------------------------------------------------------------------
 class RolloutBuffer:
-    """Preallocated ``[T, N]`` arrays of one rollout, masks included (the loss reuses them)."""
+    """Preallocated ``[T, N]`` arrays of one rollout, masks included (the loss reuses them);
+    ``features[t]`` are step ``t``'s observations as ``active_features``."""
 
-    def __init__(self, steps, envs, obs_size, num_actions):
-        self.obs = np.zeros((steps, envs, obs_size), np.uint8)
+    def __init__(self, steps, envs, num_actions):
+        self.features = [None] * steps
         self.masks = np.zeros((steps, envs, num_actions), np.bool_)
         self.actions = np.zeros((steps, envs), np.int64)
         self.log_probs = np.zeros((steps, envs), np.float32)
@@ -275,10 +278,8 @@ class SnapshotOpponent:
 
     @torch.no_grad()
     def __call__(self, obs, mask):
-        obs = torch.from_numpy(np.ascontiguousarray(obs).reshape(len(obs), -1))
         logits, _ = self.net(obs)
-        log_probs = masked_log_probs(logits, torch.from_numpy(np.asarray(mask, np.bool_)))
-        return sample_actions(log_probs, self.generator).numpy()
+        return sample(logits, torch.from_numpy(np.asarray(mask, np.bool_)), self.generator)[0].numpy()
 
 
 # ----- the trainer --------------------------------------------------------------------------
@@ -294,15 +295,15 @@ class Trainer:
         torch.manual_seed(cfg.seed)
         self.generator = torch.Generator().manual_seed(cfg.seed)
         self.net = make_network(self.game, cfg.hidden)
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5,
+                                          fused=True)
         self.opponent = SnapshotOpponent(self.net, self.generator)
         self.pool = [_frozen(self.net)]
         self.global_step = 0
         self.updates = 0
         self.next_snapshot = cfg.snapshot_every
         n = cfg.num_envs
-        self.buffer = RolloutBuffer(cfg.rollout_len, n, int(np.prod(self.game.obs_shape)),
-                                    self.game.num_actions)
+        self.buffer = RolloutBuffer(cfg.rollout_len, n, self.game.num_actions)
         if (cfg.shaping or "greedy" in cfg.opponents) and not _has_scores(self.game):
             raise ValueError(f"shaping and greedy opponents need game scores, and "
                              f"{self.game.name} has none: use shaping=0 and no greedy share")
@@ -365,13 +366,10 @@ class Trainer:
         potential = self._potential()
         for t in range(self.config.rollout_len):
             obs, mask = self.observations()
-            buf.obs[t], buf.masks[t] = obs, mask
-            logits, values = self.net(torch.from_numpy(obs))
-            log_probs = masked_log_probs(logits, torch.from_numpy(mask))
-            actions = sample_actions(log_probs, self.generator)
-            buf.actions[t] = actions.numpy()
-            buf.log_probs[t] = log_probs.gather(1, actions[:, None]).squeeze(1).numpy()
-            buf.values[t] = values.numpy()
+            buf.features[t], buf.masks[t] = active_features(obs), mask
+            logits, values = self.net.from_features(torch.from_numpy(buf.features[t]))
+            actions, log_probs = sample(logits, torch.from_numpy(mask), self.generator)
+            buf.actions[t], buf.log_probs[t], buf.values[t] = actions, log_probs, values
             for kind, play, sl in self._slices():
                 play.step(buf.actions[t, sl], acting[kind])
                 buf.rewards[t, sl] = play.rewards()
@@ -420,11 +418,11 @@ class Trainer:
         cfg, buf = self.config, self.buffer
         with torch.no_grad():
             obs, _ = self.observations()
-            _, last_values = self.net(torch.from_numpy(obs))
+            _, last_values = self.net(obs)
         advantages, returns = buf.advantages(last_values.numpy(), cfg.gamma, cfg.gae_lambda)
         batch = {
-            "obs": torch.from_numpy(buf.obs.reshape(cfg.batch_size, -1)),
-            "masks": torch.from_numpy(buf.masks.reshape(cfg.batch_size, -1)),
+            "features": torch.from_numpy(stack_features(buf.features, obs.shape[1])),
+            "legal": torch.from_numpy(buf.masks.reshape(cfg.batch_size, -1)),
             "actions": torch.from_numpy(buf.actions.reshape(-1)),
             "log_probs": torch.from_numpy(buf.log_probs.reshape(-1)),
             "values": torch.from_numpy(buf.values.reshape(-1)),
@@ -436,7 +434,8 @@ class Trainer:
         for _ in range(cfg.epochs):
             order = torch.from_numpy(self.rng.permutation(cfg.batch_size))
             for k in range(cfg.minibatches):
-                mb = {key: v[order[k * size:(k + 1) * size]] for key, v in batch.items()}
+                rows = order[k * size:(k + 1) * size]
+                mb = {key: v.index_select(0, rows) for key, v in batch.items()}
                 loss, stats = ppo_loss(self.net, mb, cfg)
                 self.optimizer.zero_grad()
                 loss.backward()
@@ -509,12 +508,11 @@ class Trainer:
 
 
 def ppo_loss(net, mb, cfg):
-    """The PPO loss of one minibatch (log-probabilities under the minibatch's stored masks)
-    and its statistics."""
-    logits, values = net(mb["obs"])
-    log_probs = masked_log_probs(logits, mb["masks"])
-    new_log_prob = log_probs.gather(1, mb["actions"][:, None]).squeeze(1)
-    entropy = masked_entropy(log_probs, mb["masks"]).mean()
+    """The PPO loss of one minibatch (log-probabilities under the minibatch's stored masks,
+    ``legal``) and its statistics."""
+    logits, values = net.from_features(mb["features"])
+    new_log_prob, entropy = log_prob_and_entropy(logits, mb["legal"], mb["actions"])
+    entropy = entropy.mean()
     log_ratio = new_log_prob - mb["log_probs"]
     ratio = log_ratio.exp()
     adv = mb["advantages"]

@@ -5,9 +5,10 @@ import pytest
 import torch
 
 from agents.arena import play_match
+from agents.features import stack_features
+from agents.policy_head import log_prob_and_entropy, sample
 from agents.ppo import (MASKED_LOGIT, PPOConfig, Trainer, group_sizes, load_checkpoint,
-                        masked_entropy, masked_log_probs, parse_shares, ppo_loss,
-                        sample_actions)
+                        masked_log_probs, parse_shares, ppo_loss)
 from agents.ppo_agent import PPOAgent, PPOMCTSAgent
 from agents.random_agent import RandomAgent
 from tests.agents.tiny_games import Nim
@@ -29,6 +30,10 @@ def random_masks(rng, n, a):
     return torch.from_numpy(masks)
 
 
+def legal_actions(rng, masks):
+    return torch.from_numpy(np.array([rng.choice(np.flatnonzero(row)) for row in masks.numpy()]))
+
+
 def test_masked_actions_get_probability_zero_and_entropy_stays_finite():
     rng = np.random.default_rng(0)
     masks = random_masks(rng, 64, 10)
@@ -39,27 +44,54 @@ def test_masked_actions_get_probability_zero_and_entropy_stays_finite():
     probs = log_probs.exp()
     assert (probs[~masks] == 0).all()
     assert torch.allclose(probs.sum(dim=1), torch.ones(64))
-    entropy = masked_entropy(log_probs, masks)
-    assert torch.isfinite(entropy).all() and (entropy >= 0).all()
-    assert entropy[0] == 0 and probs[0, 3] == 1
+    assert probs[0, 3] == 1
+    _, entropy = log_prob_and_entropy(logits, masks, legal_actions(rng, masks))
+    assert torch.isfinite(entropy).all() and (entropy >= 0).all() and entropy[0] == 0
     (entropy.sum() + log_probs[masks].sum()).backward()
     assert torch.isfinite(logits.grad).all()
+
+
+def test_the_fused_head_is_the_masked_softmax_values_and_gradients():
+    rng = np.random.default_rng(1)
+    masks = random_masks(rng, 200, 12)
+    actions = legal_actions(rng, masks)
+    logits = torch.from_numpy(rng.normal(0, 3, (200, 12)).astype(np.float32))
+    logits[~masks] = 50.0
+    weights = torch.from_numpy(rng.normal(size=(2, 200)).astype(np.float32))
+
+    plain = logits.clone().requires_grad_(True)  # the loss terms composed of torch ops
+    log_probs = masked_log_probs(plain, masks)
+    legal_log_probs = log_probs * masks
+    expected = (log_probs.gather(1, actions[:, None]).squeeze(1),
+                -(legal_log_probs.exp() * legal_log_probs).sum(dim=1))
+    (weights[0] @ expected[0] + weights[1] @ expected[1]).backward()
+
+    fused = logits.clone().requires_grad_(True)
+    got = log_prob_and_entropy(fused, masks, actions)
+    (weights[0] @ got[0] + weights[1] @ got[1]).backward()
+    for a, b in zip(got, expected):
+        assert torch.allclose(a, b, atol=1e-5)
+    assert torch.allclose(fused.grad, plain.grad, atol=1e-5)
+    assert (fused.grad[~masks] == 0).all()
 
 
 def test_entropy_is_the_entropy_of_the_legal_actions_alone():
     masks = torch.tensor([[True, True, False, True]])
     logits = torch.tensor([[0.0, 0.0, 5.0, 0.0]])
-    entropy = masked_entropy(masked_log_probs(logits, masks), masks)
+    log_prob, entropy = log_prob_and_entropy(logits, masks, torch.tensor([1]))
     assert torch.allclose(entropy, torch.tensor([np.log(3.0)], dtype=torch.float32))
+    assert torch.allclose(log_prob, torch.tensor([-np.log(3.0)], dtype=torch.float32))
 
 
 def test_sampling_follows_the_masked_distribution():
     masks = torch.tensor([[True, False, True, False]] * 20000 + [[False, False, False, True]])
     logits = torch.tensor([[np.log(3.0), 9.0, 0.0, 9.0]] * 20001, dtype=torch.float32)
-    actions = sample_actions(masked_log_probs(logits, masks),
-                             torch.Generator().manual_seed(0)).numpy()
+    actions, log_probs = sample(logits, masks, torch.Generator().manual_seed(0))
+    actions = actions.numpy()
     assert set(actions[:-1]) <= {0, 2} and actions[-1] == 3
     assert abs((actions[:-1] == 0).mean() - 0.75) < 0.02
+    expected = masked_log_probs(logits, masks).gather(1, torch.from_numpy(actions)[:, None])
+    assert torch.allclose(log_probs, expected.squeeze(1), atol=1e-6)
 
 
 def test_masked_logit_is_finite():
@@ -73,8 +105,9 @@ def test_the_loss_uses_the_stored_masks():
     buf = trainer.buffer
     assert buf.masks.any(axis=2).all(), "every stored step has a legal action"
     assert buf.masks[np.arange(8)[:, None], np.arange(32), buf.actions].all()
-    batch = {"obs": torch.from_numpy(buf.obs.reshape(256, -1)),
-             "masks": torch.from_numpy(buf.masks.reshape(256, -1)),
+    size = int(np.prod(trainer.game.obs_shape))
+    batch = {"features": torch.from_numpy(stack_features(buf.features, size)),
+             "legal": torch.from_numpy(buf.masks.reshape(256, -1)),
              "actions": torch.from_numpy(buf.actions.reshape(-1)),
              "log_probs": torch.from_numpy(buf.log_probs.reshape(-1)),
              "values": torch.from_numpy(buf.values.reshape(-1)),
@@ -83,7 +116,7 @@ def test_the_loss_uses_the_stored_masks():
     _, stats = ppo_loss(trainer.net, batch, trainer.config)
     assert stats["approx_kl"] == pytest.approx(0, abs=1e-6) and stats["clip_fraction"] == 0
     # with other masks it does not: the stored ones are what the loss reads
-    widened = dict(batch, masks=torch.ones_like(batch["masks"]))
+    widened = dict(batch, legal=torch.ones_like(batch["legal"]))
     _, stats = ppo_loss(trainer.net, widened, trainer.config)
     assert stats["approx_kl"] > 1e-3
 

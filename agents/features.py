@@ -1,0 +1,140 @@
+"""A network's first layer over Savanna observations, computed from the active features only.
+
+A Savanna observation is a long vector of small counts, nearly all zero (a Zèbres position
+has about 60 ones among 660 entries), so the product ``W @ obs`` of a dense first layer is
+mostly multiplications by zero. As in NNUE chess evaluators, we list the active features
+instead (``active_features``: a feature of value ``v`` is listed ``v`` times) and sum the
+matching weight columns: forward with torch's ``embedding_bag`` (FBGEMM's kernel), backward
+with the same kernel over the transposed lists (the rows in which each feature is active).
+It is the same function, with the same gradients, as ``nn.Linear`` on the dense observation,
+at about a tenth of the arithmetic; it is what makes our PPO update fast
+(``benchmarks/peers.py``).
+
+Example::
+
+    >>> layer = torch.nn.Linear(4, 2)
+    >>> obs = np.array([[0, 1, 0, 2]], np.uint8)
+    >>> dense = layer(torch.from_numpy(obs).float())
+    >>> features = torch.from_numpy(active_features(obs))
+    >>> torch.allclose(dense, sparse_linear(features, layer.weight, layer.bias))
+    True
+"""
+import numpy as np
+import torch
+import torch.nn.functional as F
+from numba import njit
+
+__all__ = ["active_features", "stack_features", "sparse_linear"]
+
+
+def active_features(obs):
+    """``int32 [n, k]``: the indices of the non-zero entries of each row of a ``uint8
+    [n, f]`` observation batch, each repeated by its value; rows are padded with ``f`` (the
+    observation size), with at least one pad each."""
+    return _list_features(np.ascontiguousarray(obs, np.uint8).reshape(len(obs), -1))
+
+
+@njit(cache=True)
+def _list_features(obs):
+    n, f = obs.shape
+    counts = np.empty(n, np.int64)
+    width, binary = 1, True
+    for r in range(n):
+        total, bits = 0, 0
+        for j in range(f):
+            total += obs[r, j]
+            bits |= obs[r, j]
+        counts[r] = total
+        width = max(width, total + 1)
+        binary &= bits <= 1
+    out = np.empty((n, width), np.int32)
+    for r in range(n):
+        c = 0
+        for j in range(f):
+            out[r, c] = j  # written at every entry, kept when it is non-zero: no branch
+            c += obs[r, j] != 0
+            if not binary:
+                for _ in range(1, obs[r, j]):
+                    out[r, c] = j
+                    c += 1
+        out[r, counts[r]:] = f
+    return out
+
+
+def stack_features(blocks, size):
+    """One ``[sum n, max k]`` array of the rows of several ``active_features`` blocks of
+    observations of ``size`` entries."""
+    width = max(block.shape[1] for block in blocks)
+    out = np.full((sum(len(block) for block in blocks), width), size, np.int32)
+    start = 0
+    for block in blocks:
+        out[start:start + len(block), :block.shape[1]] = block
+        start += len(block)
+    return out
+
+
+def sparse_linear(features, weight, bias, scale=1.0):
+    """``nn.Linear(weight, bias)`` of ``scale *`` the dense observations whose active
+    features are ``features`` (an int32 tensor from ``active_features``); differentiable in
+    ``weight`` and ``bias``."""
+    return _SparseLinear.apply(features, weight, bias, float(scale))
+
+
+class _SparseLinear(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, features, weight, bias, scale):
+        flat, starts = _bags(features.numpy(), weight.shape[1])
+        out = F.embedding_bag(torch.from_numpy(flat), weight.t().contiguous(), torch.from_numpy(starts),
+                              mode="sum")
+        ctx.save_for_backward(features)
+        ctx.scale, ctx.size = scale, weight.shape[1]
+        return torch.add(bias, out, alpha=scale) if scale != 1 else out.add_(bias)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (features,) = ctx.saved_tensors
+        rows, starts = _rows_of_features(features.numpy(), ctx.size)
+        grad_weight_t = F.embedding_bag(torch.from_numpy(rows), grad.contiguous(),
+                                        torch.from_numpy(starts), mode="sum")
+        if ctx.scale != 1:
+            grad_weight_t *= ctx.scale
+        return None, grad_weight_t.t().contiguous(), grad.sum(dim=0), None
+
+
+@njit(cache=True)
+def _bags(features, size):
+    """The rows' features end to end (pads dropped) and where each row starts."""
+    starts = np.empty(len(features), np.int64)
+    flat = np.empty(features.size, np.int64)
+    k = 0
+    for r in range(features.shape[0]):
+        starts[r] = k
+        for c in range(features.shape[1]):
+            if features[r, c] == size:
+                break
+            flat[k] = features[r, c]
+            k += 1
+    return flat[:k], starts
+
+
+@njit(cache=True)
+def _rows_of_features(features, size):
+    """The transposed lists: ``rows[starts[j]:starts[j + 1]]`` are the rows (with
+    repeats) in which feature ``j`` is active (a counting sort)."""
+    counts = np.zeros(size + 1, np.int64)
+    for r in range(features.shape[0]):
+        for c in range(features.shape[1]):
+            if features[r, c] == size:
+                break
+            counts[features[r, c] + 1] += 1
+    starts = np.cumsum(counts)
+    rows = np.empty(starts[-1], np.int64)
+    fill = starts[:-1].copy()
+    for r in range(features.shape[0]):
+        for c in range(features.shape[1]):
+            j = features[r, c]
+            if j == size:
+                break
+            rows[fill[j]] = r
+            fill[j] += 1
+    return rows, starts[:-1]
