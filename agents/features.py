@@ -83,17 +83,15 @@ def sparse_linear(features, weight, bias, scale=1.0):
 class _SparseLinear(torch.autograd.Function):
     @staticmethod
     def forward(ctx, features, weight, bias, scale):
-        flat, starts = _bags(features.numpy(), weight.shape[1])
-        out = F.embedding_bag(torch.from_numpy(flat), weight.t().contiguous(), torch.from_numpy(starts),
-                              mode="sum")
-        ctx.save_for_backward(features)
-        ctx.scale, ctx.size = scale, weight.shape[1]
+        flat, starts, counts = _bags(features.numpy(), weight.shape[1])
+        out = F.embedding_bag(torch.from_numpy(flat), weight.t().contiguous(),
+                              torch.from_numpy(starts), mode="sum")
+        ctx.bags, ctx.scale = (flat, starts, counts), scale
         return torch.add(bias, out, alpha=scale) if scale != 1 else out.add_(bias)
 
     @staticmethod
     def backward(ctx, grad):
-        (features,) = ctx.saved_tensors
-        rows, starts = _rows_of_features(features.numpy(), ctx.size)
+        rows, starts = _rows_of_features(*ctx.bags)
         grad_weight_t = F.embedding_bag(torch.from_numpy(rows), grad.contiguous(),
                                         torch.from_numpy(starts), mode="sum")
         if ctx.scale != 1:
@@ -103,38 +101,38 @@ class _SparseLinear(torch.autograd.Function):
 
 @njit(cache=True)
 def _bags(features, size):
-    """The rows' features end to end (pads dropped) and where each row starts."""
-    starts = np.empty(len(features), np.int64)
-    flat = np.empty(features.size, np.int64)
+    """The rows' features end to end (pads dropped), where each row starts, and how many
+    times each feature occurs."""
+    flat = np.empty(features.size, np.int32)
+    starts = np.empty(len(features), np.int32)
+    counts = np.zeros(size, np.int32)
     k = 0
     for r in range(features.shape[0]):
         starts[r] = k
         for c in range(features.shape[1]):
-            if features[r, c] == size:
-                break
-            flat[k] = features[r, c]
-            k += 1
-    return flat[:k], starts
-
-
-@njit(cache=True)
-def _rows_of_features(features, size):
-    """The transposed lists: ``rows[starts[j]:starts[j + 1]]`` are the rows (with
-    repeats) in which feature ``j`` is active (a counting sort)."""
-    counts = np.zeros(size + 1, np.int64)
-    for r in range(features.shape[0]):
-        for c in range(features.shape[1]):
-            if features[r, c] == size:
-                break
-            counts[features[r, c] + 1] += 1
-    starts = np.cumsum(counts)
-    rows = np.empty(starts[-1], np.int64)
-    fill = starts[:-1].copy()
-    for r in range(features.shape[0]):
-        for c in range(features.shape[1]):
             j = features[r, c]
             if j == size:
                 break
-            rows[fill[j]] = r
-            fill[j] += 1
-    return rows, starts[:-1]
+            flat[k] = j
+            counts[j] += 1
+            k += 1
+    return flat[:k], starts, counts
+
+
+@njit(cache=True)
+def _rows_of_features(flat, starts, counts):
+    """The transposed lists, by a counting sort: ``rows[firsts[j]:firsts[j + 1]]`` are the
+    rows (with repeats) in which feature ``j`` is active."""
+    firsts = np.empty(len(counts), np.int32)
+    total = 0
+    for j in range(len(counts)):
+        firsts[j] = total
+        total += counts[j]
+    fill = firsts.copy()
+    rows = np.empty(len(flat), np.int32)
+    for r in range(len(starts)):
+        end = starts[r + 1] if r + 1 < len(starts) else len(flat)
+        for k in range(starts[r], end):
+            rows[fill[flat[k]]] = r
+            fill[flat[k]] += 1
+    return rows, firsts

@@ -1,18 +1,21 @@
-"""The masked policy distribution of the PPO learner, as fused numba kernels.
+"""The PPO learner's policy layer and masked softmax, computed at the legal actions only.
 
-The learner needs, per row of logits and legal-action mask, only the log-probability of one
-action and the entropy over the legal actions (to learn), or one sampled action (to play).
-Composed from torch ops this costs a dozen passes over ``[n, A]`` tensors (the masked
-log-softmax alone takes a slow path in ``exp`` for the masked entries); here each is one
-pass over the legal entries, forward and backward, with the analytic gradient::
+The learner needs, per row, only the log-probability of one action and the entropy over the
+legal actions (to learn), or one sampled action (to play). Illegal actions get probability
+exactly 0 and no gradient, so their logits are never needed: a Zèbres position has 3 to 24
+legal actions among 206. Here the policy layer ``z = W h + b`` is evaluated at the legal
+actions only and fused with the masked softmax, forward and backward, in numba loops over
+each row's legal actions, with the analytic gradient::
 
     p = softmax over the legal actions,   log p_k = z_k - logsumexp_legal(z)
     d log p_a / d z_k = [k == a] - p_k
     d H / d z_k       = -p_k (log p_k + H)         (legal k; 0 for illegal ones)
+    d/dh = sum_k dz_k W_k,   d/dW_k = sum_rows dz_k h,   d/db_k = sum_rows dz_k
 
-Illegal actions get probability exactly 0, whatever their logits. ``agents.ppo``'s
-``masked_log_probs`` is the same distribution in plain torch; the tests check the two agree,
-values and gradients.
+Every row needs at least one legal action, and ``actions`` must be legal (the caller's
+promise: the learner's actions were sampled under the same masks). ``agents.ppo``'s
+``masked_log_probs`` over the dense layer's logits is the same distribution in plain torch;
+the tests check the two agree, values and gradients.
 """
 import math
 
@@ -23,99 +26,131 @@ from numba import njit
 __all__ = ["log_prob_and_entropy", "sample"]
 
 
-def log_prob_and_entropy(logits, legal, actions):
-    """``(log p(actions) [n], entropy [n])`` of the masked softmax of ``logits [n, A]``
-    (``legal`` bool ``[n, A]``, ``actions`` int64 ``[n]``), differentiable in ``logits``."""
-    return _LogProbEntropy.apply(logits, legal, actions)
+def log_prob_and_entropy(hidden, layer, legal, actions):
+    """``(log p(actions) [n], entropy [n])`` of the masked softmax of ``layer(hidden)``
+    (``layer`` an ``nn.Linear``, ``legal`` bool ``[n, A]``, ``actions`` int64 ``[n]``),
+    differentiable in ``hidden`` and the layer's parameters."""
+    return _LogProbEntropy.apply(hidden, layer.weight, layer.bias, legal, actions)
 
 
-def sample(logits, legal, generator):
+@torch.no_grad()
+def sample(hidden, layer, legal, generator):
     """``(actions int64 [n], their log-probabilities float32 [n])`` drawn from the masked
-    softmax by inverse CDF, on one uniform per row from the torch ``generator``."""
-    uniforms = torch.rand(len(logits), generator=generator, dtype=torch.float64)
-    actions, log_probs = _sample(logits.detach().numpy(), legal.numpy(), uniforms.numpy())
+    softmax of ``layer(hidden)`` by inverse CDF, on one uniform per row from ``generator``."""
+    uniforms = torch.rand(len(hidden), generator=generator, dtype=torch.float64)
+    actions, log_probs = _sample(hidden.numpy(), layer.weight.numpy(), layer.bias.numpy(),
+                                 legal.numpy(), uniforms.numpy())
     return torch.from_numpy(actions), torch.from_numpy(log_probs)
 
 
 class _LogProbEntropy(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, logits, legal, actions):
-        z, legal, actions = logits.detach().numpy(), legal.numpy(), actions.numpy()
-        log_prob, entropy, log_norm = _forward(z, legal, actions)
-        ctx.save_for_backward(logits, torch.from_numpy(log_norm), torch.from_numpy(entropy))
-        ctx.legal, ctx.actions = legal, actions
+    def forward(ctx, hidden, weight, bias, legal, actions):
+        arrays = (hidden.detach().numpy(), weight.detach().numpy(), bias.detach().numpy(),
+                  legal.numpy(), actions.numpy())
+        log_prob, entropy, logits, log_norm = _forward(*arrays)
+        ctx.arrays, ctx.saved = arrays, (logits, log_norm, entropy)
         return torch.from_numpy(log_prob), torch.from_numpy(entropy)
 
     @staticmethod
     def backward(ctx, grad_log_prob, grad_entropy):
-        logits, log_norm, entropy = ctx.saved_tensors
-        grad = _backward(logits.detach().numpy(), ctx.legal, ctx.actions, log_norm.numpy(),
-                         entropy.numpy(), grad_log_prob.contiguous().numpy(),
-                         grad_entropy.contiguous().numpy())
-        return torch.from_numpy(grad), None, None
+        grads = _backward(*ctx.arrays, *ctx.saved, grad_log_prob.contiguous().numpy(),
+                          grad_entropy.contiguous().numpy())
+        return (*(torch.from_numpy(g) for g in grads), None, None)
 
 
 @njit(cache=True)
-def _normaliser(z, legal, r):
-    """Row ``r``'s largest legal logit ``top`` and ``sum exp(z - top)`` over its legal
-    actions (the caller guarantees one): ``logsumexp = top + log(total)``."""
+def _legal_list(legal, r, out):
+    """Writes row ``r``'s legal actions to ``out`` (no branch per entry); returns how many."""
+    count = 0
+    for k in range(legal.shape[1]):
+        out[count] = k
+        count += legal[r, k]
+    return count
+
+
+@njit(cache=True, fastmath=True)
+def _logit(hidden, weight, bias, r, k):
+    total = bias[k]
+    for d in range(hidden.shape[1]):
+        total += hidden[r, d] * weight[k, d]
+    return total
+
+
+@njit(cache=True)
+def _row_logits(hidden, weight, bias, r, actions, count, logits):
+    """Row ``r``'s logits at its ``count`` legal ``actions`` (into ``logits``), their
+    maximum ``top`` and ``sum exp(z - top)``: ``logsumexp = top + log(total)``."""
     top = -math.inf
-    for k in range(z.shape[1]):
-        if legal[r, k] and z[r, k] > top:
-            top = z[r, k]
+    for c in range(count):
+        k = actions[c]
+        logits[r, k] = _logit(hidden, weight, bias, r, k)
+        top = max(top, logits[r, k])
     total = 0.0
-    for k in range(z.shape[1]):
-        if legal[r, k]:
-            total += math.exp(z[r, k] - top)
+    for c in range(count):
+        total += math.exp(logits[r, actions[c]] - top)
     return top, total
 
 
 @njit(cache=True)
-def _forward(z, legal, actions):
-    n = len(z)
+def _forward(hidden, weight, bias, legal, actions):
+    n, num_actions = legal.shape
     log_prob = np.empty(n, np.float32)
     entropy = np.empty(n, np.float32)
     log_norm = np.empty(n, np.float32)
+    logits = np.empty((n, num_actions), np.float32)  # filled at legal actions only
+    legal_actions = np.empty(num_actions, np.int64)
     for r in range(n):
-        top, total = _normaliser(z, legal, r)
+        count = _legal_list(legal, r, legal_actions)
+        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
         norm = top + math.log(total)
         h = 0.0
-        for k in range(z.shape[1]):
-            if legal[r, k]:
-                lp = z[r, k] - norm
-                h -= math.exp(lp) * lp
-        log_prob[r] = z[r, actions[r]] - norm
+        for c in range(count):
+            lp = logits[r, legal_actions[c]] - norm
+            h -= math.exp(lp) * lp
+        log_prob[r] = logits[r, actions[r]] - norm
         entropy[r] = h
         log_norm[r] = norm
-    return log_prob, entropy, log_norm
+    return log_prob, entropy, logits, log_norm
+
+
+@njit(cache=True, fastmath=True)
+def _backward(hidden, weight, bias, legal, actions, logits, log_norm, entropy,
+              grad_log_prob, grad_entropy):
+    grad_hidden = np.zeros(hidden.shape, np.float32)
+    grad_weight = np.zeros(weight.shape, np.float32)
+    grad_bias = np.zeros(bias.shape, np.float32)
+    legal_actions = np.empty(legal.shape[1], np.int64)
+    for r in range(len(hidden)):
+        for c in range(_legal_list(legal, r, legal_actions)):
+            k = legal_actions[c]
+            lp = logits[r, k] - log_norm[r]
+            p = math.exp(lp)
+            dz = -grad_log_prob[r] * p - grad_entropy[r] * p * (lp + entropy[r])
+            if k == actions[r]:
+                dz += grad_log_prob[r]
+            grad_bias[k] += dz
+            for d in range(hidden.shape[1]):
+                grad_hidden[r, d] += dz * weight[k, d]
+                grad_weight[k, d] += dz * hidden[r, d]
+    return grad_hidden, grad_weight, grad_bias
 
 
 @njit(cache=True)
-def _backward(z, legal, actions, log_norm, entropy, grad_log_prob, grad_entropy):
-    grad = np.zeros(z.shape, np.float32)
-    for r in range(len(z)):
-        for k in range(z.shape[1]):
-            if legal[r, k]:
-                lp = z[r, k] - log_norm[r]
-                p = math.exp(lp)
-                grad[r, k] = -grad_log_prob[r] * p - grad_entropy[r] * p * (lp + entropy[r])
-        grad[r, actions[r]] += grad_log_prob[r]
-    return grad
-
-
-@njit(cache=True)
-def _sample(z, legal, uniforms):
-    n = len(z)
+def _sample(hidden, weight, bias, legal, uniforms):
+    n, num_actions = legal.shape
     actions = np.empty(n, np.int64)
     log_probs = np.empty(n, np.float32)
+    logits = np.empty((n, num_actions), np.float32)
+    legal_actions = np.empty(num_actions, np.int64)
     for r in range(n):
-        top, total = _normaliser(z, legal, r)
+        count = _legal_list(legal, r, legal_actions)
+        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
         target, cumulative = uniforms[r] * total, 0.0
-        for k in range(z.shape[1]):
-            if legal[r, k]:
-                actions[r] = k  # the last legal action if rounding leaves target uncovered
-                cumulative += math.exp(z[r, k] - top)
-                if cumulative > target:
-                    break
-        log_probs[r] = z[r, actions[r]] - top - math.log(total)
+        for c in range(count):
+            actions[r] = legal_actions[c]  # the last legal action if rounding leaves target
+            cumulative += math.exp(logits[r, actions[r]] - top)  # uncovered
+            if cumulative > target:
+                break
+        log_probs[r] = logits[r, actions[r]] - top - math.log(total)
     return actions, log_probs

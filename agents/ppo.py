@@ -31,8 +31,8 @@ One update:
 Speed: the network is small (two layers of 128) and one torch thread is the default: on two
 cores shared with anything else, a second OpenMP thread spins and slows the run several-fold.
 The first layer reads the observation's few active features (``agents.features``: the same
-function as a dense layer at a tenth of the arithmetic), and the masked distribution (sampling,
-log-probability, entropy) is one fused pass per row (``agents.policy_head``).
+function as a dense layer at a tenth of the arithmetic), and the policy layer is evaluated at
+the legal actions only, fused with the masked softmax (``agents.policy_head``).
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
@@ -195,7 +195,7 @@ class PolicyValueNet(nn.Module):
         super().__init__()
         layers, width = [], obs_size
         for h in hidden:
-            layers += [_layer(width, h, np.sqrt(2)), nn.ReLU()]
+            layers += [_layer(width, h, np.sqrt(2)), nn.ReLU(inplace=True)]
             width = h
         self.trunk = nn.Sequential(*layers)
         self.policy = _layer(width, num_actions, 0.01)
@@ -208,9 +208,13 @@ class PolicyValueNet(nn.Module):
 
     def from_features(self, features):
         """The same from the observations' ``active_features`` (an int32 tensor)."""
+        hidden = self.encode(features)
+        return self.policy(hidden), self.value(hidden).squeeze(-1)
+
+    def encode(self, features):
+        """The trunk's output, which the policy and value heads read."""
         first = self.trunk[0]
-        x = self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale))
-        return self.policy(x), self.value(x).squeeze(-1)
+        return self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale))
 
 
 def _layer(fan_in, fan_out, gain):
@@ -278,8 +282,9 @@ class SnapshotOpponent:
 
     @torch.no_grad()
     def __call__(self, obs, mask):
-        logits, _ = self.net(obs)
-        return sample(logits, torch.from_numpy(np.asarray(mask, np.bool_)), self.generator)[0].numpy()
+        hidden = self.net.encode(torch.from_numpy(active_features(obs)))
+        legal = torch.from_numpy(np.asarray(mask, np.bool_))
+        return sample(hidden, self.net.policy, legal, self.generator)[0].numpy()
 
 
 # ----- the trainer --------------------------------------------------------------------------
@@ -367,9 +372,11 @@ class Trainer:
         for t in range(self.config.rollout_len):
             obs, mask = self.observations()
             buf.features[t], buf.masks[t] = active_features(obs), mask
-            logits, values = self.net.from_features(torch.from_numpy(buf.features[t]))
-            actions, log_probs = sample(logits, torch.from_numpy(mask), self.generator)
-            buf.actions[t], buf.log_probs[t], buf.values[t] = actions, log_probs, values
+            hidden = self.net.encode(torch.from_numpy(buf.features[t]))
+            actions, log_probs = sample(hidden, self.net.policy, torch.from_numpy(mask),
+                                        self.generator)
+            buf.actions[t], buf.log_probs[t] = actions, log_probs
+            buf.values[t] = self.net.value(hidden).squeeze(-1)
             for kind, play, sl in self._slices():
                 play.step(buf.actions[t, sl], acting[kind])
                 buf.rewards[t, sl] = play.rewards()
@@ -510,8 +517,9 @@ class Trainer:
 def ppo_loss(net, mb, cfg):
     """The PPO loss of one minibatch (log-probabilities under the minibatch's stored masks,
     ``legal``) and its statistics."""
-    logits, values = net.from_features(mb["features"])
-    new_log_prob, entropy = log_prob_and_entropy(logits, mb["legal"], mb["actions"])
+    hidden = net.encode(mb["features"])
+    values = net.value(hidden).squeeze(-1)
+    new_log_prob, entropy = log_prob_and_entropy(hidden, net.policy, mb["legal"], mb["actions"])
     entropy = entropy.mean()
     log_ratio = new_log_prob - mb["log_probs"]
     ratio = log_ratio.exp()

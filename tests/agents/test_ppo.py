@@ -34,6 +34,15 @@ def legal_actions(rng, masks):
     return torch.from_numpy(np.array([rng.choice(np.flatnonzero(row)) for row in masks.numpy()]))
 
 
+def fixed_logits(n, logits):
+    """A policy layer and hidden rows whose logits are ``logits`` in every row."""
+    layer = torch.nn.Linear(1, len(logits))
+    with torch.no_grad():
+        layer.weight.zero_()
+        layer.bias.copy_(torch.tensor(logits, dtype=torch.float32))
+    return torch.ones(n, 1), layer
+
+
 def test_masked_actions_get_probability_zero_and_entropy_stays_finite():
     rng = np.random.default_rng(0)
     masks = random_masks(rng, 64, 10)
@@ -45,53 +54,60 @@ def test_masked_actions_get_probability_zero_and_entropy_stays_finite():
     assert (probs[~masks] == 0).all()
     assert torch.allclose(probs.sum(dim=1), torch.ones(64))
     assert probs[0, 3] == 1
-    _, entropy = log_prob_and_entropy(logits, masks, legal_actions(rng, masks))
-    assert torch.isfinite(entropy).all() and (entropy >= 0).all() and entropy[0] == 0
-    (entropy.sum() + log_probs[masks].sum()).backward()
+    log_probs[masks].sum().backward()
     assert torch.isfinite(logits.grad).all()
 
+    hidden, layer = fixed_logits(64, [1e6] * 5 + [0.0] * 5)
+    log_prob, entropy = log_prob_and_entropy(hidden, layer, masks, legal_actions(rng, masks))
+    assert torch.isfinite(entropy).all() and (entropy >= 0).all() and entropy[0] == 0
+    assert torch.isfinite(log_prob).all() and log_prob[0] == 0
 
-def test_the_fused_head_is_the_masked_softmax_values_and_gradients():
+
+def test_the_fused_head_is_the_dense_layer_and_masked_softmax_values_and_gradients():
     rng = np.random.default_rng(1)
     masks = random_masks(rng, 200, 12)
     actions = legal_actions(rng, masks)
-    logits = torch.from_numpy(rng.normal(0, 3, (200, 12)).astype(np.float32))
-    logits[~masks] = 50.0
+    hidden = torch.from_numpy(rng.normal(size=(200, 16)).astype(np.float32))
+    layer = torch.nn.Linear(16, 12)
     weights = torch.from_numpy(rng.normal(size=(2, 200)).astype(np.float32))
 
-    plain = logits.clone().requires_grad_(True)  # the loss terms composed of torch ops
-    log_probs = masked_log_probs(plain, masks)
-    legal_log_probs = log_probs * masks
-    expected = (log_probs.gather(1, actions[:, None]).squeeze(1),
-                -(legal_log_probs.exp() * legal_log_probs).sum(dim=1))
-    (weights[0] @ expected[0] + weights[1] @ expected[1]).backward()
+    def loss_and_grads(terms):
+        x = hidden.clone().requires_grad_(True)
+        layer.zero_grad()
+        log_prob, entropy = terms(x)
+        (weights[0] @ log_prob + weights[1] @ entropy).backward()
+        return log_prob, entropy, x.grad, layer.weight.grad.clone(), layer.bias.grad.clone()
 
-    fused = logits.clone().requires_grad_(True)
-    got = log_prob_and_entropy(fused, masks, actions)
-    (weights[0] @ got[0] + weights[1] @ got[1]).backward()
+    def composed(x):  # the dense layer and torch's masked log-softmax
+        log_probs = masked_log_probs(layer(x), masks)
+        legal_log_probs = log_probs * masks
+        return (log_probs.gather(1, actions[:, None]).squeeze(1),
+                -(legal_log_probs.exp() * legal_log_probs).sum(dim=1))
+
+    expected = loss_and_grads(composed)
+    got = loss_and_grads(lambda x: log_prob_and_entropy(x, layer, masks, actions))
     for a, b in zip(got, expected):
         assert torch.allclose(a, b, atol=1e-5)
-    assert torch.allclose(fused.grad, plain.grad, atol=1e-5)
-    assert (fused.grad[~masks] == 0).all()
 
 
 def test_entropy_is_the_entropy_of_the_legal_actions_alone():
     masks = torch.tensor([[True, True, False, True]])
-    logits = torch.tensor([[0.0, 0.0, 5.0, 0.0]])
-    log_prob, entropy = log_prob_and_entropy(logits, masks, torch.tensor([1]))
+    hidden, layer = fixed_logits(1, [0.0, 0.0, 5.0, 0.0])
+    log_prob, entropy = log_prob_and_entropy(hidden, layer, masks, torch.tensor([1]))
     assert torch.allclose(entropy, torch.tensor([np.log(3.0)], dtype=torch.float32))
     assert torch.allclose(log_prob, torch.tensor([-np.log(3.0)], dtype=torch.float32))
 
 
 def test_sampling_follows_the_masked_distribution():
     masks = torch.tensor([[True, False, True, False]] * 20000 + [[False, False, False, True]])
-    logits = torch.tensor([[np.log(3.0), 9.0, 0.0, 9.0]] * 20001, dtype=torch.float32)
-    actions, log_probs = sample(logits, masks, torch.Generator().manual_seed(0))
+    hidden, layer = fixed_logits(20001, [np.log(3.0), 9.0, 0.0, 9.0])
+    actions, log_probs = sample(hidden, layer, masks, torch.Generator().manual_seed(0))
     actions = actions.numpy()
     assert set(actions[:-1]) <= {0, 2} and actions[-1] == 3
     assert abs((actions[:-1] == 0).mean() - 0.75) < 0.02
-    expected = masked_log_probs(logits, masks).gather(1, torch.from_numpy(actions)[:, None])
-    assert torch.allclose(log_probs, expected.squeeze(1), atol=1e-6)
+    with torch.no_grad():
+        expected = masked_log_probs(layer(hidden), masks)
+    assert torch.allclose(log_probs, expected[np.arange(20001), actions], atol=1e-6)
 
 
 def test_masked_logit_is_finite():
@@ -225,7 +241,7 @@ def test_the_evaluator_gives_masked_priors_and_seat_values(nim_checkpoint):
 # ----- learning ----------------------------------------------------------------------------
 def test_ppo_learns_to_beat_random_at_nim():
     game = Nim()
-    config = tiny_config(steps=100 * 1024, num_envs=128, rollout_len=8, hidden=(32, 32),
+    config = tiny_config(steps=200 * 1024, num_envs=128, rollout_len=8, hidden=(32, 32),
                          minibatches=2, epochs=4, lr=3e-3, opponents={"random": 1.0})
     trainer = Trainer(config, game=game)
     while trainer.global_step < config.steps:
