@@ -11,9 +11,10 @@ One update:
 
 1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
    observation (as its active features, see below), the legal-action mask, the sampled
-   action, its log-probability and the value. Masked logits are shifted by ``MASKED_LOGIT``
-   (a large finite negative, never ``-inf``: a NaN would follow from ``0 * -inf``), so illegal
-   actions get probability exactly 0.
+   action, its log-probability and the value. Illegal actions get probability exactly 0:
+   the softmax runs over the legal actions only (``agents.policy_head``; for the agents'
+   dense logits, ``masked_log_probs`` shifts illegal ones by the finite ``MASKED_LOGIT``,
+   never ``-inf``: a NaN would follow from ``0 * -inf``).
    With ``shaping > 0`` the learner also gets the potential-based reward
    ``Phi(s') - Phi(s)`` with ``Phi = shaping * lead`` (its ``game.scores`` lead over the best
    other seat, the greedy baseline's heuristic) and ``Phi = 0`` at the end: the shaped returns
