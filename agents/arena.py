@@ -356,6 +356,8 @@ _WORKER = {}
 
 
 def _init_worker(game, agents, seed):
+    if "torch" in sys.modules:  # the workers are the parallelism: torch's own OpenMP threads
+        sys.modules["torch"].set_num_threads(1)  # would spin against them (7x slower)
     _WORKER.update(game=game, agents=agents, seed=seed)
 
 

@@ -7,8 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from agents.arena import (default_start_method, elo_from_score, fit_elo, play_match, tournament,
-                          wilson_interval)
+from agents.arena import (_init_worker, default_start_method, elo_from_score, fit_elo,
+                          play_match, tournament, wilson_interval)
 from agents.random_agent import RandomAgent
 from tests.agents.coin_game import CoinGame, ConstantAgent
 
@@ -174,3 +174,16 @@ def test_spawned_workers_give_the_same_results():
 def test_workers_are_spawned_once_torch_is_loaded(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", sys.modules.get("torch", object()))
     assert default_start_method() == "spawn"
+
+
+def test_worker_processes_run_torch_on_one_thread():
+    """The workers are the parallelism: torch's OpenMP threads in each would spin against
+    the others (a ppo-mcts match on two workers ran 7x slower than on one)."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        _init_worker(None, [], 0)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
