@@ -37,6 +37,7 @@ import multiprocessing
 import os
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -224,7 +225,9 @@ def play_match(game, agents, games=200, seed=0, workers=None, progress=True, bat
     ``batch_size``: games stepped together (default ``min(64, ceil(games / 16))``); results
     depend on ``seed`` and ``batch_size``, never on ``workers``.
     ``start_method``: how workers start, ``"fork"`` or ``"spawn"`` (default: see
-    ``default_start_method``).
+    ``default_start_method``). Spawned workers cannot import classes defined in a notebook or
+    an interactive session: with such a game or agent the match is played here, with a
+    warning.
     """
     agents = list(agents)
     p = game.num_players
@@ -248,14 +251,22 @@ def play_match(game, agents, games=200, seed=0, workers=None, progress=True, bat
     labels = [describe(a) for a in agents]
     start = time.perf_counter()
     parts = {}
+    context = None
+    if workers > 1:
+        context = multiprocessing.get_context(start_method or default_start_method())
+        interactive = _interactive_classes([game, *agents])
+        if context.get_start_method() != "fork" and interactive:
+            warnings.warn(f"{', '.join(interactive)} defined interactively cannot be sent to "
+                          "spawned worker processes: playing in this process (define them in "
+                          "a module to use workers)", stacklevel=2)
+            context = None
     with tqdm(total=games, desc=" vs ".join(labels), unit="game", disable=not progress,
               leave=False) as bar:
-        if workers == 1:
+        if context is None:
             for k, first, count in batches:
                 parts[k] = _play_batch(game, agents, seed, k, first, count)
                 bar.update(count)
         else:
-            context = multiprocessing.get_context(start_method or default_start_method())
             if context.get_start_method() == "fork":
                 _warm_up(game, agents, seed)
             with context.Pool(workers, _init_worker, (game, agents, seed)) as pool:
@@ -339,6 +350,14 @@ def default_start_method():
     if "fork" in multiprocessing.get_all_start_methods() and "torch" not in sys.modules:
         return "fork"
     return "spawn"
+
+
+def _interactive_classes(objects):
+    """Names of the classes of ``objects`` defined in an interactive ``__main__`` (a notebook,
+    a REPL: no file a spawned process could import them from)."""
+    if hasattr(sys.modules.get("__main__"), "__file__"):
+        return []
+    return sorted({type(x).__name__ for x in objects if type(x).__module__ == "__main__"})
 
 
 def _warm_up(game, agents, seed):

@@ -187,3 +187,16 @@ def test_worker_processes_run_torch_on_one_thread():
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)
+
+
+def test_agents_defined_in_a_notebook_are_played_here_not_sent_to_spawned_workers(monkeypatch):
+    """A spawned worker cannot import a class from a notebook: the pool would wait forever."""
+    notebook_agent = type("NotebookAgent", (ConstantAgent,), {"__module__": "__main__"})
+    monkeypatch.setitem(sys.modules, "__main__", type(sys)("__main__"))  # no __file__
+    game = CoinGame(strong_one)
+    agents = [notebook_agent(0), ConstantAgent(1)]
+    with pytest.warns(UserWarning, match="NotebookAgent defined interactively"):
+        here = play_match(game, agents, games=8, seed=5, workers=2, progress=False,
+                          start_method="spawn")
+    alone = play_match(game, agents, games=8, seed=5, workers=1, progress=False)
+    assert (here.returns == alone.returns).all()
