@@ -12,7 +12,9 @@ only sets up, grows the arrays when they fill, and, for PUCT, calls the evaluato
   -> (priors float[m, A], values float[m, P])`` and backed up. ``obs`` is each leaf as seen by
   its player to move; ``values[j, q]`` is the expected return of seat ``q`` (absolute seats: an
   evaluator working on player-relative outputs rotates them back). Root priors may be mixed
-  with Dirichlet noise.
+  with Dirichlet noise. With ``rollout_weight = w > 0`` a leaf's value is
+  ``(1 - w) * evaluator value + w * mean of rollouts random playouts`` from it (AlphaGo's mix:
+  the playouts correct a value head that is biased, the value head steadies the playouts).
 * Chance nodes are expanded with their outcome probabilities and sampled on the way down.
 * Values are per-player vectors; each node is judged by the player who chooses there, so N
   players and turns that do not alternate need nothing special.
@@ -127,7 +129,9 @@ class MCTSAgent:
     time_budget       seconds per move instead of a simulation count
     c                 exploration constant (UCT, or PUCT when an evaluator is given), in units
                       of the game's returns (within [-1, 1] in the three games)
-    rollouts          random playouts per new leaf (UCT)
+    rollouts          random playouts per new leaf (UCT; PUCT when rollout_weight > 0)
+    rollout_weight    PUCT only: the weight of those playouts in a leaf's value (0: the
+                      evaluator's values alone)
     dirichlet_alpha   root noise Dirichlet(alpha) mixed into the priors (PUCT only)
     dirichlet_frac    weight of that noise
     temperature       0: most visited action; else visits ** (1 / temperature)
@@ -144,7 +148,7 @@ class MCTSAgent:
                  rollouts: int = 1, dirichlet_alpha: float | None = None,
                  dirichlet_frac: float = 0.25, temperature: float = 0.0,
                  determinizations: int | None = None, evaluator=None, leaf_batch: int = 16,
-                 max_nodes: int = 1 << 22):
+                 max_nodes: int = 1 << 22, rollout_weight: float = 0.0):
         _check_int("sims", sims, 1)
         _check_int("rollouts", rollouts, 1)
         _check_int("leaf_batch", leaf_batch, 1)
@@ -160,6 +164,8 @@ class MCTSAgent:
             raise ValueError(f"temperature must be >= 0, got {temperature!r}")
         if not 0 <= dirichlet_frac <= 1:
             raise ValueError(f"dirichlet_frac must be in [0, 1], got {dirichlet_frac!r}")
+        if not 0 <= rollout_weight <= 1:
+            raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
         if dirichlet_alpha is not None:
             if not dirichlet_alpha > 0:
                 raise ValueError(f"dirichlet_alpha must be > 0 or None, got {dirichlet_alpha!r}")
@@ -180,13 +186,15 @@ class MCTSAgent:
         self.evaluator = evaluator
         self.leaf_batch = int(leaf_batch)
         self.max_nodes = int(max_nodes)
+        self.rollout_weight = float(rollout_weight)
 
     def settings(self):
         """``sims`` and ``c``, then every other setting that differs from its default."""
         defaults = MCTSAgent()
         out = {"sims": self.sims, "c": self.c}
         for key in ("time_budget", "rollouts", "dirichlet_alpha", "dirichlet_frac",
-                    "temperature", "determinizations", "leaf_batch", "max_nodes"):
+                    "temperature", "determinizations", "leaf_batch", "max_nodes",
+                    "rollout_weight"):
             if getattr(self, key) != getattr(defaults, key):
                 out[key] = getattr(self, key)
         if self.evaluator is not None:
@@ -292,7 +300,7 @@ class MCTSAgent:
                 return
             tree.grow(got * width)  # if it cannot, a leaf left unexpanded comes again
             if got:
-                priors, values = self._evaluate(game, tree, leaves[:got])
+                priors, values = self._evaluate(game, tree, leaves[:got], rng)
                 kernels.expand_and_backup(*tree.arrays, leaves[:got], priors, values)
                 done += 0 if first else got
             if first:
@@ -301,7 +309,7 @@ class MCTSAgent:
             if deadline is not None and time.perf_counter() >= deadline:
                 return
 
-    def _evaluate(self, game, tree, leaves):
+    def _evaluate(self, game, tree, leaves, rng):
         states = tree.states[tree.nodes["slot"][leaves]]
         players = tree.nodes["player"][leaves].astype(np.int64)
         mask = game.legal_mask(states)
@@ -313,6 +321,10 @@ class MCTSAgent:
             raise ValueError(f"evaluator must return priors of shape {(m, game.num_actions)} "
                              f"and values of shape {(m, game.num_players)}; got "
                              f"{priors.shape} and {values.shape}")
+        if self.rollout_weight:
+            returns, _ = game.random_playouts(np.repeat(states, self.rollouts), rng)
+            played = returns.reshape(m, self.rollouts, -1).mean(axis=1)
+            values = (1 - self.rollout_weight) * values + self.rollout_weight * played
         return np.ascontiguousarray(np.where(mask, priors, 0.0)), np.ascontiguousarray(values)
 
     def _add_root_noise(self, tree, rng):

@@ -178,6 +178,32 @@ def test_puct_with_dirichlet_noise_is_deterministic_for_a_seed():
     assert all(np.array_equal(a, b) for a, b in zip(first, again))
 
 
+def constant_evaluator(value):
+    """Uniform priors; every leaf worth ``value`` to seat 0 and ``-value`` to seat 1."""
+    def evaluate(obs, mask, players):
+        return mask / mask.sum(1, keepdims=True), np.tile([value, -value], (len(obs), 1))
+    return evaluate
+
+
+def test_rollout_weight_blends_random_playouts_into_the_leaf_values():
+    game = Nim((1, 3, 4))
+
+    def search(value, weight):
+        agent = MCTSAgent(sims=200, evaluator=constant_evaluator(value), leaf_batch=4,
+                          rollout_weight=weight, rollouts=2)
+        return agent.analyse(game, game.init(1), np.random.default_rng(3))
+
+    def same(a, b):
+        return all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a, b))
+
+    # weight 1: the leaves are valued by their playouts alone, whatever the evaluator says
+    assert same(search(0.9, 1.0), search(-0.9, 1.0))
+    # weight 0 and in between, the evaluator's values count
+    assert not same(search(0.9, 0.0), search(-0.9, 0.0))
+    assert not same(search(0.9, 0.5), search(-0.9, 0.5))
+    assert not same(search(0.9, 0.5), search(0.9, 1.0))
+
+
 def test_an_evaluator_with_wrong_shapes_is_a_value_error():
     game = Nim()
     agent = MCTSAgent(sims=10, evaluator=lambda o, m, p: (m, np.zeros((len(o), 3))))
@@ -228,6 +254,7 @@ def test_the_registry_builds_it_and_settings_rebuild_it():
     ({"sims": 0}, "sims"), ({"c": -1}, "c must"), ({"temperature": -0.1}, "temperature"),
     ({"dirichlet_alpha": 0.3}, "needs an evaluator"), ({"evaluator": "net"}, "callable"),
     ({"time_budget": 0}, "time_budget"), ({"determinizations": 0}, "determinizations"),
+    ({"rollout_weight": 1.5}, "rollout_weight"),
 ])
 def test_bad_options_are_value_errors(options, message):
     with pytest.raises(ValueError, match=message):
