@@ -402,7 +402,7 @@ def training_throughput(game="zebres", updates=10, **settings):
 
 
 # ----- the demo ---------------------------------------------------------------------------
-def demo_training(steps=1_000_000, seed=0, write=print, runs_dir="runs"):
+def demo_training(steps=3_000_000, seed=0, write=print, runs_dir="runs"):
     """``make demo``'s short PPO run on Zèbres (about a minute): trains, then prints the
     learning curve as text."""
     from agents.ppo import PPOConfig
