@@ -22,6 +22,8 @@ negatively (-0.2) with the outcome of self-play games in their first 30 plies, p
 >>> agent = PPOAgent("runs/zebres-ppo-0-20260101-120000/best.pt")
 >>> mcts = MCTSAgent(sims=200, evaluator=agent.evaluator(ZebresGame()))
 """
+import inspect
+
 import numpy as np
 import torch
 
@@ -68,9 +70,7 @@ class PPOAgent:
     @torch.no_grad()
     def policy(self, game, obs, mask):
         """``(log_probs float32[n, A], values float32[n])`` for player-relative observations."""
-        net = self.network(game)
-        obs = torch.from_numpy(np.ascontiguousarray(obs, np.uint8).reshape(len(obs), -1))
-        logits, values = net(obs)
+        logits, values = self.network(game)(obs)
         log_probs = masked_log_probs(logits, torch.from_numpy(np.asarray(mask, np.bool_)))
         return log_probs.numpy(), values.numpy()
 
@@ -123,9 +123,9 @@ class PPOMCTSAgent(MCTSAgent):
 
     def settings(self):
         out = {"checkpoint": self.ppo.checkpoint, "sims": self.sims, "c": self.c}
-        defaults = {"leaf_batch": 4, "temperature": 0.0, "rollout_weight": 0.5, "rollouts": 1}
-        out.update({key: getattr(self, key) for key, default in defaults.items()
-                    if getattr(self, key) != default})
+        for key in ("leaf_batch", "temperature", "rollout_weight", "rollouts"):
+            if getattr(self, key) != inspect.signature(type(self)).parameters[key].default:
+                out[key] = getattr(self, key)
         return out
 
     def search(self, game, row, rng=None):
