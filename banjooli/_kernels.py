@@ -806,3 +806,6 @@ def observe_one(s, i, player, out):
             out[1690 + 5 * c + k] = 1
     for k in range(min(r.jokers, 5)):
         out[1715 + k] = 1
+
+# Reasons valid_one gives for an impossible state, by code (0: the state is possible).
+STATE_ERRORS = ("",)

@@ -41,8 +41,8 @@ class BanjooliGame(Game):
     zero_sum = True
     has_chance = True
     perfect_information = False
-    kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
-                      K.chance_probs_one, K.apply_chance_one, K.observe_one, K.scores_one)
+    kernels = Kernels.from_module(K)
+    state_errors = K.STATE_ERRORS
     notation = nt
 
     def __init__(self, num_players=2, terrain=4, special=None, berries=False, course=None):

@@ -340,3 +340,6 @@ def observe_one(s, i, player, out):
 def scores_one(s, i, out):
     for p in range(s[i].num_players):
         out[p] = s[i].score[p]
+
+# Reasons valid_one gives for an impossible state, by code (0: the state is possible).
+STATE_ERRORS = ("",)

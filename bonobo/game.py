@@ -46,8 +46,8 @@ class BonoboGame(Game):
     zero_sum = True
     has_chance = True
     perfect_information = True
-    kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
-                      K.chance_probs_one, K.apply_chance_one, K.observe_one, K.scores_one)
+    kernels = Kernels.from_module(K)
+    state_errors = K.STATE_ERRORS
     notation = N
 
     def __init__(self, num_players=2):

@@ -2,9 +2,10 @@
 
 The loops are written once here and call a game's scalar kernels (``savanna.game.Kernels``) by
 the free names ``reset_one``, ``current_player_one``, ``legal_actions_one``, ``step_one``,
-``chance_probs_one``, ``apply_chance_one``, ``observe_one`` and ``scores_one``, with the
-constants ``A`` (actions) and ``C`` (chance outcomes, at least 1). The number of players is
-read from the shapes of the reward arrays, so one compiled copy serves every player count.
+``chance_probs_one``, ``apply_chance_one``, ``observe_one``, ``valid_one`` and ``scores_one``,
+with the constants ``A`` (actions) and ``C`` (chance outcomes, at least 1). The number of
+players is read from the shapes of the reward arrays, so one compiled copy serves every player
+count.
 ``savanna.specialize`` binds them in a generated copy of this module per game (``Game.drivers``),
 so that numba caches the compiled loops. Import the constants from here; never call the loops
 of this module itself.
@@ -232,19 +233,71 @@ def env_reset_batch(s, which, template, streams, seats, fixed_seat, opponent, ga
         players[i] = current_player_one(s, i)
 
 
+# Why a state that passed the game's own ``valid_one`` still cannot be played (negative codes;
+# ``valid_one`` returns 0 or a positive code of the game's own ``STATE_ERRORS``).
+NO_LEGAL_ACTION = -1
+NO_CHANCE_OUTCOME = -2
+NOT_A_DECISION = -3
+ILLEGAL_ACTION = -4
+
+
 @njit(cache=True)
-def legal_check_batch(s, actions):
-    """Index of the first state whose action is not legal there, or -1."""
+def always_valid(s, i, template):
+    """The ``valid_one`` of a game that declares none (the protocol checks still run)."""
+    return 0
+
+
+@njit(cache=True, inline="always")
+def state_error(s, i, template, buf, probs):
+    """``(code, n)``: code 0 when state ``i`` is possible (``valid_one``) and playable (a
+    decision node with a legal action, a chance node with a possible outcome, or the end),
+    else why not; ``n`` legal actions, written into ``buf``, at a decision node."""
+    code = valid_one(s, i, template)
+    if code != 0:
+        return code, 0
+    n = 0
+    p = current_player_one(s, i)
+    if p >= 0:
+        n = legal_actions_one(s, i, buf)
+        if n == 0:
+            return NO_LEGAL_ACTION, 0
+    elif p == CHANCE:
+        probs[:] = 0.0
+        chance_probs_one(s, i, probs)
+        if probs.sum() <= 0.0:
+            return NO_CHANCE_OUTCOME, 0
+    return 0, n
+
+
+@njit(cache=True)
+def first_invalid(s, template):
+    """``(i, code)`` of the first state that cannot be played, or ``(-1, 0)``."""
     buf = np.empty(A, np.int16)
+    probs = np.empty(C, np.float64)
     for i in range(s.shape[0]):
+        code, _ = state_error(s, i, template, buf, probs)
+        if code != 0:
+            return i, code
+    return -1, 0
+
+
+@njit(cache=True)
+def first_invalid_step(s, template, actions):
+    """Like ``first_invalid``, and also ``ILLEGAL_ACTION`` or ``NOT_A_DECISION`` where
+    ``actions[i]`` is not legal in state ``i``: one pass validates a whole ``step``."""
+    buf = np.empty(A, np.int16)
+    probs = np.empty(C, np.float64)
+    for i in range(s.shape[0]):
+        code, n = state_error(s, i, template, buf, probs)
+        if code != 0:
+            return i, code
         if current_player_one(s, i) < 0:
-            return i
-        a = actions[i]
+            return i, NOT_A_DECISION
         ok = False
-        for j in range(legal_actions_one(s, i, buf)):
-            if buf[j] == a:
+        for j in range(n):
+            if buf[j] == actions[i]:
                 ok = True
                 break
         if not ok:
-            return i
-    return -1
+            return i, ILLEGAL_ACTION
+    return -1, 0

@@ -1,6 +1,6 @@
 """The Game protocol: batched game facts and rules on arrays of states.
 
-A game is a set of declared constants plus seven scalar numba kernels (``Kernels``); this
+A game is a set of declared constants plus scalar numba kernels (``Kernels``); this
 base class turns them into the batched, validated Python API that agents and environments use.
 States are rows of a NumPy structured dtype; a batch is an array of rows, a single state a
 batch of one, so cloning is ``states.copy()`` and hashing ``row.tobytes()``.
@@ -17,8 +17,10 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from savanna import draw
+from savanna.errors import clip
 from savanna import _drivers
-from savanna._drivers import CHANCE, TERMINAL
+from savanna._drivers import (CHANCE, ILLEGAL_ACTION, NO_CHANCE_OUTCOME, NO_LEGAL_ACTION,
+                              NOT_A_DECISION, TERMINAL)
 from savanna.rng import make_streams
 from savanna.specialize import specialize
 
@@ -36,6 +38,11 @@ class Kernels(NamedTuple):
     chance_probs_one(s, i, probs)           float64 probs[C] of each outcome (zeros allowed)
     apply_chance_one(s, i, outcome)
     observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
+    valid_one(s, i, template) -> int        0 if state i is a possible state of the game whose
+                                            template (options) is ``template``, else a
+                                            positive code: an index into the kernel module's
+                                            ``STATE_ERRORS`` (the other kernels may assume a
+                                            valid state; optional for test games only)
     scores_one(s, i, out)                   int64 out[P]: each player's score if the game
                                             ended now (optional; ``Game.scores`` uses it)
     """
@@ -47,7 +54,18 @@ class Kernels(NamedTuple):
     chance_probs_one: Callable
     apply_chance_one: Callable
     observe_one: Callable
+    valid_one: Callable = None
     scores_one: Callable = None
+
+    @classmethod
+    def from_module(cls, module):
+        """The kernels a kernel module defines under the field names (optional ones may be
+        absent), so that no game lists them by hand."""
+        missing = [f for f in cls._fields if f not in cls._field_defaults
+                   and not hasattr(module, f)]
+        if missing:
+            raise ValueError(f"{module.__name__} lacks the kernels {', '.join(missing)}")
+        return cls(**{f: getattr(module, f) for f in cls._fields if hasattr(module, f)})
 
 
 class Game:
@@ -64,7 +82,8 @@ class Game:
     zero_sum: bool
     has_chance: bool
     perfect_information: bool
-    kernels: Kernels
+    kernels: Kernels = None  # None: a pure-NumPy game (tests) overrides the whole API
+    state_errors: tuple = ()  # valid_one's reasons, by code (index 0 unused)
     notation = None  # the game's notation module: parse, format, action_name, parse_action
 
     _drivers_by_class: dict = {}
@@ -80,6 +99,7 @@ class Game:
         key = type(self)
         if key not in Game._drivers_by_class:
             bindings = {name: f for name, f in self.kernels._asdict().items() if f is not None}
+            bindings.setdefault("valid_one", _drivers.always_valid)
             bindings.update(A=self.num_actions, C=max(1, self.max_chance_outcomes))
             Game._drivers_by_class[key] = specialize(_drivers, bindings, self.name)
         return Game._drivers_by_class[key]
@@ -139,12 +159,12 @@ class Game:
 
     def step(self, s, actions):
         """Functional step: returns ``(new_states, rewards float32[n, P])``."""
-        s = self.check_states(s).copy()
+        s = self._check_batch(s).copy()
         return s, self.step_inplace(s, actions)
 
     def step_inplace(self, s, actions):
         """Apply one decision per state in place; returns ``rewards float32[n, P]``."""
-        s = self.check_states(s)
+        s = self._check_batch(s)
         actions = self._check_actions(s, actions)
         rewards = np.zeros((len(s), self.num_players), np.float32)
         self.drivers.step_batch(s, actions, rewards)
@@ -259,20 +279,40 @@ class Game:
 
     # ----- validation at the boundary ----------------------------------------------------
     def check_states(self, s):
-        """``s`` as a batch of this game's states, or a ValueError saying what is wrong."""
+        """``s`` as a batch of this game's states, or a ValueError saying what is wrong: the
+        array's type, dtype and shape, then every row's values (one compiled pass of the
+        game's ``valid_one`` and of the protocol: a decision node has a legal action, a
+        chance node a possible outcome). Every state that enters the API passes here."""
+        s = self._check_batch(s)
+        if self.kernels is not None:
+            i, code = self.drivers.first_invalid(s, self.template())
+            if i >= 0:
+                raise ValueError(self._state_error(i, code))
+        return s
+
+    def _check_batch(self, s):
+        """The array checks of ``check_states``, without reading the rows."""
         if isinstance(s, np.void):
             s = self._as_batch(s)
         if not isinstance(s, np.ndarray):
             raise ValueError(f"states must be a numpy array of {self.name} states, "
                              f"got {type(s).__name__}")
         if s.dtype != self.state_dtype:
-            raise ValueError(f"states have dtype {s.dtype}, expected the {self.name} state dtype "
-                             f"(create them with {type(self).__name__}.init or from_text)")
+            raise ValueError(f"states have dtype {clip(s.dtype)}, expected the {self.name} "
+                             f"state dtype (create them with {type(self).__name__}.init or "
+                             "from_text)")
         if s.ndim != 1:
             raise ValueError(f"states must be a 1-d batch, got shape {s.shape}")
         if not s.flags.c_contiguous or not s.flags.writeable:
             raise ValueError("states must be a C-contiguous, writeable array (use .copy())")
         return s
+
+    def _state_error(self, i, code):
+        generic = {NO_LEGAL_ACTION: "a decision node with no legal action",
+                   NO_CHANCE_OUTCOME: "a chance node with no possible outcome"}
+        reason = generic.get(code) or self.state_errors[code]
+        return (f"state {i} is not a possible {self!r} state: {reason} "
+                f"(states come from init, step or from_text)")
 
     def _as_batch(self, row):
         if isinstance(row, np.ndarray) and row.ndim == 1 and len(row) == 1:
@@ -282,28 +322,32 @@ class Game:
         raise ValueError(f"expected one {self.name} state (a row or a batch of one)")
 
     def _check_actions(self, s, actions):
+        """``actions`` as int64, after checking ``s`` (values included) and that each action
+        is legal in its state: one compiled pass."""
         actions = np.asarray(actions)
         if actions.shape == () and len(s) == 1:
             actions = actions.reshape(1)
         if actions.shape != (len(s),) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {len(s)} integers, got {actions.dtype} "
+            raise ValueError(f"actions must be {len(s)} integers, got {clip(actions.dtype)} "
                              f"array of shape {actions.shape}")
         actions = actions.astype(np.int64)
-        if ((actions < 0) | (actions >= self.num_actions)).any():
-            bad = actions[(actions < 0) | (actions >= self.num_actions)][0]
-            raise ValueError(f"action {bad} out of range 0..{self.num_actions - 1}")
-        bad = self.drivers.legal_check_batch(s, actions)
-        if bad >= 0:
+        out_of_range = (actions < 0) | (actions >= self.num_actions)
+        if out_of_range.any():
+            raise ValueError(f"action {actions[out_of_range][0]} out of range "
+                             f"0..{self.num_actions - 1}")
+        bad, code = self.drivers.first_invalid_step(s, self.template(), actions)
+        if bad < 0:
+            return actions
+        if code == NOT_A_DECISION:
             p = self.current_player(s[bad : bad + 1])[0]
-            if p < 0:
-                where = "a chance node (use apply_chance)" if p == CHANCE else "the end"
-                raise ValueError(f"state {bad} is at {where}: no decision to take")
-            legal = [self.action_to_string(s[bad], a) for a in self.legal_actions(s[bad])]
-            raise ValueError(
-                f"illegal action {actions[bad]} "
-                f"({self._safe_name(s[bad], actions[bad])}) in state {bad}; legal: "
-                + ", ".join(legal))
-        return actions
+            where = "a chance node (use apply_chance)" if p == CHANCE else "the end"
+            raise ValueError(f"state {bad} is at {where}: no decision to take")
+        if code != ILLEGAL_ACTION:
+            raise ValueError(self._state_error(bad, code))
+        legal = [self.action_to_string(s[bad], a) for a in self.legal_actions(s[bad])]
+        raise ValueError(
+            f"illegal action {actions[bad]} ({self._safe_name(s[bad], actions[bad])}) in "
+            f"state {bad}; legal: " + ", ".join(legal))
 
     def _safe_name(self, row, action):
         try:

@@ -418,3 +418,6 @@ def perft(states, depth):
     stack = np.empty(depth, STATE_DTYPE)
     stack[0] = states[0]
     return int(_perft(stack, np.empty((depth, NUM_ACTIONS), np.int16), depth))
+
+# Reasons valid_one gives for an impossible state, by code (0: the state is possible).
+STATE_ERRORS = ("",)

@@ -44,8 +44,8 @@ class ZebresGame(Game):
     zero_sum = True
     has_chance = False
     perfect_information = True
-    kernels = Kernels(K.reset_one, K.current_player_one, K.legal_actions_one, K.step_one,
-                      K.chance_probs_one, K.apply_chance_one, K.observe_one, K.scores_one)
+    kernels = Kernels.from_module(K)
+    state_errors = K.STATE_ERRORS
     notation = notation
 
     def __init__(self, board="standard", first_placer=1):
