@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(PY) -m pytest -n 2 -m "not slow"
 
 check-full: $(STAMP)
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --hypothesis-profile=full
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

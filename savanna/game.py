@@ -244,7 +244,8 @@ class Game:
         return self.from_position(self.notation.parse(text))
 
     def to_text(self, row):
-        return self.notation.format(self.to_position(row))
+        """The notation of one state (checked first: a corrupted row is a ValueError)."""
+        return self.notation.format(self.to_position(self.check_states(self._as_batch(row))))
 
     def action_to_string(self, row, action):
         """The name of ``action`` (the game's notation, e.g. ``'Z c4'`` in Zèbres)."""

@@ -1,9 +1,16 @@
 """Shared test fixtures: the game configurations the conformance suite runs on."""
 import numpy as np
 import pytest
+from hypothesis import settings
 
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import game_class
+
+# Property-based tests: a seeded sample in `make test`, a larger one in `make check-full`.
+settings.register_profile("ci", max_examples=40, derandomize=True, database=None, deadline=None)
+settings.register_profile("full", max_examples=1000, derandomize=True, database=None,
+                          deadline=None)
+settings.load_profile("ci")
 
 # (game name, options): every configuration the generic suite is parametrised over.
 CONFIGS = [
