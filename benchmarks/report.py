@@ -4,6 +4,7 @@
     python -m benchmarks --games zebres    # one game
     python -m benchmarks --quick --no-write
     python -m benchmarks --peers           # side by side with OpenSpiel, sb3, PettingZoo, pgx
+    python -m benchmarks --validation      # what checking the states that enter the API costs
 """
 import argparse
 import datetime
@@ -57,7 +58,7 @@ def available_games(requested):
 def table(rows):
     lines = ["| measurement | median | unit |", "|---|---:|---|"]
     for what, rate, unit in rows:
-        lines.append(f"| {what} | {rate:,.1f} | {unit} |" if unit == "x"
+        lines.append(f"| {what} | {rate:,.1f} | {unit} |" if unit in ("x", "%")
                      else f"| {what} | {rate:,.0f} | {unit} |")
     return "\n".join(lines)
 
@@ -89,6 +90,8 @@ def main(argv=None):
     parser.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
     parser.add_argument("--peers", action="store_true",
                         help="instead: Savanna side by side with OpenSpiel, sb3, PettingZoo, pgx")
+    parser.add_argument("--validation", action="store_true",
+                        help="instead: the cost of validating states in Game.step")
     args = parser.parse_args(argv)
     command = "python -m benchmarks " + shlex.join(argv or [])
     sections = {}
@@ -96,6 +99,8 @@ def main(argv=None):
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     if args.peers:
         return peers_main(args, when, command.strip(), where)
+    if args.validation:
+        return validation_main(args, when, command.strip(), where)
     for name in available_games(args.games):
         rows = measure_game(name, quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
         body = (f"## {name} — random play\n\n{when}; `{command.strip()}`; {where}\n\n"
@@ -118,4 +123,19 @@ def peers_main(args, when, command, where):
     if not args.no_write and not args.quick:
         write_results({"peers — side by side": body})
         print(f"written to {RESULTS} and {peers.chart(results)}")
+    return 0
+
+
+def validation_main(args, when, command, where):
+    """``--validation``: the section on what checking incoming states costs."""
+    from benchmarks import validation
+
+    rows = validation.measure(repeats=5 if args.quick else 15,
+                              progress=lambda m: print(m, file=sys.stderr))
+    body = (f"## validation — cost of checking incoming states\n\n{when}; `{command}`; {where}\n\n"
+            f"{validation.__doc__.strip()}\n\n" + table(rows) + "\n")
+    print(body)
+    if not args.no_write and not args.quick:
+        write_results({"validation — cost of checking incoming states": body})
+        print(f"written to {RESULTS}")
     return 0

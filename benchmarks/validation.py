@@ -1,0 +1,82 @@
+"""What validating the states that enter the API costs (issue #11): ``Game.step`` with each
+game's ``valid_one`` against the same game with the check stubbed out, side by side.
+
+Both variants run the protocol checks that the action check needs anyway (one compiled pass
+finds whether each action is legal); the difference is the game's ``valid_one`` alone. The two
+variants alternate within each repeat, and the figure is the median of the per-repeat ratios,
+so a busy neighbour slows both alike.
+"""
+import statistics
+import time
+
+import numpy as np
+
+from savanna.game import CHANCE, TERMINAL, Kernels
+from savanna.registry import make_game
+from benchmarks.throughput import GAMES
+
+
+def unchecked(game):
+    """The same game with ``valid_one`` stubbed out (the drivers bind an always-valid one)."""
+    cls = type(game)
+    kernels = cls.kernels._replace(valid_one=None)
+    stripped = type(f"Unchecked{cls.__name__}", (cls,), {"kernels": kernels})
+    twin = object.__new__(stripped)
+    twin.__dict__.update(game.__dict__)
+    return twin
+
+
+def decision_states(game, n, seed=0):
+    """``n`` states at decision nodes, from every stage of seeded random games, and one legal
+    action for each."""
+    rng = np.random.default_rng(seed)
+    s = game.init(n, rng=seed)
+    picked, actions = [], []
+    while len(picked) < n:
+        players = game.current_player(s)
+        if (players == TERMINAL).all():
+            s = game.init(n, rng=int(rng.integers(1 << 30)))
+            continue
+        for i in np.flatnonzero(players == CHANCE):
+            probs = game.chance_probs(s[i : i + 1])[0]
+            game.apply_chance(s[i : i + 1], [rng.choice(len(probs), p=probs / probs.sum())])
+        decide = np.flatnonzero(game.current_player(s) >= 0)
+        mask = game.legal_mask(s[decide])
+        chosen = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int64)
+        take = decide[rng.random(len(decide)) < 0.2]
+        picked.extend(s[take])
+        actions.extend(chosen[np.isin(decide, take)])
+        sub = s[decide]
+        game.step_inplace(sub, chosen)
+        s[decide] = sub
+    return np.array(picked[:n], game.state_dtype), np.array(actions[:n], np.int64)
+
+
+def step_cost(game, n, calls, repeats):
+    """Median over ``repeats`` of (time with the check / time without) for ``calls`` calls of
+    ``game.step`` on ``n`` states."""
+    bare = unchecked(game)
+    states, actions = decision_states(game, n)
+    ratios = []
+    for _ in range(repeats + 1):  # the first round warms up
+        times = []
+        for g in (game, bare):
+            start = time.perf_counter()
+            for _ in range(calls):
+                g.step(states, actions)
+            times.append(time.perf_counter() - start)
+        ratios.append(times[0] / times[1])
+    return statistics.median(ratios[1:])
+
+
+def measure(repeats=15, progress=print):
+    """``[(what, extra cost in %, unit)]`` for every game, a batch of 4,096 and one state."""
+    rows = []
+    for name, (options, _) in GAMES.items():
+        game = make_game(name, **options)
+        progress(f"{name}: validation cost")
+        for n, calls in ((4096, 20), (1, 5000)):
+            cost = step_cost(game, n, calls, repeats)
+            rows.append((f"{name}: Game.step on {n:,} state{'s' * (n > 1)}, "
+                         "valid_one's extra time", 100 * (cost - 1), "%"))
+    return rows
