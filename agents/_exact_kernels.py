@@ -1,14 +1,18 @@
 """The compiled half of ``agents.exact``: a depth-first expectimax over a game's kernels.
 
-A template (see ``savanna.specialize``): ``agents.exact`` binds the free names
-``current_player_one``, ``legal_actions_one``, ``step_one``, ``chance_probs_one``,
-``apply_chance_one`` (the game's kernels), ``A``, ``P`` and ``C`` (actions, players, chance
-outcomes, at least 1) in a generated copy per game, which numba caches.
+A template: ``Game.compiled`` binds the game's kernels and ``A``, ``C`` (see
+``savanna.template_api``); the player count is read from the shape of ``values``.
 """
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
 from savanna.game import CHANCE, TERMINAL
+
+if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
+    from savanna.template_api import (A, C, apply_chance_one, chance_probs_one,
+                                      current_player_one, legal_actions_one, step_one)
 
 
 @njit(cache=True)
@@ -33,6 +37,7 @@ def enter(stack, level, player, options, count, probs, acc, chosen):
 @njit(cache=True)
 def solve_one(root, max_depth, values, action_values):
     """Fills ``values`` and ``action_values``; False if the game is deeper than max_depth."""
+    P = values.shape[0]
     stack = np.empty(max_depth + 1, root.dtype)
     player = np.empty(max_depth + 1, np.int64)
     options = np.empty((max_depth + 1, max(A, C)), np.int16)

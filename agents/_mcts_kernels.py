@@ -20,18 +20,23 @@ visits[k]``: returns are vectors, credited at each node to whoever chose there, 
 any number of players, turns that do not alternate, and chance nodes (which choose nothing and
 are sampled by probability).
 
-This module is a template (see ``savanna.specialize``): ``agents.mcts.compiled_search`` binds
-the free names ``current_player_one``, ``legal_actions_one``, ``step_one``,
-``chance_probs_one``, ``apply_chance_one`` (the game's kernels), ``playout_one`` (its random
-playout, from ``game.drivers``), ``A`` and ``C`` (actions, chance outcomes, at
-least 1) in a generated copy per game, which numba caches. Never call the loops of this module
-itself.
+This module is a template: ``agents.mcts.compiled_search`` binds it through ``Game.compiled``
+(the game's kernels, ``A``, ``C`` and the game's random ``playout_one``; see
+``savanna.template_api``) in a generated copy per game class, which numba caches. Never call
+the loops of this module itself.
 """
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
 from savanna.game import CHANCE, TERMINAL
 from savanna.rng import below, uniform
+
+if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
+    from savanna.template_api import (A, C, apply_chance_one, chance_probs_one,
+                                      current_player_one, legal_actions_one, playout_one,
+                                      step_one)
 
 NODE_DTYPE = np.dtype([
     ("parent", np.int32),

@@ -11,10 +11,6 @@ tiny games). Hidden information is ignored: the solve sees the whole state.
 import numpy as np
 
 from agents import _exact_kernels
-from savanna.specialize import specialize
-
-_solvers_by_class = {}
-
 
 def solve(game, row, max_depth=256):
     """``(values float64[P], action_values float64[A, P])`` of one state, exactly.
@@ -34,14 +30,5 @@ def solve(game, row, max_depth=256):
 
 
 def _solver(game):
-    """``agents._exact_kernels`` bound to ``game``'s kernels (compiled once, cached by numba)."""
-    key = (type(game), game.num_players)
-    if key not in _solvers_by_class:
-        bindings = {name: getattr(game.kernels, name) for name in (
-            "current_player_one", "legal_actions_one", "step_one", "chance_probs_one",
-            "apply_chance_one")}
-        bindings.update(A=game.num_actions, P=game.num_players,
-                        C=max(1, game.max_chance_outcomes))
-        _solvers_by_class[key] = specialize(_exact_kernels, bindings,
-                                            f"{game.name}{game.num_players}")
-    return _solvers_by_class[key]
+    """``agents._exact_kernels`` bound to ``game``'s kernels (``Game.compiled``)."""
+    return game.compiled(_exact_kernels)

@@ -41,28 +41,15 @@ from agents._mcts_kernels import NODE_DTYPE
 from agents.base import random_argmax
 from savanna.game import CHANCE
 from savanna.rng import make_streams
-from savanna.specialize import specialize
 
 __all__ = ["MCTSAgent", "Tree"]
 
 TIME_CHUNK = 256  # simulations between two looks at the clock
 
-_searches_by_class = {}
-
-
 def compiled_search(game):
-    """The search loops of ``agents._mcts_kernels`` bound to ``game``'s kernels (compiled once
-    and cached by numba, per game class: the player count is read from the arrays)."""
-    key = type(game)
-    if key not in _searches_by_class:
-        kernels = game.kernels
-        bindings = {name: getattr(kernels, name) for name in (
-            "current_player_one", "legal_actions_one", "step_one", "chance_probs_one",
-            "apply_chance_one")}
-        bindings.update(playout_one=game.drivers.playout_one, A=game.num_actions,
-                        C=max(1, game.max_chance_outcomes))
-        _searches_by_class[key] = specialize(_mcts_kernels, bindings, game.name)
-    return _searches_by_class[key]
+    """The search loops of ``agents._mcts_kernels`` bound to ``game`` (``Game.compiled``),
+    with the game's compiled random playout for the rollouts."""
+    return game.compiled(_mcts_kernels, playout_one=game.drivers.playout_one)
 
 
 def _width(game):

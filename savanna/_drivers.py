@@ -1,19 +1,23 @@
 """Batched, compiled loops shared by every game: a template specialised on a game's kernels.
 
-The loops are written once here and call a game's scalar kernels (``savanna.game.Kernels``) by
-the free names ``reset_one``, ``current_player_one``, ``legal_actions_one``, ``step_one``,
-``chance_probs_one``, ``apply_chance_one``, ``observe_one``, ``valid_one`` and ``scores_one``,
-with the constants ``A`` (actions) and ``C`` (chance outcomes, at least 1). The number of
-players is read from the shapes of the reward arrays, so one compiled copy serves every player
-count.
-``savanna.specialize`` binds them in a generated copy of this module per game (``Game.drivers``),
-so that numba caches the compiled loops. Import the constants from here; never call the loops
-of this module itself.
+The loops are written once here and call a game's scalar kernels by the free names of
+``savanna.template_api`` (the ``Kernels`` fields, ``A`` and ``C``), which ``Game.compiled``
+binds in a generated copy of this module per game class (``Game.drivers``), so that numba
+caches the compiled loops. The number of players is read from the shapes of the reward arrays,
+so one compiled copy serves every player count. Import the constants from here; never call the
+loops of this module itself.
 """
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit, prange
 
 from savanna.rng import below, uniform
+
+if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
+    from savanna.template_api import (A, C, apply_chance_one, chance_probs_one,
+                                      current_player_one, legal_actions_one, observe_one,
+                                      reset_one, scores_one, step_one, valid_one)
 
 CHANCE = -1
 TERMINAL = -2

@@ -86,23 +86,33 @@ class Game:
     state_errors: tuple = ()  # valid_one's reasons, by code (index 0 unused)
     notation = None  # the game's notation module: parse, format, action_name, parse_action
 
-    _drivers_by_class: dict = {}
+    _compiled_by_class: dict = {}
 
     # ----- set-up -------------------------------------------------------------------------
     def template(self):
         """The initial state before any random setup (a batch of one), options included."""
         raise NotImplementedError
 
+    def compiled(self, template, **extra):
+        """``template`` (a module of numba loops, see ``savanna.template_api``) bound to this
+        game: every ``Kernels`` field under its own name (``valid_one`` defaults to an
+        always-valid stub), the constants ``A`` (actions) and ``C`` (chance outcomes, at least
+        1), and any ``extra`` module-level functions or numbers. One copy per game class and
+        template (and extra names): loops read the player count from their arrays' shapes.
+        numba caches the compiled copy across processes."""
+        key = (type(self), self.num_actions, self.max_chance_outcomes, template.__name__,
+               tuple(sorted(extra)))
+        if key not in Game._compiled_by_class:
+            bindings = {name: f for name, f in self.kernels._asdict().items() if f is not None}
+            bindings.setdefault("valid_one", _drivers.always_valid)
+            bindings.update(A=self.num_actions, C=max(1, self.max_chance_outcomes), **extra)
+            Game._compiled_by_class[key] = specialize(template, bindings, self.name)
+        return Game._compiled_by_class[key]
+
     @property
     def drivers(self):
         """The shared compiled loops (``savanna._drivers``) bound to this game's kernels."""
-        key = type(self)
-        if key not in Game._drivers_by_class:
-            bindings = {name: f for name, f in self.kernels._asdict().items() if f is not None}
-            bindings.setdefault("valid_one", _drivers.always_valid)
-            bindings.update(A=self.num_actions, C=max(1, self.max_chance_outcomes))
-            Game._drivers_by_class[key] = specialize(_drivers, bindings, self.name)
-        return Game._drivers_by_class[key]
+        return self.compiled(_drivers)
 
     def warmup(self, verbose=False):
         """Compile the batch loops and env steps now (numba caches them for later processes).
