@@ -1,0 +1,99 @@
+"""The layers of the project (STYLE.md): no import cycle between its modules or its packages,
+arrows that point down, and an ``import savanna`` that loads nothing above the core."""
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("zebres", "bonobo", "banjooli")
+# package -> the project packages it may import (experiments -> benchmarks -> agents -> savanna
+# <- games); tests and the interop adapters may import anything.
+ALLOWED = {
+    "savanna": set(),
+    **{game: {"savanna"} for game in GAMES},
+    "agents": {"savanna"},
+    "benchmarks": {"agents", "savanna", *GAMES},
+    "experiments": {"benchmarks", "agents", "savanna", *GAMES},
+}
+
+
+def modules():
+    """Every module of the project's packages: dotted name -> path."""
+    found = {}
+    for package in ALLOWED:
+        for path in (ROOT / package).rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def import_graph():
+    """module -> the project modules it imports anywhere in its code (lazy imports too).
+    ``from pkg import sub`` points at the submodule ``pkg.sub``, not at ``pkg``."""
+    mods = modules()
+    graph = defaultdict(set)
+    for name, path in mods.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                subs = [f"{node.module}.{alias.name}" for alias in node.names]
+                targets = [t for t in subs if t in mods] or [node.module]
+            else:
+                continue
+            graph[name].update(t for t in targets if t in mods and t != name)
+    return graph
+
+
+def cycles(graph):
+    """The strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while not component or component[-1] != v:
+                component.append(stack.pop())
+                on_stack.discard(component[-1])
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_between_modules():
+    assert cycles(import_graph()) == []
+
+
+def test_no_import_cycle_between_packages_and_arrows_point_down():
+    wrong = sorted((a, b) for a, targets in import_graph().items() for b in targets
+                   if a.split(".")[0] != b.split(".")[0]
+                   and b.split(".")[0] not in ALLOWED[a.split(".")[0]]
+                   and not a.startswith("savanna.interop"))
+    assert wrong == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_import_savanna_loads_nothing_above_the_core():
+    code = ("import sys, savanna; print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'torch', 'agents', 'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli'}))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "[]"
