@@ -206,6 +206,17 @@ class Game:
                              f"possible: {np.flatnonzero(probs[i]).tolist()}")
         self.drivers.apply_chance_batch(s, outcomes.astype(np.int64))
 
+    def sample_chance(self, s, rng):
+        """One outcome per state (every state a chance node), drawn from ``rng`` (a Generator)
+        with the outcome probabilities: ``game.apply_chance(s, game.sample_chance(s, rng))``."""
+        probs = self.chance_probs(s)
+        cumulative = probs.cumsum(axis=1)
+        if (cumulative[:, -1] <= 0).any():
+            i = int(np.flatnonzero(cumulative[:, -1] <= 0)[0])
+            raise ValueError(f"state {i} is not a chance node")
+        u = rng.random(len(probs)) * cumulative[:, -1]
+        return (cumulative <= u[:, None]).sum(axis=1)
+
     def observe(self, s, player):
         """``uint8[n, *obs_shape]`` from ``player``'s seat (an int or one per state)."""
         s = self.check_states(s)
