@@ -185,6 +185,26 @@ class MatchResult:
                 f"{_signed(r['elo_ci'][1])}]" for r in self.summary()))
         return "\n".join(lines)
 
+    def _repr_html_(self):
+        """The summary as an HTML table, for notebooks (the numbers of ``table``)."""
+        import html
+
+        has_points = self.points is not None
+        head = ["agent", "wins", "draws", "losses", "score", "Elo"] + ["points"] * has_points
+        rows = []
+        for row in self.summary():
+            low, high = row["elo_ci"]
+            cells = [html.escape(row["agent"])] + [
+                f"{row[k + '_rate']:.1%} [{row[k + '_ci'][0]:.1%}, {row[k + '_ci'][1]:.1%}]"
+                for k in ("win", "draw", "loss")] + [
+                f"{row['score']:.1%}", f"{_signed(row['elo'])} [{_signed(low)}, {_signed(high)}]"
+            ] + ([f"{row['mean_points']:.1f}"] if has_points else [])
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        caption = html.escape(self.table().splitlines()[0])
+        return (f"<table><caption>{caption}</caption><tr>"
+                + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + "".join(rows)
+                + "</table>")
+
     def to_json(self):
         """A JSON-ready dict: the match, its summary and every game."""
         summary = [{k: _jsonable(v) for k, v in row.items()} for row in self.summary()]

@@ -17,7 +17,7 @@ import numpy as np
 
 from banjooli import _kernels as K
 from banjooli import notation as nt
-from banjooli.render import render_image, render_text
+from banjooli.render import render_drawing, render_text
 from savanna.game import Game, Kernels
 
 __all__ = ["BanjooliGame"]
@@ -202,6 +202,8 @@ class BanjooliGame(Game):
             raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
         return render_text(self.to_position(row), player)
 
-    def render_rgb(self, row):
-        """An ``uint8[H, W, 3]`` picture of the race track."""
-        return render_image(self.to_position(row))
+    def _drawing(self, row, player):
+        """The race track with named cells, dice, whose turn, cards, points and a legend; with
+        a ``player``, the others' cards and points and the berries that seat has not seen are
+        hidden."""
+        return render_drawing(self.to_position(row), self.scores(row)[0].tolist(), player)

@@ -1,13 +1,14 @@
-"""Pictures of a Banjooli Xeet ``notation.Position``: a text track and an RGB race track."""
-import numpy as np
+"""Pictures of a Banjooli Xeet ``notation.Position``: a text track and a drawing (SVG, RGB).
 
+The drawing runs from the start (left) to the finish (right), lanes a-c top to bottom, every
+cell named as moves name it (``b5``, as in ``berry b5``), each tile labelled (``START``,
+``K2 curve``, ``LAVA``); beside it the arrivals, then the dice (five movement dice and the
+sorcery die), whose turn and what they do, each seat's prediction card and points, and a
+legend. With a ``player``, only what that seat knows: the others' cards and points, and the
+kinds of berries that seat has not seen, show as ``?``.
+"""
 from banjooli import notation as nt
-from savanna import draw
-
-OSTRICH_RGB = ((210, 40, 40), (40, 80, 220), (40, 160, 60), (235, 200, 30), (140, 60, 170))
-KIND_RGB = {nt.GROUND: (232, 205, 150), nt.ROCK: (120, 120, 120), nt.QUICK: (150, 110, 60),
-            nt.CROC: (60, 130, 60), nt.WATER: (70, 130, 220), nt.CHASM: (25, 25, 25),
-            nt.LAVA: (230, 80, 20), nt.VORTEX: (120, 50, 160)}
+from savanna.draw import Drawing
 
 
 TEXT_CHARS = ".#QCWXLV"  # rocks as # so that R stays the red ostrich
@@ -86,45 +87,198 @@ def render_text(pos, player=None):
     return "\n".join(lines)
 
 
-def render_image(pos, cell=28):
-    """The race track left (start) to right (finish), lanes a-c top to bottom, with ostriches,
-    tiles (curves darker), rocks, quicksand and special cells, arrivals and dice."""
-    kinds, who, berries = _kinds(pos), _occupant(pos), _berries(pos)
+# ----- the drawing ----------------------------------------------------------------------------
+CELL = 40
+LEFT, TOP = 34, 62                   # the track's top-left corner
+OSTRICH_RGB = ((210, 40, 40), (40, 85, 220), (40, 160, 60), (230, 190, 20), (140, 60, 170))
+OSTRICH_NAMES = ("red", "blue", "green", "yellow", "purple")
+KIND_RGB = {nt.GROUND: (236, 212, 160), nt.ROCK: (128, 124, 120), nt.QUICK: (164, 120, 66),
+            nt.CROC: (96, 160, 90), nt.WATER: (80, 140, 220), nt.CHASM: (35, 30, 30),
+            nt.LAVA: (232, 90, 30), nt.VORTEX: (136, 72, 176)}
+KIND_NAMES = {nt.ROCK: "rock (impassable)", nt.QUICK: "quicksand: stops, scares",
+              nt.CROC: "crocodile", nt.WATER: "water (impassable)",
+              nt.CHASM: "chasm (impassable)", nt.LAVA: "lava: cannot stop on it",
+              nt.VORTEX: "vortex: swaps two ostriches"}
+INK, FAINT, PAPER = (35, 30, 25), (120, 105, 85), (251, 248, 240)
+BERRY = (30, 90, 45)
+PHASE_TEXT = {
+    nt.ROLL: "rolls the six dice", nt.REROLL: "may reroll some dice (once)",
+    nt.REROLLING: "rerolls the chosen dice", nt.ACT: "moves an ostrich, casts sorcery or passes",
+    nt.PLACE: "places a berry face down", nt.SPEAR_GIVE: "gives the spear to a seat",
+    nt.FRENZY_ROLL: "frenzy: rolls the movement dice", nt.FRENZY_PICK: "frenzy: picks a group"}
+
+
+def _cell_xy(cell):
+    """Top-left corner of ``cell``: rows run left to right, lanes a-c top to bottom."""
+    return LEFT + (cell // 3) * CELL, TOP + (cell % 3) * CELL
+
+
+def _phase_text(pos):
+    """``Seat 1 ...``: who acts and what they do."""
+    colour = nt.COLOURS[pos.mover] if pos.mover >= 0 else ""
+    words = PHASE_TEXT.get(pos.phase) or {
+        nt.MOVE: f"moves {colour}: {pos.points} point(s) left",
+        nt.VORTEX_ROLL: f"rolls the vortex die for {colour}",
+        nt.VORTEX_PICK: f"chooses whom {colour} swaps with",
+        nt.FRENZY_ASSIGN: f"frenzy: assigns {pos.jokers} joker(s)",
+        nt.SNAKE_BACK: f"chooses where {colour} lands (2 rows back)"}.get(pos.phase)
+    if pos.phase == nt.END:
+        return "Game over"
+    return f"Seat {pos.to_move} {words}"
+
+
+def render_drawing(pos, scores, player=None):
+    """The ``Drawing`` of ``pos`` with each seat's ``scores`` (points if it ended now), as
+    ``player`` sees it (None: everything)."""
     rows = pos.last_row + 1
-    top = 24
-    img = draw.canvas(top + 3 * cell + 20, (rows + 3) * cell + 8, (250, 246, 235))
-    for t, label in enumerate(["START"] + [nt.FACE_NAMES[f] for f in pos.course]):
-        draw.text(img, top + 3 * cell + 6, 8 + 3 * t * cell, label, (60, 40, 20))
-    draw.text(img, top + 3 * cell + 6, 8 + rows * cell, "FINISH", (60, 40, 20))
-    for y in range(rows):
-        curve = y >= 3 and nt.FACE_CURVE[pos.course[(y - 3) // 3]]
-        for x in range(3):
-            colour = np.array(KIND_RGB[kinds[3 * y + x]], float) * (0.8 if curve else 1.0)
-            y0, x0 = top + x * cell, 4 + y * cell
-            draw.rect(img, y0 + 1, x0 + 1, y0 + cell, x0 + cell, tuple(colour.astype(int)))
-            if y < 3 and 3 * y + x in nt.NESTS:
-                draw.ring(img, y0 + cell // 2, x0 + cell // 2, cell // 2 - 3, 2, (160, 120, 70))
-        if y % 3 == 0:
-            draw.rect(img, top, 4 + y * cell - 1, top + 3 * cell, 4 + y * cell + 1, (60, 40, 20))
-    for cell_index, letter in berries.items():
-        cy = top + (cell_index % 3) * cell + cell // 2
-        cx = 4 + (cell_index // 3) * cell + cell // 2
-        draw.disc(img, cy, cx, cell // 3, (30, 90, 40))
-        draw.centred_text(img, cy, cx, "?" if letter == "*" else letter, (255, 255, 255))
-    finish = 4 + rows * cell
-    draw.rect(img, top, finish - 1, top + 3 * cell, finish + 2, (0, 0, 0))
-    for c, cell_index in enumerate(pos.cells):
-        if cell_index is None:
-            cy, cx = top + (pos.places[c] - 1) * cell + cell // 2, finish + cell + cell // 2
+    finish = LEFT + rows * CELL
+    width = max(finish + 150, 720)
+    d = Drawing(width, TOP + 3 * CELL + 300 + 16 * pos.players, background=PAPER)
+    d.text(12, 18, "Banjooli Xeet", size=17, bold=True, anchor="start")
+    d.text(150, 18, _phase_text(pos) + f"   (turn {pos.turn}, seat order "
+           + ("increasing)" if pos.direction > 0 else "reversed by a U-turn)"), size=13,
+           anchor="start", bold=True)
+    _track(d, pos, rows)
+    _ostriches(d, pos, finish)
+    for k, cell in enumerate(pos.berry_cells):
+        if cell is not None:
+            x, y = _cell_xy(cell)
+            known = player is None or player in pos.seen[k]
+            d.circle(x + CELL / 2, y + CELL / 2 + 2, 11, fill=BERRY, stroke=(255, 255, 255))
+            d.text(x + CELL / 2, y + CELL / 2 + 2, nt.BERRY_LETTERS[pos.berry_kinds[k]]
+                   if known else "?", size=12, bold=True, fill=(255, 255, 255))
+    y = TOP + 3 * CELL + 44
+    _dice(d, pos, y)
+    _seats(d, pos, scores, player, 330, y)
+    _legend(d, pos, player, y + 44 + 24 * pos.players)
+    return d
+
+
+def _track(d, pos, rows):
+    kinds = _kinds(pos)
+    for lane in range(3):
+        d.text(LEFT - 14, TOP + lane * CELL + CELL / 2, nt.LANES[lane], size=14, bold=True,
+               fill=FAINT)
+    for row in range(rows):
+        d.text(LEFT + row * CELL + CELL / 2, TOP - 10, str(row), size=11, fill=FAINT)
+        for lane in range(3):
+            cell = 3 * row + lane
+            x, y = _cell_xy(cell)
+            d.rect(x, y, CELL, CELL, fill=KIND_RGB[kinds[cell]], stroke=(200, 180, 140))
+            if row < 3 and cell in nt.NESTS:
+                d.circle(x + CELL / 2, y + CELL / 2 + 2, 14, stroke=(150, 110, 60), width=2)
+            if kinds[cell] in KIND_NAMES:
+                d.text(x + CELL - 4, y + CELL - 8, TEXT_CHARS[kinds[cell]], size=10,
+                       fill=(255, 255, 255), anchor="end")
+            d.text(x + 3, y + 7, nt.cell_name(cell), size=8, anchor="start",
+                   fill=(255, 255, 255) if kinds[cell] in (nt.CHASM, nt.ROCK) else FAINT)
+    labels = ["START"] + [nt.FACE_NAMES[f] + (" curve" if nt.FACE_CURVE[f] else "")
+                          for f in pos.course]
+    for t, label in enumerate(labels):
+        x = LEFT + 3 * t * CELL
+        d.line([(x, TOP - 20), (x, TOP + 3 * CELL + 6)], stroke=INK, width=2)
+        d.text(x + 1.5 * CELL, TOP + 3 * CELL + 16, label, size=12, bold=True)
+        if t and nt.FACE_CURVE[pos.course[t - 1]]:  # barriers: no lane change in a curve
+            for lane in (1, 2):
+                d.line([(x + 4, TOP + lane * CELL), (x + 3 * CELL - 4, TOP + lane * CELL)],
+                       stroke=(110, 70, 30), width=4)
+    d.rect(LEFT, TOP, rows * CELL, 3 * CELL, stroke=INK, width=2)
+
+
+def _ostriches(d, pos, finish):
+    d.line([(finish, TOP - 20), (finish, TOP + 3 * CELL + 6)], stroke=INK, width=4)
+    d.text(finish + 60, TOP - 10, "FINISH", size=12, bold=True)
+    for place in (1, 2, 3):
+        d.text(finish + 30, TOP + (place - 1) * CELL + CELL / 2,
+               ("1st", "2nd", "3rd")[place - 1], size=12, fill=FAINT)
+    for c, cell in enumerate(pos.cells):
+        if cell is None:
+            cx, cy = finish + 78, TOP + (pos.places[c] - 1) * CELL + CELL / 2
         else:
-            cy = top + (cell_index % 3) * cell + cell // 2
-            cx = 4 + (cell_index // 3) * cell + cell // 2
-        if pos.scared[c]:
-            draw.ring(img, cy, cx, cell // 2 - 3, 4, OSTRICH_RGB[c])
+            x, y = _cell_xy(cell)
+            cx, cy = x + CELL / 2, y + CELL / 2 + 2
+        _ostrich(d, c, cx, cy, pos.scared[c])
+
+
+def _ostrich(d, c, cx, cy, scared, r=14):
+    """A running ostrich is a filled disc; a scared one a ring (it cannot move)."""
+    colour = OSTRICH_RGB[c]
+    if scared:
+        d.circle(cx, cy, r - 2, fill=(255, 255, 255), stroke=colour, width=4)
+        d.text(cx, cy, nt.COLOURS[c].lower(), size=13, bold=True, fill=colour)
+    else:
+        d.circle(cx, cy, r, fill=colour, stroke=INK, width=1)
+        d.text(cx, cy, nt.COLOURS[c], size=13, bold=True, fill=(255, 255, 255))
+
+
+def _die(d, x, y, face):
+    fill = (255, 255, 255) if face is None or face == nt.JOKER else OSTRICH_RGB[face]
+    d.rect(x, y - 13, 26, 26, fill=fill, stroke=INK, width=1.5, radius=5)
+    d.text(x + 13, y, "?" if face is None else nt.FACES[face], size=13, bold=True,
+           fill=INK if face is None or face == nt.JOKER else (255, 255, 255))
+
+
+def _dice(d, pos, y):
+    d.text(12, y, "Dice", size=13, bold=True, anchor="start")
+    for k in range(5):
+        _die(d, 60 + 32 * k, y, pos.dice[k])
+    d.text(230, y, "sorcery", size=11, anchor="start", fill=FAINT)
+    _die(d, 275, y, pos.dice[5])
+    d.text(12, y + 26, "W = joker; an arrived colour is a joker too", size=11,
+           anchor="start", fill=FAINT)
+
+
+def _seats(d, pos, scores, player, x, y):
+    """Each seat's prediction card (1st, 2nd, 3rd, last) and points, unless hidden."""
+    d.text(x, y, "Seat", size=12, bold=True, anchor="start")
+    d.text(x + 52, y, "Card", size=12, bold=True, anchor="start")
+    for k, place in enumerate(("1st", "2nd", "3rd", "last")):
+        d.text(x + 112 + 28 * k, y, place, size=11, fill=FAINT)
+    d.text(x + 250, y, "points" + ("" if pos.phase == nt.END else " now"), size=12,
+           bold=True, anchor="start")
+    for p in range(pos.players):
+        y += 24
+        mine = player is None or p == player
+        d.text(x, y, f"{p}" + (" (you)" if p == player else ""), size=12, anchor="start",
+               bold=p == pos.to_move)
+        if mine:
+            d.text(x + 52, y, f"card {pos.cards[p]}:", size=12, anchor="start")
+            for k, colour in enumerate(nt.CARDS[pos.cards[p]]):
+                _ostrich(d, colour, x + 112 + 28 * k, y, False, r=10)
         else:
-            draw.disc(img, cy, cx, cell // 2 - 3, OSTRICH_RGB[c])
-        draw.centred_text(img, cy, cx, nt.COLOURS[c], (0, 0, 0) if pos.scared[c] else
-                          (255, 255, 255))
-    dice = "".join("?" if f is None else nt.FACES[f] for f in pos.dice)
-    draw.text(img, 6, 6, f"SEAT {pos.to_move} DICE {dice[:5]} S:{dice[5]}", (0, 0, 0), scale=1)
-    return img
+            d.text(x + 52, y, "card ? (secret)", size=12, anchor="start", fill=FAINT)
+        extra = []
+        if pos.variant and pos.collected[p]:
+            extra.append("took " + "".join(nt.BERRY_LETTERS[b] for b in pos.collected[p]))
+        if p in pos.spear:
+            extra.append("speared: no reroll")
+        d.text(x + 250, y, f"{scores[p]}" if mine else "?", size=12, anchor="start")
+        d.text(x + 280, y, ", ".join(extra), size=11, anchor="start", fill=FAINT)
+
+
+def _legend(d, pos, player, y):
+    d.text(12, y, "Legend", size=13, bold=True, anchor="start")
+    y += 22
+    x = 12
+    for kind, name in KIND_NAMES.items():
+        d.rect(x, y - 9, 18, 18, fill=KIND_RGB[kind], stroke=INK)
+        d.text(x + 24, y, f"{TEXT_CHARS[kind]} {name}", size=11, anchor="start")
+        x, y = (x + 230, y) if x < 400 else (12, y + 22)
+    y += 22
+    _ostrich(d, 0, 21, y, False, r=9)
+    d.text(36, y, "running ostrich", size=11, anchor="start")
+    _ostrich(d, 0, 160, y, True, r=9)
+    d.text(175, y, "scared (lower case): cannot move", size=11, anchor="start")
+    d.circle(402, y, 12, stroke=(150, 110, 60), width=2)
+    d.text(420, y, "nest on the start tile", size=11, anchor="start")
+    if pos.variant:
+        y += 24
+        d.circle(21, y, 9, fill=BERRY)
+        d.text(21, y, "?", size=10, bold=True, fill=(255, 255, 255))
+        d.text(36, y, "berry, face down (every kind shown)" if player is None else
+               "berry, face down: ? is a kind you have not seen", size=11, anchor="start")
+        for i in range(0, 11, 4):
+            y += 18
+            d.text(36, y, ", ".join(f"{nt.BERRY_LETTERS[b]} {nt.BERRY_NAMES[b]}"
+                                    for b in range(i, min(i + 4, 11))), size=11,
+                   anchor="start", fill=FAINT)

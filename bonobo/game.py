@@ -27,7 +27,7 @@ import numpy as np
 
 from bonobo import _kernels as K
 from bonobo import notation as N
-from bonobo.render import render_image
+from bonobo.render import render_drawing
 from savanna.game import Game, Kernels
 
 __all__ = ["BonoboGame"]
@@ -120,6 +120,7 @@ class BonoboGame(Game):
         same from every ``player``'s seat."""
         return N.render(self.to_position(row))
 
-    def render_rgb(self, row):
-        """An ``uint8[H, W, 3]`` picture: the beach, the tiles with their corner numbers, pawns."""
-        return render_image(self.to_position(row))
+    def _drawing(self, row, player):
+        """The beach with named triangles and spots, the tiles with their corner numbers, pawns,
+        scores and a legend (perfect information: the same from every seat)."""
+        return render_drawing(self.to_position(row))

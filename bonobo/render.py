@@ -1,29 +1,34 @@
-"""The RGB picture of a Bonobo Beach position (``BonoboGame.render_rgb``), with savanna.draw.
+"""The picture of a Bonobo Beach position (``BonoboGame.render_svg`` / ``render_rgb``).
 
-Free triangles show their symbol (T toilet, P parasol, D dune) on a sand, sea or brown ground,
-framed in white once activated; tiles are rhombi, green when positive and red when negative,
-with the number each corner shows toward it (a at the acute corners, 2a at the obtuse ones);
-pawns are discs in their owner's colour on the spots; a spot barred by a toilet shows a cross.
-The top band lists the scores, supplies and whose turn it is.
+Free triangles show their name (``t07``, as in ``tile t07-t08``) and symbol (T toilet, P parasol,
+D dune) on a brown, sea or sand ground, framed in white once activated; tiles are rhombi, green
+when positive and red when negative, with the number each corner shows toward it (a at the acute
+corners, 2a at the obtuse ones); spots are named (``s07``, as in ``pawn s07``) and hold pawns in
+their owner's colour; a spot barred by an activated toilet shows a cross. Beside the board: whose
+turn and what they do, scores, pawns in supply, the pile, and a legend.
 """
-import numpy as np
-
 from bonobo import notation as N
-from savanna import draw
+from savanna.draw import Drawing
 
-EDGE = 60                  # pixels per unit edge
-MARGIN = 24
-BAND = 30                  # the text band on top
-GROUND = {"D": (236, 212, 150), "P": (120, 190, 225), "T": (150, 112, 80)}
-TILE_COLOUR = {1: (110, 180, 110), -1: (215, 110, 100)}
-PLAYER_COLOURS = ((40, 90, 200), (230, 150, 20), (150, 60, 170), (30, 150, 140))
+EDGE = 72                  # user units per lattice edge
+MARGIN = 22
+BOARD_W = 2 * N.RADIUS * EDGE
+BOARD_H = 3 ** 0.5 * N.RADIUS * EDGE
+PANEL = MARGIN * 2 + BOARD_W + 10
+WIDTH, HEIGHT = PANEL + 290, BOARD_H + 2 * MARGIN + 36
+GROUND = {"D": (238, 214, 155), "P": (125, 192, 228), "T": (160, 120, 86)}
+SYMBOL_NAMES = {"D": "dune", "P": "parasol", "T": "toilet"}
+TILE_COLOURS = {1: (104, 176, 104), -1: (214, 104, 96)}
+PLAYER_COLOURS = ((40, 90, 200), (232, 150, 20), (150, 60, 170), (20, 150, 140))
 INK = (30, 30, 30)
-BACKGROUND = (60, 110, 150)
+BACKGROUND = (64, 112, 150)
+PAPER = (250, 248, 242)
 
 
-def _pixel(point):
+def point_xy(point):
+    """User coordinates of a lattice point."""
     x, y = N.screen_xy(point)
-    return (BAND + MARGIN + (y + 3 ** 0.5 * 1.5) * EDGE, MARGIN + (x + N.RADIUS) * EDGE)
+    return MARGIN + (x + N.RADIUS) * EDGE, MARGIN + 36 + (y + 3 ** 0.5 * N.RADIUS / 2) * EDGE
 
 
 def _centre(points):
@@ -32,71 +37,136 @@ def _centre(points):
 
 def _shrink(points, by):
     """``points`` moved toward their centre by the fraction ``by``."""
-    cy, cx = _centre(points)
-    return [(y + (cy - y) * by, x + (cx - x) * by) for y, x in points]
+    cx, cy = _centre(points)
+    return [(x + (cx - x) * by, y + (cy - y) * by) for x, y in points]
 
 
-def render_image(pos):
-    """``uint8[H, W, 3]`` picture of a ``notation.Position``."""
-    height = int(BAND + 2 * MARGIN + 3 * 3 ** 0.5 * EDGE)
-    width = int(2 * MARGIN + 2 * N.RADIUS * EDGE)
-    img = draw.canvas(height, width, BACKGROUND)
+def _barred(act):
+    """Spots touching an activated toilet."""
+    return {s for s, tris in enumerate(N.SPOT_TRIANGLES)
+            if any(t in act and N.SYMBOLS[t] == "T" for t in tris)}
+
+
+def render_drawing(pos):
+    """The ``Drawing`` of a ``notation.Position`` (perfect information: one view for all)."""
+    d = Drawing(WIDTH, HEIGHT, background=PAPER)
+    d.rect(0, 0, PANEL - 10, HEIGHT, fill=BACKGROUND)
+    d.text(MARGIN, 20, "Bonobo Beach", size=17, bold=True, fill=(255, 255, 255), anchor="start")
     covered = {t: v for k, v in pos.tiles for t in N.SLOTS[k]}
     act = N.activated(covered)
     for t, corners in enumerate(N.TRIANGLES):
-        points = [_pixel(c) for c in corners]
-        draw.triangle(img, points, INK)
+        points = [point_xy(c) for c in corners]
+        d.polygon(points, fill=INK)
         if t not in covered:
-            if t in act:
-                draw.triangle(img, _shrink(points, 0.06), (255, 255, 255))
-            draw.triangle(img, _shrink(points, 0.14), GROUND[N.SYMBOLS[t]])
-            cy, cx = _centre(points)
-            draw.centred_text(img, int(cy), int(cx), N.SYMBOLS[t], INK, scale=2)
+            _free_triangle(d, t, points, t in act)
     for k, v in pos.tiles:
-        _tile(img, k, v)
-    _spots(img, pos, act)
-    _band(img, pos)
-    return img
+        _tile(d, k, v)
+    _spots(d, pos, _barred(act))
+    _panel(d, pos)
+    return d
 
 
-def _tile(img, slot, value):
+def _free_triangle(d, t, points, activated):
+    symbol = N.SYMBOLS[t]
+    if activated:
+        d.polygon(_shrink(points, 0.05), fill=(255, 255, 255))
+    d.polygon(_shrink(points, 0.13 if activated else 0.04), fill=GROUND[symbol])
+    cx, cy = _centre(points)
+    shift = 2 if N.POINTS_UP[t] else -6  # toward the wide side, clear of the spot names
+    light = symbol == "T"
+    d.text(cx, cy + shift - 7, symbol, size=15, bold=activated,
+           fill=(255, 255, 255) if light else INK)
+    d.text(cx, cy + shift + 7, N.triangle_name(t), size=10,
+           fill=(235, 225, 210) if light else (90, 80, 60))
+
+
+def _tile(d, slot, value):
     a, b = N.SLOTS[slot]
     shared = set(N.TRIANGLES[a]) & set(N.TRIANGLES[b])
     acute = [c for c in N.TRIANGLES[a] + N.TRIANGLES[b] if c not in shared]
     corners = [acute[0], *sorted(shared), acute[1]]
-    pixels = dict(zip(corners, _shrink([_pixel(c) for c in corners], 0.07)))
-    colour = TILE_COLOUR[1 if value > 0 else -1]
-    for t in (a, b):
-        draw.triangle(img, [pixels[c] for c in N.TRIANGLES[t]], colour)
-    cy, cx = _centre(list(pixels.values()))
-    for c, (y, x) in pixels.items():
+    outline = [corners[0], corners[1], corners[3], corners[2]]   # around the rhombus
+    points = dict(zip(corners, _shrink([point_xy(c) for c in corners], 0.05)))
+    d.polygon([points[c] for c in outline], fill=TILE_COLOURS[1 if value > 0 else -1],
+              stroke=(255, 255, 255), width=1.5)
+    cx, cy = _centre(list(points.values()))
+    for c, (x, y) in points.items():
         number = N.value_name(value if c in acute else 2 * value)
-        ny, nx = y + (cy - y) * 0.45, x + (cx - x) * 0.45
-        draw.centred_text(img, int(ny), int(nx), number, INK)
+        by = 0.32 if c in acute else 0.6  # clear of the pawn on the corner
+        d.text(x + (cx - x) * by, y + (cy - y) * by, number, size=13, bold=True, fill=INK)
 
 
-def _spots(img, pos, act):
+def _spots(d, pos, barred):
     owner = dict(pos.pawns)
     for s, point in enumerate(N.SPOTS):
-        y, x = (int(v) for v in _pixel(point))
+        x, y = point_xy(point)
         if s in owner:
-            draw.disc(img, y, x, 9, INK)
-            draw.disc(img, y, x, 7, PLAYER_COLOURS[owner[s]])
-        elif any(t in act and N.SYMBOLS[t] == "T" for t in N.SPOT_TRIANGLES[s]):
-            draw.centred_text(img, y, x, "X", INK, scale=2)
+            d.circle(x, y, 11, fill=PLAYER_COLOURS[owner[s]], stroke=(255, 255, 255), width=2)
+            d.text(x, y, str(owner[s]), size=12, bold=True, fill=(255, 255, 255))
+        elif s in barred:
+            _cross(d, x, y)
         else:
-            draw.disc(img, y, x, 3, INK)
+            d.circle(x, y, 4, fill=(255, 255, 255), stroke=INK, width=1)
+        d.rect(x + 8, y - 6, 21, 12, fill=(255, 255, 255), radius=3)  # on the edge
+        d.text(x + 18.5, y, N.spot_name(s), size=9, fill=INK)
 
 
-def _band(img, pos):
-    x = MARGIN
+def _cross(d, x, y):
+    """The mark of a barred spot."""
+    d.line([(x - 6, y - 6), (x + 6, y + 6)], stroke=(200, 20, 20), width=3)
+    d.line([(x - 6, y + 6), (x + 6, y - 6)], stroke=(200, 20, 20), width=3)
+
+
+def _phase(pos):
+    """Who acts and how, e.g. ``Player 1: place a pawn or draw a tile``."""
+    return {"choose": f"Player {pos.to_move}: place a pawn or draw a tile",
+            "chance": f"Player {pos.to_move} draws a tile",
+            "place": f"Player {pos.to_move} places the tile {N.value_name(pos.drawn or 0)}",
+            "end": "Game over"}[pos.phase]
+
+
+def _panel(d, pos):
+    x, y = PANEL, 22
+    d.text(x, y, _phase(pos), size=13, bold=True, anchor="start",
+           fill=INK if pos.phase == "end" else PLAYER_COLOURS[pos.to_move])
+    y += 30
     for p in range(pos.num_players):
         supply = N.PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
-        label = f"{'*' if p == pos.to_move and pos.phase != 'end' else ''}P{p} {pos.score[p]:+d}"
-        draw.disc(img, 12, x + 6, 6, PLAYER_COLOURS[p])
-        draw.text(img, 9, x + 16, label, (255, 255, 255))
-        draw.text(img, 21, x + 16, "O" * supply, PLAYER_COLOURS[p])
-        x += int(np.ceil((img.shape[1] - 2 * MARGIN) / pos.num_players))
-    if pos.phase == "place":
-        draw.text(img, 21, img.shape[1] - MARGIN - 60, f"TILE {N.value_name(pos.drawn)}",
-                  (255, 255, 255))
+        d.circle(x + 9, y, 9, fill=PLAYER_COLOURS[p])
+        d.text(x + 9, y, str(p), size=11, bold=True, fill=(255, 255, 255))
+        d.text(x + 24, y, f"player {p}: {pos.score[p]:+d} points", size=13, anchor="start",
+               bold=p == pos.to_move and pos.phase != "end")
+        for k in range(supply):
+            d.circle(x + 180 + 14 * k, y, 5, fill=PLAYER_COLOURS[p])
+        y += 22
+    d.text(x + 180, y - 4, "pawns in supply", size=9, anchor="start", fill=(110, 110, 110))
+    y += 18
+    d.text(x, y, "Pile: " + ("  ".join(f"{N.value_name(v)}:{c}" for v, c in
+                                        zip(N.VALUES, pos.pile) if c) or "empty"),
+           size=12, anchor="start")
+    y += 30
+    d.text(x, y, "Legend", size=13, bold=True, anchor="start")
+    y += 22
+    for symbol in "DPT":
+        d.rect(x, y - 9, 22, 18, fill=GROUND[symbol], stroke=INK, width=1)
+        d.text(x + 11, y, symbol, size=11, fill=(255, 255, 255) if symbol == "T" else INK)
+        d.text(x + 30, y, f"{SYMBOL_NAMES[symbol]} triangle (t00-t53)", size=12, anchor="start")
+        y += 22
+    d.rect(x, y - 9, 22, 18, fill=GROUND["D"], stroke=(255, 255, 255), width=3)
+    d.text(x + 30, y, "activated: no tile can cover it", size=12, anchor="start")
+    y += 22
+    for sign, words in ((1, "positive"), (-1, "negative")):
+        d.rect(x, y - 9, 22, 18, fill=TILE_COLOURS[sign])
+        d.text(x + 30, y, f"{words} tile: a at sharp corners, 2a at wide", size=12,
+               anchor="start")
+        y += 22
+    d.circle(x + 11, y, 4, fill=(255, 255, 255), stroke=INK)
+    d.text(x + 30, y, "spot (s00-s18) for a pawn", size=12, anchor="start")
+    y += 22
+    _cross(d, x + 11, y)
+    d.text(x + 30, y, "spot barred by an activated toilet", size=12, anchor="start")
+    y += 26
+    for line in ("End: an activated parasol makes a pawn's", "negative numbers positive; each",
+                 "activated dune doubles its sum."):
+        d.text(x, y, line, size=11, anchor="start", fill=(110, 110, 110))
+        y += 16

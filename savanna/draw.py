@@ -1,134 +1,232 @@
-"""Tiny raster drawing on ``uint8[H, W, 3]`` NumPy images, for the games' ``render_rgb``.
+"""One drawing, two outputs: shapes described once in user units, emitted as SVG text or as an
+``uint8[H, W, 3]`` raster (Gymnasium's ``rgb_array``, PNG for notebooks and files).
 
-No imaging library is needed: rectangles, discs, rings, a 5x7 bitmap font (digits, upper-case
-letters, a few signs; lower case is drawn upper case), a PNG encoder, and ``Picture``, which a
-notebook shows as an image. Coordinates are ``(y, x)`` pixels, colours ``(r, g, b)`` tuples.
+A ``Drawing`` records rectangles, polygons, circles, lines (open polylines with round ends) and
+text; ``svg()`` writes them as a plain SVG string (no dependency, as pgx does) and ``rgb()``
+paints them with Pillow, imported only then so that ``import savanna`` stays light. Pillow
+draws the same shapes at ``SUPERSAMPLE`` times the size and shrinks the result (box filter),
+which anti-aliases every edge, and writes text with its scalable built-in font
+(``ImageFont.load_default(size=...)``, FreeType, shipped in every Pillow wheel: no system font);
+that font has ASCII only, so the raster writes accented letters without their accents
+(``Zèbres`` as ``Zebres``) while the SVG keeps them.
+Coordinates are ``(x, y)`` user units, y down; colours are ``(r, g, b)`` tuples. A drawing shows
+itself in a notebook (``_repr_svg_``, ``_repr_png_``); ``grid`` lays several out as one.
 
 Example::
 
-    img = canvas(40, 80, (255, 255, 255))
-    disc(img, 20, 20, 15, (200, 40, 40))
-    text(img, 14, 16, "Z", (255, 255, 255), scale=2)
+    d = Drawing(120, 60, background=(255, 255, 255))
+    d.circle(30, 30, 20, fill=(200, 40, 40), stroke=(0, 0, 0))
+    d.text(80, 30, "a1", size=16)
+    svg_text, image = d.svg(), d.rgb()
 """
+import functools
 import struct
+import unicodedata
 import zlib
+from xml.sax.saxutils import escape
 
 import numpy as np
 
-GLYPH_WIDTH, GLYPH_HEIGHT = 5, 7
-
-_FONT_ROWS = {
-    "0": ".###.|#...#|#..##|#.#.#|##..#|#...#|.###.",
-    "1": "..#..|.##..|..#..|..#..|..#..|..#..|.###.",
-    "2": ".###.|#...#|....#|...#.|..#..|.#...|#####",
-    "3": "####.|....#|....#|.###.|....#|....#|####.",
-    "4": "...#.|..##.|.#.#.|#..#.|#####|...#.|...#.",
-    "5": "#####|#....|####.|....#|....#|#...#|.###.",
-    "6": "..##.|.#...|#....|####.|#...#|#...#|.###.",
-    "7": "#####|....#|...#.|..#..|.#...|.#...|.#...",
-    "8": ".###.|#...#|#...#|.###.|#...#|#...#|.###.",
-    "9": ".###.|#...#|#...#|.####|....#|...#.|.##..",
-    "A": ".###.|#...#|#...#|#####|#...#|#...#|#...#",
-    "B": "####.|#...#|#...#|####.|#...#|#...#|####.",
-    "C": ".###.|#...#|#....|#....|#....|#...#|.###.",
-    "D": "###..|#..#.|#...#|#...#|#...#|#..#.|###..",
-    "E": "#####|#....|#....|####.|#....|#....|#####",
-    "F": "#####|#....|#....|####.|#....|#....|#....",
-    "G": ".###.|#...#|#....|#.###|#...#|#...#|.####",
-    "H": "#...#|#...#|#...#|#####|#...#|#...#|#...#",
-    "I": ".###.|..#..|..#..|..#..|..#..|..#..|.###.",
-    "J": "..###|...#.|...#.|...#.|...#.|#..#.|.##..",
-    "K": "#...#|#..#.|#.#..|##...|#.#..|#..#.|#...#",
-    "L": "#....|#....|#....|#....|#....|#....|#####",
-    "M": "#...#|##.##|#.#.#|#.#.#|#...#|#...#|#...#",
-    "N": "#...#|#...#|##..#|#.#.#|#..##|#...#|#...#",
-    "O": ".###.|#...#|#...#|#...#|#...#|#...#|.###.",
-    "P": "####.|#...#|#...#|####.|#....|#....|#....",
-    "Q": ".###.|#...#|#...#|#...#|#.#.#|#..#.|.##.#",
-    "R": "####.|#...#|#...#|####.|#.#..|#..#.|#...#",
-    "S": ".####|#....|#....|.###.|....#|....#|####.",
-    "T": "#####|..#..|..#..|..#..|..#..|..#..|..#..",
-    "U": "#...#|#...#|#...#|#...#|#...#|#...#|.###.",
-    "V": "#...#|#...#|#...#|#...#|#...#|.#.#.|..#..",
-    "W": "#...#|#...#|#...#|#.#.#|#.#.#|#.#.#|.#.#.",
-    "X": "#...#|#...#|.#.#.|..#..|.#.#.|#...#|#...#",
-    "Y": "#...#|#...#|.#.#.|..#..|..#..|..#..|..#..",
-    "Z": "#####|....#|...#.|..#..|.#...|#....|#####",
-    " ": ".....|.....|.....|.....|.....|.....|.....",
-    "+": ".....|..#..|..#..|#####|..#..|..#..|.....",
-    "-": ".....|.....|.....|#####|.....|.....|.....",
-    "*": ".....|#.#.#|.###.|#####|.###.|#.#.#|.....",
-    ".": ".....|.....|.....|.....|.....|.##..|.##..",
-    ":": ".....|.##..|.##..|.....|.##..|.##..|.....",
-    "/": "....#|....#|...#.|..#..|.#...|#....|#....",
-    "?": ".###.|#...#|....#|...#.|..#..|.....|..#..",
-}
-FONT = {ch: np.array([[c == "#" for c in row] for row in rows.split("|")], bool)
-        for ch, rows in _FONT_ROWS.items()}
+INK = (30, 30, 30)
+FONT_FAMILY = "Aileron, Helvetica, Arial, sans-serif"  # the SVG's; Aileron is Pillow's font
+SUPERSAMPLE = 3
+_ANCHORS = {"start": "l", "middle": "m", "end": "r"}
 
 
-def canvas(height, width, colour):
-    """A new image filled with ``colour``."""
-    img = np.empty((height, width, 3), np.uint8)
-    img[:] = colour
-    return img
+def _hex(colour):
+    return "none" if colour is None else "#{:02x}{:02x}{:02x}".format(*colour)
 
 
-def rect(img, y0, x0, y1, x1, colour):
-    """Fill the rectangle of rows ``y0..y1-1`` and columns ``x0..x1-1`` (clipped)."""
-    img[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = colour
+def _num(x):
+    return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
-def _disc_mask(img, cy, cx, radius):
-    ys, xs = np.ogrid[: img.shape[0], : img.shape[1]]
-    return (ys - cy) ** 2 + (xs - cx) ** 2 <= radius * radius
+class Drawing:
+    """A picture of ``width`` x ``height`` user units (one unit is one pixel at ``scale=1``).
+
+    Shapes are kept in drawing order; ``text`` is the plain-text stand-in ``repr`` shows
+    outside a notebook.
+    """
+
+    def __init__(self, width, height, background=None, text=""):
+        self.width, self.height = width, height
+        self.background = background
+        self.text_fallback = text
+        self.items = []
+
+    # ----- shapes -----------------------------------------------------------------------------
+    def rect(self, x, y, w, h, fill=None, stroke=None, width=1.0, radius=0.0):
+        """An axis-aligned rectangle, corners rounded by ``radius``."""
+        self.items.append(("rect", (x, y, w, h, radius), fill, stroke, width))
+
+    def polygon(self, points, fill=None, stroke=None, width=1.0):
+        """A closed polygon through ``points`` [(x, y), ...] (rounded joins)."""
+        self.items.append(("polygon", tuple(points), fill, stroke, width))
+
+    def circle(self, cx, cy, r, fill=None, stroke=None, width=1.0):
+        self.items.append(("circle", (cx, cy, r), fill, stroke, width))
+
+    def line(self, points, stroke=INK, width=1.0):
+        """An open path through ``points``, with round ends and joins."""
+        self.items.append(("line", tuple(points), None, stroke, width))
+
+    def text(self, x, y, string, size=12.0, fill=INK, anchor="middle", bold=False):
+        """``string`` vertically centred on ``y``; ``anchor`` start, middle or end at ``x``."""
+        if anchor not in _ANCHORS:
+            raise ValueError(f"anchor must be start, middle or end, got {anchor!r}")
+        self.items.append(("text", (x, y, str(string), size, anchor, bold), fill, None, 0))
+
+    def place(self, drawing, x, y):
+        """Draw ``drawing`` here with its top-left corner at ``(x, y)``."""
+        self.items.append(("place", (drawing, x, y), None, None, 0))
+
+    # ----- SVG ----------------------------------------------------------------------------------
+    def svg(self):
+        """The drawing as a standalone SVG document (a str)."""
+        w, h = _num(self.width), _num(self.height)
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+                f'viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}">'
+                + "".join(self._svg_body()) + "</svg>")
+
+    def _svg_body(self):
+        if self.background is not None:
+            yield (f'<rect width="{_num(self.width)}" height="{_num(self.height)}" '
+                   f'fill="{_hex(self.background)}"/>')
+        for kind, geometry, fill, stroke, width in self.items:
+            paint = f'fill="{_hex(fill)}"'
+            if stroke is not None:
+                paint += (f' stroke="{_hex(stroke)}" stroke-width="{_num(width)}" '
+                          'stroke-linejoin="round" stroke-linecap="round"')
+            if kind == "rect":
+                x, y, w, h, radius = geometry
+                yield (f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}"'
+                       + (f' rx="{_num(radius)}"' if radius else "") + f" {paint}/>")
+            elif kind in ("polygon", "line"):
+                tag = "polygon" if kind == "polygon" else "polyline"
+                points = " ".join(f"{_num(x)},{_num(y)}" for x, y in geometry)
+                yield f'<{tag} points="{points}" {paint}/>'
+            elif kind == "circle":
+                cx, cy, r = geometry
+                yield f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" {paint}/>'
+            elif kind == "text":
+                x, y, string, size, anchor, bold = geometry
+                yield (f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
+                       f'text-anchor="{anchor}" dominant-baseline="central"'
+                       + (' font-weight="bold"' if bold else "")
+                       + f' fill="{_hex(fill)}">{escape(string)}</text>')
+            else:
+                drawing, x, y = geometry
+                yield f'<g transform="translate({_num(x)},{_num(y)})">'
+                yield from drawing._svg_body()
+                yield "</g>"
+
+    def _repr_svg_(self):
+        return self.svg()
+
+    # ----- raster -------------------------------------------------------------------------------
+    def rgb(self, scale=1.0):
+        """The drawing painted as an ``uint8[H, W, 3]`` array, ``scale`` pixels per unit
+        (white where nothing is drawn), anti-aliased by supersampling."""
+        from PIL import Image, ImageDraw  # lazily: only pictures need Pillow
+
+        k = scale * SUPERSAMPLE
+        size = (round(self.width * scale), round(self.height * scale))
+        image = Image.new("RGB", (size[0] * SUPERSAMPLE, size[1] * SUPERSAMPLE), "white")
+        self._paint(ImageDraw.Draw(image), k, 0.0, 0.0)
+        return np.asarray(image.reduce(SUPERSAMPLE), np.uint8).copy()
+
+    def _paint(self, pen, k, dx, dy):
+        """Paint onto Pillow's ``pen`` with ``k`` pixels per unit, offset by ``(dx, dy)`` units."""
+        def at(x, y):
+            return ((x + dx) * k, (y + dy) * k)
+
+        if self.background is not None:
+            pen.rectangle([at(0, 0), at(self.width, self.height)], fill=self.background)
+        for kind, geometry, fill, stroke, width in self.items:
+            w = max(1, round(width * k)) if stroke is not None else 0
+            if kind == "rect":
+                x, y, rw, rh, radius = geometry
+                box = [at(x - width / 2 * bool(w), y - width / 2 * bool(w)),
+                       at(x + rw + width / 2 * bool(w), y + rh + width / 2 * bool(w))]
+                pen.rounded_rectangle(box, radius=radius * k, fill=fill, outline=stroke, width=w)
+            elif kind == "circle":
+                cx, cy, r = geometry
+                r += width / 2 if w else 0
+                pen.ellipse([at(cx - r, cy - r), at(cx + r, cy + r)], fill=fill, outline=stroke,
+                            width=w)
+            elif kind == "polygon":
+                points = [at(x, y) for x, y in geometry]
+                if fill is not None:
+                    pen.polygon(points, fill=fill)
+                if w:
+                    _round_line(pen, points + points[:1], stroke, w)
+            elif kind == "line":
+                _round_line(pen, [at(x, y) for x, y in geometry], stroke, w)
+            elif kind == "text":
+                x, y, string, size, anchor, bold = geometry
+                pen.text(at(x, y), _ascii(string), fill=fill, font=_font(round(size * k)),
+                         anchor=_ANCHORS[anchor] + "m",
+                         stroke_width=max(1, round(size * k / 28)) if bold else 0,
+                         stroke_fill=fill)
+            else:
+                drawing, x, y = geometry
+                drawing._paint(pen, k, dx + x, dy + y)
+
+    def png(self, scale=1.0):
+        """The PNG file of ``rgb(scale)``."""
+        return png_bytes(self.rgb(scale))
+
+    def _repr_png_(self):
+        return self.png()
+
+    def __repr__(self):
+        return self.text_fallback or f"<Drawing {_num(self.width)}x{_num(self.height)}>"
 
 
-def disc(img, cy, cx, radius, colour):
-    """Fill the disc of centre ``(cy, cx)``."""
-    img[_disc_mask(img, cy, cx, radius)] = colour
+def _round_line(pen, points, colour, width):
+    """A polyline ``width`` pixels wide with round joins and ends (as SVG's round caps)."""
+    pen.line(points, fill=colour, width=width, joint="curve")
+    r = width / 2
+    for x, y in (points[0], points[-1]):
+        pen.ellipse([(x - r, y - r), (x + r, y + r)], fill=colour)
 
 
-def ring(img, cy, cx, radius, width, colour):
-    """Draw a circle ``width`` pixels thick, inside ``radius``."""
-    img[_disc_mask(img, cy, cx, radius) & ~_disc_mask(img, cy, cx, radius - width)] = colour
+def _ascii(string):
+    """``string`` in the raster font's letters: accents dropped (``ë`` as ``e``)."""
+    return unicodedata.normalize("NFKD", string).encode("ascii", "ignore").decode()
 
 
-def triangle(img, points, colour):
-    """Fill the triangle with corners ``points = ((y, x), (y, x), (y, x))``."""
-    (ay, ax), (by, bx), (cy, cx) = points
-    ys, xs = np.mgrid[: img.shape[0], : img.shape[1]]
+@functools.lru_cache(maxsize=64)
+def _font(pixels):
+    from PIL import ImageFont
 
-    def side(py, px, qy, qx):
-        return (qx - px) * (ys - py) - (qy - py) * (xs - px)
-
-    d1, d2, d3 = side(ay, ax, by, bx), side(by, bx, cy, cx), side(cy, cx, ay, ax)
-    inside = ((d1 >= 0) & (d2 >= 0) & (d3 >= 0)) | ((d1 <= 0) & (d2 <= 0) & (d3 <= 0))
-    img[inside] = colour
+    return ImageFont.load_default(size=max(1, pixels))
 
 
-def text_size(string, scale=1):
-    """(height, width) in pixels of ``string`` drawn by ``text``."""
-    return GLYPH_HEIGHT * scale, max(0, len(string) * (GLYPH_WIDTH + 1) - 1) * scale
-
-
-def text(img, y, x, string, colour, scale=1):
-    """Draw ``string`` with its top-left corner at ``(y, x)``; unknown characters draw ``?``."""
-    for ch in string.upper():
-        glyph = np.kron(FONT.get(ch, FONT["?"]), np.ones((scale, scale), bool))
-        region = img[y: y + glyph.shape[0], x: x + glyph.shape[1]]
-        region[glyph[: region.shape[0], : region.shape[1]]] = colour
-        x += (GLYPH_WIDTH + 1) * scale
-
-
-def centred_text(img, cy, cx, string, colour, scale=1):
-    """Draw ``string`` centred on ``(cy, cx)``."""
-    h, w = text_size(string, scale)
-    text(img, cy - h // 2, cx - w // 2, string, colour, scale)
+def grid(drawings, captions=None, columns=None, gap=12.0, caption_size=14.0, text=""):
+    """One drawing of ``drawings`` in rows of ``columns`` (default: about square), each under
+    its caption (e.g. ``"state 3"``), cells as large as the largest drawing."""
+    n = len(drawings)
+    if n == 0:
+        raise ValueError("grid needs at least one drawing")
+    columns = columns or max(1, int(np.ceil(np.sqrt(n))))
+    cell_w = max(d.width for d in drawings)
+    head = caption_size * 1.6 if captions else 0.0
+    cell_h = max(d.height for d in drawings) + head
+    rows = -(-n // columns)
+    out = Drawing(columns * cell_w + (columns + 1) * gap, rows * cell_h + (rows + 1) * gap,
+                  background=(255, 255, 255), text=text)
+    for i, d in enumerate(drawings):
+        row, col = divmod(i, columns)
+        x, y = gap + col * (cell_w + gap), gap + row * (cell_h + gap)
+        if captions:
+            out.text(x + cell_w / 2, y + head / 2, captions[i], size=caption_size)
+        out.place(d, x + (cell_w - d.width) / 2, y + head)
+    return out
 
 
 def png_bytes(img):
-    """The PNG file of an ``uint8[H, W, 3]`` image (no compression library beyond zlib)."""
+    """The PNG file of an ``uint8[H, W, 3]`` image (zlib only, no imaging library)."""
     img = np.ascontiguousarray(img, np.uint8)
     height, width, _ = img.shape
     raw = np.concatenate([np.zeros((height, 1), np.uint8), img.reshape(height, -1)], axis=1)
@@ -139,18 +237,4 @@ def png_bytes(img):
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw.tobytes())) + chunk(b"IEND", b""))
-
-
-class Picture:
-    """An image that shows itself in a notebook (``_repr_png_``) and as text elsewhere."""
-
-    def __init__(self, image, text=""):
-        self.image = image
-        self.text = text
-
-    def _repr_png_(self):
-        return png_bytes(self.image)
-
-    def __repr__(self):
-        return self.text or f"<Picture {self.image.shape[1]}x{self.image.shape[0]}>"
+            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)) + chunk(b"IEND", b""))

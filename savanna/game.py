@@ -291,13 +291,39 @@ class Game:
         only what that seat may see (games with hidden information override this)."""
         return self.to_text(row)
 
-    def render_rgb(self, row):
-        """An ``uint8[H, W, 3]`` picture of one state."""
-        raise NotImplementedError
+    def render_svg(self, row, player=None):
+        """An SVG picture (a str) of one state; with a ``player``, only what that seat may see."""
+        return self.render_drawing(row, player).svg()
 
-    def show(self, row):
-        """An object that shows the state as a picture in a notebook (and as text elsewhere)."""
-        return draw.Picture(self.render_rgb(row), self.render(row))
+    def render_rgb(self, row, player=None):
+        """An ``uint8[H, W, 3]`` picture of one state, the same drawing as ``render_svg``."""
+        return self.render_drawing(row, player).rgb()
+
+    def show(self, states, player=None):
+        """One state, or a batch as a grid, as a drawing that shows itself in a notebook
+        (``_repr_svg_``, ``_repr_png_``) and as the text ``render`` elsewhere."""
+        s = self._check_batch(states)
+        if len(s) == 1:
+            return self.render_drawing(s, player)
+        drawings = [self.render_drawing(s[i: i + 1], player) for i in range(len(s))]
+        return draw.grid(drawings, [f"state {i}" for i in range(len(s))], text="\n\n".join(
+            f"state {i}:\n{d!r}" for i, d in enumerate(drawings)))
+
+    def render_drawing(self, row, player=None):
+        """The ``savanna.draw.Drawing`` of one state (from ``player``'s seat, if given) that
+        ``render_svg``, ``render_rgb`` and ``show`` output; its text fallback is ``render``."""
+        row = self.check_states(self._as_batch(row))
+        if player is not None and not (isinstance(player, (int, np.integer))
+                                       and 0 <= player < self.num_players):
+            raise ValueError(f"player must be None or a seat 0..{self.num_players - 1}, "
+                             f"got {clip(player)}")
+        picture = self._drawing(row, player)
+        picture.text_fallback = self.render(row, player)
+        return picture
+
+    def _drawing(self, row, player):
+        """The game's picture of a checked state (a batch of one) as ``player`` sees it."""
+        raise NotImplementedError
 
     # ----- validation at the boundary ----------------------------------------------------
     def check_states(self, s):

@@ -25,7 +25,7 @@ from savanna.game import Game, Kernels
 from zebres import _kernels as K
 from zebres import notation
 from zebres.notation import KINDS, Position, Token
-from zebres.render import render_image, render_text
+from zebres.render import render_drawing, render_text
 
 __all__ = ["ZebresGame"]
 
@@ -125,9 +125,10 @@ class ZebresGame(Game):
         (perfect information: the same from every ``player``'s seat)."""
         return render_text(self.to_position(row), self._board_of(row), self._scores_of(row))
 
-    def render_rgb(self, row):
-        """An ``uint8[H, W, 3]`` picture: coloured sectors, rivers, token discs, Impala."""
-        return render_image(self.to_position(row), self._board_of(row), self._scores_of(row))
+    def _drawing(self, row, player):
+        """Sectors, rivers, named cells, tokens, the track with Impala, hands, points, legend
+        (perfect information: the same from every seat)."""
+        return render_drawing(self.to_position(row), self._board_of(row), self._scores_of(row))
 
     def _scores_of(self, row):
         return tuple(int(v) for v in self.scores(self._as_batch(row))[0])

@@ -1,14 +1,16 @@
-"""Pictures of a Zèbres position: a text diagram and an RGB image (pure Python and NumPy).
+"""Pictures of a Zèbres position: a text diagram and a ``savanna.draw.Drawing`` (SVG, RGB).
 
 Both take a ``notation.Position``, the board name and the current (red, green) scores, e.g.
 ``render_text(pos, "standard", (0, 0))``. In the text diagram rivers are drawn with ``|`` and
 ``---``, tokens in the notation's letters (upper case red, lower case green, ``*`` face down),
-the track positions around the board with Impala Jones marked by ``v > < ^`` pointing at the
-line it faces, and the sector letters beside the board.
+the cells' column letters a-f above the board and row numbers 1-5 beside it, the track positions
+around the board with Impala Jones marked by ``v > < ^`` pointing at the line it faces, and the
+sector letters beside the board. The drawing shows the same, with every cell named (``c4``), a
+legend and the hands, phase and points beside the board.
 """
-from savanna import draw
-from zebres.notation import (KINDS, NUM_CELLS, NUM_COLS, NUM_ROWS, SECTOR_MAPS,
-                             cell_name)
+from savanna.draw import Drawing
+from zebres.notation import (KIND_NAMES, KINDS, NUM_CELLS, NUM_COLS, NUM_ROWS, SECTOR_MAPS,
+                             TOKEN_VALUES, TRACK_LENGTH, TRACK_LINES, cell_name)
 
 COLOUR_NAMES = ("red", "green")
 
@@ -28,14 +30,8 @@ def _river(sectors, a, b):
     return sectors[a] != sectors[b]
 
 
-def _status(pos, scores):
-    """Lines under the board: hands, inauguration, phase, points."""
-    lines = []
-    for player in (0, 1):
-        hand = pos.hand(player)
-        lines.append(f"{COLOUR_NAMES[player]:<5} hand: "
-                     + " ".join(f"{k}{hand[k]}" for k in KINDS))
-    holder = "unclaimed" if pos.inauguration is None else COLOUR_NAMES[pos.inauguration]
+def _phase(pos):
+    """What happens next, e.g. ``green to place``."""
     mover = COLOUR_NAMES[pos.to_move]
     phase = {
         "setup": f"{mover} chooses Impala's start",
@@ -47,7 +43,18 @@ def _status(pos, scores):
         swapped = ",".join(cell_name(c) for c in sorted(pos.swapped)) or "-"
         phase = (f"{mover}'s crocodile on {cell_name(pos.croc_cell)} may swap or stop "
                  f"(swapped: {swapped})")
-    lines.append(f"inauguration: {holder}; {phase}")
+    return phase
+
+
+def _status(pos, scores):
+    """Lines under the board: hands, inauguration, phase, points."""
+    lines = []
+    for player in (0, 1):
+        hand = pos.hand(player)
+        lines.append(f"{COLOUR_NAMES[player]:<5} hand: "
+                     + " ".join(f"{k}{hand[k]}" for k in KINDS))
+    holder = "unclaimed" if pos.inauguration is None else COLOUR_NAMES[pos.inauguration]
+    lines.append(f"inauguration: {holder}; {_phase(pos)}")
     lines.append(f"points{' now' if pos.phase != 'end' else ''}: red {scores[0]}, "
                  f"green {scores[1]}")
     return lines
@@ -58,7 +65,7 @@ def render_text(pos, board, scores):
     sectors = SECTOR_MAPS[board]
     side, index = _side(pos.impala) if pos.impala is not None else (None, None)
     width = 4 * NUM_COLS + 1
-    pad = " " * 6
+    pad = " " * 8
 
     def column_line(marks):
         chars = [" "] * width
@@ -83,7 +90,8 @@ def render_text(pos, board, scores):
         return out
 
     lines = [column_line({c: str(c) for c in range(NUM_COLS)}),
-             column_line({index: "v"} if side == "top" else {})]
+             column_line({index: "v"} if side == "top" else {}),
+             column_line({c: "abcdef"[c] for c in range(NUM_COLS)})]
     for row in range(NUM_ROWS):
         lines.append(pad + horizontal(row))
         cells = "|"
@@ -92,7 +100,8 @@ def render_text(pos, board, scores):
             cells += f" {token.letter:<2}" if token is not None else " . "
             last = col == NUM_COLS - 1
             cells += "|" if last or _river(sectors, row * 6 + col, row * 6 + col + 1) else " "
-        left = f"{21 - row:>3} " + (">" if side == "left" and index == row else " ") + " "
+        left = (f"{21 - row:>3} " + (">" if side == "left" and index == row else " ")
+                + f" {row + 1} ")
         right = " " + ("<" if side == "right" and index == row else " ") + f" {6 + row:<3}"
         letters = " ".join(sectors[row * NUM_COLS: (row + 1) * NUM_COLS])
         lines.append(left + cells + right + "  " + letters)
@@ -102,104 +111,146 @@ def render_text(pos, board, scores):
     return "\n".join([line.rstrip() for line in lines if line.strip()] + _status(pos, scores))
 
 
-# ----- the image ------------------------------------------------------------------------------
-CELL = 48
-MARGIN = 36
-STATUS = 48
-SECTOR_COLOURS = {"A": (233, 216, 166), "B": (196, 224, 156), "C": (243, 196, 150),
-                  "D": (206, 196, 232), "E": (176, 214, 224), "F": (238, 178, 178)}
-PLAYER_COLOURS = ((200, 45, 45), (30, 135, 60))
-RIVER = (45, 110, 215)
-GRID = (150, 150, 150)
-IMPALA = (245, 150, 20)
-INK = (40, 40, 40)
+# ----- the drawing ----------------------------------------------------------------------------
+CELL = 64                       # user units per cell
+TRACK = 30                      # the ring of track positions outside the board
+X0 = Y0 = 28 + TRACK + 10       # the board's top-left corner
+PANEL = X0 + NUM_COLS * CELL + TRACK + 46   # left edge of the text panel
+WIDTH, HEIGHT = PANEL + 300, Y0 + NUM_ROWS * CELL + TRACK + 40
+SECTOR_COLOURS = {"A": (236, 221, 170), "B": (203, 228, 165), "C": (245, 207, 166),
+                  "D": (214, 205, 236), "E": (186, 220, 230), "F": (240, 190, 190)}
+PLAYER_COLOURS = ((198, 40, 40), (30, 130, 60))
+FACE_DOWN = (90, 90, 90)
+RIVER = (40, 105, 210)
+IMPALA = (240, 140, 10)
+INK = (35, 35, 35)
+FAINT = (120, 110, 95)
+BACKGROUND = (251, 249, 242)
 
 
-def _cell_box(cell):
+def _cell_xy(cell):
+    """The top-left corner of ``cell``."""
     row, col = divmod(cell, NUM_COLS)
-    return MARGIN + row * CELL, MARGIN + col * CELL
+    return X0 + col * CELL, Y0 + row * CELL
 
 
-def _track_centre(position):
+def _track_xy(position):
+    """The centre of track ``position``, facing its row or column."""
     side, k = _side(position)
-    mid = MARGIN // 2
-    along = MARGIN + k * CELL + CELL // 2
-    return {"top": (mid, along), "bottom": (MARGIN + NUM_ROWS * CELL + mid, along),
-            "left": (along, mid), "right": (along, MARGIN + NUM_COLS * CELL + mid)}[side]
+    along = k * CELL + CELL / 2
+    out = TRACK / 2 + 6
+    return {"top": (X0 + along, Y0 - out), "bottom": (X0 + along, Y0 + NUM_ROWS * CELL + out),
+            "left": (X0 - out, Y0 + along),
+            "right": (X0 + NUM_COLS * CELL + out, Y0 + along)}[side]
 
 
-def _faced_cells(position):
-    side, k = _side(position)
-    if side in ("top", "bottom"):
-        return [row * NUM_COLS + k for row in range(NUM_ROWS)]
-    return [k * NUM_COLS + col for col in range(NUM_COLS)]
+def _lighter(colour, by=0.5):
+    return tuple(round(c + (255 - c) * by) for c in colour)
 
 
-def render_image(pos, board, scores):
-    """An ``uint8[H, W, 3]`` picture of ``pos``: sectors, rivers, tokens, Impala, status."""
+def render_drawing(pos, board, scores):
+    """The ``Drawing`` of ``pos``: sectors, rivers, named cells, tokens, the track with Impala,
+    then the hands, phase, points and a legend beside the board."""
     sectors = SECTOR_MAPS[board]
-    height = 2 * MARGIN + NUM_ROWS * CELL + STATUS
-    width = 2 * MARGIN + NUM_COLS * CELL
-    img = draw.canvas(height, width, (250, 248, 240))
-    faced = _faced_cells(pos.impala) if pos.impala is not None else []
+    d = Drawing(WIDTH, HEIGHT, background=BACKGROUND)
+    faced = set(TRACK_LINES[pos.impala]) if pos.impala is not None else set()
     for cell in range(NUM_CELLS):
-        y, x = _cell_box(cell)
+        x, y = _cell_xy(cell)
         colour = SECTOR_COLOURS[sectors[cell]]
-        if cell in faced:  # the line Impala faces, lightened
-            colour = tuple((c + 255) // 2 for c in colour)
-        draw.rect(img, y, x, y + CELL, x + CELL, colour)
-        draw.text(img, y + 3, x + 3, sectors[cell], tuple(c * 3 // 5 for c in colour))
-        draw.rect(img, y, x + CELL - 1, y + CELL, x + CELL, GRID)
-        draw.rect(img, y + CELL - 1, x, y + CELL, x + CELL, GRID)
-    for cell in range(NUM_CELLS):  # rivers on the edges between sectors
-        y, x = _cell_box(cell)
-        if cell % NUM_COLS < NUM_COLS - 1 and _river(sectors, cell, cell + 1):
-            draw.rect(img, y - 2, x + CELL - 3, y + CELL + 2, x + CELL + 3, RIVER)
-        if cell + NUM_COLS < NUM_CELLS and _river(sectors, cell, cell + NUM_COLS):
-            draw.rect(img, y + CELL - 3, x - 2, y + CELL + 3, x + CELL + 2, RIVER)
-    bottom, right = MARGIN + NUM_ROWS * CELL, MARGIN + NUM_COLS * CELL
-    for y0, x0, y1, x1 in ((MARGIN - 2, MARGIN - 2, MARGIN, right + 2),
-                           (bottom, MARGIN - 2, bottom + 2, right + 2),
-                           (MARGIN - 2, MARGIN - 2, bottom + 2, MARGIN),
-                           (MARGIN - 2, right, bottom + 2, right + 2)):
-        draw.rect(img, y0, x0, y1, x1, INK)
+        d.rect(x, y, CELL, CELL, fill=_lighter(colour, 0.45) if cell in faced else colour,
+               stroke=(175, 165, 150), width=1)
+        d.text(x + 4, y + 9, cell_name(cell), size=11, fill=FAINT, anchor="start")
+        d.text(x + CELL - 5, y + CELL - 9, sectors[cell], size=10, fill=FAINT, anchor="end")
+    _rivers(d, sectors)
+    d.rect(X0, Y0, NUM_COLS * CELL, NUM_ROWS * CELL, stroke=INK, width=2)
+    for col in range(NUM_COLS):  # the axes, outside the track
+        d.text(X0 + col * CELL + CELL / 2, 12, "abcdef"[col], size=14, fill=FAINT)
+    for row in range(NUM_ROWS):
+        d.text(12, Y0 + row * CELL + CELL / 2, str(row + 1), size=14, fill=FAINT)
     for cell, token in enumerate(pos.board):
         if token is not None:
-            _token(img, cell, token, highlight=pos.phase == "croc" and (
+            _token(d, cell, token, pos.phase == "croc" and (
                 cell == pos.croc_cell or cell in pos.swapped))
-    for position in range(22):
-        cy, cx = _track_centre(position)
-        if position == pos.impala:
-            draw.disc(img, cy, cx, 13, IMPALA)
-            draw.centred_text(img, cy, cx, str(position), INK)
-        else:
-            draw.disc(img, cy, cx, 3, GRID)
-    _status_panel(img, pos, scores, bottom + MARGIN)
-    return img
+    for position in range(TRACK_LENGTH):
+        _track_position(d, position, position == pos.impala)
+    _panel(d, pos, board, scores)
+    return d
 
 
-def _token(img, cell, token, highlight):
-    y, x = _cell_box(cell)
-    cy, cx = y + CELL // 2, x + CELL // 2
+def _rivers(d, sectors):
+    """A blue line on every edge between two sectors."""
+    for cell in range(NUM_CELLS):
+        x, y = _cell_xy(cell)
+        if cell % NUM_COLS < NUM_COLS - 1 and _river(sectors, cell, cell + 1):
+            d.line([(x + CELL, y), (x + CELL, y + CELL)], stroke=RIVER, width=5)
+        if cell + NUM_COLS < NUM_CELLS and _river(sectors, cell, cell + NUM_COLS):
+            d.line([(x, y + CELL), (x + CELL, y + CELL)], stroke=RIVER, width=5)
+
+
+def _token(d, cell, token, highlight):
+    x, y = _cell_xy(cell)
+    cx, cy = x + CELL / 2, y + CELL / 2 + 3
     colour = PLAYER_COLOURS[token.player]
-    if highlight:
-        draw.disc(img, cy, cx, 21, IMPALA)
-    if token.down:  # face down: a dark token rimmed with its owner's colour
-        draw.disc(img, cy, cx, 18, (85, 85, 85))
-        draw.ring(img, cy, cx, 18, 4, colour)
-        draw.centred_text(img, cy, cx, token.kind, (205, 205, 205), scale=2)
+    if highlight:  # the crocodile of a chain and the gazelles it swapped
+        d.circle(cx, cy, 23, fill=IMPALA)
+    if token.down:  # face down: dark, rimmed with the owner's colour
+        d.circle(cx, cy, 19, fill=FACE_DOWN, stroke=colour, width=4)
+        d.text(cx, cy, token.kind, size=20, fill=(200, 200, 200), bold=True)
     else:
-        draw.disc(img, cy, cx, 18, colour)
-        draw.centred_text(img, cy, cx, token.kind, (255, 255, 255), scale=2)
+        d.circle(cx, cy, 19, fill=colour, stroke=INK, width=1)
+        d.text(cx, cy, token.kind, size=20, fill=(255, 255, 255), bold=True)
 
 
-def _status_panel(img, pos, scores, top):
+def _track_position(d, position, impala):
+    cx, cy = _track_xy(position)
+    if impala:
+        d.circle(cx, cy, 14, fill=IMPALA, stroke=INK, width=1.5)
+        d.text(cx, cy, str(position), size=13, fill=INK, bold=True)
+    else:
+        d.circle(cx, cy, 10, fill=(255, 255, 255), stroke=(190, 180, 165), width=1)
+        d.text(cx, cy, str(position), size=10, fill=FAINT)
+
+
+def _panel(d, pos, board, scores):
+    """The text beside the board: title, phase, hands and points, legend."""
+    x, y = PANEL, 22
+    d.text(x, y, f"Drôles de Zèbres ({board} board)", size=16, bold=True, anchor="start")
+    y += 24
+    phase = _phase(pos)
+    d.text(x, y, phase[0].upper() + phase[1:], size=13, anchor="start",
+           fill=INK if pos.phase == "end" else PLAYER_COLOURS[pos.to_move])
+    y += 30
+    final = "" if pos.phase == "end" else " now"
     for player in (0, 1):
         hand = pos.hand(player)
-        line = (f"{COLOUR_NAMES[player]:<5} " + " ".join(f"{k}{hand[k]}" for k in KINDS)
-                + f"  {scores[player]:>3} PTS" + ("  +INAUG" if pos.inauguration == player
-                                                  else ""))
-        draw.text(img, top + 4 + 12 * player, 8, line, PLAYER_COLOURS[player])
-    status = "game over" if pos.phase == "end" else (
-        f"{pos.phase}: {COLOUR_NAMES[pos.to_move]} to play")
-    draw.text(img, top + 28, 8, status, INK)
+        colour = PLAYER_COLOURS[player]
+        d.circle(x + 7, y, 7, fill=colour)
+        d.text(x + 20, y, f"{COLOUR_NAMES[player]}: {scores[player]} points{final}"
+               + ("  (inauguration +5)" if pos.inauguration == player else ""),
+               size=13, anchor="start", bold=True, fill=colour)
+        y += 19
+        d.text(x + 20, y, "in hand: " + "   ".join(f"{hand[k]} {k}" for k in KINDS),
+               size=12, anchor="start")
+        y += 26
+    if pos.inauguration is None:
+        d.text(x, y, "Inauguration (+5): unclaimed", size=12, anchor="start")
+        y += 26
+    d.text(x, y, "Legend", size=13, bold=True, anchor="start")
+    y += 20
+    for kind in KINDS:
+        d.circle(x + 9, y, 9, fill=PLAYER_COLOURS[0])
+        d.text(x + 9, y, kind, size=11, fill=(255, 255, 255), bold=True)
+        d.text(x + 24, y, f"{KIND_NAMES[kind]}, {TOKEN_VALUES[kind]} point"
+               + ("s" if TOKEN_VALUES[kind] != 1 else ""), size=12, anchor="start")
+        y += 21
+    d.circle(x + 9, y, 8, fill=FACE_DOWN, stroke=PLAYER_COLOURS[1], width=2.5)
+    d.text(x + 24, y, "face down: 0 points, counts for majority", size=12, anchor="start")
+    y += 21
+    d.line([(x, y), (x + 18, y)], stroke=RIVER, width=5)
+    d.text(x + 24, y, "river between sectors A-F", size=12, anchor="start")
+    y += 21
+    d.circle(x + 9, y, 9, fill=IMPALA, stroke=INK, width=1.5)
+    d.text(x + 24, y, "Impala: the lit line is where to place", size=12, anchor="start")
+    y += 21
+    d.text(x, y, "Majority of a sector scores its face-up tokens.", size=11, anchor="start",
+           fill=FAINT)
