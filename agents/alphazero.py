@@ -305,6 +305,17 @@ class GumbelSearch:
         self.stats["search_seconds"] += time.perf_counter() - started
         return SearchResult(actions, policy, values)
 
+    def action_values(self, g):
+        """After ``run``: ``float64[A, P]``, the mean returns (absolute seats) of the
+        simulations through each root action of state ``g`` (NaN for actions never tried)."""
+        nodes = self.pool.nodes
+        kids = np.arange(nodes[g]["first_child"], nodes[g]["first_child"] + nodes[g]["num_children"])
+        kids = kids[nodes["visits"][kids] > 0]
+        out = np.full((self.game.num_actions, self.game.num_players), np.nan)
+        out[nodes["action"][kids]] = (self.pool.rewards[kids] + self.pool.values[kids]
+                                      / nodes["visits"][kids, None])
+        return out
+
     def _evaluate(self, evaluate, got, leaves, leaf_games, obs, masks, players, sims_done):
         started = time.perf_counter()
         priors, values = evaluate(obs[:got], masks[:got])
@@ -522,8 +533,8 @@ def az_loss(net, obs, mask, policy, value, value_weight):
     value_loss = ((predicted - torch.from_numpy(value)) ** 2).sum(dim=1).mean()
     with torch.no_grad():
         entropy = -(target * torch.log(target.clamp_min(1e-12))).sum(dim=1).mean()
-    stats = {"policy_loss": float(policy_loss), "value_loss": float(value_loss),
-             "policy_kl": float(policy_loss - entropy)}
+    stats = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
+             "policy_kl": policy_loss.item() - entropy.item()}
     return policy_loss + value_weight * value_loss, stats
 
 
