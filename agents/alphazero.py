@@ -51,6 +51,7 @@ from agents._mcts_kernels import NODE_DTYPE
 from agents.arena import _sample as sample_outcomes
 from agents.features import active_features
 from agents.mcts import compiled_search
+from agents.policy_head import probabilities
 from agents.ppo import PolicyValueNet, _packed, _unpacked, masked_log_probs, obs_scale_of
 from savanna.env import resolve_game
 from savanna.errors import clip
@@ -156,13 +157,13 @@ def make_network(game, hidden):
 
 def network_evaluator(net):
     """The search's evaluator on ``net``: ``(obs uint8[n, O], mask bool[n, A]) -> (priors
-    float64[n, A], values float32[n, P] in relative seats)``, priors the masked softmax."""
+    float64[n, A], values float32[n, P] in relative seats)``, priors the masked softmax
+    evaluated at the legal actions only (``agents.policy_head``)."""
 
     @torch.no_grad()
     def evaluate(obs, mask):
-        logits, values = net.from_features(torch.from_numpy(active_features(obs)))
-        log_probs = masked_log_probs(logits, torch.from_numpy(mask))
-        return log_probs.exp().double().numpy(), values.numpy()
+        hidden = net.encode(torch.from_numpy(active_features(obs)))
+        return probabilities(hidden, net.policy, mask), net.value(hidden).numpy()
 
     return evaluate
 

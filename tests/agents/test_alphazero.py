@@ -202,3 +202,34 @@ def test_agents_play_legal_moves(nim_checkpoint, spec):
         actions = agent.act(game, states, np.random.default_rng(5))
         assert game.legal_mask(states)[np.arange(len(states)), actions].all()
         states, _ = game.step(states, actions)
+
+
+def test_fused_priors_equal_the_dense_masked_softmax():
+    from agents.policy_head import probabilities
+    from agents.ppo import masked_log_probs
+
+    torch.manual_seed(1)
+    layer = torch.nn.Linear(8, 12)
+    hidden = torch.randn(5, 8)
+    legal = np.random.default_rng(0).random((5, 12)) < 0.4
+    legal[:, 3] = True
+    dense = masked_log_probs(layer(hidden), torch.from_numpy(legal)).exp().detach().numpy()
+    assert probabilities(hidden, layer, legal) == pytest.approx(dense, abs=1e-6)
+    assert (probabilities(hidden, layer, legal)[~legal] == 0).all()
+
+
+def test_a_run_folder_stops_and_resumes(tmp_path):
+    from experiments.train_az import run_training
+
+    game = Nim((2, 3, 4))
+    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "log_every": 2, "eval_games": 4,
+                         "eval_sims": 4, "ladder": ("mcts:sims=10",)})
+    messages = []
+    folder = run_training(config, runs_dir=tmp_path, game=game, write=messages.append,
+                          stop_after=4)
+    assert any(f"--resume {folder}" in m for m in messages)
+    run_training(AZConfig(**{**TINY, "minutes": 0.02}), resume=folder, game=game,
+                 write=messages.append)
+    for name in ("config.json", "metrics.csv", "eval.csv", "last.pt", "best.pt"):
+        assert (folder / name).is_file(), name
+    assert any("resuming" in m and "move 4" in m for m in messages)
