@@ -53,15 +53,20 @@ from numba import njit
 from savanna.game import CHANCE, TERMINAL
 
 if TYPE_CHECKING:  # bound by agents.alphazero.compiled_az; never runs
-    from agents._mcts_kernels import (backup, expand, init_node, materialise,  # noqa: F401
-                                      select_chance)
+    from agents._mcts_kernels import (  # noqa: TC004  # noqa: TC004
+        backup,
+        expand,
+        init_node,
+        materialise,
+        select_chance,
+    )
     from savanna.game import Kernels
 
     current_player_one = Kernels.current_player_one
     legal_actions_one = Kernels.legal_actions_one
     observe_one = Kernels.observe_one
-    A: int
-    C: int
+    A = C = 1  # actions, chance outcomes (at least 1)
+
 
 NOT_EXPANDED = -1
 TINY_PRIOR = 1e-30  # floor of a prior before its log (a softmax may underflow to 0)

@@ -52,7 +52,13 @@ from agents.arena import _sample as sample_outcomes
 from agents.features import active_features
 from agents.mcts import compiled_search
 from agents.policy_head import probabilities
-from agents.ppo import PolicyValueNet, _packed, _unpacked, masked_log_probs, obs_scale_of
+from agents.ppo import (
+    PolicyValueNet,
+    _packed,
+    _unpacked,
+    masked_log_probs,
+    obs_scale_of,
+)
 from savanna.env import resolve_game
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL

@@ -12,8 +12,12 @@ makes it deterministic). All randomness comes from the ``rng`` given to ``act``.
 import numpy as np
 import torch
 
-from agents.alphazero import (GumbelSearch, load_checkpoint, network_evaluator,
-                              network_from_checkpoint)
+from agents.alphazero import (
+    GumbelSearch,
+    load_checkpoint,
+    network_evaluator,
+    network_from_checkpoint,
+)
 from agents.base import random_argmax
 
 __all__ = ["AZAgent", "AZPolicyAgent"]

@@ -5,8 +5,15 @@ import pytest
 import torch
 
 from agents._az_kernels import considered_visits
-from agents.alphazero import (AZConfig, GumbelSearch, Trainer, load_checkpoint,
-                              make_network, network_evaluator, save_checkpoint)
+from agents.alphazero import (
+    AZConfig,
+    GumbelSearch,
+    Trainer,
+    load_checkpoint,
+    make_network,
+    network_evaluator,
+    save_checkpoint,
+)
 from agents.exact import solve
 from agents.registry import make_agent
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
@@ -119,8 +126,8 @@ def test_determinized_search_leaks_no_hidden_card():
 
 
 # ----- training --------------------------------------------------------------------------------
-TINY = dict(game="nim", games=32, sims=16, hidden=(32, 32), batch_size=64, replay_window=4096,
-            reuse=8.0, lr=3e-3)
+TINY = {"game": "nim", "games": 32, "sims": 16, "hidden": (32, 32), "batch_size": 64,
+        "replay_window": 4096, "reuse": 8.0, "lr": 3e-3}
 
 
 def test_training_on_nim_reaches_the_exact_values():
