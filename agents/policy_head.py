@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from numba import njit
 
-__all__ = ["log_prob_and_entropy", "sample"]
+__all__ = ["log_prob_and_entropy", "probabilities", "sample"]
 
 
 def log_prob_and_entropy(hidden, layer, legal, actions):
@@ -41,6 +41,14 @@ def sample(hidden, layer, legal, generator):
     actions, log_probs = _sample(hidden.numpy(), layer.weight.numpy(), layer.bias.numpy(),
                                  legal.numpy(), uniforms.numpy())
     return torch.from_numpy(actions), torch.from_numpy(log_probs)
+
+
+@torch.no_grad()
+def probabilities(hidden, layer, legal):
+    """``float64 [n, A]``: the masked softmax of ``layer(hidden)`` (``legal`` a bool array),
+    computed at the legal actions only and 0 elsewhere (AlphaZero's priors for its search)."""
+    return _probabilities(hidden.numpy(), layer.weight.numpy(), layer.bias.numpy(),
+                          np.ascontiguousarray(legal, np.bool_))
 
 
 class _LogProbEntropy(torch.autograd.Function):
@@ -157,3 +165,18 @@ def _sample(hidden, weight, bias, legal, uniforms):
                 break
         log_probs[r] = logits[r, actions[r]] - top - math.log(total)
     return actions, log_probs
+
+
+@njit(cache=True)
+def _probabilities(hidden, weight, bias, legal):
+    n, num_actions = legal.shape
+    out = np.zeros((n, num_actions), np.float64)
+    logits = np.empty((n, num_actions), np.float32)
+    legal_actions = np.empty(num_actions, np.int64)
+    for r in range(n):
+        count = _legal_list(legal, r, legal_actions)
+        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
+        for c in range(count):
+            k = legal_actions[c]
+            out[r, k] = math.exp(logits[r, k] - top) / total
+    return out

@@ -22,6 +22,8 @@ AGENTS = {
     "mcts": "agents.mcts:MCTSAgent",
     "ppo": "agents.ppo_agent:PPOAgent",
     "ppo-mcts": "agents.ppo_agent:PPOMCTSAgent",
+    "az": "agents.az_agent:AZAgent",
+    "az-policy": "agents.az_agent:AZPolicyAgent",
 }
 
 _NONE = type(None)

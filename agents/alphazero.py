@@ -1,0 +1,673 @@
+"""AlphaZero with Gumbel search for any Savanna game, in one file: search, self-play, learner.
+
+* **Search** (``GumbelSearch``): the trees of a whole batch of games live in one flat pool
+  searched by compiled loops (``agents._az_kernels``). Each round every game descends to one
+  leaf; the leaves of all games are evaluated in one forward pass of the network and backed
+  up. The root uses Gumbel top-k sampling with sequential halving, the inside the paper's
+  deterministic selection (Danihelka et al., ICLR 2022; mctx's ``gumbel_muzero_policy``), so
+  that 16-64 simulations already improve the policy. Imperfect information: every search
+  starts from ``game.resample_hidden(state, player, rng)``, one draw of the hidden cards
+  consistent with what the player to move knows (the network itself sees only observations).
+* **Network** (``AZNet``): PPO's trunk (``agents.ppo.PolicyValueNet``: a sparse first layer
+  over the observation's active features, ``agents.features``), a policy head of one logit per
+  action (masked softmax over the legal ones) and a value head of one output per player, in
+  seats relative to the observer (output ``k`` is seat ``(observer + k) % P``).
+* **Self-play** (``SelfPlay``): ``games`` games played at once, each move searched; chance nodes
+  are sampled, ended games restarted. It turns weights into trajectories: every decision gives
+  the observation, the legal mask, the policy target (the improved policy
+  ``softmax(log prior + sigma(completed Q))``) and, once the game is over, the value target
+  (the returns each player collected from that position to the end, relative seats).
+* **Learner** (``Learner``): a replay window of the latest positions, Adam on cross-entropy to
+  the policy targets plus the squared error of the value vector. Trajectories in, weights out:
+  ``Learner.add(trajectories)``, ``Learner.train(steps)``, ``Learner.weights()``; ``SelfPlay``
+  only needs ``load_weights``, so it could run in another process or machine.
+
+``Trainer`` runs them in turn: one move of every self-play game, then as many learner steps as
+keep each position sampled ``reuse`` times on average, then the new weights to self-play.
+Everything that decides the future of a run (weights, optimizer, replay window, the games in
+progress and their pending positions, every random generator, counters) is in the checkpoint,
+so a resumed run continues exactly.
+
+Example::
+
+    trainer = Trainer(AZConfig(game="zebres", seed=0))
+    for _ in range(100):
+        print(trainer.step())
+    save_checkpoint(trainer.checkpoint(), "runs/x/last.pt")
+"""
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents import _az_kernels
+from agents._mcts_kernels import NODE_DTYPE
+from agents.arena import _sample as sample_outcomes
+from agents.features import active_features
+from agents.mcts import compiled_search
+from agents.policy_head import probabilities
+from agents.ppo import (
+    PolicyValueNet,
+    _packed,
+    _unpacked,
+    masked_log_probs,
+    obs_scale_of,
+)
+from savanna.env import resolve_game
+from savanna.errors import clip
+from savanna.game import CHANCE, TERMINAL
+from savanna.rng import make_streams
+from savanna.specialize import specialize
+
+__all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
+           "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_evaluator",
+           "save_checkpoint"]
+
+CHECKPOINT_FORMAT = "savanna-az"
+CHECKPOINT_VERSION = 1
+
+
+# ----- configuration --------------------------------------------------------------------------
+@dataclass
+class AZConfig:
+    """Every setting of a run; saved in full with each checkpoint and in ``config.json``."""
+
+    game: str = "zebres"
+    game_options: dict = field(default_factory=dict)
+    seed: int = 0
+    minutes: float = 60.0           # training time of the run (evaluations not counted)
+    games: int = 256                # self-play games searched together (the leaf batch)
+    sims: int = 32                  # simulations per move
+    max_considered: int = 16        # root actions sampled by Gumbel top-k
+    value_scale: float = 0.1        # sigma(q) = (maxvisit_init + max N) * value_scale * q
+    maxvisit_init: float = 50.0
+    gumbel_scale: float = 1.0       # 0: no root noise (top-k of the prior alone)
+    hidden: tuple = (128, 128)
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    batch_size: int = 512
+    replay_window: int = 65_536     # positions kept for the learner
+    reuse: float = 4.0              # learner samples per self-play position, on average
+    value_weight: float = 1.0       # weight of the value loss against the policy loss
+    log_every: int = 10             # self-play moves between two rows of metrics.csv
+    eval_minutes: float = 10.0      # training minutes between two ladder evaluations
+    eval_games: int = 100           # games per rung
+    eval_sims: int = 100            # simulations of the evaluated agent
+    ladder: tuple = ("mcts:sims=100", "mcts:sims=1000")
+    checkpoint_minutes: float = 5.0
+    threads: int = 1                # torch threads (1: see agents.ppo on shared cores)
+
+    def __post_init__(self):
+        self.hidden = tuple(int(h) for h in self.hidden)
+        self.ladder = tuple(self.ladder)
+        for name in ("games", "sims", "max_considered", "batch_size", "replay_window",
+                     "log_every", "eval_games", "eval_sims", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+        for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {clip(getattr(self, name))}")
+        for name in ("value_scale", "maxvisit_init", "gumbel_scale", "weight_decay",
+                     "value_weight"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name} must be >= 0, got {clip(getattr(self, name))}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden must be one or more positive widths, got "
+                             f"{clip(self.hidden)}")
+        if self.replay_window < self.batch_size:
+            raise ValueError(f"replay_window ({self.replay_window}) must hold at least one "
+                             f"batch ({self.batch_size})")
+
+    def to_dict(self):
+        data = dataclasses.asdict(self)
+        data["hidden"], data["ladder"] = list(self.hidden), list(self.ladder)
+        return data
+
+    @classmethod
+    def from_dict(cls, data):
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown AlphaZero settings {clip(unknown)}; known: "
+                             f"{', '.join(sorted(names))}")
+        return cls(**data)
+
+
+# ----- the network ----------------------------------------------------------------------------
+class AZNet(PolicyValueNet):
+    """PPO's trunk and policy head with a value head of one output per player (relative
+    seats: output ``k`` is the return of seat ``(observer + k) % P``)."""
+
+    def __init__(self, obs_size, num_actions, num_players, hidden=(128, 128), obs_scale=1.0):
+        super().__init__(obs_size, num_actions, hidden, obs_scale)
+        self.value = nn.Linear(hidden[-1], num_players)
+        nn.init.zeros_(self.value.bias)
+
+    def from_features(self, features):
+        """``(logits [n, A], values [n, P])`` from the observations' active features."""
+        hidden = self.encode(features)
+        return self.policy(hidden), self.value(hidden)
+
+
+def make_network(game, hidden):
+    return AZNet(int(np.prod(game.obs_shape)), game.num_actions, game.num_players, hidden,
+                 obs_scale_of(game))
+
+
+def network_evaluator(net):
+    """The search's evaluator on ``net``: ``(obs uint8[n, O], mask bool[n, A]) -> (priors
+    float64[n, A], values float32[n, P] in relative seats)``, priors the masked softmax
+    evaluated at the legal actions only (``agents.policy_head``)."""
+
+    @torch.no_grad()
+    def evaluate(obs, mask):
+        hidden = net.encode(torch.from_numpy(active_features(obs)))
+        return probabilities(hidden, net.policy, mask), net.value(hidden).numpy()
+
+    return evaluate
+
+
+# ----- the batched search ---------------------------------------------------------------------
+_az_by_class = {}
+
+
+def compiled_az(game):
+    """``agents._az_kernels`` bound to ``game``'s kernels and to the MCTS node helpers
+    (compiled once and cached by numba, per game class)."""
+    key = type(game)
+    if key not in _az_by_class:
+        mcts = compiled_search(game)  # loaded first: the generated module imports from it
+        bindings = {name: getattr(game.kernels, name) for name in (
+            "current_player_one", "legal_actions_one", "observe_one")}
+        bindings.update({name: getattr(mcts, name) for name in (
+            "expand", "materialise", "backup", "select_chance", "init_node")})
+        bindings.update(A=game.num_actions, C=max(1, game.max_chance_outcomes))
+        _az_by_class[key] = specialize(_az_kernels, bindings, game.name)
+    return _az_by_class[key]
+
+
+class SearchResult(NamedTuple):
+    actions: np.ndarray      # int64[G]: the moves
+    policy: np.ndarray       # float32[G, A]: the improved policies (zero where illegal)
+    values: np.ndarray       # float64[G, P]: the roots' mean returns (absolute seats)
+
+
+class _Pool:
+    """The node and state arrays of a batch of trees (``agents._az_kernels``), grown on
+    demand and kept from one search to the next."""
+
+    def __init__(self, game, nodes, states):
+        p = game.num_players
+        self.nodes = np.empty(nodes, NODE_DTYPE)
+        self.values = np.empty((nodes, p), np.float64)
+        self.rewards = np.empty((nodes, p), np.float32)
+        self.raw = np.empty((nodes, p), np.float32)
+        self.states = np.empty(states, game.state_dtype)
+        self.counts = np.zeros(2, np.int64)
+
+    @property
+    def arrays(self):
+        return self.nodes, self.values, self.rewards, self.raw, self.states, self.counts
+
+    def reserve(self, nodes, states):
+        """Room for ``nodes`` more nodes and ``states`` more states (doubling what is short)."""
+        used_nodes, used_states = int(self.counts[0]), int(self.counts[1])
+        if len(self.nodes) - used_nodes < nodes:
+            size = max(2 * len(self.nodes), used_nodes + nodes)
+            for name in ("nodes", "values", "rewards", "raw"):
+                setattr(self, name, _resized(getattr(self, name), size, used_nodes))
+        if len(self.states) - used_states < states:
+            size = max(2 * len(self.states), used_states + states)
+            self.states = _resized(self.states, size, used_states)
+
+
+def _resized(array, size, used):
+    new = np.empty((size, *array.shape[1:]), array.dtype)
+    new[:used] = array[:used]
+    return new
+
+
+class GumbelSearch:
+    """Searches a batch of decision nodes at once (see the module docstring and
+    ``agents._az_kernels``): ``run(states, evaluate, rng) -> SearchResult``.
+
+    sims            simulations per state
+    max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
+    value_scale, maxvisit_init   the scale of sigma(q)
+    gumbel_scale    the root noise (0: the prior's top-k, deterministic)
+
+    ``stats`` adds up the seconds spent in the compiled search and in the evaluator, and the
+    leaves evaluated, for throughput reports.
+    """
+
+    def __init__(self, game, sims=32, max_considered=16, value_scale=0.1, maxvisit_init=50.0,
+                 gumbel_scale=1.0):
+        self.game = game
+        self.sims = int(sims)
+        self.table = _az_kernels.considered_visits(int(max_considered), self.sims)
+        self.value_scale = float(value_scale)
+        self.maxvisit_init = float(maxvisit_init)
+        self.gumbel_scale = float(gumbel_scale)
+        self.kernels = compiled_az(game)
+        self.width = max(game.num_actions, game.max_chance_outcomes)
+        self.pool = None
+        self.stats = {"search_seconds": 0.0, "inference_seconds": 0.0, "leaves": 0}
+
+    def run(self, states, evaluate, rng):
+        """Searches every state of the batch (each a decision node) with ``evaluate(obs,
+        mask) -> (priors float64[n, A], values float[n, P] relative)``."""
+        game, k = self.game, self.kernels
+        players = game.current_player(states)
+        if (players < 0).any():
+            raise ValueError("the search needs decision nodes; state "
+                             f"{int(np.flatnonzero(players < 0)[0])} is not one")
+        n = len(states)
+        roots = states.copy() if game.perfect_information else _resampled(game, states,
+                                                                          players, rng)
+        started = time.perf_counter()
+        if self.pool is None or len(self.pool.nodes) < n:
+            self.pool = _Pool(game, n * (self.sims + 1) * 16, n * (self.sims + 1) * 2)
+        pool = self.pool
+        pool.counts[:] = 0
+        k.set_roots(*pool.arrays, roots)
+        leaves = np.empty(n, np.int32)
+        leaf_games = np.arange(n, dtype=np.int32)
+        obs = np.empty((n, int(np.prod(game.obs_shape))), np.uint8)
+        masks = np.empty((n, game.num_actions), np.bool_)
+        leaf_players = np.empty(n, np.int64)
+        sims_done = np.zeros(n, np.int32)
+        k.collect_roots(pool.nodes, pool.states, n, leaves, obs, masks, leaf_players)
+        self.stats["search_seconds"] += time.perf_counter() - started
+        self._evaluate(evaluate, n, leaves, leaf_games, obs, masks, leaf_players, sims_done)
+        started = time.perf_counter()
+        sims_done[:] = 0  # the roots' evaluation is not a simulation
+        gumbel = self.gumbel_scale * rng.gumbel(size=(n, game.num_actions))
+        streams = make_streams(rng, n)
+        while True:
+            pool.reserve(n * self.width, 2 * n)
+            got, short = k.descend(*pool.arrays, gumbel, self.table, sims_done, self.sims,
+                                   self.value_scale, self.maxvisit_init, streams, leaves,
+                                   leaf_games, obs, masks, leaf_players)
+            if got:
+                self.stats["search_seconds"] += time.perf_counter() - started
+                self._evaluate(evaluate, got, leaves, leaf_games, obs, masks, leaf_players,
+                               sims_done)
+                started = time.perf_counter()
+            elif short:
+                pool.reserve(2 * len(pool.nodes), 2 * len(pool.states))
+            else:
+                break
+        policy = np.zeros((n, game.num_actions), np.float32)
+        actions = np.empty(n, np.int64)
+        values = np.empty((n, game.num_players), np.float64)
+        k.root_results(pool.nodes, pool.values, pool.rewards, pool.raw, gumbel,
+                       self.value_scale, self.maxvisit_init, policy, actions, values)
+        self.stats["search_seconds"] += time.perf_counter() - started
+        return SearchResult(actions, policy, values)
+
+    def action_values(self, g):
+        """After ``run``: ``float64[A, P]``, the mean returns (absolute seats) of the
+        simulations through each root action of state ``g`` (NaN for actions never tried)."""
+        nodes = self.pool.nodes
+        kids = np.arange(nodes[g]["first_child"], nodes[g]["first_child"] + nodes[g]["num_children"])
+        kids = kids[nodes["visits"][kids] > 0]
+        out = np.full((self.game.num_actions, self.game.num_players), np.nan)
+        out[nodes["action"][kids]] = (self.pool.rewards[kids] + self.pool.values[kids]
+                                      / nodes["visits"][kids, None])
+        return out
+
+    def _evaluate(self, evaluate, got, leaves, leaf_games, obs, masks, players, sims_done):
+        started = time.perf_counter()
+        priors, values = evaluate(obs[:got], masks[:got])
+        self.stats["inference_seconds"] += time.perf_counter() - started
+        self.stats["leaves"] += got
+        started = time.perf_counter()
+        self.pool.reserve(got * self.game.num_actions, 0)
+        self.kernels.expand_and_backup(
+            *self.pool.arrays, leaves[:got],
+            leaf_games[:got], players[:got], np.ascontiguousarray(priors, np.float64),
+            np.ascontiguousarray(values, np.float32), sims_done)
+        self.stats["search_seconds"] += time.perf_counter() - started
+
+
+def _resampled(game, states, players, rng):
+    """Each state redrawn from what its player to move knows (``game.resample_hidden``)."""
+    roots = states.copy()
+    for p in np.unique(players):
+        rows = np.flatnonzero(players == p)
+        roots[rows] = game.resample_hidden(states[rows], int(p), rng)
+    return roots
+
+
+# ----- self-play --------------------------------------------------------------------------------
+class Trajectories(NamedTuple):
+    """Finished positions: what the learner trains on (relative seats throughout)."""
+
+    obs: np.ndarray          # uint8[m, O]: the observation of the player to move
+    mask: np.ndarray         # bool[m, A]: the legal actions
+    policy: np.ndarray       # float32[m, A]: the search's improved policy
+    value: np.ndarray        # float32[m, P]: returns from the position on, seat k = mover + k
+
+    @staticmethod
+    def concatenate(parts, game):
+        if not parts:
+            p = game.num_players
+            return Trajectories(np.empty((0, int(np.prod(game.obs_shape))), np.uint8),
+                                np.empty((0, game.num_actions), np.bool_),
+                                np.empty((0, game.num_actions), np.float32),
+                                np.empty((0, p), np.float32))
+        return Trajectories(*(np.concatenate(column) for column in zip(*parts)))
+
+
+PENDING = ("obs", "mask", "policy", "player", "episode", "collected")
+
+
+class SelfPlay:
+    """``games`` games played by the search on the current weights (``load_weights``);
+    ``play(moves)`` makes that many moves in every game and returns the positions of the games
+    that ended (``Trajectories``)."""
+
+    def __init__(self, game, config, rng):
+        cfg = config
+        self.game, self.rng = game, rng
+        self.net = make_network(game, cfg.hidden).eval()
+        self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
+                                   cfg.maxvisit_init, cfg.gumbel_scale)
+        self.states = game.init(cfg.games, rng)
+        self.collected = np.zeros((cfg.games, game.num_players), np.float64)
+        self.episode = np.arange(cfg.games, dtype=np.int64)
+        self.next_episode = cfg.games
+        self.pending = {key: [] for key in PENDING}  # positions of games not over yet
+        self.finished = {}  # episode -> its returns, until its positions are handed out
+        self.games_finished = 0
+        self._settle()
+
+    def load_weights(self, weights):
+        self.net.load_state_dict(weights)
+
+    def play(self, moves=1):
+        """Makes ``moves`` searched moves in every game; the finished games' positions."""
+        evaluate = network_evaluator(self.net)
+        game = self.game
+        for _ in range(moves):
+            players = game.current_player(self.states)
+            result = self.search.run(self.states, evaluate, self.rng)
+            for key, value in zip(PENDING, (
+                    game.observe(self.states, players).reshape(len(players), -1),
+                    game.legal_mask(self.states), result.policy, players.astype(np.int64),
+                    self.episode.copy(), self.collected.copy())):
+                self.pending[key].append(value)
+            self.collected += game.step_inplace(self.states, result.actions)
+            self._settle()
+        return self._harvest()
+
+    def _settle(self):
+        """Samples chance outcomes and restarts ended games until every game is at a
+        decision node; an ended game's returns are kept for its positions."""
+        game = self.game
+        while True:
+            players = game.current_player(self.states)
+            ended = np.flatnonzero(players == TERMINAL)
+            chance = np.flatnonzero(players == CHANCE)
+            if len(ended):
+                for g in ended:
+                    self.finished[int(self.episode[g])] = self.collected[g].copy()
+                self.games_finished += len(ended)
+                self.states[ended] = game.init(len(ended), self.rng)
+                self.collected[ended] = 0.0
+                self.episode[ended] = self.next_episode + np.arange(len(ended))
+                self.next_episode += len(ended)
+            elif len(chance):
+                sub = self.states[chance]
+                game.apply_chance(sub, sample_outcomes(game.chance_probs(sub), self.rng))
+                self.states[chance] = sub
+            else:
+                return
+
+    def _harvest(self):
+        """The pending positions of finished games, with their value targets."""
+        if not self.pending["obs"] or not self.finished:
+            return Trajectories.concatenate([], self.game)
+        pending = {key: np.concatenate(parts) for key, parts in self.pending.items()}
+        done = np.isin(pending["episode"], np.fromiter(self.finished, np.int64))
+        self.pending = {key: [value[~done]] for key, value in pending.items()}
+        final = np.array([self.finished[e] for e in pending["episode"][done]])
+        self.finished = {}
+        p = self.game.num_players
+        seats = (pending["player"][done, None] + np.arange(p)) % p
+        value = np.take_along_axis(final - pending["collected"][done], seats, axis=1)
+        return Trajectories(pending["obs"][done], pending["mask"][done],
+                            pending["policy"][done], value.astype(np.float32))
+
+    def state_dict(self):
+        return {"states": _packed(self.states), "collected": torch.from_numpy(self.collected),
+                "episode": torch.from_numpy(self.episode), "next_episode": self.next_episode,
+                "games_finished": self.games_finished,
+                "pending": {key: [torch.from_numpy(np.ascontiguousarray(v)) for v in parts]
+                            for key, parts in self.pending.items()},
+                "finished": {int(e): torch.from_numpy(v) for e, v in self.finished.items()}}
+
+    def load_state_dict(self, state):
+        self.states[:] = _unpacked(state["states"], self.states)
+        self.collected[:] = state["collected"].numpy()
+        self.episode[:] = state["episode"].numpy()
+        self.next_episode = int(state["next_episode"])
+        self.games_finished = int(state["games_finished"])
+        self.pending = {key: [v.numpy() for v in parts] for key, parts in state["pending"].items()}
+        self.finished = {int(e): v.numpy() for e, v in state["finished"].items()}
+
+
+# ----- the learner ------------------------------------------------------------------------------
+class Learner:
+    """The network being trained, its optimizer and the replay window (a ring of the latest
+    ``replay_window`` positions). ``add(trajectories)``, ``train(steps)``, ``weights()``."""
+
+    def __init__(self, game, config, rng):
+        cfg = self.config = config
+        self.game, self.rng = game, rng
+        self.net = make_network(game, cfg.hidden)
+        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=cfg.lr,
+                                           weight_decay=cfg.weight_decay)
+        w, obs_size = cfg.replay_window, int(np.prod(game.obs_shape))
+        self.replay = Trajectories(np.zeros((w, obs_size), np.uint8),
+                                   np.zeros((w, game.num_actions), np.bool_),
+                                   np.zeros((w, game.num_actions), np.float32),
+                                   np.zeros((w, game.num_players), np.float32))
+        self.size = 0
+        self.cursor = 0
+        self.steps = 0
+
+    def add(self, trajectories):
+        """Puts positions in the window, overwriting the oldest."""
+        m = len(trajectories.obs)
+        w = self.config.replay_window
+        rows = (self.cursor + np.arange(m)) % w
+        for store, new in zip(self.replay, trajectories):
+            store[rows] = new[-w:] if m > w else new
+        self.cursor = int((self.cursor + m) % w)
+        self.size = min(w, self.size + m)
+
+    def train(self, steps):
+        """``steps`` Adam steps on minibatches drawn uniformly from the window; their mean
+        losses (an empty dict when the window holds less than one batch)."""
+        cfg = self.config
+        if self.size < cfg.batch_size or steps < 1:
+            return {}
+        sums = {}
+        for _ in range(steps):
+            rows = self.rng.integers(0, self.size, cfg.batch_size)
+            loss, stats = az_loss(self.net, *(column[rows] for column in self.replay),
+                                  cfg.value_weight)
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            for key, value in stats.items():
+                sums[key] = sums.get(key, 0.0) + value
+        self.steps += steps
+        return {key: value / steps for key, value in sums.items()}
+
+    def weights(self):
+        """A copy of the network's weights, for self-play."""
+        return {k: v.detach().clone() for k, v in self.net.state_dict().items()}
+
+    def state_dict(self):
+        return {"model": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "replay": [torch.from_numpy(column[:self.size]) for column in self.replay],
+                "size": self.size, "cursor": self.cursor, "steps": self.steps}
+
+    def load_state_dict(self, state):
+        self.net.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.size, self.cursor, self.steps = (int(state[k]) for k in ("size", "cursor", "steps"))
+        for store, saved in zip(self.replay, state["replay"]):
+            store[:self.size] = saved.numpy()
+
+
+def az_loss(net, obs, mask, policy, value, value_weight):
+    """Cross-entropy of the masked policy to the search's policy plus ``value_weight`` times
+    the squared error of the value vector (summed over seats); and their values."""
+    logits, predicted = net(obs)
+    log_probs = masked_log_probs(logits, torch.from_numpy(mask))
+    target = torch.from_numpy(policy)
+    policy_loss = -(target * log_probs).sum(dim=1).mean()
+    value_loss = ((predicted - torch.from_numpy(value)) ** 2).sum(dim=1).mean()
+    with torch.no_grad():
+        entropy = -(target * torch.log(target.clamp_min(1e-12))).sum(dim=1).mean()
+    stats = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
+             "policy_kl": policy_loss.item() - entropy.item()}
+    return policy_loss + value_weight * value_loss, stats
+
+
+# ----- the trainer ------------------------------------------------------------------------------
+class Trainer:
+    """One AlphaZero run: self-play and learner in turn (see the module docstring).
+    ``game`` overrides the config's game name with an instance (e.g. a test game)."""
+
+    def __init__(self, config, game=None):
+        self.config = cfg = config
+        self.game = game if game is not None else resolve_game(cfg.game, cfg.game_options)
+        torch.set_num_threads(cfg.threads)
+        torch.manual_seed(cfg.seed)
+        self.play_rng = np.random.default_rng([cfg.seed, 0])
+        self.learn_rng = np.random.default_rng([cfg.seed, 1])
+        self.learner = Learner(self.game, cfg, self.learn_rng)
+        self.selfplay = SelfPlay(self.game, cfg, self.play_rng)
+        self.selfplay.load_weights(self.learner.weights())
+        self.moves = 0          # self-play rounds (one move of every game each)
+        self.positions = 0      # positions handed to the learner
+        self.credit = 0.0       # learner steps owed to the positions received
+        self.timing = {"learn_seconds": 0.0}
+
+    def step(self):
+        """One move of every self-play game, then the learner's share of steps; returns the
+        learner's metrics (empty until the window holds a batch)."""
+        cfg = self.config
+        trajectories = self.selfplay.play(1)
+        self.moves += 1
+        self.positions += len(trajectories.obs)
+        started = time.perf_counter()
+        self.learner.add(trajectories)
+        self.credit += cfg.reuse * len(trajectories.obs) / cfg.batch_size
+        steps = int(self.credit) if self.learner.size >= cfg.batch_size else 0
+        self.credit -= steps
+        metrics = self.learner.train(steps)
+        if steps:
+            self.selfplay.load_weights(self.learner.weights())
+        self.timing["learn_seconds"] += time.perf_counter() - started
+        return metrics
+
+    def counters(self):
+        return {"moves": self.moves, "positions": self.positions,
+                "learner_steps": self.learner.steps,
+                "games_finished": self.selfplay.games_finished}
+
+    def checkpoint(self, extra=None, full=True):
+        """A checkpoint's contents: the network alone, or (``full``) everything to resume."""
+        data = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+                "game": self.game.name, "obs_shape": list(self.game.obs_shape),
+                "num_actions": self.game.num_actions, "num_players": self.game.num_players,
+                "config": self.config.to_dict(), "counters": self.counters(),
+                "model": self.learner.net.state_dict(), "extra": extra or {}}
+        if full:
+            data["trainer"] = {
+                "learner": self.learner.state_dict(), "selfplay": self.selfplay.state_dict(),
+                "credit": self.credit, "moves": self.moves, "positions": self.positions,
+                "rng": {"play": self.play_rng.bit_generator.state,
+                        "learn": self.learn_rng.bit_generator.state,
+                        "torch": torch.get_rng_state()}}
+        return data
+
+    @classmethod
+    def from_checkpoint(cls, data, game=None, **overrides):
+        """A trainer continuing exactly from a full checkpoint's contents (``overrides``
+        change settings such as ``minutes``); returns ``(trainer, extra)``."""
+        if "trainer" not in data:
+            raise ValueError("this checkpoint holds a network only; resuming needs last.pt")
+        trainer = cls(AZConfig.from_dict({**data["config"], **overrides}), game)
+        saved = data["trainer"]
+        trainer.learner.load_state_dict(saved["learner"])
+        trainer.selfplay.load_state_dict(saved["selfplay"])
+        trainer.selfplay.load_weights(trainer.learner.weights())
+        trainer.credit = float(saved["credit"])
+        trainer.moves, trainer.positions = int(saved["moves"]), int(saved["positions"])
+        trainer.play_rng.bit_generator.state = saved["rng"]["play"]
+        trainer.learn_rng.bit_generator.state = saved["rng"]["learn"]
+        torch.set_rng_state(saved["rng"]["torch"])
+        return trainer, data["extra"]
+
+
+# ----- checkpoint files ----------------------------------------------------------------------
+def save_checkpoint(data, path):
+    """Writes checkpoint contents atomically (a temporary file, then ``os.replace``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    torch.save(data, tmp)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path, game=None):
+    """An AlphaZero checkpoint's contents, checked; a one-line ValueError for a missing,
+    corrupt or foreign file, or one trained on another game than ``game`` (when given)."""
+    path = Path(path)
+    name = clip(str(path))
+    if not path.is_file():
+        raise ValueError(f"no AlphaZero checkpoint at {name}")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:
+        raise ValueError(f"{name} is not a readable AlphaZero checkpoint (corrupt or not a "
+                         f"torch file: {type(err).__name__})") from None
+    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{name} is not a Savanna AlphaZero checkpoint (expected format "
+                         f"{CHECKPOINT_FORMAT!r})")
+    if data.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(f"{name} has checkpoint version {clip(data.get('version'))}; this "
+                         f"code reads version {CHECKPOINT_VERSION}")
+    if game is not None:
+        theirs = (data["game"], tuple(data["obs_shape"]), data["num_actions"],
+                  data["num_players"])
+        ours = (game.name, tuple(game.obs_shape), game.num_actions, game.num_players)
+        if theirs != ours:
+            raise ValueError(f"{name} was trained on {theirs[0]} ({theirs[3]} players, "
+                             f"{theirs[2]} actions), not on {ours[0]} ({ours[3]} players, "
+                             f"{ours[2]} actions)")
+    return data
+
+
+def network_from_checkpoint(data, game):
+    """The network stored in checkpoint contents, in eval mode."""
+    net = make_network(game, tuple(data["config"]["hidden"]))
+    try:
+        net.load_state_dict(data["model"])
+    except RuntimeError as err:
+        raise ValueError(f"checkpoint weights do not fit the network: "
+                         f"{clip(str(err).splitlines()[0])}") from None
+    return net.eval()

@@ -1,0 +1,118 @@
+"""AlphaZero checkpoints as agents: ``az:<checkpoint>[,sims=N]`` searches with the network,
+``az-policy:<checkpoint>`` plays the network's most probable legal move.
+
+``AZAgent`` runs ``agents.alphazero.GumbelSearch`` on the whole batch of states it is given
+(one network call per round for all of them) and plays the search's move: the best of
+``gumbel + log prior + sigma(q)`` among the most visited root actions (``gumbel_scale=0``
+makes it deterministic). All randomness comes from the ``rng`` given to ``act``.
+
+>>> agent = AZAgent("runs/zebres-az-0-20260101-120000/best.pt", sims=100)
+>>> actions = agent.act(game, states, np.random.default_rng(0))
+"""
+import numpy as np
+import torch
+
+from agents.alphazero import (
+    GumbelSearch,
+    load_checkpoint,
+    network_evaluator,
+    network_from_checkpoint,
+)
+from agents.base import random_argmax
+
+__all__ = ["AZAgent", "AZPolicyAgent"]
+
+
+class AZPolicyAgent:
+    """The network alone: its most probable legal move (ties at random)."""
+
+    name = "az-policy"
+
+    def __init__(self, checkpoint: str):
+        self.checkpoint = str(checkpoint)
+        self._data = load_checkpoint(self.checkpoint)
+        self._nets = {}
+
+    @classmethod
+    def from_network(cls, net, game, label="training", **settings):
+        """An agent on an in-memory network (the trainer's evaluations), for ``game`` only."""
+        agent = cls.__new__(cls)
+        agent.checkpoint, agent._data, agent._nets = label, None, {_key(game): net}
+        agent._configure(**settings)
+        return agent
+
+    def _configure(self):
+        pass
+
+    def settings(self):
+        return {"checkpoint": self.checkpoint}
+
+    def network(self, game):
+        """The network, checked against ``game`` (a ValueError if it was trained on another)."""
+        key = _key(game)
+        if key not in self._nets:
+            if self._data is None:
+                raise ValueError(f"this network plays {next(iter(self._nets))[0]}, not "
+                                 f"{game.name}")
+            load_checkpoint(self.checkpoint, game)  # the clear error when the game differs
+            self._nets[key] = network_from_checkpoint(self._data, game)
+        return self._nets[key]
+
+    def act(self, game, states, rng):
+        states = game.check_states(states)
+        mask = game.legal_mask(states)
+        obs = game.observe(states, game.current_player(states)).reshape(len(states), -1)
+        priors, _ = network_evaluator(self.network(game))(obs, mask)
+        return random_argmax(np.where(mask, priors, -1.0), rng)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.checkpoint!r})"
+
+
+class AZAgent(AZPolicyAgent):
+    """The network's Gumbel search (see the module docstring)."""
+
+    name = "az"
+
+    def __init__(self, checkpoint: str, sims: int = 100, max_considered: int = 16,
+                 gumbel_scale: float = 1.0):
+        super().__init__(checkpoint)
+        self._configure(sims, max_considered, gumbel_scale)
+
+    def _configure(self, sims=100, max_considered=16, gumbel_scale=1.0):
+        for name, value in (("sims", sims), ("max_considered", max_considered)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+        if not gumbel_scale >= 0:
+            raise ValueError(f"gumbel_scale must be >= 0, got {gumbel_scale!r}")
+        self.sims, self.max_considered = int(sims), int(max_considered)
+        self.gumbel_scale = float(gumbel_scale)
+        self._searches = {}
+
+    def settings(self):
+        out = {"checkpoint": self.checkpoint, "sims": self.sims}
+        if self.max_considered != 16:
+            out["max_considered"] = self.max_considered
+        if self.gumbel_scale != 1.0:
+            out["gumbel_scale"] = self.gumbel_scale
+        return out
+
+    @torch.no_grad()
+    def act(self, game, states, rng):
+        states = game.check_states(states)
+        key = _key(game)
+        if key not in self._searches:
+            self._searches[key] = GumbelSearch(game, self.sims, self.max_considered,
+                                               gumbel_scale=self.gumbel_scale)
+        evaluate = network_evaluator(self.network(game))
+        return self._searches[key].run(states, evaluate, rng).actions
+
+    def __getstate__(self):  # arena workers get the agent without its search buffers
+        return {**self.__dict__, "_searches": {}}
+
+    def __repr__(self):
+        return f"AZAgent({self.checkpoint!r}, sims={self.sims})"
+
+
+def _key(game):
+    return type(game), game.name, tuple(game.obs_shape), game.num_actions, game.num_players

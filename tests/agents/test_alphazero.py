@@ -1,0 +1,242 @@
+"""AlphaZero (agents.alphazero): the Gumbel search against exact values on the tiny games,
+chance and three players, determinization, training, exact resume, checkpoints and agents."""
+import numpy as np
+import pytest
+import torch
+
+from agents._az_kernels import considered_visits
+from agents.alphazero import (
+    AZConfig,
+    GumbelSearch,
+    Trainer,
+    load_checkpoint,
+    make_network,
+    network_evaluator,
+    save_checkpoint,
+)
+from agents.exact import solve
+from agents.registry import make_agent
+from tests.agents.tiny_games import DiceRace, HighCard, Nim
+
+
+def nim_evaluator(obs, mask):
+    """Exact Nim values for the player to move (whoever empties the heaps wins: the mover
+    wins iff the heaps xor to non-zero), uniform priors."""
+    heaps = obs.astype(np.int64)
+    wins = (heaps[:, 0] ^ heaps[:, 1] ^ heaps[:, 2]) != 0
+    v = np.where(wins, 1.0, -1.0).astype(np.float32)
+    return mask / mask.sum(axis=1, keepdims=True), np.stack([v, -v], axis=1)
+
+
+def race_evaluator(obs, mask):
+    """Exact DiceRace values (the solver's) of the player-relative positions in ``obs``."""
+    game = DiceRace()
+    values = np.empty((len(obs), 2), np.float32)
+    for j, o in enumerate(obs):
+        s = game.from_text(f"pos={o[0]},{o[1]} dice={o[2]},{o[3]} to_move=0 "
+                           f"turns_left={o[4]} over=0")
+        values[j] = solve(game, s)[0]
+    return mask / mask.sum(axis=1, keepdims=True), values
+
+
+def uniform_evaluator(num_players):
+    def evaluate(obs, mask):
+        return mask / mask.sum(axis=1, keepdims=True), np.zeros((len(obs), num_players))
+    return evaluate
+
+
+class OpenHighCard(HighCard):
+    """HighCard with the cards in view of the search (no determinization), to compare its
+    values with the exact solver's on the same deal."""
+
+    perfect_information = True
+
+
+# ----- sequential halving ----------------------------------------------------------------------
+def test_considered_visits_match_mctx_sequential_halving():
+    table = considered_visits(4, 10)
+    # 4 actions, log2(4) = 2 phases: 10 / (2 * 4) -> 1 visit each, then the best 2 get the rest
+    assert table[4].tolist() == [0, 0, 0, 0, 1, 1, 2, 2, 3, 3]
+    assert table[1].tolist() == list(range(10))
+    assert table[2].tolist() == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+
+
+# ----- the root with exact values --------------------------------------------------------------
+@pytest.mark.parametrize("heaps", [(1, 3, 4), (2, 3, 4), (1, 2, 4), (3, 3, 1)])
+def test_gumbel_root_with_exact_values_picks_a_winning_move(heaps):
+    game = Nim(heaps)
+    _, per_action = solve(game, game.init(1))
+    states = game.init(16)
+    # sigma(q) separates a win from a loss by (50 + max visits) * 0.1: with 256 simulations
+    # over 8-12 actions that is about 10, which the Gumbel noise does not overturn
+    result = GumbelSearch(game, sims=256).run(states, nim_evaluator, np.random.default_rng(0))
+    assert (per_action[result.actions, 0] == 1.0).all()
+    winning = per_action[:, 0] == 1.0
+    assert (result.policy[:, winning].sum(axis=1) > 0.95).all()   # the improved policy too
+    assert np.allclose(result.policy.sum(axis=1), 1.0)
+    assert (result.policy[:, ~game.legal_mask(states)[0]] == 0).all()
+
+
+def test_without_search_values_the_moves_follow_the_gumbel_top_k_of_the_prior():
+    game = Nim((4, 4, 4))
+    result = GumbelSearch(game, sims=1).run(game.init(200), uniform_evaluator(2),
+                                            np.random.default_rng(1))
+    counts = np.bincount(result.actions, minlength=12)
+    assert (counts > 0).all() and counts.max() < 40   # one simulation: a uniform draw
+
+
+# ----- chance nodes and three players: per-player values backed up ----------------------------
+def test_chance_nodes_back_up_the_expected_values():
+    game = DiceRace()
+    s = game.from_text("pos=6,6 dice=2,2 to_move=0 turns_left=2 over=0")
+    _, per_action = solve(game, s)
+    search = GumbelSearch(game, sims=3000)
+    search.run(s, race_evaluator, np.random.default_rng(2))
+    values = search.action_values(0)
+    legal = game.legal_mask(s)[0]
+    assert values[legal] == pytest.approx(per_action[legal], abs=0.08)
+
+
+@pytest.mark.parametrize("cards", [(4, 1, 2), (0, 3, 2), (2, 4, 3)])
+def test_three_player_trees_back_up_each_seats_values(cards):
+    game = OpenHighCard()
+    s = game.deal(cards)
+    _, per_action = solve(game, s)
+    search = GumbelSearch(game, sims=2000)
+    search.run(s, uniform_evaluator(3), np.random.default_rng(3))
+    values = search.action_values(0)
+    legal = game.legal_mask(s)[0]
+    assert values[legal] == pytest.approx(per_action[legal], abs=0.15)
+
+
+# ----- hidden information ----------------------------------------------------------------------
+def test_determinized_search_leaks_no_hidden_card():
+    game = HighCard()
+    torch.manual_seed(0)
+    evaluate = network_evaluator(make_network(game, (16,)).eval())
+    results = []
+    for others in [(0, 1), (4, 3), (1, 3)]:  # seat 0 holds card 2 each time
+        s = game.deal([2, *others])
+        result = GumbelSearch(game, sims=32).run(np.repeat(s, 8), evaluate,
+                                                 np.random.default_rng(4))
+        results.append(result)
+    for other in results[1:]:
+        assert np.array_equal(other.actions, results[0].actions)
+        assert np.array_equal(other.policy, results[0].policy)
+
+
+# ----- training --------------------------------------------------------------------------------
+TINY = {"game": "nim", "games": 32, "sims": 16, "hidden": (32, 32), "batch_size": 64,
+        "replay_window": 4096, "reuse": 8.0, "lr": 3e-3}
+
+
+def test_training_on_nim_reaches_the_exact_values():
+    game = Nim((2, 3, 4))
+    trainer = Trainer(AZConfig(**TINY), game)
+    for _ in range(400):
+        trainer.step()
+    s = game.init(1)
+    exact, per_action = solve(game, s)
+    priors, values = network_evaluator(trainer.learner.net.eval())(
+        game.observe(s, 0).reshape(1, -1), game.legal_mask(s))
+    assert values[0] == pytest.approx(exact, abs=0.35)
+    assert per_action[priors[0].argmax(), 0] == exact[0]   # the one winning move
+
+
+def test_resume_is_exact(tmp_path):
+    game = Nim((2, 3, 4))
+    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16})
+    straight = Trainer(config, game)
+    for _ in range(30):
+        straight.step()
+    first = Trainer(config, game)
+    for _ in range(15):
+        first.step()
+    save_checkpoint(first.checkpoint(), tmp_path / "last.pt")
+    resumed, _ = Trainer.from_checkpoint(load_checkpoint(tmp_path / "last.pt", game), game)
+    for _ in range(15):
+        resumed.step()
+    assert resumed.counters() == straight.counters()
+    assert straight.learner.steps > 0
+    for key, value in straight.learner.net.state_dict().items():
+        assert torch.equal(value, resumed.learner.net.state_dict()[key]), key
+    assert np.array_equal(straight.selfplay.states, resumed.selfplay.states)
+
+
+# ----- checkpoints and agents ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def nim_checkpoint(tmp_path_factory):
+    game = Nim((2, 3, 4))
+    trainer = Trainer(AZConfig(**{**TINY, "games": 8}), game)
+    for _ in range(5):
+        trainer.step()
+    path = tmp_path_factory.mktemp("az") / "best.pt"
+    save_checkpoint(trainer.checkpoint(full=False), path)
+    return path
+
+
+@pytest.mark.parametrize("content", [b"", b"not a checkpoint", None])
+def test_a_bad_checkpoint_is_a_one_line_error(tmp_path, content):
+    path = tmp_path / "bad.pt"
+    if content is None:
+        torch.save({"format": "savanna-ppo", "version": 1}, path)  # another kind of file
+    else:
+        path.write_bytes(content)
+    for spec in (f"az:{path}", f"az-policy:{path}"):
+        with pytest.raises(ValueError) as err:
+            make_agent(spec)
+        assert "\n" not in str(err.value) and "checkpoint" in str(err.value)
+
+
+def test_a_missing_or_foreign_game_checkpoint_is_a_one_line_error(tmp_path, nim_checkpoint):
+    with pytest.raises(ValueError, match="no AlphaZero checkpoint"):
+        make_agent(f"az:{tmp_path / 'missing.pt'}")
+    with pytest.raises(ValueError, match="trained on nim") as err:
+        make_agent(f"az-policy:{nim_checkpoint}").act(DiceRace(), DiceRace().from_text(
+            "pos=0,0 dice=1,2 to_move=0 turns_left=4 over=0"), np.random.default_rng(0))
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("spec", ["az:{},sims=8", "az-policy:{}"])
+def test_agents_play_legal_moves(nim_checkpoint, spec):
+    game = Nim((2, 3, 4))
+    agent = make_agent(spec.format(nim_checkpoint))
+    states = game.init(6)
+    for _ in range(3):
+        states = states[game.current_player(states) >= 0]
+        if not len(states):
+            break
+        actions = agent.act(game, states, np.random.default_rng(5))
+        assert game.legal_mask(states)[np.arange(len(states)), actions].all()
+        states, _ = game.step(states, actions)
+
+
+def test_fused_priors_equal_the_dense_masked_softmax():
+    from agents.policy_head import probabilities
+    from agents.ppo import masked_log_probs
+
+    torch.manual_seed(1)
+    layer = torch.nn.Linear(8, 12)
+    hidden = torch.randn(5, 8)
+    legal = np.random.default_rng(0).random((5, 12)) < 0.4
+    legal[:, 3] = True
+    dense = masked_log_probs(layer(hidden), torch.from_numpy(legal)).exp().detach().numpy()
+    assert probabilities(hidden, layer, legal) == pytest.approx(dense, abs=1e-6)
+    assert (probabilities(hidden, layer, legal)[~legal] == 0).all()
+
+
+def test_a_run_folder_stops_and_resumes(tmp_path):
+    from experiments.train_az import run_training
+
+    game = Nim((2, 3, 4))
+    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "log_every": 2, "eval_games": 4,
+                         "eval_sims": 4, "ladder": ("mcts:sims=10",)})
+    messages = []
+    folder = run_training(config, runs_dir=tmp_path, game=game, write=messages.append,
+                          stop_after=4)
+    assert any(f"--resume {folder}" in m for m in messages)
+    run_training(AZConfig(**{**TINY, "minutes": 0.02}), resume=folder, game=game,
+                 write=messages.append)
+    for name in ("config.json", "metrics.csv", "eval.csv", "last.pt", "best.pt"):
+        assert (folder / name).is_file(), name
+    assert any("resuming" in m and "move 4" in m for m in messages)
