@@ -50,9 +50,10 @@ class ZebresGame(Game):
 
     def __init__(self, board="standard", first_placer=1):
         notation.check_board_name(board)
+        notation.check_first_placer(first_placer)
         self.board = board
-        self.first_placer = first_placer
-        self._template = self.from_position(notation.start_position(first_placer))
+        self.first_placer = int(first_placer)
+        self._template = self._row(notation.start_position(first_placer))
 
     def __repr__(self):
         return f"ZebresGame(board={self.board!r}, first_placer={self.first_placer})"
@@ -62,8 +63,13 @@ class ZebresGame(Game):
 
     # ----- positions and text ---------------------------------------------------------------
     def from_position(self, pos):
-        """A batch of one state holding ``pos`` (a ``notation.Position``) on this game's board."""
-        notation.validate(pos, self.board)
+        """A batch of one state holding ``pos`` (a ``notation.Position``) on this game's board,
+        checked by ``check_states`` too, so that parsing and ``valid_one`` agree."""
+        notation.validate(pos, self.board, self.first_placer)
+        return self.check_states(self._row(pos))
+
+    def _row(self, pos):
+        """The batch of one state that writes a validated ``pos``."""
         own = [0, 0]
         kind = [0] * len(KINDS)
         down = 0
@@ -87,8 +93,9 @@ class ZebresGame(Game):
         return s
 
     def to_position(self, row):
-        """The ``notation.Position`` of one state."""
-        r = self._as_batch(row)[0]
+        """The ``notation.Position`` of one state (checked first: a corrupted row is a
+        ValueError, not a wrong picture)."""
+        r = self.check_states(self._as_batch(row))[0]
         own = [int(m) for m in r["own"]]
         kind = [int(m) for m in r["kind"]]
         down = int(r["down"])
