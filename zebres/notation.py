@@ -149,7 +149,8 @@ def cell_index(name):
     """``cell_index('d4') == 21``; the inverse of ``cell_name``."""
     text = name.strip().lower() if isinstance(name, str) else ""
     if len(text) != 2 or text[0] not in "abcdef" or text[1] not in "12345":
-        raise ValueError(f"cell name must be a column a-f then a row 1-5 (e.g. 'c4'), got {_clip(name)}")
+        raise ValueError(f"cell name must be a column a-f then a row 1-5 (e.g. 'c4'), "
+                         f"got {_clip(name)}")
     return (int(text[1]) - 1) * NUM_COLS + "abcdef".index(text[0])
 
 
@@ -226,8 +227,8 @@ def _parse_row(row_number, text):
     for char in text:
         if char == "*":
             if not cells or cells[-1] is None or cells[-1].down:
-                raise ValueError(
-                    f"row {row_number}: '*' must directly follow a token letter, got {_clip(text)}")
+                raise ValueError(f"row {row_number}: '*' must directly follow a token "
+                                 f"letter, got {_clip(text)}")
             if cells[-1].kind not in "ZG":
                 raise ValueError(f"row {row_number}: only zebras and gazelles can be face down "
                                  f"('*'), got {cells[-1].letter}* in {_clip(text)}")
@@ -237,8 +238,9 @@ def _parse_row(row_number, text):
         elif char in KINDS or char in KINDS.lower():
             cells.append(Token(RED if char.isupper() else GREEN, char.upper()))
         else:
-            raise ValueError(f"row {row_number}: unknown letter {_clip(char)} in {_clip(text)}; allowed: "
-                             ". Z G E L C (upper case red, lower case green), * after Z or G")
+            raise ValueError(f"row {row_number}: unknown letter {char!r} in {_clip(text)}; "
+                             "allowed: . Z G E L C (upper case red, lower case green), * after "
+                             "Z or G")
     if len(cells) != NUM_COLS:
         raise ValueError(f"row {row_number} must have 6 cells, got {len(cells)}: {_clip(text)}")
     return cells
@@ -296,7 +298,8 @@ def parse(text, board=None):
     elif impala_text in TRACK_NAMES:
         impala = TRACK_NAMES[impala_text]
     else:
-        raise ValueError(f"impala must be '-' or a track position 0..21, got {_clip(impala_text)}")
+        raise ValueError(f"impala must be '-' or a track position 0..21, "
+                         f"got {_clip(impala_text)}")
     inauguration = _parse_player("inauguration", inauguration_text, allow_none=True)
     croc_cell, swapped = None, frozenset()
     if phase_text.startswith("croc:"):
