@@ -15,7 +15,9 @@ one row of ``STATE_DTYPE``::
     croc       the crocodile's cell during a chain, else -1
 
 Hands are derived (15 tokens minus those on the board), so the state is exactly what the text
-notation writes and ``from_text(to_text(s))`` reproduces ``s`` byte for byte.
+notation writes and ``from_text(to_text(s))`` reproduces ``s`` byte for byte. ``valid_one``
+accepts exactly the rows ``from_text`` can produce, and the other kernels trust every field of
+a row it accepted.
 
 Forced moves are applied inside ``step_one`` and are never decisions: a crocodile chain with no
 swap left ends by itself; an Impala move with one option (including the forced jump beyond

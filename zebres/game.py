@@ -12,6 +12,18 @@ chooses Impala's start. Rules: ../shared/rules/zebres.md, plus these decisions:
 * ``scores`` of an unfinished state are the points "if the game ended now": a strict majority
   of a sector scores its face-up values (a tie scores nobody), plus 5 for the inauguration.
 
+Possible positions (what ``from_text`` accepts, exactly what the ``valid_one`` kernel accepts,
+and what every API entry checks; ``_kernels.STATE_ERRORS`` lists the reasons): the notation's
+checks (``zebres.notation``), this game's board, and two readings where the rules are silent:
+
+* outside a ``croc`` phase a completely filled sector means the inauguration is claimed (it
+  goes to whoever fills a sector first and is never lost); during a chain it is not yet;
+* a ``setup`` position is this game's start: the player to move is the one who chooses
+  Impala's start, ``1 - first_placer``.
+
+A position need not be reachable from the start, as a player may set one up by hand: the two
+hands need not be balanced by the turn order, and a face-down token need not touch a lion.
+
 Example::
 
     game = ZebresGame()

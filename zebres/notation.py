@@ -20,10 +20,13 @@ A position is five space-separated fields (rules §7)::
 
 Hands are not written: a hand is the initial 15 tokens minus those of its colour on the board.
 
-``parse(text)`` checks the syntax and everything that needs no board map (token counts, phase
-fields); ``parse(text, board="standard")`` also checks the rule-level consistency that needs
-the sector map (a ``place`` line with an empty cell, a ``move`` phase with at least two Impala
-moves, a ``croc`` phase with a swap left). Every error is a one-line ``ValueError``.
+``parse(text)`` checks the syntax (ASCII letters and numbers only, at most ``MAX_TEXT``
+characters) and everything that needs no board map (token counts, phase fields);
+``parse(text, board="standard")`` also checks the rule-level consistency that needs the sector
+map (a ``place`` line with an empty cell, a ``move`` phase with at least two Impala moves, a
+``croc`` phase with a swap left, a claimed inauguration once a sector is full outside a
+``croc`` phase). Every error is a one-line ``ValueError`` quoting at most 80 characters of the
+input.
 
 Action ids (``NUM_ACTIONS`` = 206), in the order legal actions are listed:
 
