@@ -33,6 +33,7 @@ Example::
 """
 import numpy as np
 
+from savanna.errors import clip
 from savanna.game import Game, Kernels
 from zebres import _kernels as K
 from zebres import notation
@@ -134,8 +135,10 @@ class ZebresGame(Game):
 
     def perft(self, row, depth):
         """Distinct sequences of ``depth`` decisions from one state: rules §8's check."""
-        if not isinstance(depth, (int, np.integer)) or depth < 0:
-            raise ValueError(f"depth must be a non-negative int, got {depth!r}")
+        if (not isinstance(depth, (int, np.integer)) or isinstance(depth, bool)
+                or not 0 <= depth <= self.max_plies):
+            raise ValueError(f"depth must be an int in 0..{self.max_plies} (no game is "
+                             f"longer), got {clip(depth)}")
         return K.perft(self.check_states(self._as_batch(row)), int(depth))
 
     # ----- scores and pictures --------------------------------------------------------------
