@@ -12,6 +12,18 @@ chooses Impala's start. Rules: ../shared/rules/zebres.md, plus these decisions:
 * ``scores`` of an unfinished state are the points "if the game ended now": a strict majority
   of a sector scores its face-up values (a tie scores nobody), plus 5 for the inauguration.
 
+Possible positions (what ``from_text`` accepts, exactly what the ``valid_one`` kernel accepts,
+and what every API entry checks; ``_kernels.STATE_ERRORS`` lists the reasons): the notation's
+checks (``zebres.notation``), this game's board, and two readings where the rules are silent:
+
+* outside a ``croc`` phase a completely filled sector means the inauguration is claimed (it
+  goes to whoever fills a sector first and is never lost); during a chain it is not yet;
+* a ``setup`` position is this game's start: the player to move is the one who chooses
+  Impala's start, ``1 - first_placer``.
+
+A position need not be reachable from the start, as a player may set one up by hand: the two
+hands need not be balanced by the turn order, and a face-down token need not touch a lion.
+
 Example::
 
     game = ZebresGame()
@@ -21,6 +33,7 @@ Example::
 """
 import numpy as np
 
+from savanna.errors import clip
 from savanna.game import Game, Kernels
 from zebres import _kernels as K
 from zebres import notation
@@ -50,9 +63,10 @@ class ZebresGame(Game):
 
     def __init__(self, board="standard", first_placer=1):
         notation.check_board_name(board)
+        notation.check_first_placer(first_placer)
         self.board = board
-        self.first_placer = first_placer
-        self._template = self.from_position(notation.start_position(first_placer))
+        self.first_placer = int(first_placer)
+        self._template = self._row(notation.start_position(first_placer))
 
     def __repr__(self):
         return f"ZebresGame(board={self.board!r}, first_placer={self.first_placer})"
@@ -62,8 +76,13 @@ class ZebresGame(Game):
 
     # ----- positions and text ---------------------------------------------------------------
     def from_position(self, pos):
-        """A batch of one state holding ``pos`` (a ``notation.Position``) on this game's board."""
-        notation.validate(pos, self.board)
+        """A batch of one state holding ``pos`` (a ``notation.Position``) on this game's board,
+        checked by ``check_states`` too, so that parsing and ``valid_one`` agree."""
+        notation.validate(pos, self.board, self.first_placer)
+        return self.check_states(self._row(pos))
+
+    def _row(self, pos):
+        """The batch of one state that writes a validated ``pos``."""
         own = [0, 0]
         kind = [0] * len(KINDS)
         down = 0
@@ -87,8 +106,9 @@ class ZebresGame(Game):
         return s
 
     def to_position(self, row):
-        """The ``notation.Position`` of one state."""
-        r = self._as_batch(row)[0]
+        """The ``notation.Position`` of one state (checked first: a corrupted row is a
+        ValueError, not a wrong picture)."""
+        r = self.check_states(self._as_batch(row))[0]
         own = [int(m) for m in r["own"]]
         kind = [int(m) for m in r["kind"]]
         down = int(r["down"])
@@ -115,8 +135,10 @@ class ZebresGame(Game):
 
     def perft(self, row, depth):
         """Distinct sequences of ``depth`` decisions from one state: rules §8's check."""
-        if not isinstance(depth, (int, np.integer)) or depth < 0:
-            raise ValueError(f"depth must be a non-negative int, got {depth!r}")
+        if (not isinstance(depth, (int, np.integer)) or isinstance(depth, bool)
+                or not 0 <= depth <= self.max_plies):
+            raise ValueError(f"depth must be an int in 0..{self.max_plies} (no game is "
+                             f"longer), got {clip(depth)}")
         return K.perft(self.check_states(self._as_batch(row)), int(depth))
 
     # ----- scores and pictures --------------------------------------------------------------

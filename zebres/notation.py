@@ -20,10 +20,13 @@ A position is five space-separated fields (rules §7)::
 
 Hands are not written: a hand is the initial 15 tokens minus those of its colour on the board.
 
-``parse(text)`` checks the syntax and everything that needs no board map (token counts, phase
-fields); ``parse(text, board="standard")`` also checks the rule-level consistency that needs
-the sector map (a ``place`` line with an empty cell, a ``move`` phase with at least two Impala
-moves, a ``croc`` phase with a swap left). Every error is a one-line ``ValueError``.
+``parse(text)`` checks the syntax (ASCII letters and numbers only, at most ``MAX_TEXT``
+characters) and everything that needs no board map (token counts, phase fields);
+``parse(text, board="standard")`` also checks the rule-level consistency that needs the sector
+map (a ``place`` line with an empty cell, a ``move`` phase with at least two Impala moves, a
+``croc`` phase with a swap left, a claimed inauguration once a sector is full outside a
+``croc`` phase). Every error is a one-line ``ValueError`` quoting at most 80 characters of the
+input.
 
 Action ids (``NUM_ACTIONS`` = 206), in the order legal actions are listed:
 
@@ -36,6 +39,7 @@ Impala moves k = 1..3      ``202 + k``            ``impala +2``
 =========================  =====================  ==============
 """
 from dataclasses import dataclass, field
+from numbers import Integral
 
 NUM_ROWS, NUM_COLS = 5, 6
 NUM_CELLS = NUM_ROWS * NUM_COLS
@@ -58,6 +62,8 @@ SECTOR_MAPS = {
 BOARDS = tuple(SECTOR_MAPS)
 
 PHASES = ("setup", "place", "croc", "move", "end")
+TRACK_NAMES = {str(p): p for p in range(TRACK_LENGTH)}  # the only spellings of a position
+MAX_TEXT = 500  # no position is longer (about 120 characters, whitespace aside)
 
 PLACE = 0           # + kind*30 + cell
 START = 150         # + track position
@@ -65,6 +71,18 @@ SWAP = 172          # + cell of the gazelle
 STOP = 202
 IMPALA = 202        # + k, k = 1..3
 NUM_ACTIONS = 206
+
+
+def _clip(value, limit=80):
+    """``repr(value)`` cut to one short line for an error message (``savanna.errors.clip``,
+    imported here only when an error is raised: this module must not load numba)."""
+    from savanna.errors import clip
+    return clip(value, limit)
+
+
+def _is_index(value, size):
+    """``value`` is an int (not a bool) in ``0..size-1``."""
+    return isinstance(value, Integral) and not isinstance(value, bool) and 0 <= value < size
 
 
 @dataclass(frozen=True)
@@ -108,10 +126,17 @@ class Position:
         return counts
 
 
+def check_first_placer(first_placer):
+    """Raise a clear ValueError unless ``first_placer`` is the int 0 or 1 (not a bool)."""
+    if not _is_index(first_placer, 2):
+        raise ValueError(f"first_placer must be the int 0 (red) or 1 (green), "
+                         f"got {_clip(first_placer)}")
+
+
 def start_position(first_placer=1):
     """The initial position: the player who does not place first chooses Impala's start."""
-    if first_placer not in (0, 1):
-        raise ValueError(f"first_placer must be 0 (red) or 1 (green), got {first_placer!r}")
+    check_first_placer(first_placer)
+    first_placer = int(first_placer)
     return Position((None,) * NUM_CELLS, 1 - first_placer, None, None, "setup")
 
 
@@ -119,7 +144,7 @@ def start_position(first_placer=1):
 def cell_name(cell):
     """``cell_name(21) == 'd4'``: column letter a-f, row number 1-5 from the top."""
     if not (isinstance(cell, int) and 0 <= cell < NUM_CELLS):
-        raise ValueError(f"cell index must be an int in 0..29, got {cell!r}")
+        raise ValueError(f"cell index must be an int in 0..29, got {_clip(cell)}")
     return "abcdef"[cell % NUM_COLS] + str(cell // NUM_COLS + 1)
 
 
@@ -127,7 +152,8 @@ def cell_index(name):
     """``cell_index('d4') == 21``; the inverse of ``cell_name``."""
     text = name.strip().lower() if isinstance(name, str) else ""
     if len(text) != 2 or text[0] not in "abcdef" or text[1] not in "12345":
-        raise ValueError(f"cell name must be a column a-f then a row 1-5 (e.g. 'c4'), got {name!r}")
+        raise ValueError(f"cell name must be a column a-f then a row 1-5 (e.g. 'c4'), "
+                         f"got {_clip(name)}")
     return (int(text[1]) - 1) * NUM_COLS + "abcdef".index(text[0])
 
 
@@ -157,15 +183,15 @@ def neighbours(cell):
 
 def check_board_name(board):
     """Raise a clear ValueError unless ``board`` is one of ``BOARDS``."""
-    if board not in SECTOR_MAPS:
-        raise ValueError(f"board must be one of {', '.join(BOARDS)}; got {board!r}")
+    if not isinstance(board, str) or board not in SECTOR_MAPS:
+        raise ValueError(f"board must be one of {', '.join(BOARDS)}; got {_clip(board)}")
 
 
 # ----- action names -------------------------------------------------------------------------
 def action_name(action):
     """``action_name(3*30 + 21) == 'L d4'``; names only, legality is the game's business."""
     if not (isinstance(action, int) and 0 <= action < NUM_ACTIONS):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {_clip(action)}")
     if action < START:
         return f"{KINDS[action // NUM_CELLS]} {cell_name(action % NUM_CELLS)}"
     if action < SWAP:
@@ -183,10 +209,8 @@ def parse_action(text):
     try:
         if words == ["stop"]:
             return STOP
-        if len(words) == 2 and words[0] == "start" and words[1].isdigit():
-            position = int(words[1])
-            if position < TRACK_LENGTH:
-                return START + position
+        if len(words) == 2 and words[0] == "start" and words[1] in TRACK_NAMES:
+            return START + TRACK_NAMES[words[1]]
         elif len(words) == 2 and words[0] == "swap":
             return SWAP + cell_index(words[1])
         elif len(words) == 2 and words[0] == "impala" and words[1] in ("+1", "+2", "+3"):
@@ -196,7 +220,7 @@ def parse_action(text):
     except ValueError:
         pass
     raise ValueError(
-        f"unknown action {text!r}; expected 'Z c4' (kind Z G E L C, cell a1..f5), "
+        f"unknown action {_clip(text)}; expected 'Z c4' (kind Z G E L C, cell a1..f5), "
         "'start 0'..'start 21', 'swap d4', 'stop' or 'impala +1'..'impala +3'")
 
 
@@ -206,21 +230,22 @@ def _parse_row(row_number, text):
     for char in text:
         if char == "*":
             if not cells or cells[-1] is None or cells[-1].down:
-                raise ValueError(
-                    f"row {row_number}: '*' must directly follow a token letter, got {text!r}")
+                raise ValueError(f"row {row_number}: '*' must directly follow a token "
+                                 f"letter, got {_clip(text)}")
             if cells[-1].kind not in "ZG":
                 raise ValueError(f"row {row_number}: only zebras and gazelles can be face down "
-                                 f"('*'), got {cells[-1].letter}* in {text!r}")
+                                 f"('*'), got {cells[-1].letter}* in {_clip(text)}")
             cells[-1] = Token(cells[-1].player, cells[-1].kind, True)
         elif char == ".":
             cells.append(None)
-        elif char.upper() in KINDS:
+        elif char in KINDS or char in KINDS.lower():
             cells.append(Token(RED if char.isupper() else GREEN, char.upper()))
         else:
-            raise ValueError(f"row {row_number}: unknown letter {char!r} in {text!r}; allowed: "
-                             ". Z G E L C (upper case red, lower case green), * after Z or G")
+            raise ValueError(f"row {row_number}: unknown letter {char!r} in {_clip(text)}; "
+                             "allowed: . Z G E L C (upper case red, lower case green), * after "
+                             "Z or G")
     if len(cells) != NUM_COLS:
-        raise ValueError(f"row {row_number} must have 6 cells, got {len(cells)}: {text!r}")
+        raise ValueError(f"row {row_number} must have 6 cells, got {len(cells)}: {_clip(text)}")
     return cells
 
 
@@ -230,22 +255,22 @@ def _parse_player(name, text, allow_none):
     if text in ("r", "g"):
         return COLOUR_LETTERS.index(text)
     allowed = "'-', 'r' or 'g'" if allow_none else "'r' or 'g'"
-    raise ValueError(f"{name} must be {allowed}, got {text!r}")
+    raise ValueError(f"{name} must be {allowed}, got {_clip(text)}")
 
 
 def _parse_croc(text):
     parts = text.split(":")
     if len(parts) != 3:
         raise ValueError(
-            f"croc phase must be 'croc:<crocodile cell>:<swapped cells or ->', got {text!r}")
+            f"croc phase must be 'croc:<crocodile cell>:<swapped cells or ->', got {_clip(text)}")
     try:
         croc_cell = cell_index(parts[1])
         swapped = [] if parts[2] == "-" else [cell_index(name) for name in parts[2].split(",")]
     except ValueError:
-        raise ValueError(f"croc phase has a bad cell name in {text!r}; cells are a1..f5, "
+        raise ValueError(f"croc phase has a bad cell name in {_clip(text)}; cells are a1..f5, "
                          "swapped cells comma separated or '-'") from None
     if len(set(swapped)) != len(swapped):
-        raise ValueError(f"croc phase lists a swapped cell twice: {text!r}")
+        raise ValueError(f"croc phase lists a swapped cell twice: {_clip(text)}")
     return croc_cell, frozenset(swapped)
 
 
@@ -256,25 +281,28 @@ def parse(text, board=None):
     that needs the sector map (see the module docstring).
     """
     if not isinstance(text, str):
-        raise ValueError(f"position must be a str, got {type(text).__name__}")
+        raise ValueError(f"position must be a str, got {type(text).__name__} {_clip(text)}")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"position text too long ({len(text)} characters, at most "
+                         f"{MAX_TEXT}): {_clip(text, 40)}")
     fields = text.split()
     if len(fields) != 5:
         raise ValueError(f"position must have 5 space-separated fields (board to_move impala "
-                         f"inauguration phase), got {len(fields)}: {text!r}")
+                         f"inauguration phase), got {len(fields)}: {_clip(text)}")
     board_text, to_move_text, impala_text, inauguration_text, phase_text = fields
     rows = board_text.split("/")
     if len(rows) != NUM_ROWS:
         raise ValueError(f"board must have 5 rows separated by '/', got {len(rows)}: "
-                         f"{board_text!r}")
+                         f"{_clip(board_text)}")
     cells = tuple(cell for number, row in enumerate(rows, 1) for cell in _parse_row(number, row))
     to_move = _parse_player("to_move", to_move_text, allow_none=False)
     if impala_text == "-":
         impala = None
-    elif impala_text.isdigit() and int(impala_text) < TRACK_LENGTH and (
-            impala_text == "0" or not impala_text.startswith("0")):
-        impala = int(impala_text)
+    elif impala_text in TRACK_NAMES:
+        impala = TRACK_NAMES[impala_text]
     else:
-        raise ValueError(f"impala must be '-' or a track position 0..21, got {impala_text!r}")
+        raise ValueError(f"impala must be '-' or a track position 0..21, "
+                         f"got {_clip(impala_text)}")
     inauguration = _parse_player("inauguration", inauguration_text, allow_none=True)
     croc_cell, swapped = None, frozenset()
     if phase_text.startswith("croc:"):
@@ -284,23 +312,39 @@ def parse(text, board=None):
         phase = phase_text
     else:
         raise ValueError(f"phase must be setup, place, croc:<cell>:<cells>, move or end; "
-                         f"got {phase_text!r}")
+                         f"got {_clip(phase_text)}")
     position = Position(cells, to_move, impala, inauguration, phase, croc_cell, swapped)
     validate(position, board)
     return position
 
 
 # ----- validation ---------------------------------------------------------------------------
-def validate(pos, board=None):
-    """Raise a one-line ValueError if ``pos`` cannot be a Zèbres position (see ``parse``)."""
+def validate(pos, board=None, first_placer=None):
+    """Raise a one-line ValueError if ``pos`` cannot be a Zèbres position (see ``parse``);
+    with ``first_placer`` (a game option), a setup position must be that option's start."""
+    if not isinstance(pos, Position):
+        raise ValueError(f"expected a zebres.notation.Position, got {_clip(pos)}")
     if not (isinstance(pos.board, tuple) and len(pos.board) == NUM_CELLS):
-        raise ValueError(f"board must be a tuple of 30 cells, got {pos.board!r}")
-    if pos.to_move not in (RED, GREEN):
-        raise ValueError(f"to_move must be 0 or 1, got {pos.to_move!r}")
-    if pos.phase not in PHASES:
-        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {pos.phase!r}")
-    if pos.impala is not None and pos.impala not in range(TRACK_LENGTH):
-        raise ValueError(f"impala must be None or a track position 0..21, got {pos.impala!r}")
+        raise ValueError(f"board must be a tuple of 30 cells, got {_clip(pos.board)}")
+    for token in pos.board:
+        if token is not None and not (
+                isinstance(token, Token) and _is_index(token.player, 2)
+                and isinstance(token.kind, str) and len(token.kind) == 1 and token.kind in KINDS
+                and token.down in (False, True) and (token.kind in "ZG" or not token.down)):
+            raise ValueError(f"a cell must be None or a Token(player 0|1, kind in ZGELC, "
+                             f"down only for Z and G), got {_clip(token)}")
+    if not _is_index(pos.to_move, 2):
+        raise ValueError(f"to_move must be 0 or 1, got {_clip(pos.to_move)}")
+    if not (isinstance(pos.phase, str) and pos.phase in PHASES):
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {_clip(pos.phase)}")
+    if pos.impala is not None and not _is_index(pos.impala, TRACK_LENGTH):
+        raise ValueError(f"impala must be None or a track position 0..21, "
+                         f"got {_clip(pos.impala)}")
+    if pos.inauguration is not None and not _is_index(pos.inauguration, 2):
+        raise ValueError(f"inauguration must be None, 0 or 1, got {_clip(pos.inauguration)}")
+    if not (isinstance(pos.swapped, frozenset)
+            and all(_is_index(c, NUM_CELLS) for c in pos.swapped)):
+        raise ValueError(f"swapped must be a frozenset of cells 0..29, got {_clip(pos.swapped)}")
     for player in (RED, GREEN):
         for kind, left in pos.hand(player).items():
             if left < 0:
@@ -312,6 +356,9 @@ def validate(pos, board=None):
     if pos.phase == "setup":
         if filled or pos.impala is not None or pos.inauguration is not None:
             raise ValueError("setup phase needs an empty board, impala '-' and inauguration '-'")
+        if first_placer is not None and pos.to_move == first_placer:
+            raise ValueError(f"setup phase: {COLOUR_LETTERS[1 - first_placer]} (who chooses "
+                             f"Impala's start when first_placer={first_placer}) must be to move")
     elif pos.impala is None:
         raise ValueError(f"impala must be placed (0..21) in phase {pos.phase}")
     if pos.phase == "end" and filled < NUM_CELLS:
@@ -330,8 +377,8 @@ def validate(pos, board=None):
 
 def _validate_croc(pos):
     mover = COLOUR_NAMES[pos.to_move]
-    if pos.croc_cell is None or not 0 <= pos.croc_cell < NUM_CELLS:
-        raise ValueError(f"croc phase needs a crocodile cell, got {pos.croc_cell!r}")
+    if not _is_index(pos.croc_cell, NUM_CELLS):
+        raise ValueError(f"croc phase needs a crocodile cell, got {_clip(pos.croc_cell)}")
     if pos.board[pos.croc_cell] != Token(pos.to_move, "C"):
         raise ValueError(f"croc phase: {cell_name(pos.croc_cell)} must hold a crocodile of "
                          f"{mover} (to move)")
@@ -339,7 +386,7 @@ def _validate_croc(pos):
         if cell == pos.croc_cell:
             raise ValueError(f"croc phase: the crocodile cell {cell_name(cell)} is listed as "
                              "a swapped gazelle")
-        token = pos.board[cell] if isinstance(cell, int) and 0 <= cell < NUM_CELLS else None
+        token = pos.board[cell]
         if token is None or token.kind != "G":
             raise ValueError(f"croc phase: swapped cell {cell_name(cell)} must hold a gazelle")
 
@@ -356,6 +403,11 @@ def _validate_rules(pos, board):
         if len(options) < 2:
             raise ValueError("move phase needs at least two possible Impala moves (a single "
                              "one is applied automatically)")
+    if pos.phase not in ("croc", "setup") and pos.inauguration is None:
+        for sector in "ABCDEF":
+            if all(pos.board[c] is not None for c in range(NUM_CELLS) if sectors[c] == sector):
+                raise ValueError(f"sector {sector} is full but the inauguration is unclaimed "
+                                 "('-'): it goes to whoever fills a sector first")
     if pos.phase == "croc":
         swaps = [n for n in neighbours(pos.croc_cell)
                  if sectors[n] != sectors[pos.croc_cell] and n not in pos.swapped

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from zebres.notation import (
     IMPALA, INAUGURATION_BONUS, KINDS, PLACE, SECTOR_MAPS, START, STOP, SWAP,
-    TOKEN_COUNTS, Position, Token, check_board_name, validate,
+    TOKEN_COUNTS, Position, Token, check_board_name, check_first_placer, validate,
 )
 
 TERMINAL = -2
@@ -85,14 +85,14 @@ class State:
 def new_game(board="standard", first_placer=1):
     """The start: the player who does not place first chooses Impala's starting position."""
     check_board_name(board)
-    if first_placer not in (0, 1):
-        raise ValueError(f"first_placer must be 0 (red) or 1 (green), got {first_placer!r}")
+    check_first_placer(first_placer)
     return State(board, (None,) * 30, 1 - first_placer, None, None, "setup")
 
 
-def from_position(pos, board="standard"):
-    """The state of a notation ``Position`` on ``board`` (checked for consistency)."""
-    validate(pos, board)
+def from_position(pos, board="standard", first_placer=None):
+    """The state of a notation ``Position`` on ``board`` (checked for consistency, and with
+    ``first_placer`` a setup position must be that option's start)."""
+    validate(pos, board, first_placer)
     return State(board, pos.board, pos.to_move, pos.impala, pos.inauguration, pos.phase,
                  pos.croc_cell, pos.swapped)
 

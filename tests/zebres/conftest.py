@@ -20,7 +20,8 @@ class ReferenceImpl:
         return reference.new_game(self.board, self.first_placer)
 
     def load(self, text):
-        return reference.from_position(notation.parse(text, self.board), self.board)
+        return reference.from_position(notation.parse(text, self.board), self.board,
+                                       self.first_placer)
 
     def text(self, h):
         return notation.format(reference.to_position(h))

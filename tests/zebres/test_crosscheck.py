@@ -1,18 +1,20 @@
 """The kernels (ZebresGame) against the pure-Python reference, move for move.
 
-At every node both sides must agree on the state (``to_text``), the legal action set, the
-player to move, the rewards of the step that led there, the 660 observation values from both
-seats and the scores. Three sources of nodes:
+At every node both sides must agree on the state, the legal actions, the player, the rewards,
+the observations and the scores (the comparison is ``twin.py``'s, shared with the fuzz tests).
+Sources of nodes:
 
 * seeded random games, all played in lockstep (the kernel side is one batch);
 * every decision sequence to a small depth, from the start and from seeded mid-game positions
   chosen to hold crocodile chains, lions and the end of the game;
+* ``play_lockstep`` (the fuzz hook) from seeded mid-game positions given as text;
 * the reference's decision counts against the table of rules §8 (the kernels' own counts are
   checked in test_kernels.py).
 """
 import numpy as np
 import pytest
 
+from tests.zebres.twin import disagreements, play_lockstep, ref_text, step_both
 from zebres import notation, reference
 from zebres.game import ZebresGame
 
@@ -23,51 +25,6 @@ PERFT = {  # rules §8
     "standard": [22, 600, 1_800, 48_600, 145_714, 3_506_966, 10_519_639],
     "president": [22, 600, 1_800, 48_600, 145_716, 3_507_109, 10_519_926],
 }
-
-
-def ref_text(state):
-    return notation.format(reference.to_position(state))
-
-
-def disagreements(game, rows, refs, observe=True, max_reports=5):
-    """Compare kernel ``rows`` with reference ``refs`` node by node; a list of what differs."""
-    found = []
-    mask = game.legal_mask(rows)
-    players = game.current_player(rows)
-    scores = game.scores(rows)
-    obs = [game.observe(rows, p) for p in (0, 1)] if observe else None
-    for j, ref in enumerate(refs):
-        where = ref_text(ref)
-        checks = [
-            ("text", game.to_text(rows[j]), where),
-            ("legal", np.flatnonzero(mask[j]).tolist(), reference.legal_actions(ref)),
-            ("player", int(players[j]), reference.current_player(ref)),
-            ("scores", scores[j].tolist(), reference.scores(ref)),
-        ]
-        for p in (0, 1) if observe else ():
-            expected = np.array(reference.observe(ref, p), np.uint8)
-            if not np.array_equal(obs[p][j], expected):
-                differ = np.flatnonzero(obs[p][j] != expected).tolist()
-                checks.append((f"observation of player {p} differs at", differ, []))
-        for what, got, expected in checks:
-            if got != expected:
-                found.append(f"{where}: {what}: kernel {got!r}, reference {expected!r}")
-        if len(found) >= max_reports:
-            break
-    return found
-
-
-def step_both(game, rows, refs, actions):
-    """Apply ``actions`` on both sides; returns new rows, refs and reward disagreements."""
-    new_rows, rewards = game.step(rows, np.asarray(actions, np.int64))
-    new_refs, found = [], []
-    for j, (ref, action) in enumerate(zip(refs, actions)):
-        child, expected = reference.step(ref, action)
-        new_refs.append(child)
-        if rewards[j].tolist() != expected:
-            found.append(f"{ref_text(ref)} + {notation.action_name(action)}: rewards: "
-                         f"kernel {rewards[j].tolist()}, reference {expected}")
-    return new_rows, new_refs, found
 
 
 def random_games_agree(board, n_games, seed, first_placer=1):
@@ -203,6 +160,27 @@ def test_every_sequence_from_midgame_positions(board, wanted, depth):
     game = ZebresGame(board)
     for state in seeded_positions(board, wanted, 3):
         all_sequences_agree(game, game.from_text(ref_text(state)), [state], depth)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_play_lockstep_from_midgame_positions(board):
+    """The fuzz hook plays every seeded mid-game position above to the end in lockstep."""
+    game = ZebresGame(board)
+    rng = np.random.default_rng(SEED)
+    for wanted, _ in MIDGAME:
+        for state in seeded_positions(board, wanted, 3):
+            play_lockstep(game, game.from_text(ref_text(state)), game.max_plies, rng)
+
+
+def test_play_lockstep_reports_a_disagreement(monkeypatch):
+    """A reference that scores one point more for red is caught at the first node."""
+    game = ZebresGame()
+    real_scores = reference.scores
+    monkeypatch.setattr(reference, "scores", lambda state: [real_scores(state)[0] + 1,
+                                                            real_scores(state)[1]])
+    expected = r"(?s)0 plies after .* scores: kernel \[0, 0\], reference \[1, 0\]"
+    with pytest.raises(AssertionError, match=expected):
+        play_lockstep(game, game.init(1), 5, np.random.default_rng(0))
 
 
 # ----- the reference's decision counts (rules §8) ---------------------------------------------

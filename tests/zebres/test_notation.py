@@ -220,7 +220,7 @@ def test_malformed_position(text, message):
     # the line of position 0 (column a) is full
     ("Z...../Z...../Z...../Z...../z..... g 0 - place", "line Impala faces \\(0\\) is full"),
     # from 20: +1 faces row 1 (empty cells), +2 column a and +3 column b, both full
-    ("ZG..../ZG..../Zg..../Zg..../zz.... r 20 - move", "at least two possible Impala moves"),
+    ("ZG..../ZG..../Zg..../Zg..../zz.... r 20 r move", "at least two possible Impala moves"),
     # the red crocodile on c4 (sector B) has no face-up gazelle across a river
     ("....../....../....../..C.../...... r 2 - croc:c4:-", "needs a swap left"),
     ("....../....../....../.g*C.../...... r 2 - croc:c4:-", "needs a swap left"),
@@ -236,7 +236,7 @@ def test_inconsistent_with_the_rules(text, message):
 
 def test_rule_checks_accept_consistent_positions():
     n.parse("....../....../....../.gC.../...... r 2 - croc:c4:-", board="standard")
-    n.parse("ZG..../ZG..../Zg..../Zg..../z..... r 20 - move", board="standard")
+    n.parse("ZG..../ZG..../Zg..../Zg..../z..... r 20 r move", board="standard")
     with pytest.raises(ValueError, match="board must be one of"):
         n.parse(f"{EMPTY} r - - setup", board="savane")
 

@@ -491,7 +491,8 @@ def test_president_board_has_its_own_sectors(make, board, after):
 
 def test_president_scores_use_its_sectors(make):
     # standard A (a1 a2 a3 b3 ...) is tied 2-2; president A = a1 a2 a3: red 2-1 scores
-    # 6 + 6 + 2 and b3 (president D) scores 2 for green
-    text = "Z...../Z...../gg..../....../...... g 0 - place"
-    assert make().scores(make().load(text)) == [0, 0]
-    assert make(board="president").scores(make(board="president").load(text)) == [14, 2]
+    # 6 + 6 + 2 and b3 (president D) scores 2 for green; green holds the inauguration (+5),
+    # as it must once president A is full
+    text = "Z...../Z...../gg..../....../...... g 0 g place"
+    assert make().scores(make().load(text)) == [0, 5]
+    assert make(board="president").scores(make(board="president").load(text)) == [14, 2 + 5]
