@@ -93,6 +93,26 @@ def one_line(message):
     return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
 
 
+def positive_int(text):
+    """``type`` of the count arguments (games, simulations, workers): an int >= 1."""
+    return _int_at_least(text, 1)
+
+
+def seed(text):
+    """``type`` of the ``--seed`` arguments: an int >= 0 (what ``np.random`` accepts)."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text, low):
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {clip(text)}")
+    return value
+
+
 def version():
     """The installed package's version (``savanna --version``)."""
     try:
@@ -117,7 +137,7 @@ def build_parser():
     play.add_argument("game", help=f"one of: {games}")
     play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
                                       f"with name one of {agents} (default: mcts)")
-    play.add_argument("--sims", type=int, help="simulations per move (sets the agent's sims)")
+    play.add_argument("--sims", type=positive_int, help="simulations per move (sets the agent's sims)")
     play.add_argument("--seat", type=int, help="your seat, 0-based (default: 0)")
     play.add_argument("--seats", metavar="SPEC,SPEC,...",
                       help="every seat in order, 'human' or an agent spec, e.g. "
@@ -125,7 +145,7 @@ def build_parser():
                            "sets num_players when not given)")
     play.add_argument("--players", type=int, metavar="N",
                       help="number of players (the game option num_players)")
-    play.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    play.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     add_game_options(play)
     play.set_defaults(run=run_play)
 
@@ -137,7 +157,7 @@ def build_parser():
     match.add_argument("game", help=f"one of: {games}")
     match.add_argument("agents", nargs="+", metavar="AGENT",
                        help=f"one per seat, name[:key=value,...] with name one of {agents}")
-    match.add_argument("--games", type=int, default=200, help="games to play (default: 200)")
+    match.add_argument("--games", type=positive_int, default=200, help="games to play (default: 200)")
     _add_arena_options(match, "match")
     match.set_defaults(run=run_match)
 
@@ -149,7 +169,7 @@ def build_parser():
                       help=f"one of: {games} (default: zebres)")
     tour.add_argument("agents", nargs="*", metavar="AGENT", default=DEFAULT_TOURNAMENT,
                       help=f"name[:key=value,...] (default: {' '.join(DEFAULT_TOURNAMENT)})")
-    tour.add_argument("--games-per-pair", type=int, default=40,
+    tour.add_argument("--games-per-pair", type=positive_int, default=40,
                       help="games of each match (default: 40)")
     _add_arena_options(tour, "tournament")
     tour.set_defaults(run=run_tournament)
@@ -172,9 +192,9 @@ def build_parser():
         "demo", help="a short tour: a game explained, small matches, throughput",
         description="Play and explain one Zèbres game between random agents, play short "
                     "MCTS-vs-random and MCTS-vs-greedy matches, print the throughput table.")
-    demo.add_argument("--games", type=int, default=20, help="games per match (default: 20)")
-    demo.add_argument("--sims", type=int, default=500, help="MCTS simulations (default: 500)")
-    demo.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    demo.add_argument("--games", type=positive_int, default=20, help="games per match (default: 20)")
+    demo.add_argument("--sims", type=positive_int, default=500, help="MCTS simulations (default: 500)")
+    demo.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     demo.set_defaults(run=run_demo)
     return parser
 
@@ -189,8 +209,8 @@ def add_game_options(parser):
 
 def _add_arena_options(parser, kind):
     add_game_options(parser)
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    parser.add_argument("--workers", type=int, help="processes (default: every core)")
+    parser.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    parser.add_argument("--workers", type=positive_int, help="processes (default: every core)")
     parser.add_argument("--out", type=Path,
                         help=f"folder for the JSON and CSV results, new or empty (default: a "
                              f"new runs/{kind}-<game>-<time>)")

@@ -21,6 +21,7 @@ network, playing its most probable legal move, against random and greedy, every
 drops log rows written after it, and continues with exactly the updates the run would have
 made.
 """
+import argparse
 import csv
 import io
 import json
@@ -32,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from savanna.errors import clip
 from savanna.files import atomic_write_bytes, atomic_write_text, new_folder
 
 
@@ -46,11 +48,19 @@ def parse_steps(text):
     """``'3M'`` -> 3_000_000, ``'250k'`` -> 250_000, ``'1e6'`` -> 1_000_000."""
     match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kKmMgG]?)\s*", str(text))
     if not match:
-        raise ValueError(f"steps must be a number like 3M, 250k or 1e6, got {text!r}")
+        raise ValueError(f"steps must be a number like 3M, 250k or 1e6, got {clip(text)}")
     value = float(match.group(1)) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[match.group(2).lower()]
-    if value < 1:
-        raise ValueError(f"steps must be at least 1, got {text!r}")
+    if not 1 <= value < 1e15:
+        raise ValueError(f"steps must be in 1 .. 1e15, got {clip(text)}")
     return int(value)
+
+
+def steps_argument(text):
+    """``parse_steps`` as an argparse ``type``: its message, not 'invalid value'."""
+    try:
+        return parse_steps(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 # ----- evaluation -------------------------------------------------------------------------
@@ -314,18 +324,18 @@ def _restore_handler(previous):
 def add_train_parser(subparsers):
     """Register ``train`` on the ``savanna`` command's subparsers. Unset options keep the
     ``agents.ppo.PPOConfig`` defaults (torch is imported only when a run starts)."""
-    from experiments.cli import add_game_options
+    from experiments.cli import add_game_options, positive_int, seed
 
     train = subparsers.add_parser(
         "train", help="train an agent (masked PPO with self-play)",
         description=__doc__)
     train.add_argument("algorithm", choices=["ppo"], help="the learning algorithm")
     train.add_argument("game", nargs="?", help="the game (not needed with --resume)")
-    train.add_argument("--steps", type=parse_steps,
+    train.add_argument("--steps", type=steps_argument,
                        help="learner decisions in all, e.g. 3M (default: 3M; with --resume: "
                             "train on to this total)")
-    train.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    train.add_argument("--envs", type=int, dest="num_envs", help="games played at once "
+    train.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    train.add_argument("--envs", type=positive_int, dest="num_envs", help="games played at once "
                        "(default: 512)")
     train.add_argument("--opponents", help="shares of the games played against each "
                        "opponent kind (default: self=0.4,random=0.1,greedy=0.5)")
@@ -333,13 +343,13 @@ def add_train_parser(subparsers):
                        "play the current weights rather than a past snapshot (default: 0.5)")
     train.add_argument("--hidden", help="hidden layer widths (default: 128,128)")
     train.add_argument("--lr", type=float, help="initial learning rate (default: 1e-3)")
-    train.add_argument("--eval-every", type=parse_steps,
+    train.add_argument("--eval-every", type=steps_argument,
                        help="steps between evaluations (default: 250k)")
-    train.add_argument("--eval-games", type=int, help="games per evaluation match "
+    train.add_argument("--eval-games", type=positive_int, help="games per evaluation match "
                        "(default: 200)")
     train.add_argument("--shaping", type=float, help="potential-based reward shaping on the "
                        "score lead, e.g. 0.05 (default: 0, off)")
-    train.add_argument("--threads", type=int, help="torch threads (default: 1; 2 helps only "
+    train.add_argument("--threads", type=positive_int, help="torch threads (default: 1; 2 helps only "
                        "on an otherwise idle machine)")
     train.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
     train.add_argument("--resume", metavar="RUN", help="continue a stopped run (its folder)")
