@@ -137,7 +137,8 @@ def build_parser():
     play.add_argument("game", help=f"one of: {games}")
     play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
                                       f"with name one of {agents} (default: mcts)")
-    play.add_argument("--sims", type=positive_int, help="simulations per move (sets the agent's sims)")
+    play.add_argument("--sims", type=positive_int,
+                      help="simulations per move (sets the agent's sims)")
     play.add_argument("--seat", type=int, help="your seat, 0-based (default: 0)")
     play.add_argument("--seats", metavar="SPEC,SPEC,...",
                       help="every seat in order, 'human' or an agent spec, e.g. "
@@ -157,7 +158,8 @@ def build_parser():
     match.add_argument("game", help=f"one of: {games}")
     match.add_argument("agents", nargs="+", metavar="AGENT",
                        help=f"one per seat, name[:key=value,...] with name one of {agents}")
-    match.add_argument("--games", type=positive_int, default=200, help="games to play (default: 200)")
+    match.add_argument("--games", type=positive_int, default=200,
+                       help="games to play (default: 200)")
     _add_arena_options(match, "match")
     match.set_defaults(run=run_match)
 
@@ -192,8 +194,10 @@ def build_parser():
         "demo", help="a short tour: a game explained, small matches, throughput",
         description="Play and explain one Zèbres game between random agents, play short "
                     "MCTS-vs-random and MCTS-vs-greedy matches, print the throughput table.")
-    demo.add_argument("--games", type=positive_int, default=20, help="games per match (default: 20)")
-    demo.add_argument("--sims", type=positive_int, default=500, help="MCTS simulations (default: 500)")
+    demo.add_argument("--games", type=positive_int, default=20,
+                      help="games per match (default: 20)")
+    demo.add_argument("--sims", type=positive_int, default=500,
+                      help="MCTS simulations (default: 500)")
     demo.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     demo.set_defaults(run=run_demo)
     return parser
@@ -265,7 +269,7 @@ def _play_seats(args):
         try:
             seats.append(None if spec == "human" else make_agent(spec))
         except ValueError as err:
-            raise ValueError(f"--seats entry {p} ({spec!r}): {err}") from None
+            raise ValueError(f"--seats entry {p} ({clip(spec)}): {err}") from None
     return seats
 
 

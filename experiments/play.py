@@ -14,6 +14,7 @@ says whose view it is).
 import numpy as np
 
 from agents.base import describe
+from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
 
 QUIT = ("quit", "exit", "q")
@@ -142,7 +143,7 @@ def ask_move(game, row, read, write, who="your move"):
             write(f"error: {err}")
             continue
         if action not in legal:
-            write(f"error: {text!r} is not legal here; legal: {', '.join(names)}")
+            write(f"error: {clip(text)} is not legal here; legal: {', '.join(names)}")
             continue
         return action
 

@@ -349,8 +349,8 @@ def add_train_parser(subparsers):
                        "(default: 200)")
     train.add_argument("--shaping", type=float, help="potential-based reward shaping on the "
                        "score lead, e.g. 0.05 (default: 0, off)")
-    train.add_argument("--threads", type=positive_int, help="torch threads (default: 1; 2 helps only "
-                       "on an otherwise idle machine)")
+    train.add_argument("--threads", type=positive_int, help="torch threads (default: 1; 2 "
+                       "helps only on an otherwise idle machine)")
     train.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
     train.add_argument("--resume", metavar="RUN", help="continue a stopped run (its folder)")
     add_game_options(train)
@@ -382,7 +382,8 @@ def run_train(args, extra=None):
         try:
             settings["hidden"] = tuple(int(h) for h in args.hidden.split(","))
         except ValueError:
-            raise ValueError(f"hidden must be widths like 128,128, got {args.hidden!r}") from None
+            raise ValueError(f"hidden must be widths like 128,128, got "
+                             f"{clip(args.hidden)}") from None
     config = PPOConfig(game=args.game, game_options=options, seed=args.seed, **settings)
     folder = run_training(config, runs_dir=args.runs_dir, progress=not args.no_progress,
                           game=game)
