@@ -10,6 +10,7 @@ already holds results) are one-line ``ValueError``s.
 import datetime
 import itertools
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -22,7 +23,8 @@ def atomic_write_bytes(path, data):
     """Write ``data`` to ``path`` through a temporary file beside it and a rename; the
     temporary file is removed if anything fails."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies, as in open()
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -115,6 +115,8 @@ def test_an_atomic_write_replaces_the_file_whole(tmp_path):
     atomic_write_text(path, "new é")
     assert path.read_text(encoding="utf-8") == "new é"
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+    (tmp_path / "plain").write_text("")
+    assert path.stat().st_mode == (tmp_path / "plain").stat().st_mode  # not a private 0600
 
 
 def test_a_failed_atomic_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path):
