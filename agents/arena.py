@@ -30,6 +30,7 @@ Example::
     result.save("runs/mcts-vs-greedy")
 """
 import csv
+import io
 import itertools
 import json
 import math
@@ -39,13 +40,13 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 from agents.base import describe
 from agents.random_agent import RandomAgent
+from savanna.files import atomic_write_text, output_folder
 from savanna.game import CHANCE
 
 __all__ = ["MatchResult", "TournamentResult", "default_start_method", "elo_from_score",
@@ -216,12 +217,12 @@ class MatchResult:
                          "points": None if self.points is None else self.points.tolist()},
         }
 
-    def save(self, directory):
+    def save(self, directory, overwrite=False):
         """Write ``match.json``, ``summary.csv`` (one row per agent) and ``games.csv`` (one row
-        per game) into ``directory``; returns its path."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "match.json").write_text(json.dumps(self.to_json(), indent=1))
+        per game) into ``directory``, each atomically; returns its path. A folder that already
+        holds files is refused unless ``overwrite`` (``savanna.files.output_folder``)."""
+        out = output_folder(directory, overwrite)
+        atomic_write_text(out / "match.json", json.dumps(self.to_json(), indent=1))
         summary = self.summary()
         _write_csv(out / "summary.csv", [_flat_row(r) for r in summary])
         rows = []
@@ -453,14 +454,14 @@ class TournamentResult:
                          + f"   ({i})")
         return "\n".join(lines)
 
-    def save(self, directory):
-        """Write ``tournament.json``, ``ratings.csv`` and ``pairs.csv`` into ``directory``."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
+    def save(self, directory, overwrite=False):
+        """Write ``tournament.json``, ``ratings.csv`` and ``pairs.csv`` into ``directory`` as
+        ``MatchResult.save`` does; returns its path."""
+        out = output_folder(directory, overwrite)
         data = {"game": self.game, "agents": self.agents, "ratings": self.ranking(),
                 "pair_score": self.pair_score.tolist(), "pair_games": self.pair_games.tolist(),
                 "matches": [{"members": list(m), **r.to_json()} for m, r in self.matches]}
-        (out / "tournament.json").write_text(json.dumps(data, indent=1))
+        atomic_write_text(out / "tournament.json", json.dumps(data, indent=1))
         _write_csv(out / "ratings.csv", self.ranking())
         _write_csv(out / "pairs.csv", [
             {"agent": self.labels[i], "opponent": self.labels[j],
@@ -554,7 +555,9 @@ def _flat_row(row):
 
 
 def _write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    """``rows`` (dicts with the same keys) as a CSV file with a header, written atomically."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write_text(path, text.getvalue())

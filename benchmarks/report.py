@@ -1,4 +1,4 @@
-"""Run the benchmarks and write them, with the machine and versions, to ``RESULTS.md``.
+"""Run the benchmarks and write them, with the machine and versions, to RESULTS.md.
 
     python -m benchmarks                   # every available game, full repeats
     python -m benchmarks --games zebres    # one game
@@ -82,9 +82,10 @@ def write_results(sections):
     RESULTS.write_text(header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None, prog="python -m benchmarks"):
+    """The command line; ``prog`` is how it was called (``savanna bench`` too)."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.replace(
+        "python -m benchmarks", prog), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", help=f"games to measure (default: all of {list(GAMES)})")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller batches")
     parser.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
@@ -93,7 +94,7 @@ def main(argv=None):
     parser.add_argument("--validation", action="store_true",
                         help="instead: the cost of validating states in Game.step")
     args = parser.parse_args(argv)
-    command = "python -m benchmarks " + shlex.join(argv or [])
+    command = f"{prog} " + shlex.join(argv or [])
     sections = {}
     where = machine()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

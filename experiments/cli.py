@@ -9,18 +9,24 @@
     savanna demo                                       what ``make demo`` shows
 
 Agents are written ``name[:key=value,...]`` (see ``agents.registry``); game options are
-``-o key=value`` (``-o board=president``). A mistake in the arguments (an unknown game or
-agent, a malformed spec) ends with a one-line message and exit status 2.
+``-o key=value`` (``-o board=president``; a value with commas is a list:
+``-o course=K3,T8,T6,T1``). A mistake in the arguments (an unknown game or agent, a malformed
+spec, a bad number, an output folder that cannot take the results) ends with a one-line
+message and exit status 2, before any game is played. Results go to a new folder under
+``runs/`` (never one that exists), or to ``--out``.
 """
 import argparse
-import datetime
+import importlib.metadata
 import inspect
+import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from agents.registry import AGENTS, make_agent
+from savanna.errors import LIMIT, clip
+from savanna.files import new_folder, output_folder
 from savanna.registry import GAMES, game_class
 
 DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
@@ -29,22 +35,95 @@ DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
 def main(argv=None):
     """Run one command; returns the exit status (0, or 2 after a one-line error)."""
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra and args.command != "bench":
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
+        args, extra = parser.parse_known_args(argv)
+        if extra and args.command != "bench":
+            raise UsageError(f"savanna {args.command}",
+                             f"unrecognized arguments: {' '.join(extra)}")
         return args.run(args, extra) or 0
+    except UsageError as err:
+        print(f"{err.prog}: error: {one_line(err)}", file=sys.stderr)
+        return 2
     except ValueError as err:
-        print(f"savanna {args.command}: error: {err}", file=sys.stderr)
+        print(f"savanna {args.command}: error: {one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
 
 
+class UsageError(ValueError):
+    """A command line argparse rejected (a bad number, a missing argument), with the
+    (sub)command it belongs to."""
+
+    def __init__(self, prog, message):
+        super().__init__(message)
+        self.prog = prog
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions laid out as written (they are docstrings), without reST's double
+    backticks."""
+
+    def _format_text(self, text):
+        return super()._format_text(text.replace("``", ""))
+
+    def _expand_help(self, action):
+        return super()._expand_help(action).replace("``", "")
+
+
+class Parser(argparse.ArgumentParser):
+    """``argparse`` with ``HelpFormatter`` and errors as one line (a ``UsageError``) instead
+    of the usage text and an exit; the subcommands' parsers are of this class too."""
+
+    def __init__(self, *args, formatter_class=HelpFormatter, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+    def error(self, message):
+        raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
+
+
+_LONG_QUOTE = re.compile("|".join(rf"{q}(?:[^{q}\\]|\\.){{{LIMIT - 1},}}{q}" for q in "'\""))
+
+
+def one_line(message):
+    """``message`` on one line, every quoted text in it cut as ``clip`` cuts: messages from
+    other modules may quote a whole input (a 1 MB ``-o`` value)."""
+    text = str(message).replace("\n", " ")
+    return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
+
+
+def positive_int(text):
+    """``type`` of the count arguments (games, simulations, workers): an int >= 1."""
+    return _int_at_least(text, 1)
+
+
+def seed(text):
+    """``type`` of the ``--seed`` arguments: an int >= 0 (what ``np.random`` accepts)."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text, low):
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {clip(text)}")
+    return value
+
+
+def version():
+    """The installed package's version (``savanna --version``)."""
+    try:
+        return importlib.metadata.version("savanna")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
-        prog="savanna", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog="savanna", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"savanna {version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(GAMES)
     agents = ", ".join(AGENTS)
@@ -58,7 +137,8 @@ def build_parser():
     play.add_argument("game", help=f"one of: {games}")
     play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
                                       f"with name one of {agents} (default: mcts)")
-    play.add_argument("--sims", type=int, help="simulations per move (sets the agent's sims)")
+    play.add_argument("--sims", type=positive_int,
+                      help="simulations per move (sets the agent's sims)")
     play.add_argument("--seat", type=int, help="your seat, 0-based (default: 0)")
     play.add_argument("--seats", metavar="SPEC,SPEC,...",
                       help="every seat in order, 'human' or an agent spec, e.g. "
@@ -66,18 +146,20 @@ def build_parser():
                            "sets num_players when not given)")
     play.add_argument("--players", type=int, metavar="N",
                       help="number of players (the game option num_players)")
-    play.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    _add_game_options(play)
+    play.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    add_game_options(play)
     play.set_defaults(run=run_play)
 
     match = commands.add_parser(
         "match", help="a match between agents, seats rotated",
         description="Play a match (one agent per seat, seats rotated), print wins/draws/losses "
-                    "with 95%% intervals and the Elo difference, save JSON and CSV.")
+                    "with 95% intervals and the Elo difference, save JSON and CSV. With a game "
+                    "that takes num_players, the number of agents sets it.")
     match.add_argument("game", help=f"one of: {games}")
     match.add_argument("agents", nargs="+", metavar="AGENT",
                        help=f"one per seat, name[:key=value,...] with name one of {agents}")
-    match.add_argument("--games", type=int, default=200, help="games to play (default: 200)")
+    match.add_argument("--games", type=positive_int, default=200,
+                       help="games to play (default: 200)")
     _add_arena_options(match, "match")
     match.set_defaults(run=run_match)
 
@@ -89,7 +171,7 @@ def build_parser():
                       help=f"one of: {games} (default: zebres)")
     tour.add_argument("agents", nargs="*", metavar="AGENT", default=DEFAULT_TOURNAMENT,
                       help=f"name[:key=value,...] (default: {' '.join(DEFAULT_TOURNAMENT)})")
-    tour.add_argument("--games-per-pair", type=int, default=40,
+    tour.add_argument("--games-per-pair", type=positive_int, default=40,
                       help="games of each match (default: 40)")
     _add_arena_options(tour, "tournament")
     tour.set_defaults(run=run_tournament)
@@ -98,8 +180,8 @@ def build_parser():
     add_train_parser(commands)
 
     bench = commands.add_parser(
-        "bench", add_help=False, help="throughput benchmarks (python -m benchmarks; "
-                                      "'savanna bench --help' for its options)")
+        "bench", add_help=False, help="throughput benchmarks, as make bench "
+                                      "('savanna bench --help' for its options)")
     bench.set_defaults(run=run_bench)
 
     warm = commands.add_parser(
@@ -112,24 +194,33 @@ def build_parser():
         "demo", help="a short tour: a game explained, small matches, throughput",
         description="Play and explain one Zèbres game between random agents, play short "
                     "MCTS-vs-random and MCTS-vs-greedy matches, print the throughput table.")
-    demo.add_argument("--games", type=int, default=20, help="games per match (default: 20)")
-    demo.add_argument("--sims", type=int, default=500, help="MCTS simulations (default: 500)")
-    demo.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    demo.add_argument("--games", type=positive_int, default=20,
+                      help="games per match (default: 20)")
+    demo.add_argument("--sims", type=positive_int, default=500,
+                      help="MCTS simulations (default: 500)")
+    demo.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     demo.set_defaults(run=run_demo)
     return parser
 
 
-def _add_game_options(parser):
+def add_game_options(parser):
+    """``-o KEY=VALUE`` (repeatable), read by ``game_options``."""
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option, e.g. -o board=president (repeatable)")
+                        help="a game option, e.g. -o board=president; a value with commas is "
+                             "a list, e.g. -o course=K3,T8,T6,T1 (one item: course=K3,) "
+                             "(repeatable)")
 
 
 def _add_arena_options(parser, kind):
-    _add_game_options(parser)
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    parser.add_argument("--workers", type=int, help="processes (default: every core)")
+    add_game_options(parser)
+    parser.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    parser.add_argument("--workers", type=positive_int, help="processes (default: every core)")
     parser.add_argument("--out", type=Path,
-                        help=f"folder for the JSON and CSV results (default: runs/{kind}-...)")
+                        help=f"folder for the JSON and CSV results, new or empty (default: a "
+                             f"new runs/{kind}-<game>-<time>)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let --out be a folder that already holds results (they are "
+                             "replaced)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -138,15 +229,12 @@ def run_play(args, extra):
     from experiments.play import play_seats
 
     seats = _play_seats(args)
-    options = list(args.option)
+    options = game_options(args.game, args.option)
     if args.players is not None:
-        options.append(f"num_players={args.players}")
-    elif args.seats and "num_players" in inspect.signature(game_class(args.game)).parameters \
-            and not any(o.startswith("num_players=") for o in options):
-        options.append(f"num_players={len(seats)}")
-    if len({o for o in options if o.startswith("num_players=")}) > 1:
-        raise ValueError("--players and -o num_players disagree; give one of them")
-    game = make_game_from_args(args.game, options)
+        _set_players(args.game, options, args.players, "--players", required=True)
+    elif args.seats:
+        _set_players(args.game, options, len(seats), "the number of --seats")
+    game = make_game(args.game, options)
     if args.seats is None:
         seat = 0 if args.seat is None else args.seat
         if not 0 <= seat < game.num_players:
@@ -181,7 +269,7 @@ def _play_seats(args):
         try:
             seats.append(None if spec == "human" else make_agent(spec))
         except ValueError as err:
-            raise ValueError(f"--seats entry {p} ({spec!r}): {err}") from None
+            raise ValueError(f"--seats entry {p} ({clip(spec)}): {err}") from None
     return seats
 
 
@@ -201,11 +289,27 @@ def run_tournament(args, extra):
 
 
 def _run_arena(kind, args, play):
-    """Make the game and the agents, play, print the table and save the results."""
-    game = make_game_from_args(args.game, args.option)
-    result = play(game, [make_agent(spec) for spec in args.agents])
+    """Make the game and the agents, make sure the results can be saved, play, print the table
+    and save the results. A match infers num_players from its agents."""
+    options = game_options(args.game, args.option)
+    if kind == "match":
+        _set_players(args.game, options, len(args.agents), "the number of agents")
+    game = make_game(args.game, options)
+    agents = [make_agent(spec) for spec in args.agents]
+    if args.out is not None:
+        out = output_folder(args.out, args.overwrite)
+    elif args.overwrite:
+        raise ValueError("--overwrite needs --out (the default folder is always new)")
+    else:
+        out = new_folder("runs", f"{kind}-{game.name}")
+    try:
+        result = play(game, agents)
+    except BaseException:
+        if args.out is None:
+            out.rmdir()  # the new folder is still empty
+        raise
     print(result.table())
-    print(f"saved to {result.save(args.out or _run_folder(kind, game.name))}")
+    print(f"saved to {result.save(out, overwrite=args.overwrite)}")
 
 
 def run_bench(args, extra):
@@ -213,7 +317,7 @@ def run_bench(args, extra):
         from benchmarks.report import main as bench_main
     except ImportError as err:
         raise ValueError(f"the benchmarks are not available ({err})") from None
-    return bench_main(extra)
+    return bench_main(extra, prog="savanna bench")
 
 
 def run_warmup(args, extra):
@@ -231,29 +335,61 @@ def run_demo(args, extra):
 
 
 # ----- helpers ----------------------------------------------------------------------------------
-def make_game_from_args(name, options):
-    """The game ``name`` with ``key=value`` options (ints where they parse), or a ValueError
-    naming the unknown option and the allowed ones."""
-    cls = game_class(name)
-    allowed = [p for p in inspect.signature(cls).parameters if p not in ("self",)]
-    kwargs = {}
-    for item in options:
+def game_options(name, items):
+    """``-o KEY=VALUE`` items as the keyword arguments of game ``name``; a ValueError naming
+    an unknown option and the allowed ones. Values are read by ``option_value``."""
+    allowed = _option_names(name)
+    options = {}
+    for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise ValueError(f"game option must be KEY=VALUE, got {item!r}")
+            raise ValueError(f"game option must be KEY=VALUE, got {clip(item)}")
         if key not in allowed:
-            raise ValueError(f"game {name!r} has no option {key!r}; options: "
+            raise ValueError(f"game {name!r} has no option {clip(key)}; options: "
                              f"{', '.join(allowed) or 'none'}")
-        kwargs[key] = int(value) if value.lstrip("-").isdigit() else value
+        if key in options:
+            raise ValueError(f"game option {key!r} is given twice")
+        options[key] = option_value(value)
+    return options
+
+
+def option_value(text):
+    """A game option's value from its text: an int, True/False (true, false), None (none), a
+    word; with a comma, a tuple of such values (``K3,T8`` -> ``('K3', 'T8')``, ``K3,`` ->
+    ``('K3',)``), so that ``-o course=K3,T8,T6,T1`` is a list of faces."""
+    if "," in text:
+        return tuple(option_value(item) for item in text.split(",") if item)
     try:
-        return cls(**kwargs)
+        return int(text)
+    except ValueError:
+        return {"true": True, "false": False, "none": None}.get(text.lower(), text)
+
+
+def make_game(name, options):
+    """Game ``name`` built with ``options`` (from ``game_options``); its own ValueError on a
+    bad value."""
+    try:
+        return game_class(name)(**options)
     except TypeError as err:
         raise ValueError(f"game {name!r}: {err}") from None
 
 
-def _run_folder(kind, game):
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path("runs") / f"{kind}-{game}-{stamp}"
+def _option_names(name):
+    return list(inspect.signature(game_class(name)).parameters)
+
+
+def _set_players(name, options, n, source, required=False):
+    """Set the option num_players to ``n`` (the number of seats ``source`` gives) if game
+    ``name`` has it, or, when ``required``, let ``game_options`` name the mistake; a
+    ValueError if ``-o num_players`` says otherwise."""
+    if "num_players" not in _option_names(name):
+        if required:
+            game_options(name, [f"num_players={n}"])
+        return
+    given = options.setdefault("num_players", n)
+    if given != n:
+        raise ValueError(f"{source} ({n}) and -o num_players={clip(given)} disagree; give "
+                         "one of them")
 
 
 if __name__ == "__main__":

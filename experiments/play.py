@@ -3,6 +3,8 @@
 At the prompt, type a move by its name (Zèbres: ``start 14``, ``Z c4``, ``swap d4``, ``stop``,
 ``impala +2``), or ``moves`` (the legal moves), ``help``, ``quit``. A wrong entry is explained
 and asked again; end of input quits. Chance nodes are drawn with the game's probabilities.
+The board is drawn after every move, and after the dice rolled or tiles drawn that follow it
+(once chance has played out), so that a decision is always taken in sight of the state.
 
 Several humans take turns at the keyboard (hot seat); the prompt names the seat to move. In a
 game with hidden information the pictures show one seat's view only (``Game.render(row,
@@ -12,6 +14,7 @@ says whose view it is).
 import numpy as np
 
 from agents.base import describe
+from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
 
 QUIT = ("quit", "exit", "q")
@@ -46,17 +49,21 @@ def play_seats(game, seats, rng, read=None, write=print):
     view = View(game, humans, write)
     states = game.init(1, rng)
     returns = np.zeros(game.num_players)
-    view.draw(states[0], int(game.current_player(states)[0]))
+    changed = True  # since the last picture
     while True:
         player = int(game.current_player(states)[0])
-        if player == TERMINAL:
-            break
         if player == CHANCE:
             probs = game.chance_probs(states)[0]
             outcome = int(rng.choice(len(probs), p=probs / probs.sum()))
             game.apply_chance(states, [outcome])
             write(f"chance: outcome {outcome}")
+            changed = True
             continue
+        if changed:  # after a move, or after the dice or draws that followed it
+            view.draw(states[0], player)
+            changed = False
+        if player == TERMINAL:
+            break
         if seats[player] is None:
             view.redraw_for(states[0], player)
             who = "your move" if len(humans) == 1 else f"seat {player}, your move"
@@ -69,7 +76,7 @@ def play_seats(game, seats, rng, read=None, write=print):
         name = game.action_to_string(states[0], action)
         returns += game.step_inplace(states, np.array([action]))[0]
         write(f"{labels[player]} (seat {player}): {name}")
-        view.draw(states[0], int(game.current_player(states)[0]))
+        changed = True
     write(outcome_line(game, states, returns, humans))
     return returns
 
@@ -136,7 +143,7 @@ def ask_move(game, row, read, write, who="your move"):
             write(f"error: {err}")
             continue
         if action not in legal:
-            write(f"error: {text!r} is not legal here; legal: {', '.join(names)}")
+            write(f"error: {clip(text)} is not legal here; legal: {', '.join(names)}")
             continue
         return action
 

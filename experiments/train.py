@@ -3,7 +3,8 @@
     savanna train ppo zebres --steps 3M --seed 0
     savanna train ppo --resume runs/zebres-ppo-0-20260101-120000
 
-A run folder ``runs/<game>-ppo-<seed>-<time>/`` holds
+A run folder ``runs/<game>-ppo-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
+another run took that name first) holds
 
     config.json    every setting (also inside each checkpoint)
     metrics.csv    one row per update: losses, entropy, KL, training win rates, steps/s
@@ -22,16 +23,18 @@ made.
 """
 import argparse
 import csv
-import datetime
+import io
 import json
 import math
-import os
 import re
 import signal
 import time
 from pathlib import Path
 
 import numpy as np
+
+from savanna.errors import clip
+from savanna.files import atomic_write_bytes, atomic_write_text, new_folder
 
 
 __all__ = ["add_train_parser", "demo_training", "evaluate", "parse_steps", "plot_curve",
@@ -45,11 +48,19 @@ def parse_steps(text):
     """``'3M'`` -> 3_000_000, ``'250k'`` -> 250_000, ``'1e6'`` -> 1_000_000."""
     match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kKmMgG]?)\s*", str(text))
     if not match:
-        raise ValueError(f"steps must be a number like 3M, 250k or 1e6, got {text!r}")
+        raise ValueError(f"steps must be a number like 3M, 250k or 1e6, got {clip(text)}")
     value = float(match.group(1)) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[match.group(2).lower()]
-    if value < 1:
-        raise ValueError(f"steps must be at least 1, got {text!r}")
+    if not 1 <= value < 1e15:
+        raise ValueError(f"steps must be in 1 .. 1e15, got {clip(text)}")
     return int(value)
+
+
+def steps_argument(text):
+    """``parse_steps`` as an argparse ``type``: its message, not 'invalid value'."""
+    try:
+        return parse_steps(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 # ----- evaluation -------------------------------------------------------------------------
@@ -117,11 +128,11 @@ def _truncate_csv(path, step):
         rows = list(csv.DictReader(f))
     if not rows:
         return
-    kept = [r for r in rows if int(float(r["step"])) <= step]
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(kept)
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(r for r in rows if int(float(r["step"])) <= step)
+    atomic_write_text(path, text.getvalue())
 
 
 def read_csv(path):
@@ -161,12 +172,11 @@ def plot_curve(folder):
     bottom.grid(alpha=0.3)
     fig.suptitle(folder.name)
     fig.tight_layout()
-    path = folder / "curve.png"
-    tmp = folder / ".curve.tmp.png"
-    fig.savefig(tmp, dpi=100)
+    image = io.BytesIO()
+    fig.savefig(image, format="png", dpi=100)
     plt.close(fig)
-    os.replace(tmp, path)
-    return path
+    atomic_write_bytes(folder / "curve.png", image.getvalue())
+    return folder / "curve.png"
 
 
 def text_curve(folder, width=20):
@@ -192,13 +202,6 @@ def _bar(rate, width):
 
 
 # ----- a run ------------------------------------------------------------------------------
-def new_run_folder(runs_dir, game, seed):
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = Path(runs_dir) / f"{game}-ppo-{seed}-{stamp}"
-    folder.mkdir(parents=True, exist_ok=False)
-    return folder
-
-
 def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=None,
                  write=print, stop_after=None):
     """Train (or resume) a run; returns its folder. ``resume`` is a run folder or a checkpoint
@@ -216,13 +219,13 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
         write(f"resuming {folder} at step {trainer.global_step:,}")
     else:
         trainer = Trainer(config, game)
-        folder = new_run_folder(runs_dir, trainer.game.name, config.seed)
+        folder = new_folder(runs_dir, f"{trainer.game.name}-ppo-{config.seed}")
         extra = {"next_eval": 0, "next_checkpoint": config.checkpoint_every,
                  "best_score": -1.0, "seconds": 0.0, "last_eval": {}}
         log = RunLog(folder)
         write(f"training PPO on {trainer.game.name}: {folder}")
     cfg = trainer.config
-    (folder / "config.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+    atomic_write_text(folder / "config.json", json.dumps(cfg.to_dict(), indent=1))
 
     stopping = []
 
@@ -321,16 +324,18 @@ def _restore_handler(previous):
 def add_train_parser(subparsers):
     """Register ``train`` on the ``savanna`` command's subparsers. Unset options keep the
     ``agents.ppo.PPOConfig`` defaults (torch is imported only when a run starts)."""
+    from experiments.cli import add_game_options, positive_int, seed
+
     train = subparsers.add_parser(
         "train", help="train an agent (masked PPO with self-play)",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=__doc__)
     train.add_argument("algorithm", choices=["ppo"], help="the learning algorithm")
     train.add_argument("game", nargs="?", help="the game (not needed with --resume)")
-    train.add_argument("--steps", type=parse_steps,
+    train.add_argument("--steps", type=steps_argument,
                        help="learner decisions in all, e.g. 3M (default: 3M; with --resume: "
                             "train on to this total)")
-    train.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    train.add_argument("--envs", type=int, dest="num_envs", help="games played at once "
+    train.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    train.add_argument("--envs", type=positive_int, dest="num_envs", help="games played at once "
                        "(default: 512)")
     train.add_argument("--opponents", help="shares of the games played against each "
                        "opponent kind (default: self=0.4,random=0.1,greedy=0.5)")
@@ -338,18 +343,17 @@ def add_train_parser(subparsers):
                        "play the current weights rather than a past snapshot (default: 0.5)")
     train.add_argument("--hidden", help="hidden layer widths (default: 128,128)")
     train.add_argument("--lr", type=float, help="initial learning rate (default: 1e-3)")
-    train.add_argument("--eval-every", type=parse_steps,
+    train.add_argument("--eval-every", type=steps_argument,
                        help="steps between evaluations (default: 250k)")
-    train.add_argument("--eval-games", type=int, help="games per evaluation match "
+    train.add_argument("--eval-games", type=positive_int, help="games per evaluation match "
                        "(default: 200)")
     train.add_argument("--shaping", type=float, help="potential-based reward shaping on the "
                        "score lead, e.g. 0.05 (default: 0, off)")
-    train.add_argument("--threads", type=int, help="torch threads (default: 1; 2 helps only "
-                       "on an otherwise idle machine)")
+    train.add_argument("--threads", type=positive_int, help="torch threads (default: 1; 2 "
+                       "helps only on an otherwise idle machine)")
     train.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
     train.add_argument("--resume", metavar="RUN", help="continue a stopped run (its folder)")
-    train.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                       help="a game option, e.g. -o board=president (repeatable)")
+    add_game_options(train)
     train.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     train.set_defaults(run=run_train)
     return train
@@ -366,9 +370,10 @@ def run_train(args, extra=None):
     if not args.game:
         raise ValueError("name the game to train on (e.g. savanna train ppo zebres), "
                          "or give --resume RUN")
-    from experiments.cli import make_game_from_args
+    from experiments.cli import game_options, make_game
 
-    game = make_game_from_args(args.game, args.option)
+    options = game_options(args.game, args.option)
+    game = make_game(args.game, options)
     settings = {key: getattr(args, key) for key in
                 ("steps", "num_envs", "opponents", "latest_share", "lr", "eval_every", "eval_games",
                  "shaping", "threads")
@@ -377,9 +382,8 @@ def run_train(args, extra=None):
         try:
             settings["hidden"] = tuple(int(h) for h in args.hidden.split(","))
         except ValueError:
-            raise ValueError(f"hidden must be widths like 128,128, got {args.hidden!r}") from None
-    options = dict(o.partition("=")[::2] for o in args.option)
-    options = {k: int(v) if v.lstrip("-").isdigit() else v for k, v in options.items()}
+            raise ValueError(f"hidden must be widths like 128,128, got "
+                             f"{clip(args.hidden)}") from None
     config = PPOConfig(game=args.game, game_options=options, seed=args.seed, **settings)
     folder = run_training(config, runs_dir=args.runs_dir, progress=not args.no_progress,
                           game=game)

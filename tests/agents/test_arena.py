@@ -122,6 +122,20 @@ def test_saved_results_hold_every_game(tmp_path):
     assert "Elo difference (constant:action=1 - random)" in result.table()
 
 
+def test_results_are_not_saved_over_earlier_ones_unless_asked(tmp_path):
+    game, agents = CoinGame(strong_one), [ConstantAgent(1), RandomAgent()]
+    first = play_match(game, agents, games=4, seed=1, workers=1, progress=False)
+    second = play_match(game, agents, games=6, seed=2, workers=1, progress=False)
+    first.save(tmp_path)
+    with pytest.raises(ValueError, match="already holds files"):
+        second.save(tmp_path)
+    assert json.loads((tmp_path / "match.json").read_text())["games"] == 4
+    second.save(tmp_path, overwrite=True)
+    assert json.loads((tmp_path / "match.json").read_text())["games"] == 6
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv", "match.json",
+                                                          "summary.csv"]  # no temporaries
+
+
 def test_fitted_ratings_recover_known_elo_differences():
     true = np.array([0.0, 100.0, 250.0])
     expected = 1 / (1 + 10 ** ((true[None, :] - true[:, None]) / 400))
@@ -148,6 +162,8 @@ def test_a_round_robin_ranks_the_strong_agent_first(tmp_path):
     ratings = list(csv.DictReader(open(tmp_path / "ratings.csv")))
     assert [r["agent"] for r in ratings] == [r["agent"] for r in result.ranking()]
     assert "score of row against column" in result.table()
+    with pytest.raises(ValueError, match="already holds files"):
+        result.save(tmp_path)
 
 
 def test_a_three_player_round_robin_plays_every_group_of_three():

@@ -1,24 +1,44 @@
-"""The ``savanna`` command: help everywhere, one-line errors, a typed game, a tiny match."""
+"""The ``savanna`` command: help everywhere, one-line errors, a typed game, a tiny match,
+game options and the player count, the board drawn after chance nodes."""
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from experiments.cli import main
+from experiments.cli import main, option_value
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ["play", "match", "tournament", "bench", "demo"]
+COMMANDS = ["play", "match", "tournament", "train", "bench", "warmup", "demo"]
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
-def test_every_command_has_help(command, capsys):
+def test_every_command_has_help_in_plain_text(command, capsys):
+    """No ``%%`` left by argparse's escaping, no reST double backticks from the docstrings,
+    and the prog is the ``savanna`` command (bench's parser lives in benchmarks)."""
     with pytest.raises(SystemExit) as exit_:
         main([*command, "--help"])
     assert exit_.value.code == 0
-    assert "usage:" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert text.startswith(f"usage: savanna {' '.join(command)}".rstrip() + " ")
+    assert "%%" not in text and "``" not in text and "python -m benchmarks" not in text
+
+
+def test_the_match_help_speaks_of_95_percent_intervals(capsys):
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    assert "with 95% intervals" in " ".join(capsys.readouterr().out.split())
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert re.fullmatch(r"savanna \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -33,11 +53,45 @@ def test_every_command_has_help(command, capsys):
     (["play", "zebres", "--agent", "random", "--sims", "10"],
      "agent 'random' has no setting 'sims'"),
     (["tournament", "zebres", "random"], "needs at least 2 agents, got 1"),
+    (["match", "zebres", "random", "random", "--games", "abc"],
+     "argument --games: expected an int >= 1, got 'abc' (see savanna match --help)"),
+    (["match", "zebres", "random", "random", "--gmaes", "3"], "unrecognized arguments: --gmaes"),
+    (["match", "zebres", "random", "random", "-o", "board"],
+     "game option must be KEY=VALUE, got 'board'"),
+    (["match", "bonobo", "random", "random", "random", "-o", "num_players=4"],
+     "the number of agents (3) and -o num_players=4 disagree"),
+    (["play", "bonobo", "--players", "3", "-o", "num_players=4"],
+     "--players (3) and -o num_players=4 disagree"),
+    (["match", "banjooli", "random", "random", "-o", "course=K3,K4"],
+     "course has two adjacent curves K3, K4"),
+    (["train", "ppo", "zebres", "--steps", "many"],
+     "argument --steps: steps must be a number like 3M, 250k or 1e6, got 'many'"),
+    (["train", "ppo", "zebres", "--steps", "1e400"], "steps must be in 1 .. 1e15, got '1e400'"),
+    (["match", "zebres", "random", "random", "--games", "-3"],
+     "argument --games: expected an int >= 1, got '-3'"),
+    (["match", "zebres", "random", "random", "--seed", "-1"],
+     "argument --seed: expected an int >= 0, got '-1'"),
+    (["demo", "--sims", "0"], "argument --sims: expected an int >= 1, got '0'"),
+    (["train", "ppo", "zebres", "--envs", "0"], "argument --envs: expected an int >= 1"),
+    (["train", "ppo", "zebres", "-o", "size=9"], "game 'zebres' has no option 'size'"),
 ])
 def test_bad_arguments_end_with_one_line_naming_the_mistake(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and err.startswith(f"savanna {argv[0]}: error")
+
+
+@pytest.mark.parametrize("argv", [
+    ["match", "x" * 1_200_000, "random", "random"],
+    ["match", "zebres", "random", "random", "-o", "board=" + "x" * 1_200_000],
+    ["match", "zebres", "random", "random", "-o", "x" * 1_200_000],
+    ["match", "zebres", "random", "mcts:sims=" + "1x" * 600_000],
+    ["train", "ppo", "zebres", "--steps", "x" * 1_200_000],
+])
+def test_a_huge_bad_input_gives_a_short_message(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 250 and "xxx..." in err.replace("1x", "x")
 
 
 def test_a_typed_game_explains_bad_entries_and_plays_to_the_end(capsys, monkeypatch):
@@ -89,3 +143,43 @@ def test_a_tiny_match_prints_its_table_and_saves_json_and_csv(tmp_path, capsys):
     data = json.loads((out / "match.json").read_text())
     assert data["agents"] == ["greedy:chance_depth=1", "random"] and data["games"] == 4
     assert len((out / "games.csv").read_text().splitlines()) == 5
+
+
+def test_a_match_takes_its_player_count_from_the_agents(tmp_path, capsys):
+    out = tmp_path / "m"
+    assert main(["match", "bonobo", "random", "random", "random", "--games", "3", "--workers",
+                 "1", "--no-progress", "--out", str(out)]) == 0
+    data = json.loads((out / "match.json").read_text())
+    assert sorted(data["per_game"]["seats"][0]) == [0, 1, 2]
+
+
+def test_a_game_option_with_commas_is_a_list(tmp_path, capsys):
+    """Banjooli's fixed course: four faces, not the eleven characters of the text."""
+    out = tmp_path / "m"
+    assert main(["match", "banjooli", "random", "random", "-o", "course=K3,T8,T6,T1", "-o",
+                 "berries=true", "--games", "2", "--workers", "1", "--no-progress", "--out",
+                 str(out)]) == 0
+    assert "banjooli: 2 games" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text, value", [
+    ("K3,T8,T6,T1", ("K3", "T8", "T6", "T1")), ("K3,", ("K3",)), ("3", 3), ("-2", -2),
+    ("true", True), ("False", False), ("none", None), ("president", "president"),
+])
+def test_option_values(text, value):
+    assert option_value(text) == value and type(option_value(text)) is type(value)
+
+
+@pytest.mark.parametrize("argv, script, marker", [
+    (["play", "bonobo", "--agent", "random"], "draw\nquit\n", "\nplace "),
+    (["play", "banjooli", "--agent", "random"], "quit\n", " phase=reroll dice="),
+])
+def test_the_board_is_drawn_after_chance_before_a_human_decides(argv, script, marker, capsys,
+                                                                monkeypatch):
+    """Bonobo: after 'draw', the drawn tile is shown before the human places it. Banjooli:
+    the rolled dice are shown before the human chooses rerolls."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    assert main([*argv, "--seed", "4"]) == 0
+    *answered, last = capsys.readouterr().out.split("'quit')> ")
+    since_chance = answered[-1].rsplit("chance: outcome ", 1)[1]
+    assert marker in since_chance
