@@ -16,7 +16,10 @@ import inspect
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
+
+_LOCK = threading.Lock()  # one thread loads a generated module; the others wait for it
 
 
 def cache_root():
@@ -49,8 +52,14 @@ def specialize(template, bindings, tag):
         digest.update(f"{name}={fingerprint};".encode())
     stem = f"{template.__name__.rsplit('.', 1)[-1]}_{tag}_{digest.hexdigest()[:16]}"
     module_name = f"savanna_specialized_{stem}"
-    if module_name in sys.modules:
+    with _LOCK:
+        if module_name not in sys.modules:
+            _load(module_name, template, header)
         return sys.modules[module_name]
+
+
+def _load(module_name, template, header):
+    """Write (once, atomically) and import the generated module."""
     path = cache_root() / f"{module_name}.py"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -63,6 +72,9 @@ def specialize(template, bindings, tag):
         os.replace(tmp, path)  # atomic: concurrent processes never see half a file
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
+    sys.modules[module_name] = module  # numba's cache locates functions through it
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
