@@ -8,7 +8,8 @@ import numpy as np
 
 from savanna._drivers import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM
 from savanna.game import TERMINAL
-from savanna.rng import make_streams
+from savanna.errors import clip
+from savanna.rng import as_generator, make_streams
 
 
 def opponent_mode(opponent):
@@ -19,21 +20,22 @@ def opponent_mode(opponent):
     if isinstance(opponent, str):
         if opponent == "random":
             return OPPONENT_RANDOM
-        raise ValueError(f"unknown opponent {opponent!r}; allowed: 'random', None (self-play), "
+        raise ValueError(f"unknown opponent {clip(opponent)}; allowed: 'random', None (self-play), "
                          "a callable policy(obs, mask) -> actions, or an agent object")
     if callable(opponent) or hasattr(opponent, "act"):
         return OPPONENT_EXTERNAL
     raise ValueError(f"opponent must be 'random', None, a callable or an agent, "
-                     f"got {type(opponent).__name__}")
+                     f"got {clip(type(opponent).__name__)}")
 
 
 class BatchPlay:
     """``n`` games of ``game``; the learner's seat is ``seat`` or drawn per game at reset."""
 
     def __init__(self, game, n, seat=None, opponent="random", parallel=False):
-        if seat is not None and not (isinstance(seat, (int, np.integer))
-                                     and 0 <= seat < game.num_players):
-            raise ValueError(f"seat must be None or in 0..{game.num_players - 1}, got {seat!r}")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
+                                 or not 0 <= seat < game.num_players):
+            raise ValueError(f"seat must be None or an int in 0..{game.num_players - 1}, "
+                             f"got {clip(seat)}")
         self.game, self.n = game, n
         self.opponent = opponent
         self.mode = opponent_mode(opponent)
@@ -54,7 +56,7 @@ class BatchPlay:
 
     def seed(self, rng):
         """Draw fresh per-game streams (and the external opponent's rng) from ``rng``."""
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng = as_generator(rng)
         self.streams = make_streams(self._rng, self.n)
 
     def get_state(self):
