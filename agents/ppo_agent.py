@@ -29,7 +29,13 @@ import torch
 
 from agents.base import random_argmax
 from agents.mcts import MCTSAgent
-from agents.ppo import (load_checkpoint, masked_log_probs, network_from_checkpoint)
+from agents.ppo import (
+    check_game,
+    load_checkpoint,
+    masked_log_probs,
+    network_from_checkpoint,
+    quoted_path,
+)
 
 __all__ = ["PPOAgent", "PPOMCTSAgent"]
 
@@ -62,7 +68,7 @@ class PPOAgent:
         if self._game_key != _game_key(game):
             if self._data is None:
                 raise ValueError(f"this PPO network plays {self._game_key[0]}, not {game.name}")
-            load_checkpoint(self.checkpoint, game)  # the clear error when the game differs
+            check_game(self._data, game, quoted_path(self.checkpoint))
             self._net = network_from_checkpoint(self._data, game)
             self._game_key = _game_key(game)
         return self._net

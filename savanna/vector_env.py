@@ -18,7 +18,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from savanna.batch_play import BatchPlay
-from savanna.env import RENDER_MODES, bind, check_options, check_settings, game_spaces, resolve_game
+from savanna.env import (
+    RENDER_MODES,
+    bind,
+    check_options,
+    check_settings,
+    game_spaces,
+    resolve_game,
+)
 from savanna.errors import clip
 
 
