@@ -38,7 +38,9 @@ the legal actions only, fused with the masked softmax (``agents.policy_head``).
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
 its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
-updates the uninterrupted run would have made.
+updates the uninterrupted run would have made. A checkpoint stores the SHA-256 of its contents
+and is checked in full before anything is built from it (``load_checkpoint``); it is written
+atomically (``save_atomically``).
 
 Example::
 

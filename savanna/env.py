@@ -44,10 +44,9 @@ def resolve_game(game, options):
         params = inspect.signature(cls).parameters
         unknown = sorted(set(options) - set(params))
         if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
-            raise ValueError(f"unknown setting {clip(unknown)} for a {game} environment; "
-                             f"game options: {', '.join(params) or 'none'}; env settings: "
-                             "seat, opponent, illegal_action, render_mode (vector env: "
-                             "num_envs, autoreset_mode, parallel)")
+            raise ValueError(f"unknown setting {clip(unknown)}: not a {game} option "
+                             f"({', '.join(params) or 'none'}), nor a setting of the "
+                             "environment (environments pass other keywords to the game)")
         return cls(**options)
     raise ValueError(f"game must be a name or a Game, got {clip(type(game).__name__)}")
 

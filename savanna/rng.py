@@ -26,7 +26,8 @@ def as_generator(rng):
 
 def make_streams(rng, n):
     """``n`` independent stream seeds drawn from ``rng`` (see ``as_generator``)."""
-    return as_generator(rng).integers(0, np.iinfo(np.uint64).max, size=n, dtype=np.uint64, endpoint=True)
+    return as_generator(rng).integers(0, np.iinfo(np.uint64).max, size=n, dtype=np.uint64,
+                                      endpoint=True)
 
 
 @njit(cache=True, inline="always")

@@ -161,7 +161,8 @@ def _one_line_value_error(make, message):
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda: SavannaEnv("zebres", bogus=1), r"unknown setting \['bogus'\].*board"),
+    (lambda: SavannaEnv("zebres", bogus=1),
+     r"unknown setting \['bogus'\]: not a zebres option \(board, first_placer\)"),
     (lambda: gymnasium.make("savanna/Zebres-v0", bogus=1), r"unknown setting \['bogus'\]"),
     (lambda: SavannaVectorEnv("zebres", 2, bogus=1), r"unknown setting \['bogus'\]"),
     (lambda: SavannaEnv("zebres", render_mode="bogus"), "render_mode must be one of"),
