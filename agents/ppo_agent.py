@@ -36,6 +36,7 @@ from agents.ppo import (
     network_from_checkpoint,
     quoted_path,
 )
+from savanna.errors import clip
 
 __all__ = ["PPOAgent", "PPOMCTSAgent"]
 
@@ -46,8 +47,10 @@ class PPOAgent:
     name = "ppo"
 
     def __init__(self, checkpoint: str, sample: bool = False):
+        if not isinstance(sample, bool):
+            raise ValueError(f"sample must be True or False, got {clip(sample)}")
         self.checkpoint = str(checkpoint)
-        self.sample = bool(sample)
+        self.sample = sample
         self._data = load_checkpoint(self.checkpoint)
         self._net = None
         self._game_key = None

@@ -114,9 +114,12 @@ class BatchPlay:
             else:
                 players = self.game.current_player(sub)
                 moves = self.opponent(self.game.observe(sub, players), self.game.legal_mask(sub))
-            moves = np.asarray(moves, np.int64).reshape(-1)
-            if moves.shape != idx.shape:
-                raise ValueError(f"opponent returned {moves.shape[0]} actions for {len(idx)} games")
+            moves = np.asarray(moves)
+            if moves.size != len(idx) or not np.issubdtype(moves.dtype, np.integer):
+                raise ValueError(f"the opponent must return {len(idx)} integer actions (one per "
+                                 f"waiting game), got a {moves.dtype} array of shape "
+                                 f"{moves.shape}")
+            moves = moves.reshape(-1)
             acting = self.waiting.copy()
             act = np.zeros(self.n, np.int64)
             act[idx] = self.game._check_actions(sub, moves)

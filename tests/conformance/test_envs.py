@@ -202,3 +202,12 @@ def test_a_bad_reset_mask_is_refused_before_any_game_resets(mask):
     which[:3] = True
     envs.reset(options={"reset_mask": which})
     assert envs.states[3:].tobytes() == before[3:].tobytes()
+
+
+def test_an_opponent_returning_float_actions_is_refused_not_truncated():
+    def fractional(obs, mask):
+        return mask.argmax(axis=1) + 0.7
+
+    env = SavannaEnv("zebres", seat=1, opponent=fractional)
+    _one_line_value_error(lambda: env.reset(seed=0),
+                          "the opponent must return 1 integer actions .* float64 array")
