@@ -178,7 +178,8 @@ def _is_real(value):
             and not isinstance(value, bool) and math.isfinite(value))
 
 
-# PPOConfig's settings by declared type (``opponents`` and ``hidden`` have their own checks)
+# checks by declared type, of PPOConfig's settings (``opponents`` and ``hidden`` have their own)
+# and of a checkpoint's contents
 _TYPE_CHECKS = {int: _is_int, float: _is_real, bool: lambda v: isinstance(v, bool),
                 str: lambda v: isinstance(v, str), dict: lambda v: isinstance(v, dict),
                 list: lambda v: isinstance(v, list)}
