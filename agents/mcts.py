@@ -32,7 +32,9 @@ the ``rng`` passed to ``act``: a fixed seed replays the same moves (except with 
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 >>> visits, root_values = agent.search(game, states[0], np.random.default_rng(0))
 """
+import math
 import time
+import warnings
 
 import numpy as np
 
@@ -40,11 +42,13 @@ from agents import _mcts_kernels
 from agents._mcts_kernels import NODE_DTYPE
 from agents.base import random_argmax
 from savanna.game import CHANCE
-from savanna.rng import make_streams
+from savanna.errors import clip
+from savanna.rng import as_generator, make_streams
 
 __all__ = ["MCTSAgent", "Tree"]
 
 TIME_CHUNK = 256  # simulations between two looks at the clock
+
 
 def compiled_search(game):
     """The search loops of ``agents._mcts_kernels`` bound to ``game`` (``Game.compiled``),
@@ -126,7 +130,9 @@ class MCTSAgent:
                       games, 8 otherwise
     evaluator         PUCT evaluator (see the module docstring); None: UCT with rollouts
     leaf_batch        leaves per evaluator call (PUCT)
-    max_nodes         hard limit on the tree size (memory); the search stops early there
+    max_nodes         hard limit on the tree size (memory): sims (per determinization) may not
+                      exceed it, and a search that fills the tree stops early with a
+                      RuntimeWarning naming the simulations it ran
     """
 
     name = "mcts"
@@ -142,20 +148,20 @@ class MCTSAgent:
         _check_int("max_nodes", max_nodes, 2)
         if determinizations is not None:
             _check_int("determinizations", determinizations, 1)
-        if time_budget is not None and not time_budget > 0:
-            raise ValueError(f"time_budget must be a positive number of seconds or None, "
-                             f"got {time_budget!r}")
-        if not c >= 0:
-            raise ValueError(f"c must be >= 0, got {c!r}")
-        if not temperature >= 0:
-            raise ValueError(f"temperature must be >= 0, got {temperature!r}")
-        if not 0 <= dirichlet_frac <= 1:
-            raise ValueError(f"dirichlet_frac must be in [0, 1], got {dirichlet_frac!r}")
-        if not 0 <= rollout_weight <= 1:
-            raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
+        if time_budget is not None:
+            _check_real("time_budget", time_budget, "a positive number of seconds or None",
+                        lambda t: t > 0)
+        _check_real("c", c, ">= 0", lambda v: v >= 0)
+        _check_real("temperature", temperature, ">= 0", lambda v: v >= 0)
+        _check_real("dirichlet_frac", dirichlet_frac, "in [0, 1]", lambda v: 0 <= v <= 1)
+        _check_real("rollout_weight", rollout_weight, "in [0, 1]", lambda v: 0 <= v <= 1)
+        per_tree = -(-sims // (determinizations or 1))
+        if time_budget is None and per_tree > max_nodes:
+            raise ValueError(f"sims={clip(sims)} cannot fit in a tree of "
+                             f"max_nodes={clip(max_nodes)} (a simulation adds at least one "
+                             "node): raise max_nodes or lower sims")
         if dirichlet_alpha is not None:
-            if not dirichlet_alpha > 0:
-                raise ValueError(f"dirichlet_alpha must be > 0 or None, got {dirichlet_alpha!r}")
+            _check_real("dirichlet_alpha", dirichlet_alpha, "> 0 or None", lambda a: a > 0)
             if evaluator is None:
                 raise ValueError("dirichlet_alpha needs an evaluator: root noise perturbs "
                                  "PUCT priors, and UCT has none")
@@ -192,7 +198,7 @@ class MCTSAgent:
     def act(self, game, states, rng):
         """One action per state of the batch (each a decision node), searched one by one."""
         states = game.check_states(states)
-        rng = np.random.default_rng(rng)
+        rng = as_generator(rng)
         actions = np.empty(len(states), np.int64)
         masks = game.legal_mask(states)
         for i in range(len(states)):
@@ -227,21 +233,28 @@ class MCTSAgent:
         if player < 0:
             where = "a chance node" if player == CHANCE else "the end of the game"
             raise ValueError(f"MCTS searches decision nodes; this state is at {where}")
-        rng = np.random.default_rng(rng)
+        rng = as_generator(rng)
         rounds = self.determinizations or (1 if game.perfect_information else 8)
         visits = np.zeros(game.num_actions, np.int64)
         returns = np.zeros((game.num_actions, game.num_players), np.float64)
         value_sum = np.zeros(game.num_players, np.float64)
-        done = 0
+        done = ran = 0
+        full = False
         for d in range(rounds):
             sims = self.sims // rounds + (d < self.sims % rounds)
             budget = None if self.time_budget is None else self.time_budget / rounds
             start = root if game.perfect_information else game.resample_hidden(root, player, rng)
-            tree = self._grow_tree(game, start, rng, sims, budget)
+            tree, tree_ran, tree_full = self._grow_tree(game, start, rng, sims, budget)
             compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, visits,
                                                 returns)
             value_sum += tree.values[0]
             done += int(tree.nodes[0]["visits"])
+            ran, full = ran + tree_ran, full or tree_full
+        if full:
+            wanted = "" if self.time_budget is not None else f" of the {self.sims} asked"
+            warnings.warn(f"MCTS stopped early: its tree reached max_nodes={self.max_nodes} "
+                          f"after {ran} simulations{wanted}; raise max_nodes (memory) or "
+                          "lower sims", RuntimeWarning, stacklevel=2)
         with np.errstate(invalid="ignore", divide="ignore"):
             action_values = returns / visits[:, None]
         action_values[visits == 0] = np.nan
@@ -257,34 +270,37 @@ class MCTSAgent:
         tree = Tree(game, root, capacity, self.max_nodes)
         streams = make_streams(rng, 1)
         if self.evaluator is None:
-            self._run_uct(tree, kernels, width, streams, sims, deadline)
+            ran, full = self._run_uct(tree, kernels, width, streams, sims, deadline)
         else:
-            self._run_puct(game, tree, kernels, width, streams, rng, sims, deadline)
-        return tree
+            ran, full = self._run_puct(game, tree, kernels, width, streams, rng, sims, deadline)
+        return tree, ran, full
 
     def _run_uct(self, tree, kernels, width, streams, sims, deadline):
+        """Runs the simulations: ``(how many ran, whether the tree filled up first)``."""
         done = 0
         while done < sims:
             chunk = sims - done if deadline is None else min(sims - done, TIME_CHUNK)
             ran = kernels.run_uct(*tree.arrays, streams, chunk, self.c, self.rollouts)
             done += ran
             if ran < chunk and not tree.grow_after_stop(width):
-                return
+                return done, True
             if deadline is not None and time.perf_counter() >= deadline:
-                return
+                break
+        return done, False
 
     def _run_puct(self, game, tree, kernels, width, streams, rng, sims, deadline):
+        """As ``_run_uct``, with the evaluator."""
         leaves = np.empty(self.leaf_batch, np.int32)
         done = 0
         first = True  # the first round evaluates the root alone, then noises its priors
         while done < sims or first:
             want = 1 if first else min(self.leaf_batch, sims - done)
             if not tree.grow(want * width):
-                return  # the tree is full
+                return done, True
             got, finished = kernels.select_leaves(*tree.arrays, streams, want, self.c, leaves)
             done += finished
             if got + finished == 0 and not tree.grow_after_stop(width):
-                return
+                return done, True
             tree.grow(got * width)  # if it cannot, a leaf left unexpanded comes again
             if got:
                 priors, values = self._evaluate(game, tree, leaves[:got], rng)
@@ -294,7 +310,8 @@ class MCTSAgent:
                 self._add_root_noise(tree, rng)
                 first = False
             if deadline is not None and time.perf_counter() >= deadline:
-                return
+                break
+        return done, False
 
     def _evaluate(self, game, tree, leaves, rng):
         states = tree.states[tree.nodes["slot"][leaves]]
@@ -308,6 +325,9 @@ class MCTSAgent:
             raise ValueError(f"evaluator must return priors of shape {(m, game.num_actions)} "
                              f"and values of shape {(m, game.num_players)}; got "
                              f"{priors.shape} and {values.shape}")
+        if not (np.isfinite(priors).all() and np.isfinite(values).all()
+                and (priors >= 0).all()):
+            raise ValueError("evaluator must return finite values and finite priors >= 0")
         if self.rollout_weight:
             returns, _ = game.random_playouts(np.repeat(states, self.rollouts), rng)
             played = returns.reshape(m, self.rollouts, -1).mean(axis=1)
@@ -326,4 +346,12 @@ class MCTSAgent:
 
 def _check_int(name, value, low):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+        raise ValueError(f"{name} must be an int >= {low}, got {clip(value)}")
+
+
+def _check_real(name, value, allowed, ok):
+    """A finite number (not a bool) for which ``ok`` holds, or a ValueError saying
+    ``name must be <allowed>``."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+            or not math.isfinite(value) or not ok(value)):
+        raise ValueError(f"{name} must be a finite number {allowed}, got {clip(value)}")

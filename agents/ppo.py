@@ -38,7 +38,9 @@ the legal actions only, fused with the masked softmax (``agents.policy_head``).
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
 its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
-updates the uninterrupted run would have made.
+updates the uninterrupted run would have made. A checkpoint stores the SHA-256 of its contents
+and is checked in full before anything is built from it (``load_checkpoint``); it is written
+atomically (``save_atomically``).
 
 Example::
 
@@ -49,7 +51,12 @@ Example::
 """
 import copy
 import dataclasses
+import glob
+import hashlib
+import io
+import math
 import os
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,14 +69,16 @@ from agents.greedy import GreedyAgent
 from agents.policy_head import log_prob_and_entropy, sample
 from savanna.batch_play import BatchPlay
 from savanna.env import resolve_game
+from savanna.errors import clip
 
 __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
-           "load_checkpoint", "masked_log_probs", "network_from_checkpoint",
-           "parse_shares"]
+           "check_game", "load_checkpoint", "masked_log_probs", "network_from_checkpoint",
+           "network_shapes", "parse_shares"]
 
 MASKED_LOGIT = -1e8
 CHECKPOINT_FORMAT = "savanna-ppo"
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2  # 2: the contents are stored with their SHA-256
+MAX_WIDTH, MAX_LAYERS = 4096, 8  # network size limits (a 4096-wide layer is 16M weights)
 OPPONENT_KINDS = ("self", "random", "greedy")
 
 
@@ -97,8 +106,8 @@ class PPOConfig:
     ent_coef: float = 0.01
     max_grad_norm: float = 0.5
     shaping: float = 0.0            # potential-based reward shaping on the score lead
-    opponents: dict = field(default_factory=lambda: {"self": 0.4, "random": 0.1,
-                                                     "greedy": 0.5})
+    opponents: dict | str = field(default_factory=lambda: {"self": 0.4, "random": 0.1,
+                                                           "greedy": 0.5})
     latest_share: float = 0.5       # chance that "self" plays the current weights
     snapshot_every: int = 100_000   # steps between two snapshots joining the pool
     pool_size: int = 10
@@ -108,17 +117,22 @@ class PPOConfig:
     threads: int = 1                # torch threads: 2 only on an idle machine (see below)
 
     def __post_init__(self):
-        self.hidden = tuple(int(h) for h in self.hidden)
+        """Checks every setting's type, then its range: a one-line ValueError for anything
+        else, also for settings read back from a checkpoint (never a TypeError)."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type in _TYPE_CHECKS and not _TYPE_CHECKS[f.type](value):
+                raise ValueError(f"PPO setting {f.name} must be {_TYPE_NAMES[f.type]}, "
+                                 f"got {clip(value)}")
+        self.hidden = check_hidden(self.hidden)
         self.opponents = parse_shares(self.opponents)
         for name in ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
                      "snapshot_every", "pool_size", "eval_every", "eval_games",
                      "checkpoint_every", "threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"hidden must be one or more positive layer widths, got "
-                             f"{self.hidden!r}")
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be a positive int, got {getattr(self, name)!r}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be >= 0, got {self.seed!r}")
         if (self.num_envs * self.rollout_len) % self.minibatches:
             raise ValueError(f"num_envs * rollout_len ({self.num_envs * self.rollout_len}) must "
                              f"be divisible by minibatches ({self.minibatches})")
@@ -127,8 +141,12 @@ class PPOConfig:
         for name in ("gamma", "gae_lambda", "latest_share"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
-        if not self.lr > 0 or not self.clip > 0:
-            raise ValueError(f"lr and clip must be positive, got {self.lr!r} and {self.clip!r}")
+        if not self.lr > 0 or not self.clip > 0 or not self.max_grad_norm > 0:
+            raise ValueError(f"lr, clip and max_grad_norm must be positive, got {self.lr!r}, "
+                             f"{self.clip!r} and {self.max_grad_norm!r}")
+        if self.vf_coef < 0 or self.ent_coef < 0:
+            raise ValueError(f"vf_coef and ent_coef must be >= 0, got {self.vf_coef!r} and "
+                             f"{self.ent_coef!r}")
 
     @property
     def batch_size(self):
@@ -141,11 +159,42 @@ class PPOConfig:
 
     @classmethod
     def from_dict(cls, data):
+        if not isinstance(data, dict):
+            raise ValueError(f"PPO settings must be a dict, got {clip(data)}")
         names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
+        unknown = sorted(map(str, set(data) - names))
         if unknown:
-            raise ValueError(f"unknown PPO settings {unknown}; known: {', '.join(sorted(names))}")
+            raise ValueError(f"unknown PPO settings {clip(unknown)}; known: "
+                             f"{', '.join(sorted(names))}")
         return cls(**data)
+
+
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _is_real(value):
+    return (isinstance(value, (int, float, np.integer, np.floating))
+            and not isinstance(value, bool) and math.isfinite(value))
+
+
+# checks by declared type, of PPOConfig's settings (``opponents`` and ``hidden`` have their own)
+# and of a checkpoint's contents
+_TYPE_CHECKS = {int: _is_int, float: _is_real, bool: lambda v: isinstance(v, bool),
+                str: lambda v: isinstance(v, str), dict: lambda v: isinstance(v, dict),
+                list: lambda v: isinstance(v, list)}
+_TYPE_NAMES = {int: "an int", float: "a finite number", bool: "True or False", str: "a string",
+               dict: "a dict", list: "a list"}
+
+
+def check_hidden(hidden):
+    """The hidden layer widths as a tuple, within ``MAX_WIDTH`` and ``MAX_LAYERS``: checked
+    before any network is built, so a bad checkpoint cannot ask for terabytes."""
+    if (not isinstance(hidden, (list, tuple)) or not 1 <= len(hidden) <= MAX_LAYERS
+            or not all(_is_int(h) and 1 <= h <= MAX_WIDTH for h in hidden)):
+        raise ValueError(f"hidden must be 1 to {MAX_LAYERS} layer widths, each an int in "
+                         f"1..{MAX_WIDTH}, got {clip(hidden)}")
+    return tuple(int(h) for h in hidden)
 
 
 def parse_shares(shares):
@@ -165,12 +214,14 @@ def parse_shares(shares):
                                  "self=0.5,random=0.25,greedy=0.25") from None
         shares = items
     if not isinstance(shares, dict) or not shares:
-        raise ValueError(f"opponents must be kind=share pairs, got {shares!r}")
-    unknown = sorted(set(shares) - set(OPPONENT_KINDS))
+        raise ValueError(f"opponents must be kind=share pairs, got {clip(shares)}")
+    unknown = sorted(map(str, set(shares) - set(OPPONENT_KINDS)))
     if unknown:
-        raise ValueError(f"unknown opponent kinds {unknown}; allowed: {', '.join(OPPONENT_KINDS)}")
-    if any(not v >= 0 for v in shares.values()) or sum(shares.values()) <= 0:
-        raise ValueError(f"opponent shares must be >= 0 with a positive sum, got {shares!r}")
+        raise ValueError(f"unknown opponent kinds {clip(unknown)}; allowed: "
+                         f"{', '.join(OPPONENT_KINDS)}")
+    if not all(_is_real(v) and v >= 0 for v in shares.values()) or sum(shares.values()) <= 0:
+        raise ValueError(f"opponent shares must be numbers >= 0 with a positive sum, "
+                         f"got {clip(shares)}")
     total = sum(shares.values())
     return {k: float(v) / total for k, v in shares.items() if v > 0}
 
@@ -508,10 +559,15 @@ class Trainer:
     def load(cls, path, game=None, **overrides):
         """A trainer continuing from a checkpoint; returns ``(trainer, extra)``. ``overrides``
         change settings (e.g. ``steps`` to train longer)."""
-        data = load_checkpoint(path, game, need_trainer=True)
+        data = load_checkpoint(path, need_trainer=True)
         config = PPOConfig.from_dict({**data["config"], **overrides})
         trainer = cls(config, game)
-        trainer.load_state_dict(data["trainer"])
+        check_game(data, trainer.game, quoted_path(path))
+        try:
+            trainer.load_state_dict(data["trainer"])
+        except (KeyError, IndexError, TypeError, ValueError, RuntimeError) as err:
+            raise ValueError(f"{quoted_path(path)} does not fit this run "
+                             f"({type(err).__name__}: {clip(str(err))})") from None
         return trainer, data["extra"]
 
 
@@ -582,51 +638,202 @@ def _unpacked(saved, like):
 
 
 # ----- checkpoint files ---------------------------------------------------------------------
+# A checkpoint is a torch file (read with ``weights_only=True``: no pickled code runs) holding
+# ``{"format", "version", "sha256", "payload"}``: the payload is the torch serialisation of the
+# contents (``Trainer.save``) as bytes, stored with their SHA-256, so that a changed or missing
+# byte anywhere is refused on load rather than played.
+
+_CONTENTS = {"game": str, "obs_shape": list, "num_actions": int, "num_players": int,
+             "config": dict, "global_step": int, "extra": dict}
+_TRAINER_CONTENTS = {"model": dict, "optimizer": dict, "pool": list, "counters": dict,
+                     "rng": dict, "envs": list, "episode_return": torch.Tensor}
+
+
 def save_atomically(data, path):
+    """Write ``data`` as a checkpoint at ``path`` without ever leaving a partial file: into a
+    temporary file in the same folder, fsynced, then renamed over ``path``. If writing fails
+    (a full disk) the temporary file is removed and the previous checkpoint kept; temporary
+    files left by a run killed mid-write are removed first. One process writes a given
+    checkpoint at a time (a run owns its folder)."""
+    payload = _serialized(data)
+    blob = _serialized({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+                        "sha256": hashlib.sha256(payload).hexdigest(),
+                        "payload": torch.from_numpy(np.frombuffer(payload, np.uint8).copy())})
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    torch.save(data, tmp)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(blob)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as err:
+        tmp.unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise OSError(err.errno, f"could not save the checkpoint {quoted_path(path)} "
+                                     f"({err.strerror or clip(str(err))}); the previous file, "
+                                     "if any, is kept") from None
+        raise
+    folder = os.open(path.parent, os.O_RDONLY)  # make the rename itself durable
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def _serialized(data):
+    buffer = io.BytesIO()
+    torch.save(data, buffer)
+    return buffer.getvalue()
 
 
 def load_checkpoint(path, game=None, need_trainer=False):
-    """A PPO checkpoint's contents, checked; a one-line ValueError for a missing, corrupt or
-    foreign file, or one trained on another game than ``game`` (when given)."""
+    """A PPO checkpoint's contents, verified (their SHA-256) and checked (keys, types,
+    settings, the weights' shapes against the settings) before anything is built from them:
+    a one-line ValueError naming the file and what is wrong for a missing, truncated,
+    corrupt, foreign or malformed file, or one trained on another game than ``game`` (when
+    given). A version-1 file (written before the hash) loads with a warning."""
+    name = quoted_path(path)
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"no PPO checkpoint at {str(path)!r}")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as err:
-        raise ValueError(f"{str(path)!r} is not a readable PPO checkpoint "
-                         f"(corrupt or not a torch file: {type(err).__name__})") from None
-    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{str(path)!r} is not a Savanna PPO checkpoint "
+        raise ValueError(f"no PPO checkpoint at {name}")
+    outer = _torch_load(path, name)
+    if not isinstance(outer, dict) or outer.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{name} is not a Savanna PPO checkpoint "
                          f"(expected format {CHECKPOINT_FORMAT!r})")
-    if data.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"{str(path)!r} has checkpoint version {data.get('version')!r}; this "
-                         f"code reads version {CHECKPOINT_VERSION}")
-    if need_trainer and "trainer" not in data:
-        raise ValueError(f"{str(path)!r} holds a network only; resume needs a full checkpoint")
+    version = outer.get("version")
+    if version == CHECKPOINT_VERSION:
+        data = _torch_load(io.BytesIO(_verified_payload(outer, name)), name)
+    elif version == 1:
+        warnings.warn(f"{name} is a version-1 PPO checkpoint, written before checkpoints "
+                      "carried a SHA-256: loaded without an integrity check", stacklevel=2)
+        data = outer
+    else:
+        raise ValueError(f"{name} has checkpoint version {clip(version)}; this code reads "
+                         f"versions 1 and {CHECKPOINT_VERSION}")
+    _check_contents(data, name, need_trainer)
     if game is not None:
-        theirs = (data["game"], tuple(data["obs_shape"]), data["num_actions"],
-                  data["num_players"])
-        ours = (game.name, tuple(game.obs_shape), game.num_actions, game.num_players)
-        if theirs != ours:
-            raise ValueError(f"{str(path)!r} was trained on {data['game']} (obs {theirs[1]}, "
-                             f"{theirs[2]} actions, {theirs[3]} players), not on {game.name} "
-                             f"(obs {ours[1]}, {ours[2]} actions, {ours[3]} players)")
+        check_game(data, game, name)
     return data
 
 
-def network_from_checkpoint(data, game):
-    """The policy-value network stored in a checkpoint's contents, in eval mode."""
-    hidden = tuple(data["config"]["hidden"])
-    net = make_network(game, hidden)
-    weights = data["trainer"]["model"] if "trainer" in data else data["model"]
+def quoted_path(path):
+    """``path`` quoted for a message, cut to its last 80 characters (its name matters most)."""
+    text = str(path)
+    return repr(text) if len(text) <= 80 else repr("..." + text[-77:])
+
+
+def _torch_load(source, name):
     try:
-        net.load_state_dict(weights)
-    except RuntimeError as err:
-        raise ValueError(f"checkpoint weights do not fit the network: {err}") from None
+        return torch.load(source, map_location="cpu", weights_only=True)
+    except Exception as err:  # torch raises many kinds on a damaged file
+        raise ValueError(f"{name} is not a readable PPO checkpoint (corrupt, truncated or not "
+                         f"a torch file: {type(err).__name__})") from None
+
+
+def _verified_payload(outer, name):
+    """The payload's bytes, once they match the SHA-256 stored with them."""
+    payload, digest = outer.get("payload"), outer.get("sha256")
+    if not (isinstance(payload, torch.Tensor) and payload.dtype == torch.uint8
+            and payload.dim() == 1 and isinstance(digest, str)):
+        raise ValueError(f"{name} is not a readable PPO checkpoint (its payload or SHA-256 is "
+                         "missing)")
+    blob = payload.numpy().tobytes()
+    if hashlib.sha256(blob).hexdigest() != digest:
+        raise ValueError(f"{name} is corrupt: its contents do not match their SHA-256 (the "
+                         "file changed after it was written)")
+    return blob
+
+
+def _check_contents(data, name, need_trainer):
+    """The checks of ``load_checkpoint`` on the contents (see there)."""
+    def invalid(what):
+        return ValueError(f"{name} is not a valid PPO checkpoint: {what}")
+
+    _check_keys(data, _CONTENTS, invalid)
+    if not all(_is_int(n) and n > 0 for n in data["obs_shape"]):
+        raise invalid(f"obs_shape is {clip(data['obs_shape'])}, expected positive ints")
+    try:
+        config = PPOConfig.from_dict(data["config"])
+    except ValueError as err:
+        raise invalid(f"its settings are wrong: {err}") from None
+    if "trainer" in data:
+        _check_keys(data["trainer"], _TRAINER_CONTENTS, invalid, "'trainer'")
+        weights = {"the network": data["trainer"]["model"]}
+        weights.update((f"snapshot {i}", w) for i, w in enumerate(data["trainer"]["pool"]))
+    elif need_trainer:
+        raise ValueError(f"{name} holds a network only; resume needs a full checkpoint")
+    elif "model" in data:
+        weights = {"the network": data["model"]}
+    else:
+        raise invalid("it holds no network ('model' and 'trainer' are missing)")
+    expected = network_shapes(math.prod(data["obs_shape"]), data["num_actions"], config.hidden)
+    for label, state in weights.items():
+        problem = _shape_mismatch(state, expected)
+        if problem:
+            raise invalid(f"{label} does not fit its settings (hidden={list(config.hidden)}): "
+                          f"{problem}")
+
+
+def _check_keys(data, spec, invalid, where="the contents"):
+    """Each key of ``spec`` is in the dict ``data``, its value of the declared type."""
+    if not isinstance(data, dict):
+        raise invalid(f"{where} must be a dict, got {type(data).__name__}")
+    for key, kind in spec.items():
+        if key not in data:
+            raise invalid(f"{key!r} is missing from {where}")
+        if not (_TYPE_CHECKS[kind](data[key]) if kind in _TYPE_CHECKS
+                else isinstance(data[key], kind)):
+            raise invalid(f"{key!r} is {clip(data[key], 40)}, expected "
+                          f"{_TYPE_NAMES.get(kind, kind.__name__)}")
+
+
+def network_shapes(obs_size, num_actions, hidden):
+    """``{parameter name: shape}`` of ``PolicyValueNet(obs_size, num_actions, hidden)``,
+    computed without building it (a checkpoint is checked before anything is allocated)."""
+    shapes, width = {}, obs_size
+    for k, h in enumerate(hidden):
+        shapes[f"trunk.{2 * k}.weight"], shapes[f"trunk.{2 * k}.bias"] = (h, width), (h,)
+        width = h
+    shapes.update({"policy.weight": (num_actions, width), "policy.bias": (num_actions,),
+                   "value.weight": (1, width), "value.bias": (1,)})
+    return shapes
+
+
+def _shape_mismatch(state, expected):
+    """What keeps the weights ``state`` from loading into a network of shapes ``expected``
+    (one line), or None."""
+    if not isinstance(state, dict):
+        return f"its weights are {type(state).__name__}, not a dict"
+    missing, unexpected = sorted(set(expected) - set(state)), sorted(set(state) - set(expected))
+    if missing or unexpected:
+        return f"missing weights {clip(missing)}, unexpected {clip(unexpected)}"
+    for key, shape in expected.items():
+        w = state[key]
+        if not (isinstance(w, torch.Tensor) and w.is_floating_point()
+                and tuple(w.shape) == shape):
+            got = tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__
+            return f"{key} is {got}, expected a float tensor of shape {shape}"
+    return None
+
+
+def check_game(data, game, name):
+    """A ValueError if the checkpoint ``data`` (from ``load_checkpoint``) was trained on
+    another game than ``game`` (its name, observation, actions or players differ)."""
+    theirs = (data["game"], tuple(data["obs_shape"]), data["num_actions"], data["num_players"])
+    ours = (game.name, tuple(game.obs_shape), game.num_actions, game.num_players)
+    if theirs != ours:
+        raise ValueError(f"{name} was trained on {data['game']} (obs {theirs[1]}, "
+                         f"{theirs[2]} actions, {theirs[3]} players), not on {game.name} "
+                         f"(obs {ours[1]}, {ours[2]} actions, {ours[3]} players)")
+
+
+def network_from_checkpoint(data, game):
+    """The policy-value network stored in checkpoint contents from ``load_checkpoint``
+    (which checked its shapes), in eval mode."""
+    net = make_network(game, tuple(data["config"]["hidden"]))
+    net.load_state_dict(data["trainer"]["model"] if "trainer" in data else data["model"])
     return net.eval()

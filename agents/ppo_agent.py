@@ -29,7 +29,14 @@ import torch
 
 from agents.base import random_argmax
 from agents.mcts import MCTSAgent
-from agents.ppo import (load_checkpoint, masked_log_probs, network_from_checkpoint)
+from agents.ppo import (
+    check_game,
+    load_checkpoint,
+    masked_log_probs,
+    network_from_checkpoint,
+    quoted_path,
+)
+from savanna.errors import clip
 
 __all__ = ["PPOAgent", "PPOMCTSAgent"]
 
@@ -40,8 +47,10 @@ class PPOAgent:
     name = "ppo"
 
     def __init__(self, checkpoint: str, sample: bool = False):
+        if not isinstance(sample, bool):
+            raise ValueError(f"sample must be True or False, got {clip(sample)}")
         self.checkpoint = str(checkpoint)
-        self.sample = bool(sample)
+        self.sample = sample
         self._data = load_checkpoint(self.checkpoint)
         self._net = None
         self._game_key = None
@@ -62,7 +71,7 @@ class PPOAgent:
         if self._game_key != _game_key(game):
             if self._data is None:
                 raise ValueError(f"this PPO network plays {self._game_key[0]}, not {game.name}")
-            load_checkpoint(self.checkpoint, game)  # the clear error when the game differs
+            check_game(self._data, game, quoted_path(self.checkpoint))
             self._net = network_from_checkpoint(self._data, game)
             self._game_key = _game_key(game)
         return self._net

@@ -12,6 +12,7 @@ import inspect
 import types
 import typing
 
+from savanna.errors import clip
 from savanna.registry import load_entry
 
 __all__ = ["AGENTS", "agent_class", "make_agent", "parse_spec"]
@@ -40,21 +41,21 @@ def parse_spec(spec):
     """``'mcts:sims=1000,c=1.4'`` -> ``('mcts', [], {'sims': '1000', 'c': '1.4'})``, values
     as text."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"agent spec must be 'name[:key=value,...]', got {spec!r}")
+        raise ValueError(f"agent spec must be 'name[:key=value,...]', got {clip(spec)}")
     name, _, rest = spec.strip().partition(":")
     positional, keyword = [], {}
     for item in rest.split(",") if rest else []:
         key, eq, value = item.partition("=")
         if not item or (eq and not key):
-            raise ValueError(f"malformed agent spec {spec!r}: empty setting; "
+            raise ValueError(f"malformed agent spec {clip(spec)}: empty setting; "
                              "write name:key=value,key=value")
         if not eq:
             if keyword:
-                raise ValueError(f"malformed agent spec {spec!r}: value {item!r} without a key "
-                                 "after key=value settings")
+                raise ValueError(f"malformed agent spec {clip(spec)}: value {clip(item)} without "
+                                 "a key after key=value settings")
             positional.append(item)
         elif key in keyword:
-            raise ValueError(f"agent spec {spec!r} sets {key!r} twice")
+            raise ValueError(f"agent spec {clip(spec)} sets {clip(key)} twice")
         else:
             keyword[key] = value
     return name, positional, keyword
@@ -68,24 +69,24 @@ def make_agent(spec, **overrides):
     params = _settings_of(cls)
     allowed = ", ".join(params) or "none"
     if len(positional) > len(params):
-        raise ValueError(f"agent {name!r} takes at most {len(params)} settings, got "
+        raise ValueError(f"agent {clip(name)} takes at most {len(params)} settings, got "
                          f"{len(positional)} values; settings: {allowed}")
     texts = dict(zip(params, positional))
     for key, value in keyword.items():
         if key not in params:
-            raise ValueError(f"agent {name!r} has no setting {key!r}; settings: {allowed}")
+            raise ValueError(f"agent {clip(name)} has no setting {clip(key)}; settings: {allowed}")
         if key in texts:
-            raise ValueError(f"agent spec {spec!r} sets {key!r} twice")
+            raise ValueError(f"agent spec {clip(spec)} sets {clip(key)} twice")
         texts[key] = value
     kwargs = {key: _convert(name, key, text, *params[key]) for key, text in texts.items()}
     for key, value in overrides.items():
         if key not in params:
-            raise ValueError(f"agent {name!r} has no setting {key!r}; settings: {allowed}")
+            raise ValueError(f"agent {clip(name)} has no setting {clip(key)}; settings: {allowed}")
         kwargs[key] = value
     try:
         return cls(**kwargs)
     except (TypeError, ValueError, OSError) as err:  # OSError: a checkpoint that cannot be read
-        raise ValueError(f"agent {name!r}: {err}") from None
+        raise ValueError(f"agent {clip(name)}: {err}") from None
 
 
 def _settings_of(cls):
@@ -138,4 +139,4 @@ def _convert(agent, key, text, annotation, default):
                 continue
     expected = " or ".join("none" if k is _NONE else getattr(k, "__name__", str(k))
                            for k in accepted)
-    raise ValueError(f"agent {agent!r}: bad value {text!r} for {key} (expected {expected})")
+    raise ValueError(f"agent {clip(agent)}: bad value {clip(text)} for {key} (expected {expected})")

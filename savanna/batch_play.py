@@ -7,8 +7,9 @@ is called once per round for all the games that wait for it, never once per game
 import numpy as np
 
 from savanna._drivers import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM
+from savanna.errors import clip
 from savanna.game import TERMINAL
-from savanna.rng import make_streams
+from savanna.rng import as_generator, make_streams
 
 
 def opponent_mode(opponent):
@@ -19,21 +20,22 @@ def opponent_mode(opponent):
     if isinstance(opponent, str):
         if opponent == "random":
             return OPPONENT_RANDOM
-        raise ValueError(f"unknown opponent {opponent!r}; allowed: 'random', None (self-play), "
+        raise ValueError(f"unknown opponent {clip(opponent)}; allowed: 'random', None (self-play), "
                          "a callable policy(obs, mask) -> actions, or an agent object")
     if callable(opponent) or hasattr(opponent, "act"):
         return OPPONENT_EXTERNAL
     raise ValueError(f"opponent must be 'random', None, a callable or an agent, "
-                     f"got {type(opponent).__name__}")
+                     f"got {clip(type(opponent).__name__)}")
 
 
 class BatchPlay:
     """``n`` games of ``game``; the learner's seat is ``seat`` or drawn per game at reset."""
 
     def __init__(self, game, n, seat=None, opponent="random", parallel=False):
-        if seat is not None and not (isinstance(seat, (int, np.integer))
-                                     and 0 <= seat < game.num_players):
-            raise ValueError(f"seat must be None or in 0..{game.num_players - 1}, got {seat!r}")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
+                                 or not 0 <= seat < game.num_players):
+            raise ValueError(f"seat must be None or an int in 0..{game.num_players - 1}, "
+                             f"got {clip(seat)}")
         self.game, self.n = game, n
         self.opponent = opponent
         self.mode = opponent_mode(opponent)
@@ -54,7 +56,7 @@ class BatchPlay:
 
     def seed(self, rng):
         """Draw fresh per-game streams (and the external opponent's rng) from ``rng``."""
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng = as_generator(rng)
         self.streams = make_streams(self._rng, self.n)
 
     def get_state(self):
@@ -112,9 +114,12 @@ class BatchPlay:
             else:
                 players = self.game.current_player(sub)
                 moves = self.opponent(self.game.observe(sub, players), self.game.legal_mask(sub))
-            moves = np.asarray(moves, np.int64).reshape(-1)
-            if moves.shape != idx.shape:
-                raise ValueError(f"opponent returned {moves.shape[0]} actions for {len(idx)} games")
+            moves = np.asarray(moves)
+            if moves.size != len(idx) or not np.issubdtype(moves.dtype, np.integer):
+                raise ValueError(f"the opponent must return {len(idx)} integer actions (one per "
+                                 f"waiting game), got a {moves.dtype} array of shape "
+                                 f"{moves.shape}")
+            moves = moves.reshape(-1)
             acting = self.waiting.copy()
             act = np.zeros(self.n, np.int64)
             act[idx] = self.game._check_actions(sub, moves)

@@ -14,6 +14,7 @@ callable ``policy(obs, mask) -> actions`` or an agent with ``act(game, states, r
 An illegal action ends the episode with reward -1 (``illegal_action="lose"``, the default,
 so that ``check_env`` may sample unmasked actions) or raises ``ValueError`` (``"raise"``).
 """
+import inspect
 import operator
 
 import gymnasium as gym
@@ -21,22 +22,33 @@ import numpy as np
 from gymnasium import spaces
 
 from savanna.batch_play import BatchPlay
+from savanna.errors import clip
 from savanna.game import TERMINAL, Game
-from savanna.registry import make_game
+from savanna.registry import game_class
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
+RENDER_MODES = ("ansi", "rgb_array")
 
 
 def resolve_game(game, options):
-    """A Game instance from a name (with options) or an instance (without)."""
+    """A Game instance from a name (with options) or an instance (without). An option the
+    game does not take is a ValueError listing those it does (the environments pass every
+    keyword they do not know to the game, so a misspelt env setting lands here too)."""
     if isinstance(game, Game):
         if options:
             raise ValueError(f"game options {sorted(options)} given with a game instance; "
                              "pass the game's name instead")
         return game
     if isinstance(game, str):
-        return make_game(game, **options)
-    raise ValueError(f"game must be a name or a Game, got {type(game).__name__}")
+        cls = game_class(game)
+        params = inspect.signature(cls).parameters
+        unknown = sorted(set(options) - set(params))
+        if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+            raise ValueError(f"unknown setting {clip(unknown)}: not a {game} option "
+                             f"({', '.join(params) or 'none'}), nor a setting of the "
+                             "environment (environments pass other keywords to the game)")
+        return cls(**options)
+    raise ValueError(f"game must be a name or a Game, got {clip(type(game).__name__)}")
 
 
 def game_spaces(game):
@@ -58,25 +70,40 @@ def bind(env_cls, game_name):
                                    "__doc__": f"{env_cls.__name__} of {game_name}."})
 
 
-def check_illegal_mode(mode):
-    if mode not in ILLEGAL_ACTION_MODES:
-        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {mode!r}")
-    return mode
+def check_settings(illegal_action, render_mode):
+    """The settings both environments share, checked: ``(illegal_action, render_mode)``."""
+    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, "
+                         f"got {clip(illegal_action)}")
+    if render_mode is not None and (not isinstance(render_mode, str)
+                                    or render_mode not in RENDER_MODES):
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, "
+                         f"got {clip(render_mode)}")
+    return illegal_action, render_mode
+
+
+def check_options(options, known=()):
+    """``reset(options=...)``: None or a dict whose keys are among ``known``."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(f"reset options must be a dict or None, got {clip(options)}")
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"unknown reset options {clip(unknown)}; known: "
+                         f"{', '.join(known) or 'none'}")
+    return options
 
 
 class SavannaEnv(gym.Env):
     """One game; the agent holds ``seat`` (drawn per episode when None)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(self, game="zebres", seat=None, opponent="random", illegal_action="lose",
                  render_mode=None, **game_options):
         self.game = resolve_game(game, game_options)
-        self.illegal_action = check_illegal_mode(illegal_action)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {render_mode!r}")
-        self.render_mode = render_mode
+        self.illegal_action, self.render_mode = check_settings(illegal_action, render_mode)
         self.observation_space, self.action_space = game_spaces(self.game)
         self._play = BatchPlay(self.game, 1, seat, opponent)
         self._acting = np.ones(1, np.bool_)
@@ -94,6 +121,7 @@ class SavannaEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
+        check_options(options)
         self._play.seed(self.np_random)
         self._play.reset()
         self._over = bool(self._play.terminal()[0])
@@ -106,8 +134,10 @@ class SavannaEnv(gym.Env):
         try:
             a = operator.index(action)
         except TypeError:
+            a = None
+        if a is None or isinstance(action, bool):
             raise ValueError(f"action must be an int in 0..{self.game.num_actions - 1}, "
-                             f"got {action!r}") from None
+                             f"got {clip(action)}")
         if not (0 <= a < self.game.num_actions and play.mask[0, a]):
             return self._illegal(action)
         self._action[0] = a
@@ -121,7 +151,7 @@ class SavannaEnv(gym.Env):
         legal = np.flatnonzero(self._play.mask[0])
         if self.illegal_action == "raise":
             names = ", ".join(self.game.action_to_string(self.state, a) for a in legal)
-            raise ValueError(f"illegal action {action!r}; legal: {names}")
+            raise ValueError(f"illegal action {clip(action)}; legal: {names}")
         self._over = True
         return self._observation(), -1.0, True, False, {"seat": self.seat, "illegal_action": True}
 

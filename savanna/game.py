@@ -140,11 +140,13 @@ class Game:
 
     # ----- the protocol -------------------------------------------------------------------
     def init(self, n, rng=None):
-        """``n`` initial states; random setup (if any) drawn from ``rng`` (Generator or seed)."""
-        if not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n must be a positive int, got {n!r}")
+        """``n`` initial states; random setup (if any) drawn from ``rng`` (None, an int seed
+        >= 0 or a Generator)."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be a positive int, got {clip(n)}")
+        streams = make_streams(rng, n)
         s = np.zeros(int(n), self.state_dtype)  # zeros: padding bytes too, so tobytes() hashes
-        self.drivers.reset_batch(s, self.template(), make_streams(rng, n))
+        self.drivers.reset_batch(s, self.template(), streams)
         return s
 
     def current_player(self, s):
@@ -220,9 +222,12 @@ class Game:
     def observe(self, s, player):
         """``uint8[n, *obs_shape]`` from ``player``'s seat (an int or one per state)."""
         s = self.check_states(s)
-        players = np.broadcast_to(np.asarray(player, np.int64), (len(s),)).copy()
-        if ((players < 0) | (players >= self.num_players)).any():
-            raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
+        players = np.asarray(player)
+        if (not np.issubdtype(players.dtype, np.integer) or players.shape not in ((), (len(s),))
+                or ((players < 0) | (players >= self.num_players)).any()):
+            raise ValueError(f"player must be an int in 0..{self.num_players - 1} or {len(s)} "
+                             f"of them (one per state), got {clip(player)}")
+        players = np.broadcast_to(players.astype(np.int64), (len(s),)).copy()
         obs = np.empty((len(s), int(np.prod(self.obs_shape))), np.uint8)
         self.drivers.observe_batch(s, players, obs)
         return obs.reshape((len(s), *self.obs_shape))

@@ -6,15 +6,28 @@ threads or on the order in which states are processed. Kernels never touch ``np.
 import numpy as np
 from numba import njit
 
+from savanna.errors import clip
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
+def as_generator(rng):
+    """``rng`` as a ``np.random.Generator``: a Generator (used as is), an int seed >= 0, or
+    None (fresh entropy). Anything else is a one-line ValueError, before numpy sees it."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0:
+        return np.random.default_rng(int(rng))
+    raise ValueError(f"rng must be None, an int seed >= 0 or a np.random.Generator, "
+                     f"got {clip(rng)}")
+
+
 def make_streams(rng, n):
-    """``n`` independent stream seeds drawn from ``rng`` (a Generator, an int seed or None)."""
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    return gen.integers(0, np.iinfo(np.uint64).max, size=n, dtype=np.uint64, endpoint=True)
+    """``n`` independent stream seeds drawn from ``rng`` (see ``as_generator``)."""
+    return as_generator(rng).integers(0, np.iinfo(np.uint64).max, size=n, dtype=np.uint64,
+                                      endpoint=True)
 
 
 @njit(cache=True, inline="always")

@@ -18,7 +18,15 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from savanna.batch_play import BatchPlay
-from savanna.env import bind, check_illegal_mode, game_spaces, resolve_game
+from savanna.env import (
+    RENDER_MODES,
+    bind,
+    check_options,
+    check_settings,
+    game_spaces,
+    resolve_game,
+)
+from savanna.errors import clip
 
 
 class SavannaVectorEnv(VectorEnv):
@@ -28,18 +36,25 @@ class SavannaVectorEnv(VectorEnv):
     on an otherwise idle machine (see benchmarks/RESULTS.md), harmful on a loaded one.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"render_modes": list(RENDER_MODES), "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, game="zebres", num_envs=64, seat=None, opponent="random",
                  illegal_action="lose", autoreset_mode=AutoresetMode.NEXT_STEP, parallel=False,
                  render_mode=None, **game_options):
-        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {clip(num_envs)}")
+        if not isinstance(parallel, (bool, np.bool_)):
+            raise ValueError(f"parallel must be True or False, got {clip(parallel)}")
+        try:
+            self.autoreset_mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise ValueError(f"autoreset_mode must be an AutoresetMode or one of "
+                             f"{[m.value for m in AutoresetMode]}, got {clip(autoreset_mode)}"
+                             ) from None
         self.game = resolve_game(game, game_options)
-        self.illegal_action = check_illegal_mode(illegal_action)
-        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.illegal_action, self.render_mode = check_settings(illegal_action, render_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-        self.render_mode = render_mode
         self.num_envs = int(num_envs)
         self.single_observation_space, self.single_action_space = game_spaces(self.game)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -58,12 +73,18 @@ class SavannaVectorEnv(VectorEnv):
         return self._play.seats.copy()
 
     def reset(self, *, seed=None, options=None):
+        which = check_options(options, ("reset_mask",)).get("reset_mask")
+        if which is None:
+            which = self._all
+        else:
+            which = np.asarray(which)
+            if which.dtype != np.bool_ or which.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must be a bool array of shape ({self.num_envs},), "
+                                 f"got a {which.dtype} array of shape {which.shape}")
         super().reset(seed=seed)
-        which = None if options is None else options.get("reset_mask")
         if seed is not None or not hasattr(self, "_seeded"):
             self._play.seed(self.np_random)
             self._seeded = True
-        which = self._all if which is None else np.asarray(which, np.bool_)
         self._play.reset(which)
         self._done[which] = False
         return self._observation(), {}

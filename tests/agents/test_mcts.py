@@ -1,6 +1,8 @@
 """MCTS on the tiny games: convergence to exact values, chance, three players, hidden cards,
 the PUCT evaluator interface, options and determinism."""
 import itertools
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -209,6 +211,15 @@ def test_an_evaluator_with_wrong_shapes_is_a_value_error():
     agent = MCTSAgent(sims=10, evaluator=lambda o, m, p: (m, np.zeros((len(o), 3))))
     with pytest.raises(ValueError, match="values of shape"):
         agent.search(game, game.init(1), 0)
+    agent = MCTSAgent(sims=10, evaluator=lambda o, m, p: (m, np.full((len(o), 2), np.nan)))
+    with pytest.raises(ValueError, match="finite values"):
+        agent.search(game, game.init(1), 0)
+
+
+def test_a_bad_rng_is_a_value_error():
+    game = Nim()
+    with pytest.raises(ValueError, match="rng must be None, an int seed"):
+        MCTSAgent(sims=10).act(game, game.init(1), 1.5)
 
 
 # ----- options ------------------------------------------------------------------------------
@@ -230,17 +241,33 @@ def test_temperature_spreads_the_moves_over_the_visits():
     assert len(set(spread.tolist())) > 1
 
 
+@pytest.mark.filterwarnings("ignore:MCTS stopped early")
 def test_time_budget_and_a_small_tree_still_give_legal_moves():
     game, s = race("pos=3,4 dice=2,5 to_move=0 turns_left=20 over=0")
-    timed, small = MCTSAgent(time_budget=0.05), MCTSAgent(sims=5000, max_nodes=40)
+    timed, small = MCTSAgent(time_budget=0.05), MCTSAgent(sims=40, max_nodes=40)
     assert timed.search(game, s, 0)[0].sum() > 0
-    assert 0 < small.search(game, s, 0)[0].sum() < 5000      # stopped when the tree was full
+    assert 0 < small.search(game, s, 0)[0].sum() < 40      # stopped when the tree was full
     for agent in (timed, small):
         assert game.legal_mask(s)[0, agent.act(game, s, np.random.default_rng(10))[0]]
     # too small to hold the root's children: no simulation, still a legal move
-    agent = MCTSAgent(sims=100, max_nodes=2)
+    agent = MCTSAgent(sims=2, max_nodes=2)
     assert agent.search(game, s, 0)[0].sum() == 0
     assert game.legal_mask(s)[0, agent.act(game, s, np.random.default_rng(10))[0]]
+
+
+@pytest.mark.parametrize("evaluator", [None, uniform_evaluator(2)], ids=["uct", "puct"])
+def test_a_search_that_fills_its_tree_says_how_many_simulations_ran(evaluator):
+    game = Nim((4, 4, 4))
+    agent = MCTSAgent(sims=300, max_nodes=300, evaluator=evaluator, leaf_batch=4)
+    with pytest.warns(RuntimeWarning, match=r"max_nodes=300 after (\d+) simulations of the "
+                                            r"300 asked") as record:
+        visits, _ = agent.search(game, game.init(1), 0)
+    ran = int(re.search(r"after (\d+)", str(record[0].message)).group(1))
+    assert 0 < ran < 300 and ran == visits.sum()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a tree large enough: no warning
+        assert MCTSAgent(sims=300, evaluator=evaluator).search(game, game.init(1), 0)[0].sum() \
+            == 300
 
 
 def test_the_registry_builds_it_and_settings_rebuild_it():
@@ -255,6 +282,13 @@ def test_the_registry_builds_it_and_settings_rebuild_it():
     ({"dirichlet_alpha": 0.3}, "needs an evaluator"), ({"evaluator": "net"}, "callable"),
     ({"time_budget": 0}, "time_budget"), ({"determinizations": 0}, "determinizations"),
     ({"rollout_weight": 1.5}, "rollout_weight"),
+    ({"temperature": float("inf")}, "temperature must be a finite number >= 0"),
+    ({"temperature": float("nan")}, "temperature must be a finite number"),
+    ({"c": float("inf")}, "c must be a finite number"), ({"c": "1"}, "c must be a finite"),
+    ({"time_budget": float("inf")}, "time_budget must be a finite number"),
+    ({"sims": True}, "sims must be an int"), ({"sims": 2.0}, "sims must be an int"),
+    ({"sims": 200_000, "max_nodes": 5000}, "sims=200000 cannot fit in a tree of max_nodes=5000"),
+    ({"sims": 3_000_000, "max_nodes": 1 << 20}, "cannot fit"),
 ])
 def test_bad_options_are_value_errors(options, message):
     with pytest.raises(ValueError, match=message):

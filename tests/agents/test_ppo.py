@@ -266,3 +266,8 @@ def test_ppo_guides_mcts_as_its_prior_and_value(nim_checkpoint):
 def test_greedy_opponents_need_game_scores():
     with pytest.raises(ValueError, match="need game scores"):
         Trainer(tiny_config(opponents={"greedy": 1.0}), game=Nim())
+
+
+def test_sample_must_be_a_bool(nim_checkpoint):
+    with pytest.raises(ValueError, match="sample must be True or False, got 'no'"):
+        PPOAgent(str(nim_checkpoint), sample="no")

@@ -79,6 +79,23 @@ def test_an_override_of_an_unknown_setting_is_refused():
         make_agent("random", sims=100)
 
 
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:sims=-1", "agent 'mcts': sims must be an int >= 1, got -1"),
+    ("mcts:sims=1.5", "agent 'mcts': bad value '1.5' for sims (expected int)"),
+    ("mcts:temperature=inf", "agent 'mcts': temperature must be a finite number >= 0, got inf"),
+    ("mcts:c=nan", "agent 'mcts': c must be a finite number >= 0, got nan"),
+    ("mcts:sims=100000,max_nodes=1000", "sims=100000 cannot fit in a tree of max_nodes=1000"),
+    ("mcts:bogus=1", "agent 'mcts' has no setting 'bogus'"),
+    ("mcts:" + "x" * 500 + "=1", "agent 'mcts' has no setting 'xxxxxxxx"),
+    ("mcts:sims=" + "9" * 500, "agent 'mcts': sims=99999"),
+    ("mcts:c=" + "9" * 500, "c must be a finite number >= 0, got inf"),
+])
+def test_bad_mcts_settings_raise_short_one_line_errors(spec, message):
+    with pytest.raises(ValueError, match=re.escape(message)) as err:
+        make_agent(spec)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 400
+
+
 def test_mcts_sims_must_be_an_integer():
     with pytest.raises(ValueError, match=re.escape(
             "agent 'mcts': bad value 'abc' for sims (expected int)")):

@@ -151,3 +151,63 @@ def test_vector_env_external_opponent_called_once_per_round(game):
         obs, *_ = venv.step(obs["action_mask"].argmax(axis=1))
     assert calls and max(calls) <= 32
     assert len(calls) < 10 * 32 / 2  # batched: far fewer calls than games × steps
+
+
+# ----- bad arguments: one-line ValueErrors, and nothing runs before the check ----------------
+def _one_line_value_error(make, message):
+    with pytest.raises(ValueError, match=message) as err:
+        make()
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: SavannaEnv("zebres", bogus=1),
+     r"unknown setting \['bogus'\]: not a zebres option \(board, first_placer\)"),
+    (lambda: gymnasium.make("savanna/Zebres-v0", bogus=1), r"unknown setting \['bogus'\]"),
+    (lambda: SavannaVectorEnv("zebres", 2, bogus=1), r"unknown setting \['bogus'\]"),
+    (lambda: SavannaEnv("zebres", render_mode="bogus"), "render_mode must be one of"),
+    (lambda: SavannaVectorEnv("zebres", 2, render_mode="bogus"), "render_mode must be one of"),
+    (lambda: SavannaEnv("zebres", illegal_action=["lose"]), "illegal_action must be one of"),
+    (lambda: SavannaEnv("zebres", seat=True), "seat must be None or an int"),
+    (lambda: SavannaEnv("zebres", seat=0.0), "seat must be None or an int"),
+    (lambda: SavannaEnv("zebres", opponent=3), "opponent must be 'random'"),
+    (lambda: SavannaVectorEnv("zebres", True), "num_envs must be a positive int"),
+    (lambda: SavannaVectorEnv("zebres", 2.0), "num_envs must be a positive int"),
+    (lambda: SavannaVectorEnv("zebres", 2, parallel="yes"), "parallel must be True or False"),
+    (lambda: SavannaVectorEnv("zebres", 2, autoreset_mode="bogus"), "autoreset_mode must be"),
+    (lambda: SavannaEnv("zebres").reset(options={"bogus": 1}), r"unknown reset options"),
+    (lambda: SavannaVectorEnv("zebres", 2).reset(options=[1]), "reset options must be a dict"),
+])
+def test_bad_env_settings_are_one_line_value_errors(make, message):
+    _one_line_value_error(make, message)
+
+
+def test_a_bool_is_not_an_action():
+    env = SavannaEnv("zebres", seat=0)
+    env.reset(seed=0)
+    _one_line_value_error(lambda: env.step(True), "action must be an int")
+
+
+@pytest.mark.parametrize("mask", [np.zeros(1, bool), np.bool_(True), np.ones(64, np.int64),
+                                  np.ones((64, 1), bool)])
+def test_a_bad_reset_mask_is_refused_before_any_game_resets(mask):
+    envs = SavannaVectorEnv("zebres", 64, autoreset_mode=AutoresetMode.DISABLED)
+    envs.reset(seed=0)
+    envs.step(envs.action_masks().argmax(axis=1))
+    before = envs.states.copy()
+    _one_line_value_error(lambda: envs.reset(options={"reset_mask": mask}),
+                          r"reset_mask must be a bool array of shape \(64,\)")
+    assert envs.states.tobytes() == before.tobytes()
+    which = np.zeros(64, bool)
+    which[:3] = True
+    envs.reset(options={"reset_mask": which})
+    assert envs.states[3:].tobytes() == before[3:].tobytes()
+
+
+def test_an_opponent_returning_float_actions_is_refused_not_truncated():
+    def fractional(obs, mask):
+        return mask.argmax(axis=1) + 0.7
+
+    env = SavannaEnv("zebres", seat=1, opponent=fractional)
+    _one_line_value_error(lambda: env.reset(seed=0),
+                          "the opponent must return 1 integer actions .* float64 array")
