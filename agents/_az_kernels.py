@@ -40,9 +40,8 @@ and a chance node's value converges to the expectation as its visits grow, the w
 MuZero and OpenSpiel's MCTS treat chance. With 16-64 simulations the Gumbel root's values are
 noisier after a chance node than after a decision, which sequential halving tolerates.
 
-A template (see ``savanna.specialize``): ``agents.alphazero.compiled_az`` binds
-``current_player_one``, ``legal_actions_one``, ``observe_one`` (the game's kernels), the MCTS
-helpers named above, ``A`` and ``C`` (actions, chance outcomes, at least 1).
+A template: ``agents.alphazero.compiled_az`` binds it through ``Game.compiled`` (the game's
+kernels, ``A``, ``C``; see ``savanna.template_api``) with the MCTS helpers named above.
 """
 import math
 from typing import TYPE_CHECKING
@@ -52,20 +51,9 @@ from numba import njit
 
 from savanna.game import CHANCE, TERMINAL
 
-if TYPE_CHECKING:  # bound by agents.alphazero.compiled_az; never runs
-    from agents._mcts_kernels import (  # noqa: TC004  # noqa: TC004
-        backup,
-        expand,
-        init_node,
-        materialise,
-        select_chance,
-    )
-    from savanna.game import Kernels
-
-    current_player_one = Kernels.current_player_one
-    legal_actions_one = Kernels.legal_actions_one
-    observe_one = Kernels.observe_one
-    A = C = 1  # actions, chance outcomes (at least 1)
+if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
+    from agents._mcts_kernels import backup, expand, init_node, materialise, select_chance
+    from savanna.template_api import A, C, current_player_one, legal_actions_one, observe_one
 
 
 NOT_EXPANDED = -1

@@ -36,10 +36,8 @@ Example::
     save_checkpoint(trainer.checkpoint(), "runs/x/last.pt")
 """
 import dataclasses
-import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -48,10 +46,10 @@ from torch import nn
 
 from agents import _az_kernels
 from agents._mcts_kernels import NODE_DTYPE
-from agents.arena import _sample as sample_outcomes
 from agents.features import active_features
 from agents.mcts import compiled_search
 from agents.policy_head import probabilities
+from agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
 from agents.ppo import (
     PolicyValueNet,
     _packed,
@@ -63,7 +61,6 @@ from savanna.env import resolve_game
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
 from savanna.rng import make_streams
-from savanna.specialize import specialize
 
 __all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
            "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_evaluator",
@@ -175,22 +172,12 @@ def network_evaluator(net):
 
 
 # ----- the batched search ---------------------------------------------------------------------
-_az_by_class = {}
-
-
 def compiled_az(game):
-    """``agents._az_kernels`` bound to ``game``'s kernels and to the MCTS node helpers
-    (compiled once and cached by numba, per game class)."""
-    key = type(game)
-    if key not in _az_by_class:
-        mcts = compiled_search(game)  # loaded first: the generated module imports from it
-        bindings = {name: getattr(game.kernels, name) for name in (
-            "current_player_one", "legal_actions_one", "observe_one")}
-        bindings.update({name: getattr(mcts, name) for name in (
-            "expand", "materialise", "backup", "select_chance", "init_node")})
-        bindings.update(A=game.num_actions, C=max(1, game.max_chance_outcomes))
-        _az_by_class[key] = specialize(_az_kernels, bindings, game.name)
-    return _az_by_class[key]
+    """``agents._az_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS node
+    helpers of ``agents._mcts_kernels``, compiled for the same game."""
+    mcts = compiled_search(game)
+    return game.compiled(_az_kernels, **{name: getattr(mcts, name) for name in (
+        "expand", "materialise", "backup", "select_chance", "init_node")})
 
 
 class SearchResult(NamedTuple):
@@ -426,7 +413,7 @@ class SelfPlay:
                 self.next_episode += len(ended)
             elif len(chance):
                 sub = self.states[chance]
-                game.apply_chance(sub, sample_outcomes(game.chance_probs(sub), self.rng))
+                game.apply_chance(sub, game.sample_chance(sub, self.rng))
                 self.states[chance] = sub
             else:
                 return
@@ -590,8 +577,7 @@ class Trainer:
 
     def checkpoint(self, extra=None, full=True):
         """A checkpoint's contents: the network alone, or (``full``) everything to resume."""
-        data = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
-                "game": self.game.name, "obs_shape": list(self.game.obs_shape),
+        data = {"game": self.game.name, "obs_shape": list(self.game.obs_shape),
                 "num_actions": self.game.num_actions, "num_players": self.game.num_players,
                 "config": self.config.to_dict(), "counters": self.counters(),
                 "model": self.learner.net.state_dict(), "extra": extra or {}}
@@ -624,33 +610,30 @@ class Trainer:
 
 
 # ----- checkpoint files ----------------------------------------------------------------------
+_CONTENTS = {"game": str, "obs_shape": list, "num_actions": int, "num_players": int,
+             "config": dict, "counters": dict, "model": dict, "extra": dict}
+
+
 def save_checkpoint(data, path):
-    """Writes checkpoint contents atomically (a temporary file, then ``os.replace``)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    torch.save(data, tmp)
-    os.replace(tmp, path)
+    """Writes checkpoint contents sealed with their SHA-256, atomically
+    (``agents.checkpoint.save_sealed``)."""
+    save_sealed(data, path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
 
 
 def load_checkpoint(path, game=None):
-    """An AlphaZero checkpoint's contents, checked; a one-line ValueError for a missing,
+    """An AlphaZero checkpoint's contents, verified; a one-line ValueError for a missing,
     corrupt or foreign file, or one trained on another game than ``game`` (when given)."""
-    path = Path(path)
-    name = clip(str(path))
-    if not path.is_file():
-        raise ValueError(f"no AlphaZero checkpoint at {name}")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as err:
-        raise ValueError(f"{name} is not a readable AlphaZero checkpoint (corrupt or not a "
-                         f"torch file: {type(err).__name__})") from None
-    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{name} is not a Savanna AlphaZero checkpoint (expected format "
-                         f"{CHECKPOINT_FORMAT!r})")
-    if data.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"{name} has checkpoint version {clip(data.get('version'))}; this "
-                         f"code reads version {CHECKPOINT_VERSION}")
+    name = quoted_path(path)
+    version, outer = open_sealed(path, CHECKPOINT_FORMAT, "AlphaZero")
+    if version != CHECKPOINT_VERSION:
+        raise ValueError(f"{name} has checkpoint version {clip(version)}; this code reads "
+                         f"version {CHECKPOINT_VERSION}")
+    data = contents(outer, path, "AlphaZero")
+    missing = [k for k in _CONTENTS if not isinstance(data, dict) or k not in data]
+    if missing or not all(isinstance(data[k], t) for k, t in _CONTENTS.items()):
+        raise ValueError(f"{name} is not a valid AlphaZero checkpoint: "
+                         + (f"{', '.join(missing)} missing" if missing else
+                            "a field has the wrong type"))
     if game is not None:
         theirs = (data["game"], tuple(data["obs_shape"]), data["num_actions"],
                   data["num_players"])

@@ -315,7 +315,7 @@ def _play_batch(game, agents, seed, k, first, count):
         chance = np.flatnonzero(player == CHANCE)
         if len(chance):
             sub = states[chance]
-            game.apply_chance(sub, _sample(game.chance_probs(sub), rng))
+            game.apply_chance(sub, game.sample_chance(sub, rng))
             states[chance] = sub
             continue
         deciding = np.flatnonzero(player >= 0)
@@ -357,13 +357,6 @@ def _checked_act(game, agent, states, rng):
     return actions
 
 
-def _sample(probs, rng):
-    """One outcome per row of ``probs``, drawn with those probabilities."""
-    cumulative = probs.cumsum(axis=1)
-    u = rng.random(len(probs)) * cumulative[:, -1]
-    return (cumulative <= u[:, None]).sum(axis=1)
-
-
 def default_start_method():
     """``"fork"``, so that the workers inherit the compiled code, unless torch is loaded: a
     child forked after torch's OpenMP threads started can hang, so then ``"spawn"`` (workers
@@ -387,7 +380,7 @@ def _warm_up(game, agents, seed):
     rng = np.random.default_rng(seed)
     states = game.init(1, rng)
     while game.current_player(states)[0] == CHANCE:
-        game.apply_chance(states, _sample(game.chance_probs(states), rng))
+        game.apply_chance(states, game.sample_chance(states, rng))
     for agent in agents:
         agent.act(game, states, rng)
 

@@ -51,19 +51,15 @@ Example::
 """
 import copy
 import dataclasses
-import glob
-import hashlib
-import io
 import math
-import os
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
+from agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
 from agents.features import active_features, sparse_linear, stack_features
 from agents.greedy import GreedyAgent
 from agents.policy_head import log_prob_and_entropy, sample
@@ -637,11 +633,7 @@ def _unpacked(saved, like):
     return saved
 
 
-# ----- checkpoint files ---------------------------------------------------------------------
-# A checkpoint is a torch file (read with ``weights_only=True``: no pickled code runs) holding
-# ``{"format", "version", "sha256", "payload"}``: the payload is the torch serialisation of the
-# contents (``Trainer.save``) as bytes, stored with their SHA-256, so that a changed or missing
-# byte anywhere is refused on load rather than played.
+# ----- checkpoint files (sealed with a SHA-256: agents.checkpoint) ----------------------------
 
 _CONTENTS = {"game": str, "obs_shape": list, "num_actions": int, "num_players": int,
              "config": dict, "global_step": int, "extra": dict}
@@ -650,44 +642,9 @@ _TRAINER_CONTENTS = {"model": dict, "optimizer": dict, "pool": list, "counters":
 
 
 def save_atomically(data, path):
-    """Write ``data`` as a checkpoint at ``path`` without ever leaving a partial file: into a
-    temporary file in the same folder, fsynced, then renamed over ``path``. If writing fails
-    (a full disk) the temporary file is removed and the previous checkpoint kept; temporary
-    files left by a run killed mid-write are removed first. One process writes a given
-    checkpoint at a time (a run owns its folder)."""
-    payload = _serialized(data)
-    blob = _serialized({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
-                        "sha256": hashlib.sha256(payload).hexdigest(),
-                        "payload": torch.from_numpy(np.frombuffer(payload, np.uint8).copy())})
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        stale.unlink(missing_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(blob)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as err:
-        tmp.unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise OSError(err.errno, f"could not save the checkpoint {quoted_path(path)} "
-                                     f"({err.strerror or clip(str(err))}); the previous file, "
-                                     "if any, is kept") from None
-        raise
-    folder = os.open(path.parent, os.O_RDONLY)  # make the rename itself durable
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
-
-
-def _serialized(data):
-    buffer = io.BytesIO()
-    torch.save(data, buffer)
-    return buffer.getvalue()
+    """Write checkpoint contents ``data`` at ``path``, sealed and atomically
+    (``agents.checkpoint.save_sealed``)."""
+    save_sealed(data, path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
 
 
 def load_checkpoint(path, game=None, need_trainer=False):
@@ -697,16 +654,9 @@ def load_checkpoint(path, game=None, need_trainer=False):
     corrupt, foreign or malformed file, or one trained on another game than ``game`` (when
     given). A version-1 file (written before the hash) loads with a warning."""
     name = quoted_path(path)
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no PPO checkpoint at {name}")
-    outer = _torch_load(path, name)
-    if not isinstance(outer, dict) or outer.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{name} is not a Savanna PPO checkpoint "
-                         f"(expected format {CHECKPOINT_FORMAT!r})")
-    version = outer.get("version")
+    version, outer = open_sealed(path, CHECKPOINT_FORMAT, "PPO")
     if version == CHECKPOINT_VERSION:
-        data = _torch_load(io.BytesIO(_verified_payload(outer, name)), name)
+        data = contents(outer, path, "PPO")
     elif version == 1:
         warnings.warn(f"{name} is a version-1 PPO checkpoint, written before checkpoints "
                       "carried a SHA-256: loaded without an integrity check", stacklevel=2)
@@ -718,34 +668,6 @@ def load_checkpoint(path, game=None, need_trainer=False):
     if game is not None:
         check_game(data, game, name)
     return data
-
-
-def quoted_path(path):
-    """``path`` quoted for a message, cut to its last 80 characters (its name matters most)."""
-    text = str(path)
-    return repr(text) if len(text) <= 80 else repr("..." + text[-77:])
-
-
-def _torch_load(source, name):
-    try:
-        return torch.load(source, map_location="cpu", weights_only=True)
-    except Exception as err:  # torch raises many kinds on a damaged file
-        raise ValueError(f"{name} is not a readable PPO checkpoint (corrupt, truncated or not "
-                         f"a torch file: {type(err).__name__})") from None
-
-
-def _verified_payload(outer, name):
-    """The payload's bytes, once they match the SHA-256 stored with them."""
-    payload, digest = outer.get("payload"), outer.get("sha256")
-    if not (isinstance(payload, torch.Tensor) and payload.dtype == torch.uint8
-            and payload.dim() == 1 and isinstance(digest, str)):
-        raise ValueError(f"{name} is not a readable PPO checkpoint (its payload or SHA-256 is "
-                         "missing)")
-    blob = payload.numpy().tobytes()
-    if hashlib.sha256(blob).hexdigest() != digest:
-        raise ValueError(f"{name} is corrupt: its contents do not match their SHA-256 (the "
-                         "file changed after it was written)")
-    return blob
 
 
 def _check_contents(data, name, need_trainer):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+import agents.checkpoint
 import agents.ppo
 from agents.ppo import (
     CHECKPOINT_FORMAT,
@@ -188,7 +189,7 @@ def test_a_save_that_fails_midway_keeps_the_previous_file(tmp_path, monkeypatch)
     trainer.save(path)
     before = path.read_bytes()
     trainer.train_update()
-    monkeypatch.setattr(agents.ppo, "open", FullDisk, raising=False)
+    monkeypatch.setattr(agents.checkpoint, "open", FullDisk, raising=False)
     with pytest.raises(OSError, match="No space left on device.*previous file, if any, is kept"
                        ) as err:
         trainer.save(path)
