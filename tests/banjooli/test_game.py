@@ -3,9 +3,11 @@ import numpy as np
 import pytest
 
 from banjooli import notation as nt
+from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 from tests.banjooli.crosscheck import crosscheck
 from tests.banjooli.helpers import game_of, observe, position
+from tests.banjooli.twin import play_lockstep
 
 
 # ----- options ------------------------------------------------------------------------------
@@ -207,3 +209,25 @@ def test_from_text_checks_the_game_options():
         BanjooliGame(berries=True).from_text(plain)
     with pytest.raises(ValueError, match="berry fields"):
         BanjooliGame().from_text(position("b3,b4,b1n,a2n,c2n", berries="T@b5,O@a5"))
+
+
+@pytest.mark.parametrize("text", [
+    position("b3,b4,b1n,a2n,c2n", course="T1,LAVA,T2", players=3),
+    position("a7,b4,b1n,a2n,c2n", course="T1,LAVA", phase="move:R1:b6"),
+    position("b6,b4,b1n,a2n,c2n", course="T1,T1", phase="snake:R", berries="x,T@a8",
+             collected="K,-"),
+])
+def test_play_lockstep_from_hand_made_positions(text):
+    game = game_of(text)
+    s = game.from_text(text)
+    play_lockstep(game, s, 300, np.random.default_rng(1))
+    assert game.to_text(s[0]) == text  # left unchanged
+
+
+def test_play_lockstep_catches_a_disagreement(monkeypatch):
+    text = position("b3,b4,b1n,a2n,c2n", course="T1,T1")
+    game = game_of(text)
+    wrong = ref.legal_actions
+    monkeypatch.setattr(ref, "legal_actions", lambda st: wrong(st)[1:] or [0])
+    with pytest.raises(AssertionError):
+        play_lockstep(game, game.from_text(text), 50, np.random.default_rng(1))
