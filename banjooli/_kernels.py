@@ -67,15 +67,15 @@ CATALOGUE_FACES = len(nt.CATALOGUE)  # faces below this are drawn; the others ar
 
 
 def _face_sets():
-    """``uint64[6, faces]``: per cell set (``SET_*``) and face, the face's cells in it, bit
+    """``uint64[faces, 6]``: per face and cell set (``SET_*``), the face's cells in it, bit
     ``row*3 + lane`` of the tile."""
     kinds_of = ((ROCK, WATER, CHASM), (QUICK,), (), (CROC,), (LAVA,), (VORTEX,))
-    sets = np.zeros((6, NUM_FACES), np.uint64)
+    sets = np.zeros((NUM_FACES, 6), np.uint64)
     for f in range(NUM_FACES):
         for k, kind in enumerate(nt.face_kinds(f)):
             for g in range(6):
                 if kind in kinds_of[g] or (g == SET_CURVE and nt.FACE_CURVE[f]):
-                    sets[g, f] |= np.uint64(1 << k)
+                    sets[f, g] |= np.uint64(1 << k)
     return sets
 
 
@@ -102,25 +102,28 @@ NEST_SET = np.uint64(sum(1 << c for c in nt.NESTS))
 
 
 # ----- set-up -------------------------------------------------------------------------------
-@njit(cache=True)
-def _course_set(r, g):
-    """Cell set ``g`` (one of the ``SET_*``) of the course of state row ``r``."""
-    out = ZERO
+@njit(cache=True, inline="always")
+def _course_sets(r):
+    """The cell sets (block, quick, curve, croc, lava, vortex) of the course of row ``r``."""
+    block = quick = curve = croc = lava = vortex = ZERO
+    course = r.course
     for t in range(r.nterrain):
-        out |= FACE_SETS[g, r.course[t]] << np.uint64(9 + 9 * t)
-    return out
+        f = FACE_SETS[course[t]]
+        shift = np.uint64(9 + 9 * t)
+        block |= f[SET_BLOCK] << shift
+        quick |= f[SET_QUICK] << shift
+        curve |= f[SET_CURVE] << shift
+        croc |= f[SET_CROC] << shift
+        lava |= f[SET_LAVA] << shift
+        vortex |= f[SET_VORTEX] << shift
+    return block, quick, curve, croc, lava, vortex
 
 
 @njit(cache=True)
 def fill_course_one(s, i):
     """Derive the cell sets of state ``i`` from its ``course``."""
     r = s[i]
-    r.block = _course_set(r, SET_BLOCK)
-    r.quick = _course_set(r, SET_QUICK)
-    r.curve = _course_set(r, SET_CURVE)
-    r.croc = _course_set(r, SET_CROC)
-    r.lava = _course_set(r, SET_LAVA)
-    r.vortex = _course_set(r, SET_VORTEX)
+    r.block, r.quick, r.curve, r.croc, r.lava, r.vortex = _course_sets(r)
 
 
 @njit(cache=True)
@@ -841,13 +844,14 @@ def valid_one(s, i, template):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _valid_course(r, t):
     """The course is the template's (fixed) or one the draw can give; the cell sets match it."""
+    course = r.course
     used = 0
     specials = 0
     for j in range(nt.MAX_TERRAIN):
-        f = r.course[j]
+        f = course[j]
         if r.fixed or j >= r.nterrain:
             if f != t.course[j]:
                 return E_COURSE
@@ -855,7 +859,7 @@ def _valid_course(r, t):
         if f < 0 or f >= NUM_FACES or (used >> f) & 1:
             return E_COURSE
         used |= 1 << f
-        if j > 0 and FACE_CURVE[f] and FACE_CURVE[r.course[j - 1]]:
+        if j > 0 and FACE_CURVE[f] and FACE_CURVE[course[j - 1]]:
             return E_COURSE
         if f >= CATALOGUE_FACES:
             specials += 1
@@ -863,14 +867,14 @@ def _valid_course(r, t):
                 return E_COURSE
     if not r.fixed and specials != (r.special != SPECIAL_NONE):
         return E_COURSE
-    if (r.block != _course_set(r, SET_BLOCK) or r.quick != _course_set(r, SET_QUICK)
-            or r.curve != _course_set(r, SET_CURVE) or r.croc != _course_set(r, SET_CROC)
-            or r.lava != _course_set(r, SET_LAVA) or r.vortex != _course_set(r, SET_VORTEX)):
+    block, quick, curve, croc, lava, vortex = _course_sets(r)
+    if (r.block != block or r.quick != quick or r.curve != curve or r.croc != croc
+            or r.lava != lava or r.vortex != vortex):
         return E_CELL_SETS
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _valid_ostriches(r):
     """Cells, arrival places, nest and scared marks of the five ostriches."""
     ncells = 3 * (3 * r.nterrain + 3)
@@ -880,9 +884,11 @@ def _valid_ostriches(r):
         return E_NEST
     occ = ZERO
     arrived = 0  # bitmask of the places taken
+    cells = r.cells
+    places = r.places
     for c in range(5):
-        cell = r.cells[c]
-        place = r.places[c]
+        cell = cells[c]
+        place = places[c]
         nest = (r.nest >> c) & 1
         scared = (r.scared >> c) & 1
         if place < 0 or place > 3 or (arrived >> place) & 1:
@@ -905,7 +911,7 @@ def _valid_ostriches(r):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _valid_turn(r, t):
     """Phase, seat, turn, dice, cards and the move fields (mover, points, safe, frenzy)."""
     ph = r.phase
@@ -922,10 +928,11 @@ def _valid_turn(r, t):
     elif (ph == END) != (r.narrived == 3):
         return E_TURN
     unrolled = 0
+    dice = r.dice
     for d in range(6):
-        if r.dice[d] < -1 or r.dice[d] > 5:
+        if dice[d] < -1 or dice[d] > 5:
             return E_DICE
-        if r.dice[d] < 0:
+        if dice[d] < 0:
             unrolled |= 1 << d
     low = unrolled & -unrolled  # unrolled dice are rolled lowest first: a suffix is unrolled
     if ph == PLACE:
@@ -941,8 +948,9 @@ def _valid_turn(r, t):
     if not ok:
         return E_DICE
     used = 0
+    cards = r.cards
     for p in range(5):
-        card = r.cards[p]
+        card = cards[p]
         if p >= P:
             if card != t.cards[p]:
                 return E_CARDS
@@ -980,9 +988,11 @@ def _valid_turn(r, t):
     elif r.safe != -1:
         return E_SAFE
     total = 0
+    frenzy = r.frenzy
+    cells = r.cells
     for c in range(5):
-        f = r.frenzy[c]
-        if f < 0 or f > 5 or (f > 0 and (r.cells[c] < 0 or c == m)):
+        f = frenzy[c]
+        if f < 0 or f > 5 or (f > 0 and (cells[c] < 0 or c == m)):
             return E_FRENZY
         total += f
     if ph == FRENZY_ASSIGN:
@@ -1000,7 +1010,7 @@ def _valid_turn(r, t):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _valid_berries(r):
     """Berry slots, collected kinds, Jëmbat's knowledge, spear, direction and the phases a
     berry starts (without the variant every berry field holds its neutral value)."""
@@ -1010,23 +1020,28 @@ def _valid_berries(r):
     collected = 0  # kinds taken by any seat
     ncollected = 0
     jembat = 0  # seats that took Jëmbat
+    collected_by = r.collected
     for p in range(5):
-        kinds = np.int64(r.collected[p])
+        kinds = np.int64(collected_by[p])
         if (p >= slots and kinds != 0) or kinds >> 11 or (collected & kinds):
             return E_KINDS
-        collected |= kinds
-        ncollected += popcount(np.uint64(kinds))
-        jembat |= ((kinds >> FORESIGHT) & 1) << p
+        if kinds != 0:
+            collected |= kinds
+            ncollected += popcount(np.uint64(kinds))
+            jembat |= ((kinds >> FORESIGHT) & 1) << p
     every = collected
     taken = 0
     ground = (((ONE << np.uint64(9 * r.nterrain)) - ONE) << np.uint64(9)) & ~(
         r.block | r.quick | r.croc | r.lava | r.vortex)
     berries = ZERO
+    berry_cell = r.berry_cell
+    berry_kind = r.berry_kind
+    seen = r.seen
     for k in range(5):
-        cell = r.berry_cell[k]
-        kind = r.berry_kind[k]
+        cell = berry_cell[k]
+        kind = berry_kind[k]
         if k >= slots or kind == -1:
-            if cell != -1 or kind != -1 or r.seen[k] != 0:
+            if cell != -1 or kind != -1 or seen[k] != 0:
                 return E_BERRY_SLOT
             if k < slots:
                 taken += 1
@@ -1035,13 +1050,13 @@ def _valid_berries(r):
             return E_KINDS
         every |= 1 << kind
         if ph == PLACE and k >= r.to_move:  # not placed yet
-            if cell != -1 or r.seen[k] != 0:
+            if cell != -1 or seen[k] != 0:
                 return E_BERRY_CELL
             continue
         if cell < 0 or cell > 62 or ((ground & ~berries) & bit(cell)) == ZERO:
             return E_BERRY_CELL
         berries |= bit(cell)
-        if r.seen[k] != jembat:
+        if seen[k] != jembat:
             return E_SEEN
     if taken != ncollected:
         return E_KINDS
@@ -1054,7 +1069,7 @@ def _valid_berries(r):
         return E_SPEAR
     if ph == PLACE and (r.turn != 0 or r.nest != 31 or ncollected != 0):
         return E_PLACE_PHASE
-    took = np.int64(r.collected[r.to_move])
+    took = np.int64(collected_by[r.to_move])
     cell = bit(r.cells[r.mover]) if r.mover >= 0 else ZERO
     on_ground = (ground & cell) != ZERO
     if ph == SPEAR_GIVE:
@@ -1077,42 +1092,42 @@ def _valid_berries(r):
 STATE_ERRORS = (
     "",
     "an option field (players, nterrain, special, fixed, variant) differs from the game's",
-    "course is not one this game can have (its fixed course, or distinct faces 0..15 with no "
-    "two curves adjacent and the special tile asked for; -1 past nterrain)",
+    ("course is not one this game can have (its fixed course, or distinct faces 0..15 with no "
+     "two curves adjacent and the special tile asked for; -1 past nterrain)"),
     "block/quick/curve/croc/lava/vortex are not the cell sets of the course",
     "places must be 0 (on the track) or the distinct arrival places 1..narrived, narrived <= 3",
     "cells must be track cells (rows 0 to the last terrain row), -1 exactly when arrived",
     "two ostriches share a cell, or one stands on an impassable cell",
-    "nest and scared are 5-bit masks; a nest ostrich is on a nest cell (a0 c0 b1 a2 c2) and "
-    "running; an arrived ostrich is neither",
+    ("nest and scared are 5-bit masks; a nest ostrich is on a nest cell (a0 c0 b1 a2 c2) and "
+     "running; an arrived ostrich is neither"),
     "phase must be 0..13 (place and later phases only in the berry variant)",
     "to_move is not a seat of this game",
-    "turn must be 0..1000; the end phase comes exactly with the third arrival (or turn 1000, "
-    "the turn cap, before it)",
-    "dice must be faces 0..5 or -1 (unrolled): all in place, a suffix in roll (of the movement "
-    "dice in frenzy-roll), some in rerolling, none elsewhere",
+    ("turn must be 0..1000; the end phase comes exactly with the third arrival (or turn 1000, "
+     "the turn cap, before it)"),
+    ("dice must be faces 0..5 or -1 (unrolled): all in place, a suffix in roll (of the movement "
+     "dice in frenzy-roll), some in rerolling, none elsewhere"),
     "cards must be distinct cards 0..9, one per seat (0 past the seats)",
-    "mover must be -1 outside the move, vortex, spear and snake phases, else a running ostrich "
-    "on the track (off its nest except at the start of a move)",
-    "points must be 1..5 in the move phase (1..6 with berries, after Daaaaw), 0..5 in the "
-    "spear phase, 0 elsewhere",
-    "safe must be -1 outside the move and spear phases, else the mover's cell or, when the "
-    "mover is on lava, a free earlier non-lava cell",
-    "frenzy points (0..5 per ostrich on the track, none for the mover) and jokers do not fit "
-    "the phase (frenzy-assign: points + jokers = 5; frenzy-pick: 1..5 points; none outside a "
-    "frenzy)",
+    ("mover must be -1 outside the move, vortex, spear and snake phases, else a running ostrich "
+     "on the track (off its nest except at the start of a move)"),
+    ("points must be 1..5 in the move phase (1..6 with berries, after Daaaaw), 0..5 in the "
+     "spear phase, 0 elsewhere"),
+    ("safe must be -1 outside the move and spear phases, else the mover's cell or, when the "
+     "mover is on lava, a free earlier non-lava cell"),
+    ("frenzy points (0..5 per ostrich on the track, none for the mover) and jokers do not fit "
+     "the phase (frenzy-assign: points + jokers = 5; frenzy-pick: 1..5 points; none outside a "
+     "frenzy)"),
     "berry slots past the seats, and taken ones, must be empty (cell -1, kind -1, seen 0)",
-    "berry kinds 0..10 must be distinct among the slots and the collected berries (11-bit "
-    "masks, one per seat), one collected berry per taken slot",
-    "a berry slot's cell must be a free ground cell of a terrain tile, or -1 until its seat "
-    "places it in the place phase",
+    ("berry kinds 0..10 must be distinct among the slots and the collected berries (11-bit "
+     "masks, one per seat), one collected berry per taken slot"),
+    ("a berry slot's cell must be a free ground cell of a terrain tile, or -1 until its seat "
+     "places it in the place phase"),
     "seen must be, for every berry on the track, exactly the seat that took Jëmbat",
     "direction must be +1, or -1 exactly when a seat took Pakaarloo (U-turn)",
-    "spear holds at most one seat, after Naangateku was taken, and not the seat to move once "
-    "its roll is over",
+    ("spear holds at most one seat, after Naangateku was taken, and not the seat to move once "
+     "its roll is over"),
     "the place phase comes first: turn 0, every ostrich on its nest, nothing collected",
-    "the spear, snake, vortex or frenzy phase needs the seat to move to have taken that berry "
-    "(or the mover on the vortex), with the mover on the berry's ground cell",
+    ("the spear, snake, vortex or frenzy phase needs the seat to move to have taken that berry "
+     "(or the mover on the vortex), with the mover on the berry's ground cell"),
 )
 (E_OPTIONS, E_COURSE, E_CELL_SETS, E_PLACES, E_CELLS, E_SHARED, E_NEST, E_PHASE, E_TO_MOVE,
  E_TURN, E_DICE, E_CARDS, E_MOVER, E_POINTS, E_SAFE, E_FRENZY, E_BERRY_SLOT, E_KINDS,

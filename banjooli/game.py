@@ -1,11 +1,32 @@
 """Banjooli Xeet as a ``savanna.game.Game``, on the kernels of ``banjooli._kernels``.
 
-Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (the rules use 4, 5 or 6; shorter
-courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
+Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the rules use 4, 5 or
+6; shorter courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
 ``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
-explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw;
-``berries`` the berry variant (each seat first places one unseen berry). Notation, phases,
-action ids and [decision]s: ``banjooli.notation``; observation layout: ``banjooli._kernels``.
+explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
+``special`` is None and ``terrain``, if given, its length); ``berries`` the berry variant (each
+seat first places one unseen berry; the course must have a ground cell per seat). Notation,
+phases, action ids and [decision]s: ``banjooli.notation``; observation layout:
+``banjooli._kernels``.
+
+Possible states (``_kernels.valid_one``; ``from_text`` rejects the others). Where the rules
+leave a gap we read them as a player would:
+
+* a position belongs to the game of its options: its player count, variant and number of
+  terrain tiles; the game's explicit course, or a course the draw can give (distinct faces, no
+  adjacent curves, exactly the special tile asked for). Write hand-made courses as
+  ``BanjooliGame(course=[...])``;
+* the turn counter only serves the turn cap: any seat may be to move at any turn;
+* Jëmbat: the seat that took it knows every berry left on the track and nobody else knows any;
+  every taken berry is in exactly one seat's ``collected``; ``dir=-`` exactly when a seat took
+  Pakaarloo; a spear mark needs Naangateku taken, marks one seat, never the seat to move after
+  its roll;
+* dice are rolled lowest first, so a roll in progress shows its first dice;
+* an ostrich may rest on quicksand, the vortex, a berry (put there by a snap, swap or snake)
+  or lava (a crocodile snap on a hand-made course); one on its nest is running, on any nest
+  cell (the nests are dealt at random);
+* a move has 1..5 points left (6 after Daaaaw) and remembers its last non-lava cell, the
+  mover's own unless it stands on lava; a frenzy has 5 dice between groups and jokers.
 
 Example::
 
@@ -89,10 +110,10 @@ class BanjooliGame(Game):
             terrain = len(course)
         terrain = 4 if terrain is None else terrain
         if berries and _fewest_ground_cells(terrain, special, course) < num_players:
+            what = "this course" if course else f"a {terrain}-tile course, special={special!r},"
             raise ValueError(
                 f"{num_players} players need {num_players} ground cells for their berries but "
-                f"{'this course' if course else f'a {terrain}-tile course with special={special!r}'}"
-                f" may have only {_fewest_ground_cells(terrain, special, course)}")
+                f"{what} may have only {_fewest_ground_cells(terrain, special, course)}")
         self.num_players = int(num_players)
         self.terrain = int(terrain)
         self.special = special
@@ -163,7 +184,8 @@ class BanjooliGame(Game):
         try:
             self._write(s[0], pos)
         except (TypeError, ValueError, OverflowError):
-            raise ValueError(f"position has a field of the wrong type or size: {clip(pos)}") from None
+            raise ValueError(f"position has a field of the wrong type or size: "
+                             f"{clip(pos)}") from None
         K.fill_course_one(s, 0)
         self.check_states(s)
         if self.to_position(s[0]) != pos:  # e.g. a float or a bit mask wrapped by the dtype

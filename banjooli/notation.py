@@ -259,20 +259,22 @@ def parse(text):
     last_row = 3 * len(course) + 2
     tokens = v["ostriches"].split(",")
     if len(tokens) != 5:
-        raise ValueError(f"ostriches must list 5 ostriches (R,B,G,Y,P), got {_clip(v['ostriches'])}")
+        raise ValueError("ostriches must list 5 ostriches (R,B,G,Y,P), got "
+                         f"{_clip(v['ostriches'])}")
     cells, places, nest, scared = [], [], [], []
     for c, tok in enumerate(tokens):
         m = re.fullmatch(r"\+([123])|([abc][0-9]{1,2})(n?)(s?)", tok)
         if not m:
-            raise ValueError(f"bad ostrich {COLOURS[c]} {_clip(tok)}: expected a cell with optional "
-                             "n (on its nest) and s (scared), or +1/+2/+3")
+            raise ValueError(f"bad ostrich {COLOURS[c]} {_clip(tok)}: expected a cell with "
+                             "optional n (on its nest) and s (scared), or +1/+2/+3")
         if m.group(1):
             cells.append(None), places.append(int(m.group(1))), nest.append(False)
             scared.append(False)
             continue
         cell = parse_cell(m.group(2))
         if cell // 3 > last_row:
-            raise ValueError(f"ostrich {COLOURS[c]} on {_clip(tok)} is past the last row {last_row}")
+            raise ValueError(f"ostrich {COLOURS[c]} on {_clip(tok)} is past the last row "
+                             f"{last_row}")
         if m.group(3) and cell not in NESTS:
             raise ValueError(f"ostrich {COLOURS[c]} marked n but {m.group(2)} is not a nest")
         cells.append(cell), places.append(0), nest.append(bool(m.group(3)))
@@ -332,13 +334,14 @@ def _parse_berries(pos, v, kinds, jokers):
             continue
         m = re.fullmatch(rf"([{BERRY_LETTERS}])@(-|[abc][0-9]{{1,2}})(?:\+([0-4]+))?", tok)
         if not m:
-            raise ValueError(f"bad berry slot {_clip(tok)}: expected x (taken) or <kind>@<cell or -> "
+            raise ValueError(f"bad berry slot {_clip(tok)}: expected x (taken) or "
+                             "<kind>@<cell or -> "
                              f"with optional +<seats that saw it>; kinds {BERRY_LETTERS}")
         cell = None if m.group(2) == "-" else parse_cell(m.group(2))
         unplaced = pos.phase == PLACE and k >= pos.to_move
         if (cell is None) != unplaced:
-            raise ValueError(f"berry slot {k} ({_clip(tok)}): berries are placed in seat order during "
-                             "the place phase, and only then")
+            raise ValueError(f"berry slot {k} ({_clip(tok)}): berries are placed in seat order "
+                             "during the place phase, and only then")
         if cell is not None and (cell // 3 < 3 or cell // 3 > pos.last_row
                                  or kinds[cell] != GROUND):
             raise ValueError(f"berry slot {k} on {m.group(2)}: berries lie on ground (.) cells "
@@ -362,7 +365,8 @@ def _parse_berries(pos, v, kinds, jokers):
         raise ValueError("a berry kind appears twice among the slots and collected berries")
     m = re.fullmatch(r"-|(?:[RBGYP][1-9])+", v["frenzy"])
     if not m:
-        raise ValueError(f"frenzy must be - or colour+points groups like R2B1, got {_clip(v['frenzy'])}")
+        raise ValueError("frenzy must be - or colour+points groups like R2B1, got "
+                         f"{_clip(v['frenzy'])}")
     frenzy = [0] * 5
     for colour, pts in re.findall(r"([RBGYP])([1-9])", v["frenzy"]):
         frenzy[COLOURS.index(colour)] = int(pts)

@@ -2,7 +2,12 @@
 import numpy as np
 
 from savanna.game import CHANCE, TERMINAL
-from tests.banjooli.twin import advance_reference, assert_node_agrees, choose, reference_of
+from tests.banjooli.twin import (
+    advance_reference,
+    assert_node_agrees,
+    choose,
+    reference_of,
+)
 
 
 def crosscheck(game, n_games, seed):

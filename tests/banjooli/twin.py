@@ -48,9 +48,10 @@ def advance_reference(st, player, action, rewards):
 
 def play_lockstep(game, s, plies, rng) -> None:
     """From ``s`` (a batch of one state of ``game``), play up to ``plies`` plies (a random
-    decision or a sampled chance outcome each) on the kernels and, in lockstep, on the reference built from
-    ``game.to_text(s[0])``, asserting at every node that they agree (``assert_node_agrees``,
-    with the text round trip and every seat's observation). ``s`` is left unchanged."""
+    decision or a sampled chance outcome each) on the kernels and, in lockstep, on the
+    reference built from ``game.to_text(s[0])``, asserting at every node that they agree
+    (``assert_node_agrees``, with the text round trip and every seat's observation). ``s`` is
+    left unchanged."""
     s = game.check_states(s).copy()
     if len(s) != 1:
         raise ValueError(f"play_lockstep takes a batch of one state, got {len(s)}")
