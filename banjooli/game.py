@@ -1,11 +1,32 @@
 """Banjooli Xeet as a ``savanna.game.Game``, on the kernels of ``banjooli._kernels``.
 
-Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (the rules use 4, 5 or 6; shorter
-courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
+Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the rules use 4, 5 or
+6; shorter courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
 ``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
-explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw;
-``berries`` the berry variant (each seat first places one unseen berry). Notation, phases,
-action ids and [decision]s: ``banjooli.notation``; observation layout: ``banjooli._kernels``.
+explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
+``special`` is None and ``terrain``, if given, its length); ``berries`` the berry variant (each
+seat first places one unseen berry; the course must have a ground cell per seat). Notation,
+phases, action ids and [decision]s: ``banjooli.notation``; observation layout:
+``banjooli._kernels``.
+
+Possible states (``_kernels.valid_one``; ``from_text`` rejects the others). Where the rules
+leave a gap we read them as a player would:
+
+* a position belongs to the game of its options: its player count, variant and number of
+  terrain tiles; the game's explicit course, or a course the draw can give (distinct faces, no
+  adjacent curves, exactly the special tile asked for). Write hand-made courses as
+  ``BanjooliGame(course=[...])``;
+* the turn counter only serves the turn cap: any seat may be to move at any turn;
+* Jëmbat: the seat that took it knows every berry left on the track and nobody else knows any;
+  every taken berry is in exactly one seat's ``collected``; ``dir=-`` exactly when a seat took
+  Pakaarloo; a spear mark needs Naangateku taken, marks one seat, never the seat to move after
+  its roll;
+* dice are rolled lowest first, so a roll in progress shows its first dice;
+* an ostrich may rest on quicksand, the vortex, a berry (put there by a snap, swap or snake)
+  or lava (a crocodile snap on a hand-made course); one on its nest is running, on any nest
+  cell (the nests are dealt at random);
+* a move has 1..5 points left (6 after Daaaaw) and remembers its last non-lava cell, the
+  mover's own unless it stands on lava; a frenzy has 5 dice between groups and jokers.
 
 Example::
 
@@ -18,11 +39,37 @@ import numpy as np
 from banjooli import _kernels as K
 from banjooli import notation as nt
 from banjooli.render import render_drawing, render_text
+from savanna.errors import clip
 from savanna.game import Game, Kernels
 
 __all__ = ["BanjooliGame"]
 
 SPECIAL_OPTIONS = (None, "crocodiles", "canyon", "lava", "vortex", "random")
+
+
+def _check_int(name, value, lo, hi):
+    """A ValueError unless ``value`` is an int (not a bool) in ``lo..hi``."""
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+            or not lo <= value <= hi):
+        raise ValueError(f"{name} must be an int in {lo}..{hi}, got {clip(value)}")
+
+
+def _ground_cells(face):
+    return nt.face_kinds(face).count(nt.GROUND)
+
+
+def _fewest_ground_cells(terrain, special, course):
+    """The fewest ground cells (where berries go) a course of these options can have: the
+    explicit course's, else the special tile's fewest plus the smallest drawn faces (six
+    catalogue faces share the smallest count, one a curve, so no adjacent curves need not
+    raise it)."""
+    if course is not None:
+        return sum(_ground_cells(nt.FACE_NAMES.index(f)) for f in course)
+    drawn = sorted(_ground_cells(f) for f in nt.CATALOGUE)
+    if special is None:
+        return sum(drawn[:terrain])
+    specials = range(12, 16) if special == "random" else [nt.SPECIALS[special]]
+    return min(_ground_cells(f) for f in specials) + sum(drawn[: terrain - 1])
 
 
 class BanjooliGame(Game):
@@ -45,22 +92,32 @@ class BanjooliGame(Game):
     state_errors = K.STATE_ERRORS
     notation = nt
 
-    def __init__(self, num_players=2, terrain=4, special=None, berries=False, course=None):
-        if not isinstance(num_players, (int, np.integer)) or not 2 <= num_players <= 5:
-            raise ValueError(f"num_players must be an int in 2..5, got {num_players!r}")
-        if special not in SPECIAL_OPTIONS:
-            raise ValueError(f"special must be one of {SPECIAL_OPTIONS}, got {special!r}")
-        if berries not in (False, True):
-            raise ValueError(f"berries must be True or False, got {berries!r}")
+    def __init__(self, num_players=2, terrain=None, special=None, berries=False, course=None):
+        _check_int("num_players", num_players, 2, 5)
+        if not (special is None or isinstance(special, str) and special in SPECIAL_OPTIONS):
+            raise ValueError(f"special must be one of {SPECIAL_OPTIONS}, got {clip(special)}")
+        if not isinstance(berries, (bool, np.bool_)):
+            raise ValueError(f"berries must be True or False, got {clip(berries)}")
+        if terrain is not None:
+            _check_int("terrain", terrain, 1, nt.MAX_TERRAIN)
         if course is not None:
             course = self._check_course(course)
+            if special is not None:
+                raise ValueError(f"special={special!r} with an explicit course: put the special "
+                                 "tile in the course instead")
+            if terrain is not None and terrain != len(course):
+                raise ValueError(f"terrain={terrain} but the course has {len(course)} faces")
             terrain = len(course)
-        elif not isinstance(terrain, (int, np.integer)) or not 1 <= terrain <= nt.MAX_TERRAIN:
-            raise ValueError(f"terrain must be an int in 1..{nt.MAX_TERRAIN}, got {terrain!r}")
+        terrain = 4 if terrain is None else terrain
+        if berries and _fewest_ground_cells(terrain, special, course) < num_players:
+            what = "this course" if course else f"a {terrain}-tile course, special={special!r},"
+            raise ValueError(
+                f"{num_players} players need {num_players} ground cells for their berries but "
+                f"{what} may have only {_fewest_ground_cells(terrain, special, course)}")
         self.num_players = int(num_players)
         self.terrain = int(terrain)
         self.special = special
-        self.berries = berries
+        self.berries = bool(berries)
         self.course = course
         t = np.zeros(1, self.state_dtype)
         r = t[0]
@@ -85,16 +142,18 @@ class BanjooliGame(Game):
 
     @staticmethod
     def _check_course(course):
-        course = [str(f) for f in course]
+        if not isinstance(course, (list, tuple)) or not all(isinstance(f, str) for f in course):
+            raise ValueError(f"course must be a list of face names, got {clip(course)}")
         if not 1 <= len(course) <= nt.MAX_TERRAIN:
             raise ValueError(f"course must list 1..{nt.MAX_TERRAIN} faces, got {len(course)}")
         for f in course:
             if f not in nt.FACE_NAMES:
-                raise ValueError(f"unknown face {f!r} in course; known: {', '.join(nt.FACE_NAMES)}")
+                raise ValueError(f"unknown face {clip(f)} in course; known: "
+                                 f"{', '.join(nt.FACE_NAMES)}")
         for a, b in zip(course, course[1:]):
             if a.startswith("K") and b.startswith("K"):
                 raise ValueError(f"course has two adjacent curves {a}, {b}: the rules forbid it")
-        return course
+        return list(course)
 
     def __repr__(self):
         return (f"BanjooliGame(num_players={self.num_players}, terrain={self.terrain}, "
@@ -105,12 +164,37 @@ class BanjooliGame(Game):
 
     # ----- positions and text ---------------------------------------------------------------
     def from_position(self, pos):
-        """A batch of one state holding ``pos`` (a ``notation.Position``)."""
+        """A batch of one state holding ``pos`` (a ``notation.Position``), or a ValueError if
+        it is not a possible state of this game (``check_states``)."""
+        if not isinstance(pos, nt.Position):
+            raise ValueError(f"expected a banjooli notation.Position, got {clip(pos)}")
         if pos.players != self.num_players:
-            raise ValueError(f"position has {pos.players} players, this game {self.num_players}")
+            raise ValueError(f"position has {clip(pos.players)} players, this game "
+                             f"{self.num_players}")
+        if pos.variant != self.berries:
+            raise ValueError(f"position {'has' if pos.variant else 'lacks'} the berry fields but "
+                             f"this game has berries={self.berries}")
+        if len(pos.course) != self.terrain:
+            raise ValueError(f"position has {len(pos.course)} terrain tiles, this game "
+                             f"{self.terrain}")
+        if not all(isinstance(f, int) and 0 <= f < len(nt.FACE_NAMES) for f in pos.course):
+            raise ValueError(f"course faces must be ints 0..{len(nt.FACE_NAMES) - 1}, got "
+                             f"{clip(pos.course)}")
         s = self._template.copy()
-        r = s[0]
-        r["nterrain"] = len(pos.course)
+        try:
+            self._write(s[0], pos)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"position has a field of the wrong type or size: "
+                             f"{clip(pos)}") from None
+        K.fill_course_one(s, 0)
+        self.check_states(s)
+        if self.to_position(s[0]) != pos:  # e.g. a float or a bit mask wrapped by the dtype
+            raise ValueError(f"position fields must be as notation.parse builds them: {clip(pos)}")
+        return s
+
+    @staticmethod
+    def _write(r, pos):
+        """Copy the fields of ``pos`` into the state row ``r`` (the course sets aside)."""
         r["course"][: len(pos.course)] = pos.course
         r["cells"] = [-1 if c is None else c for c in pos.cells]
         r["places"] = pos.places
@@ -126,9 +210,6 @@ class BanjooliGame(Game):
         r["points"] = pos.points
         r["safe"] = pos.safe
         r["cards"][: pos.players] = pos.cards
-        if pos.variant != self.berries:
-            raise ValueError(f"position {'has' if pos.variant else 'lacks'} the berry fields but "
-                             f"this game has berries={self.berries}")
         if pos.variant:
             P = pos.players
             r["berry_cell"][:P] = [-1 if c is None else c for c in pos.berry_cells]
@@ -138,12 +219,10 @@ class BanjooliGame(Game):
             r["spear"] = sum(1 << p for p in pos.spear)
             r["frenzy"] = pos.frenzy
             r["jokers"] = pos.jokers
-        K.fill_course_one(s, 0)
-        return s
 
     def to_position(self, row):
-        """The ``notation.Position`` of one state."""
-        r = self._as_batch(row)[0]
+        """The ``notation.Position`` of one state (checked: ``check_states``)."""
+        r = self.check_states(self._as_batch(row))[0]
         k = int(r["nterrain"])
         P = int(r["players"])
         berries = {}

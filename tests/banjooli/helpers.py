@@ -22,15 +22,17 @@ def position(ostriches, course="T1", dice="RRRRRR", phase="act", players=2, card
     return text
 
 
-def _game(text):
+def game_of(text):
+    """The game of a hand-made position: its players, variant and (explicit) course."""
     pos = nt.parse(text)
-    return BanjooliGame(pos.players, berries=pos.variant)
+    return BanjooliGame(pos.players, berries=pos.variant,
+                        course=[nt.FACE_NAMES[f] for f in pos.course])
 
 
 def legal(impl, text):
     """Names of the legal actions of ``text``."""
     if impl == "kernel":
-        game = _game(text)
+        game = game_of(text)
         s = game.from_text(text)
         return [nt.action_name(a) for a in game.legal_actions(s[0])]
     return [nt.action_name(a) for a in ref.legal_actions(ref.from_position(nt.parse(text)))]
@@ -42,7 +44,7 @@ def play(impl, text, moves):
     players = nt.parse(text).players
     rewards = [0.0] * players
     if impl == "kernel":
-        game = _game(text)
+        game = game_of(text)
         s = game.from_text(text)
         for m in moves:
             if m.startswith("die "):
@@ -73,13 +75,13 @@ def ostriches(text):
 
 def scores(impl, text):
     if impl == "kernel":
-        game = _game(text)
+        game = game_of(text)
         return game.scores(game.from_text(text))[0].tolist()
     return ref.scores(ref.from_position(nt.parse(text)))
 
 
 def observe(impl, text, player):
     if impl == "kernel":
-        game = _game(text)
+        game = game_of(text)
         return game.observe(game.from_text(text), player)[0]
     return np.array(ref.observe(ref.from_position(nt.parse(text)), player), np.uint8)

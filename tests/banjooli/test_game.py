@@ -3,9 +3,11 @@ import numpy as np
 import pytest
 
 from banjooli import notation as nt
+from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 from tests.banjooli.crosscheck import crosscheck
-from tests.banjooli.helpers import observe, position
+from tests.banjooli.helpers import game_of, observe, position
+from tests.banjooli.twin import play_lockstep
 
 
 # ----- options ------------------------------------------------------------------------------
@@ -105,8 +107,9 @@ def test_action_names_round_trip():
 
 
 def test_string_to_action_lists_the_legal_ones():
-    game = BanjooliGame()
-    s = game.from_text(position("b3,b4,b1n,a2n,c2n", dice="RYYYYY"))
+    text = position("b3,b4,b1n,a2n,c2n", dice="RYYYYY")
+    game = game_of(text)
+    s = game.from_text(text)
     with pytest.raises(ValueError, match="legal: move R, move Y"):
         game.string_to_action(s[0], "pass")
 
@@ -137,17 +140,20 @@ def test_resample_hidden_keeps_own_card_and_redraws_the_others():
 
 
 def test_resample_hidden_respects_seen_and_collected_kinds():
-    game = BanjooliGame(3, berries=True)
+    """Seat 0 took Jëmbat, so it knows both berries left; seat 1 knows neither: for it they
+    are redrawn, distinct, from the kinds nobody collected (collected berries are public)."""
     text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY", players=3,
-                    berries="x,O@b7+0,T@a8", collected="J,-,-")
-    s = game.from_text(text)
-    many = game.resample_hidden(np.repeat(s, 200), 0, rng=1)
-    assert (many["berry_kind"][:, 1] == 2).all()       # seen by seat 0: kept
-    drawn = set(many["berry_kind"][:, 2].tolist())
-    assert 2 not in drawn and 3 not in drawn and len(drawn) == 9  # not jade, not Jëmbat
-    other = game.resample_hidden(np.repeat(s, 200), 1, rng=1)
-    assert len(set(other["berry_kind"][:, 1].tolist())) > 1
-    np.testing.assert_array_equal(game.observe(many, 0), game.observe(np.repeat(s, 200), 0))
+                    berries="x,O@b7+0,T@a8+0", collected="J,-,-")
+    game = game_of(text)
+    s = np.repeat(game.from_text(text), 200)
+    mine = game.resample_hidden(s, 0, rng=1)
+    assert (mine["berry_kind"][:, 1:3] == [nt.JADE, nt.TRAP]).all()  # seen by seat 0: kept
+    other = game.resample_hidden(s, 1, rng=1)
+    drawn = other["berry_kind"][:, 1:3]
+    assert set(drawn.ravel().tolist()) == set(range(11)) - {nt.FORESIGHT}
+    assert (drawn[:, 0] != drawn[:, 1]).all()
+    np.testing.assert_array_equal(game.observe(mine, 0), game.observe(s, 0))
+    np.testing.assert_array_equal(game.observe(other, 1), game.observe(s, 1))
 
 
 # ----- pictures -----------------------------------------------------------------------------
@@ -185,12 +191,13 @@ def test_kernel_matches_reference_on_2000_random_games(options):
 
 
 def test_render_shows_face_down_and_seen_berries():
-    game = BanjooliGame(berries=True)
-    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY",
-                    berries="T@b4,O@b7+1")
+    """Seat 1 took Jëmbat: it sees the berries' kinds, seat 0 sees them face down."""
+    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY", players=3,
+                    berries="T@b4+1,O@b7+1,x", collected="-,J,-")
+    game = game_of(text)
     s = game.from_text(text)
-    picture = game.render(s[0])
-    assert "|. * .|" in picture and "|. o .|" in picture
+    assert "|. * .|" in game.render(s[0], player=0)
+    assert "|. o .|" in game.render(s[0], player=1)
     assert game.render_rgb(s[0]).shape[2] == 3
 
 
@@ -202,3 +209,25 @@ def test_from_text_checks_the_game_options():
         BanjooliGame(berries=True).from_text(plain)
     with pytest.raises(ValueError, match="berry fields"):
         BanjooliGame().from_text(position("b3,b4,b1n,a2n,c2n", berries="T@b5,O@a5"))
+
+
+@pytest.mark.parametrize("text", [
+    position("b3,b4,b1n,a2n,c2n", course="T1,LAVA,T2", players=3),
+    position("a7,b4,b1n,a2n,c2n", course="T1,LAVA", phase="move:R1:b6"),
+    position("b6,b4,b1n,a2n,c2n", course="T1,T1", phase="snake:R", berries="x,T@a8",
+             collected="K,-"),
+])
+def test_play_lockstep_from_hand_made_positions(text):
+    game = game_of(text)
+    s = game.from_text(text)
+    play_lockstep(game, s, 300, np.random.default_rng(1))
+    assert game.to_text(s[0]) == text  # left unchanged
+
+
+def test_play_lockstep_catches_a_disagreement(monkeypatch):
+    text = position("b3,b4,b1n,a2n,c2n", course="T1,T1")
+    game = game_of(text)
+    wrong = ref.legal_actions
+    monkeypatch.setattr(ref, "legal_actions", lambda st: wrong(st)[1:] or [0])
+    with pytest.raises(AssertionError):
+        play_lockstep(game, game.from_text(text), 50, np.random.default_rng(1))

@@ -36,7 +36,7 @@ def write_golden(seed=3):
 
 def test_kernel_replays_the_golden_game():
     lines = GOLDEN.read_text().splitlines()
-    game = BanjooliGame(num_players=3, berries=True)
+    game = BanjooliGame(num_players=3, berries=True, special="crocodiles")
     s = game.from_text(lines[0])
     for number, line in enumerate(lines[1:], start=2):
         move, expected = line.split(" | ")
