@@ -52,17 +52,18 @@ def test_a_human_among_three_banjooli_players_sees_only_their_own_card(capsys, m
 
 
 def test_unseen_berry_kinds_are_hidden_from_a_seat_that_has_not_seen_them():
-    """Slot 0 (Oor on b4) is known to seat 1 only; slot 1 (Pakaarloo on c7) to nobody."""
+    """Seat 1 took Jëmbat (slot 2), so it knows the berries left on the track (Oor on b4,
+    Pakaarloo on c7); seat 0 knows neither."""
     game = BanjooliGame(num_players=3, berries=True)
     row = game.from_text(
         "players=3 course=K3,T8,T6,T1 ostriches=a0n,c2n,b1n,c0n,a2n cards=0,2,6 to_move=0 dir=+ "
-        "turn=0 phase=roll dice=?????? spear=- berries=O@b4+1,U@c7,x collected=-,-,- frenzy=-")
+        "turn=0 phase=roll dice=?????? spear=- berries=O@b4+1,U@c7+1,x collected=-,J,- frenzy=-")
     seen_by_1 = game.render(row[0], player=1)
-    assert "cards=?,2,? " in seen_by_1 and "berries=O@b4+1,?@c7,x " in seen_by_1
-    assert "4 |. o .|" in seen_by_1 and "7 |. Q *|" in seen_by_1
+    assert "cards=?,2,? " in seen_by_1 and "berries=O@b4+1,U@c7+1,x " in seen_by_1
+    assert "4 |. o .|" in seen_by_1 and "7 |. Q u|" in seen_by_1
     seen_by_0 = game.render(row[0], player=0)
-    assert "cards=0,?,? " in seen_by_0 and "berries=?@b4+1,?@c7,x " in seen_by_0
-    assert "4 |. * .|" in seen_by_0
+    assert "cards=0,?,? " in seen_by_0 and "berries=?@b4+1,?@c7+1,x " in seen_by_0
+    assert "4 |. * .|" in seen_by_0 and "7 |. Q *|" in seen_by_0
     assert "cards=0,2,6 " in game.render(row[0])
 
 
