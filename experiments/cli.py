@@ -322,10 +322,12 @@ def run_bench(args, extra):
 
 def run_warmup(args, extra):
     from agents.mcts import MCTSAgent
+    from savanna.batch_play import warmup
 
     for name in sorted(GAMES):  # one compiled copy serves every option and player count
         game = game_class(name)()
         MCTSAgent(sims=8).search(game, game.warmup(verbose=True), np.random.default_rng(0))
+        warmup(game)
 
 
 def run_demo(args, extra):

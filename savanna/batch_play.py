@@ -122,7 +122,15 @@ class BatchPlay:
             moves = moves.reshape(-1)
             acting = self.waiting.copy()
             act = np.zeros(self.n, np.int64)
-            act[idx] = self.game._check_actions(sub, moves)
+            act[idx] = self.game.check_actions(sub, moves)
             self._step_kernel(self.states, act, acting, False, self.seats, self.streams,
                               self.mode, self.gained, self.waiting, self.obs, self.mask,
                               self.players)
+
+
+def warmup(game):
+    """Compile ``game``'s env loops (serial and parallel) now; numba caches them."""
+    for parallel in (False, True):
+        play = BatchPlay(game, 2, parallel=parallel)
+        play.reset()
+        play.step(np.array([np.flatnonzero(m)[0] for m in play.mask]), np.ones(2, np.bool_))

@@ -115,10 +115,9 @@ class Game:
         return self.compiled(_drivers)
 
     def warmup(self, verbose=False):
-        """Compile the batch loops and env steps now (numba caches them for later processes).
-        Returns a state at a decision node, handy for warming up agents too."""
-        from savanna.batch_play import BatchPlay  # batch_play imports this module
-
+        """Compile the batch loops of the API now (numba caches them for later processes;
+        ``savanna.batch_play.warmup`` does the envs' loops). Returns a state at a decision
+        node, handy for warming up agents too."""
         if verbose:
             print(f"compiling {self!r}...", flush=True)
         s = self.init(2, rng=0)
@@ -127,12 +126,7 @@ class Game:
         self.observe(s, 0)
         if self.kernels.scores_one is not None:
             self.scores(s)
-        for parallel in (False, True):
-            play = BatchPlay(self, 2, parallel=parallel)
-            play.reset()
-            row = play.states[0].copy()
-            action = np.flatnonzero(play.mask[0])[0]
-            play.step(np.array([action, np.flatnonzero(play.mask[1])[0]]), np.ones(2, np.bool_))
+        row = s[:1].copy()
         while self.current_player(row)[0] == CHANCE:  # also compiles chance_probs/apply_chance
             self.apply_chance(row, [int(np.argmax(self.chance_probs(row)[0]))])
         self.step(row, [np.flatnonzero(self.legal_mask(row)[0])[0]])
@@ -177,7 +171,7 @@ class Game:
     def step_inplace(self, s, actions):
         """Apply one decision per state in place; returns ``rewards float32[n, P]``."""
         s = self._check_batch(s)
-        actions = self._check_actions(s, actions)
+        actions = self.check_actions(s, actions)
         rewards = np.zeros((len(s), self.num_players), np.float32)
         self.drivers.step_batch(s, actions, rewards)
         return rewards
@@ -374,7 +368,7 @@ class Game:
             return np.array([row], self.state_dtype)
         raise ValueError(f"expected one {self.name} state (a row or a batch of one)")
 
-    def _check_actions(self, s, actions):
+    def check_actions(self, s, actions):
         """``actions`` as int64, after checking ``s`` (values included) and that each action
         is legal in its state: one compiled pass."""
         actions = np.asarray(actions)
