@@ -34,9 +34,16 @@ from savanna.game import CHANCE, TERMINAL
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (A, C, apply_chance_one, chance_probs_one,
-                                      current_player_one, legal_actions_one, playout_one,
-                                      step_one)
+    from savanna.template_api import (
+        A,
+        C,
+        apply_chance_one,
+        chance_probs_one,
+        current_player_one,
+        legal_actions_one,
+        playout_one,
+        step_one,
+    )
 
 NODE_DTYPE = np.dtype([
     ("parent", np.int32),

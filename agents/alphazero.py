@@ -46,10 +46,10 @@ from torch import nn
 
 from agents import _az_kernels
 from agents._mcts_kernels import NODE_DTYPE
+from agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
 from agents.features import active_features
 from agents.mcts import compiled_search
 from agents.policy_head import probabilities
-from agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
 from agents.ppo import (
     PolicyValueNet,
     _packed,
@@ -57,9 +57,9 @@ from agents.ppo import (
     masked_log_probs,
     obs_scale_of,
 )
-from savanna.env import resolve_game
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
+from savanna.registry import resolve_game
 from savanna.rng import make_streams
 
 __all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",

@@ -12,6 +12,7 @@ import numpy as np
 
 from agents import _exact_kernels
 
+
 def solve(game, row, max_depth=256):
     """``(values float64[P], action_values float64[A, P])`` of one state, exactly.
 

@@ -41,8 +41,8 @@ import numpy as np
 from agents import _mcts_kernels
 from agents._mcts_kernels import NODE_DTYPE
 from agents.base import random_argmax
-from savanna.game import CHANCE
 from savanna.errors import clip
+from savanna.game import CHANCE
 from savanna.rng import as_generator, make_streams
 
 __all__ = ["MCTSAgent", "Tree"]

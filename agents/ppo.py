@@ -64,8 +64,8 @@ from agents.features import active_features, sparse_linear, stack_features
 from agents.greedy import GreedyAgent
 from agents.policy_head import log_prob_and_entropy, sample
 from savanna.batch_play import BatchPlay
-from savanna.env import resolve_game
 from savanna.errors import clip
+from savanna.registry import resolve_game
 
 __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
            "check_game", "load_checkpoint", "masked_log_probs", "network_from_checkpoint",

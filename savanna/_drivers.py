@@ -15,9 +15,19 @@ from numba import njit, prange
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (A, C, apply_chance_one, chance_probs_one,
-                                      current_player_one, legal_actions_one, observe_one,
-                                      reset_one, scores_one, step_one, valid_one)
+    from savanna.template_api import (
+        A,
+        C,
+        apply_chance_one,
+        chance_probs_one,
+        current_player_one,
+        legal_actions_one,
+        observe_one,
+        reset_one,
+        scores_one,
+        step_one,
+        valid_one,
+    )
 
 CHANCE = -1
 TERMINAL = -2

@@ -14,7 +14,6 @@ callable ``policy(obs, mask) -> actions`` or an agent with ``act(game, states, r
 An illegal action ends the episode with reward -1 (``illegal_action="lose"``, the default,
 so that ``check_env`` may sample unmasked actions) or raises ``ValueError`` (``"raise"``).
 """
-import inspect
 import operator
 
 import gymnasium as gym
@@ -23,32 +22,11 @@ from gymnasium import spaces
 
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
-from savanna.game import TERMINAL, Game
-from savanna.registry import game_class
+from savanna.game import TERMINAL
+from savanna.registry import resolve_game
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 RENDER_MODES = ("ansi", "rgb_array")
-
-
-def resolve_game(game, options):
-    """A Game instance from a name (with options) or an instance (without). An option the
-    game does not take is a ValueError listing those it does (the environments pass every
-    keyword they do not know to the game, so a misspelt env setting lands here too)."""
-    if isinstance(game, Game):
-        if options:
-            raise ValueError(f"game options {sorted(options)} given with a game instance; "
-                             "pass the game's name instead")
-        return game
-    if isinstance(game, str):
-        cls = game_class(game)
-        params = inspect.signature(cls).parameters
-        unknown = sorted(set(options) - set(params))
-        if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
-            raise ValueError(f"unknown setting {clip(unknown)}: not a {game} option "
-                             f"({', '.join(params) or 'none'}), nor a setting of the "
-                             "environment (environments pass other keywords to the game)")
-        return cls(**options)
-    raise ValueError(f"game must be a name or a Game, got {clip(type(game).__name__)}")
 
 
 def game_spaces(game):

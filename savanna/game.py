@@ -16,11 +16,16 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from savanna import draw
+from savanna import _drivers, draw
+from savanna._drivers import (
+    CHANCE,
+    ILLEGAL_ACTION,
+    NO_CHANCE_OUTCOME,
+    NO_LEGAL_ACTION,
+    NOT_A_DECISION,
+    TERMINAL,
+)
 from savanna.errors import clip
-from savanna import _drivers
-from savanna._drivers import (CHANCE, ILLEGAL_ACTION, NO_CHANCE_OUTCOME, NO_LEGAL_ACTION,
-                              NOT_A_DECISION, TERMINAL)
 from savanna.rng import make_streams
 from savanna.specialize import specialize
 

@@ -1,5 +1,9 @@
 """Game names to classes, imported lazily so that the core imports no game."""
 import importlib
+import inspect
+
+from savanna.errors import clip
+from savanna.game import Game
 
 GAMES = {
     "zebres": "zebres.game:ZebresGame",
@@ -28,3 +32,24 @@ def game_class(name):
 def make_game(name, **options):
     """An instance of game ``name`` with its options, e.g. ``make_game("zebres", board="president")``."""
     return game_class(name)(**options)
+
+
+def resolve_game(game, options):
+    """A Game instance from a name (with options) or an instance (without). An option the
+    game does not take is a ValueError listing those it does (the environments pass every
+    keyword they do not know to the game, so a misspelt env setting lands here too)."""
+    if isinstance(game, Game):
+        if options:
+            raise ValueError(f"game options {sorted(options)} given with a game instance; "
+                             "pass the game's name instead")
+        return game
+    if isinstance(game, str):
+        cls = game_class(game)
+        params = inspect.signature(cls).parameters
+        unknown = sorted(set(options) - set(params))
+        if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+            raise ValueError(f"unknown setting {clip(unknown)}: not a {game} option "
+                             f"({', '.join(params) or 'none'}), nor a setting of the "
+                             "environment (environments pass other keywords to the game)")
+        return cls(**options)
+    raise ValueError(f"game must be a name or a Game, got {clip(type(game).__name__)}")

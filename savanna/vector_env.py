@@ -24,9 +24,9 @@ from savanna.env import (
     check_options,
     check_settings,
     game_spaces,
-    resolve_game,
 )
 from savanna.errors import clip
+from savanna.registry import resolve_game
 
 
 class SavannaVectorEnv(VectorEnv):

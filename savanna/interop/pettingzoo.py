@@ -29,8 +29,9 @@ import operator
 import numpy as np
 from pettingzoo import AECEnv
 
-from savanna.env import game_spaces, resolve_game
+from savanna.env import game_spaces
 from savanna.game import CHANCE, TERMINAL
+from savanna.registry import resolve_game
 
 __all__ = ["SavannaAECEnv", "aec_env"]
 
