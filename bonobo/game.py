@@ -15,6 +15,21 @@ these [decision]s (each tested in tests/bonobo/test_rules.py):
   and the game has perfect information (chance is explicit, as in backgammon);
 * a tie for the highest score is shared (rewards ``P/(P-1) (1/|W| - 1/P)`` to each winner).
 
+A possible position (what ``from_text`` and ``from_position`` accept, and exactly what the
+``valid_one`` kernel accepts in a state row; anything else is a one-line ValueError):
+
+* the 28 tiles are all accounted for: per value, on the board + in hand + in the pile;
+  no two tiles share a triangle; each player has at most 4 pawns on the board, one per spot;
+* no pawn stands on a fully covered spot (it would have scored and gone home) nor beside an
+  activated toilet (it would have been chased);
+* the phase fits the rest: ``chance`` and ``place`` need a free slot, ``chance`` a tile in
+  the pile, ``choose`` a player to move who can act, ``end`` that nobody can act; the tile in
+  hand exists only in phase ``place``; at ``end`` any seat may be the one to have moved last;
+* [decision] the rules cannot tell which scores a board can reach, so any running score is
+  possible as long as no game could exceed it: ``|score| <= notation.MAX_SCORE`` (908);
+* [decision] nor can they tell how many pawns a player has placed so far, so any pawn counts
+  0..4 per player and any player to move who can act are possible.
+
 Example::
 
     game = BonoboGame(3)
@@ -53,7 +68,7 @@ class BonoboGame(Game):
     def __init__(self, num_players=2):
         N.check_num_players(num_players)
         self.num_players = int(num_players)
-        self._template = self.from_position(N.start_position(self.num_players))
+        self._template = self._row(N.start_position(self.num_players))  # checked by the tests
 
     def __repr__(self):
         return f"BonoboGame(num_players={self.num_players})"
@@ -63,11 +78,17 @@ class BonoboGame(Game):
 
     # ----- positions and text ---------------------------------------------------------------
     def from_position(self, pos):
-        """A batch of one state holding ``pos`` (a ``notation.Position``)."""
+        """A batch of one state holding ``pos`` (a ``notation.Position``), or a one-line
+        ValueError if it is no possible position of this game (``notation.check_position``,
+        then the kernels' own ``valid_one``, so that both agree)."""
+        N.check_position(pos)
         if pos.num_players != self.num_players:
             raise ValueError(f"the position has {pos.num_players} players, this game "
                              f"{self.num_players}")
-        N.check_position(pos)
+        return self.check_states(self._row(pos))
+
+    def _row(self, pos):
+        """The state of a checked position, itself unchecked."""
         s = np.zeros(1, self.state_dtype)
         row = s[0]
         covered, slots, tval = 0, [0, 0], [0] * N.NUM_TRIANGLES
@@ -92,8 +113,11 @@ class BonoboGame(Game):
         return s
 
     def to_position(self, row):
-        """The ``notation.Position`` of one state."""
-        r = self._as_batch(row)[0]
+        """The ``notation.Position`` of one state (a ValueError if it is not possible)."""
+        return self._position(self.check_states(self._as_batch(row))[0])
+
+    def _position(self, r):
+        """The position of state row ``r``, itself unchecked."""
         slots = [int(m) for m in r["slots"]]
         tiles = tuple((k, int(r["tval"][N.SLOTS[k][0]])) for k in range(N.NUM_SLOTS)
                       if slots[k >> 6] >> (k & 63) & 1)

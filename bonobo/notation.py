@@ -34,7 +34,11 @@ put the tile on slot k   ``20 + k``      ``tile t12-t13``
 
 Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` .. ``+4``.
 """
+import numbers
+import re
 from dataclasses import dataclass
+
+from savanna.errors import clip
 
 RADIUS = 3
 POINTS = [(q, r) for r in range(-RADIUS, RADIUS + 1) for q in range(-RADIUS, RADIUS + 1)
@@ -74,6 +78,12 @@ TILE_COUNTS = (3, 3, 4, 4, 4, 4, 3, 3)
 NUM_TILES = sum(TILE_COUNTS)                                    # 28
 PAWNS_PER_PLAYER = 4
 PLAYER_COUNTS = (2, 3, 4)
+# No score can pass this bound, so a larger one is impossible: completed spots score each
+# tile at most once per triangle corner (6|a| per tile: 396 in all), and at the end each of a
+# player's 4 pawns scores at most 128 (k activated triangles leave 6 - k tiles' numbers, at
+# most 4 each, doubled at most k times: the largest is (6 - 4) * 4 * 2**4 = 128).
+MAX_SCORE = (6 * sum(abs(v) * c for v, c in zip(VALUES, TILE_COUNTS))
+             + PAWNS_PER_PLAYER * max((6 - k) * max(VALUES) * 2**k for k in range(7)))  # 908
 
 DRAW = NUM_SPOTS                                                # 19
 TILE = DRAW + 1                                                 # tile on slot k: TILE + k
@@ -115,23 +125,24 @@ def action_name(a):
 
 def parse_action(text):
     """The action id of ``pawn sNN``, ``draw`` or ``tile tAA-tBB`` (either triangle order)."""
-    words = text.split()
+    words = _check_str(text, "an action").split()
     if words == ["draw"]:
         return DRAW
     if len(words) == 2 and words[0] == "pawn":
         return _parse_index(words[1], "s", NUM_SPOTS, "spot")
     if len(words) == 2 and words[0] == "tile":
         return TILE + _parse_slot(words[1])
-    raise ValueError(f"unknown action {text!r}; expected 'pawn s00'..'pawn s18', 'draw' or "
+    raise ValueError(f"unknown action {clip(text)}; expected 'pawn s00'..'pawn s18', 'draw' or "
                      f"'tile tAA-tBB' with two neighbouring triangles")
 
 
 def parse_outcome(text):
     """The chance outcome of a value name ``-4`` .. ``+4`` (no 0)."""
     names = [value_name(v) for v in VALUES]
-    if text.strip() not in names:
-        raise ValueError(f"unknown tile value {text!r}; expected one of {' '.join(names)}")
-    return names.index(text.strip())
+    word = _check_str(text, "a tile value").strip()
+    if word not in names:
+        raise ValueError(f"unknown tile value {clip(text)}; expected one of {' '.join(names)}")
+    return names.index(word)
 
 
 # ----- positions ---------------------------------------------------------------------------
@@ -155,8 +166,10 @@ def start_position(num_players):
 
 
 def check_num_players(num_players):
-    if num_players not in PLAYER_COUNTS:
-        raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+    """Raise a ValueError unless ``num_players`` is the int 2, 3 or 4 (not ``True``, ``2.0``
+    or ``"2"``)."""
+    if not _is_int(num_players) or num_players not in PLAYER_COUNTS:
+        raise ValueError(f"num_players must be the int 2, 3 or 4, got {clip(num_players)}")
 
 
 def format(pos):  # noqa: A001 - the notation's verb
@@ -174,41 +187,39 @@ _KEYS = ("players", "tiles", "pawns", "score", "pile", "move", "phase")
 def parse(text):
     """The Position written by ``text``, or a one-line ValueError saying what is wrong."""
     fields = {}
-    for word in text.split():
+    for word in _check_str(text, "a position").split():
         key, eq, value = word.partition("=")
         if not eq or key not in _KEYS or key in fields:
-            raise ValueError(f"bad field {word!r}; a position is the fields "
+            raise ValueError(f"bad field {clip(word)}; a position is the fields "
                              f"{' '.join(k + '=...' for k in _KEYS)}")
         fields[key] = value
     missing = [k for k in _KEYS if k not in fields]
     if missing:
-        raise ValueError(f"missing field(s) {', '.join(missing)} in {text!r}")
-    num_players = _parse_int(fields["players"], "players")
-    check_num_players(num_players)
-    tiles = _parse_tiles(fields["tiles"])
-    pawns = _parse_pawns(fields["pawns"], num_players)
-    score = tuple(_parse_int(x, "score") for x in fields["score"].split(","))
-    if len(score) != num_players:
-        raise ValueError(f"score needs {num_players} numbers, got {fields['score']!r}")
-    pile = tuple(_parse_int(x, "pile") for x in fields["pile"].split(","))
-    if len(pile) != len(VALUES) or any(c < 0 for c in pile):
-        raise ValueError(f"pile needs 8 counts >= 0 (values -4..+4), got {fields['pile']!r}")
-    to_move = _parse_int(fields["move"], "move")
-    if not 0 <= to_move < num_players:
-        raise ValueError(f"move must be a player 0..{num_players - 1}, got {to_move}")
+        raise ValueError(f"missing field(s) {', '.join(missing)} in {clip(text)}")
     phase, drawn = fields["phase"], None
     if phase.startswith("place:"):
         drawn = VALUES[parse_outcome(phase[6:])]
         phase = "place"
-    if phase not in PHASES:
-        raise ValueError(f"unknown phase {phase!r}; expected choose, chance, place:<value>, end")
-    pos = Position(num_players, tiles, pawns, score, pile, to_move, phase, drawn)
+    elif phase not in ("choose", "chance", "end"):
+        raise ValueError(f"unknown phase {clip(phase)}; expected choose, chance, place:<value>, "
+                         f"end")
+    pos = Position(_parse_int(fields["players"], "players"), _parse_tiles(fields["tiles"]),
+                   _parse_pawns(fields["pawns"]), _parse_ints(fields["score"], "score"),
+                   _parse_ints(fields["pile"], "pile"), _parse_int(fields["move"], "move"),
+                   phase, drawn)
     check_position(pos)
     return pos
 
 
 def check_position(pos):
-    """Raise a ValueError unless ``pos`` is a consistent, playable Bonobo state."""
+    """Raise a one-line ValueError unless ``pos`` is a possible Bonobo state: every field of
+    the right type and in range, then the state consistent (the rules of ``bonobo.game``).
+    The kernels' ``valid_one`` accepts exactly the states this accepts."""
+    if not isinstance(pos, Position):
+        raise ValueError(f"expected a bonobo.notation.Position, got {clip(pos)}")
+    check_num_players(pos.num_players)
+    P = pos.num_players
+    _check_fields(pos)
     for v, initial in zip(VALUES, TILE_COUNTS):
         used = sum(1 for _, w in pos.tiles if w == v) + (pos.drawn == v) + pos.pile[VALUES.index(v)]
         if used != initial:
@@ -227,15 +238,62 @@ def check_position(pos):
     free_slot = any(a not in covered and b not in covered for a, b in SLOTS)
     if pos.phase in ("chance", "place") and not free_slot:
         raise ValueError(f"phase {pos.phase} needs a free slot")
-    if pos.phase == "chance" and sum(pos.pile) == 0:
-        raise ValueError("phase chance needs a tile in the pile")
     can_draw = free_slot and sum(pos.pile) > 0
-    able = [can_draw or can_place_pawn(pos, p, covered, act) for p in range(pos.num_players)]
+    able = [can_draw or can_place_pawn(pos, p, covered, act) for p in range(P)]
     if pos.phase == "choose" and not able[pos.to_move]:
         raise ValueError(f"player {pos.to_move} cannot act (write the next player who can, "
                          f"or phase=end)")
     if pos.phase == "end" and any(able):
         raise ValueError("phase end but a player can still act")
+
+
+def _check_fields(pos):
+    """Each field of ``pos`` alone: types, ranges, lengths, no slot or spot twice."""
+    P = pos.num_players
+    for k, v in _pairs(pos.tiles, "tiles"):
+        if not (_is_int(k) and 0 <= k < NUM_SLOTS and _is_int(v) and v in VALUES):
+            raise ValueError(f"tile {clip((k, v))} needs a slot 0..{NUM_SLOTS - 1} and a value "
+                             f"in {' '.join(map(value_name, VALUES))}")
+    if len({k for k, _ in pos.tiles}) != len(pos.tiles):
+        raise ValueError("a slot is listed twice in tiles")
+    for s, o in _pairs(pos.pawns, "pawns"):
+        if not (_is_int(s) and 0 <= s < NUM_SPOTS):
+            raise ValueError(f"bad spot {clip(s)}; expected s00..s{NUM_SPOTS - 1:02d}")
+        if not (_is_int(o) and 0 <= o < P):
+            raise ValueError(f"pawn on {spot_name(s)} needs an owner 0..{P - 1}, got {clip(o)}")
+    if len({s for s, _ in pos.pawns}) != len(pos.pawns):
+        raise ValueError("two pawns on one spot")
+    for p in range(P):
+        if sum(1 for _, o in pos.pawns if o == p) > PAWNS_PER_PLAYER:
+            raise ValueError(f"player {p} has more than {PAWNS_PER_PLAYER} pawns on the board")
+    if not (isinstance(pos.score, tuple) and len(pos.score) == P
+            and all(_is_int(x) and -MAX_SCORE <= x <= MAX_SCORE for x in pos.score)):
+        raise ValueError(f"score needs {P} integers in -{MAX_SCORE}..{MAX_SCORE} (no player "
+                         f"can score more), got {clip(pos.score)}")
+    if not (isinstance(pos.pile, tuple) and len(pos.pile) == len(VALUES)
+            and all(_is_int(c) and 0 <= c <= n for c, n in zip(pos.pile, TILE_COUNTS))):
+        raise ValueError(f"pile needs 8 counts, value -4..+4 at most "
+                         f"{','.join(map(str, TILE_COUNTS))}, got {clip(pos.pile)}")
+    if not (_is_int(pos.to_move) and 0 <= pos.to_move < P):
+        raise ValueError(f"move must be a player 0..{P - 1}, got {clip(pos.to_move)}")
+    if pos.phase not in PHASES:
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {clip(pos.phase)}")
+    if (pos.drawn is None) == (pos.phase == "place") or (
+            pos.drawn is not None and not (_is_int(pos.drawn) and pos.drawn in VALUES)):
+        raise ValueError(f"drawn must be a tile value in phase place and None in other "
+                         f"phases, got {clip(pos.drawn)} in phase {clip(pos.phase)}")
+
+
+def _pairs(items, what):
+    if not (isinstance(items, tuple) and all(isinstance(x, tuple) and len(x) == 2
+                                              for x in items)):
+        raise ValueError(f"{what} must be a tuple of pairs, got {clip(items)}")
+    return items
+
+
+def _is_int(x):
+    """An integer that is not a bool (``True`` is no player count)."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 def can_place_pawn(pos, player, covered, act):
@@ -301,17 +359,31 @@ def _row(cells):
 
 
 # ----- field parsers -----------------------------------------------------------------------
+def _check_str(text, what):
+    if not isinstance(text, str):
+        raise ValueError(f"expected {what} as a str, got {clip(text)}")
+    return text
+
+
+_INT = re.compile(r"[+-]?[0-9]{1,9}")
+
+
 def _parse_int(text, what):
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{what}: {text!r} is not an integer") from None
+    """A decimal integer of at most 9 digits (range checks come later, with the field's)."""
+    if not _INT.fullmatch(text):
+        raise ValueError(f"{what}: {clip(text)} is not an integer")
+    return int(text)
+
+
+def _parse_ints(text, what):
+    return tuple(_parse_int(x, what) for x in text.split(","))
 
 
 def _parse_index(text, letter, count, what):
-    if len(text) == 3 and text[0] == letter and text[1:].isdigit() and int(text[1:]) < count:
+    if (len(text) == 3 and text[0] == letter and "0" <= text[1] <= "9" and "0" <= text[2] <= "9"
+            and int(text[1:]) < count):
         return int(text[1:])
-    raise ValueError(f"bad {what} {text!r}; expected {letter}00..{letter}{count - 1:02d}")
+    raise ValueError(f"bad {what} {clip(text)}; expected {letter}00..{letter}{count - 1:02d}")
 
 
 def _parse_slot(text):
@@ -319,39 +391,31 @@ def _parse_slot(text):
     pair = tuple(sorted((_parse_index(a, "t", NUM_TRIANGLES, "triangle"),
                          _parse_index(b, "t", NUM_TRIANGLES, "triangle") if dash else -1)))
     if pair not in SLOTS:
-        raise ValueError(f"{text!r} is not a slot: expected two neighbouring triangles tAA-tBB")
+        raise ValueError(f"{clip(text)} is not a slot: expected two neighbouring triangles tAA-tBB")
     return SLOTS.index(pair)
 
 
 def _parse_tiles(text):
     if text == "-":
         return ()
-    tiles = {}
+    tiles = []
     for item in text.split(","):
         slot, colon, value = item.partition(":")
         k = _parse_slot(slot)
         if not colon:
-            raise ValueError(f"tile {item!r} needs a value, e.g. {slot}:+3")
-        if k in tiles:
-            raise ValueError(f"slot {slot} listed twice")
-        tiles[k] = VALUES[parse_outcome(value)]
-    return tuple(sorted(tiles.items()))
+            raise ValueError(f"tile {clip(item)} needs a value, e.g. {slot_name(k)}:+3")
+        tiles.append((k, VALUES[parse_outcome(value)]))
+    return tuple(sorted(tiles))
 
 
-def _parse_pawns(text, num_players):
+def _parse_pawns(text):
     if text == "-":
         return ()
-    pawns = {}
+    pawns = []
     for item in text.split(","):
         spot, colon, owner = item.partition(":")
         s = _parse_index(spot, "s", NUM_SPOTS, "spot")
-        o = _parse_int(owner, "pawn owner") if colon else -1
-        if not 0 <= o < num_players:
-            raise ValueError(f"pawn {item!r} needs an owner 0..{num_players - 1}, e.g. {spot}:0")
-        if s in pawns:
-            raise ValueError(f"two pawns on {spot}")
-        pawns[s] = o
-    for p in range(num_players):
-        if sum(1 for o in pawns.values() if o == p) > PAWNS_PER_PLAYER:
-            raise ValueError(f"player {p} has more than {PAWNS_PER_PLAYER} pawns on the board")
-    return tuple(sorted(pawns.items()))
+        if not colon:
+            raise ValueError(f"pawn {clip(item)} needs an owner, e.g. {spot_name(s)}:0")
+        pawns.append((s, _parse_int(owner, "pawn owner")))
+    return tuple(sorted(pawns))
