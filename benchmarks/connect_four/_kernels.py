@@ -15,7 +15,7 @@ are stored so that the hot kernels never recount them.
 import numpy as np
 from numba import njit
 
-from benchmarks.connect_four.notation import NUM_ACTIONS, NUM_COLS, NUM_ROWS
+from benchmarks.connect_four.notation import NUM_COLS, NUM_ROWS
 from savanna.bits import ONE, popcount
 
 # ----- declared facts ------------------------------------------------------------------------
@@ -52,8 +52,8 @@ STATE_ERRORS = (
     "to_move disagrees with the stone counts",
     "outcome is not -1 (playing), 0 or 1 (the winner) or 2 (a draw)",
     "outcome disagrees with the board (the game ends at the first four in a row, or full)",
-    "a board no game reaches (both players have four in a row, or a four did not come from "
-    "the last move, or no order of moves stacks the columns so)",
+    ("a board no game reaches (both players have four in a row, or a four did not come from "
+     "the last move, or no order of moves stacks the columns so)"),
 )
 OUTSIDE, OVERLAP, FLOATING, COUNTS, TO_MOVE, OUTCOME_VALUE, OUTCOME_WRONG, UNREACHABLE = range(
     1, len(STATE_ERRORS))

@@ -57,7 +57,7 @@ class ConnectFourGame(Game):
             for col, stone in enumerate(line):
                 if stone is not None:
                     own[stone] |= 1 << (K.HEIGHT * col + row)
-        stones = sum(bin(b).count("1") for b in own)
+        stones = sum(b.bit_count() for b in own)
         four = [K.has_four.py_func(np.uint64(b)) for b in own]  # plain Python: no compiling
         s = np.zeros(1, self.state_dtype)
         s[0]["own"] = own

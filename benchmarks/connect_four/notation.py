@@ -41,7 +41,7 @@ def parse_action(text):
 def parse(text):
     """The board of a position as ``cells[row][col]`` (row 0 at the bottom), each ``None``,
     0 (``x``) or 1 (``o``); a ValueError naming the first thing that is wrong."""
-    if not isinstance(text, str):
+    if not isinstance(text, str):  # a ValueError, as for every bad input at the API
         raise ValueError(f"a position must be a string, got {type(text).__name__}")
     rows = text.strip().split("/")
     if len(rows) != NUM_ROWS:
@@ -56,7 +56,7 @@ def parse(text):
     return tuple(reversed(cells))
 
 
-def format(cells):  # noqa: A001 - the contract's name, the inverse of parse
+def format(cells):
     """The text of ``cells[row][col]`` (row 0 at the bottom)."""
     return "/".join("".join(EMPTY if v is None else STONES[v] for v in row)
                     for row in reversed(cells))

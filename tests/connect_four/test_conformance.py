@@ -5,13 +5,13 @@ import pytest
 
 from benchmarks.connect_four.game import ConnectFourGame
 from savanna.env import SavannaEnv
-from tests.conformance.test_envs import *  # noqa: F401,F403 - collected here on connect four
-from tests.conformance.test_fuzz import *  # noqa: F401,F403
-from tests.conformance.test_protocol import *  # noqa: F401,F403
+from tests.conformance.test_envs import *
+from tests.conformance.test_fuzz import *
+from tests.conformance.test_protocol import *
 
 # Not about one game (they run in tests/conformance already), or needing an illegal action at
 # the start, which connect four has not: replaced below.
-del test_registered_ids_make_envs, test_bound_classes, test_illegal_action_loses_or_raises  # noqa: F405,F821
+del test_registered_ids_make_envs, test_bound_classes, test_illegal_action_loses_or_raises  # noqa: F821
 
 
 @pytest.fixture
