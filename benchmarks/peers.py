@@ -44,6 +44,7 @@ import subprocess
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,7 +52,7 @@ import numpy as np
 from numba import njit
 
 from benchmarks.connect_four import _kernels as C4
-from benchmarks.throughput import Rate, random_legal, spread_rate
+from benchmarks.throughput import Rate, interleaved_rates, random_legal, spread_rate
 from savanna import threads
 from savanna.registry import make_game
 from savanna.rng import below, make_streams
@@ -69,7 +70,7 @@ RATIOS = [
     ("c4 playouts", "ours", ["bare"], 0.5),
     ("c4 playouts", "ours", ["os_bots"], 5.0),
     ("c4 MCTS", "ours", ["os_cpp"], 2.0),
-    ("c4 strength", "won", [], 60.0),     # no denominator: the row's own figure (% won)
+    ("c4 strength", "won", [], 60.0),  # no denominator: the row's own figure (% won)
     ("c4 vector env", "ours_adaptive", ["pgx"], 1.5),
     ("c4 single env", "ours", ["pettingzoo"], 10.0),
     ("under load", "env_load_adaptive", ["env_load_1"], 0.9),
@@ -82,6 +83,14 @@ RATIOS = [
     ("Zèbres PPO", "ours", ["sb3"], 4.0),
     ("Zèbres env API", "ours", ["aec"], None),
 ]
+
+
+class Run(NamedTuple):
+    """A timed unit of work: ``run()`` does ``count`` things (games, steps, simulations).
+    The rows of a comparison that return one are timed in turn, repeat by repeat."""
+
+    run: Callable
+    count: int
 
 
 class Skipped(Exception):
@@ -109,12 +118,12 @@ def _pyspiel():
 
 
 # ----- connect four: playouts ---------------------------------------------------------------
-def c4_playouts(n, repeats):
+def c4_playouts(n):
     """Our random playouts, serial loop, 1 thread: games/s."""
     game = make_game(C4_GAME)
     game.warmup()
     start = game.init(n, rng=0)
-    return spread_rate(lambda: game.random_playouts(start.copy(), rng=1), n, repeats)
+    return Run(lambda: game.random_playouts(start.copy(), rng=1), n)
 
 
 @njit(cache=True)
@@ -155,12 +164,12 @@ def bare_playouts(n, streams):
     return wins
 
 
-def c4_bare(n, repeats):
+def c4_bare(n):
     streams = make_streams(0, 1)
-    return spread_rate(lambda: bare_playouts(n, streams), n, repeats)
+    return Run(lambda: bare_playouts(n, streams), n)
 
 
-def c4_openspiel_bots(n, repeats):
+def c4_openspiel_bots(n):
     """OpenSpiel C++: ``evaluate_bots`` with two uniform random bots, one game per call."""
     pyspiel = _pyspiel()
     game = pyspiel.load_game("connect_four")
@@ -170,11 +179,11 @@ def c4_openspiel_bots(n, repeats):
         for seed in range(n):  # it plays the state in place: a new one each game
             pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
 
-    return spread_rate(run, n, repeats)
+    return Run(run, n)
 
 
 # ----- connect four: MCTS -------------------------------------------------------------------
-def c4_mcts(sims, repeats):
+def c4_mcts(sims, searches=10):
     from agents.mcts import MCTSAgent
 
     game = make_game(C4_GAME)
@@ -182,7 +191,8 @@ def c4_mcts(sims, repeats):
     root = game.init(1)
     agent = MCTSAgent(sims=sims, c=UCT_C, rollouts=1)
     rng = np.random.default_rng(0)
-    return spread_rate(lambda: agent.search(game, root, rng), sims, repeats)
+    return Run(lambda: [agent.search(game, root, rng) for _ in range(searches)],
+               sims * searches)
 
 
 def _openspiel_c4_bot(pyspiel, game, sims, seed, seconds=-1.0):
@@ -194,17 +204,20 @@ def _openspiel_c4_bot(pyspiel, game, sims, seed, seconds=-1.0):
     return bot, evaluator
 
 
-def c4_openspiel_mcts(sims, repeats):
+def c4_openspiel_mcts(sims, searches=10):
     pyspiel = _pyspiel()
     game = pyspiel.load_game("connect_four")
     bot, _evaluator = _openspiel_c4_bot(pyspiel, game, sims, 0)
     state = game.new_initial_state()
-    return spread_rate(lambda: bot.step(state), sims, repeats)
+    return Run(lambda: [bot.step(state) for _ in range(searches)], sims * searches)
 
 
 def c4_strength(games, seconds, progress=print):
-    """Savanna's UCT against OpenSpiel's C++ UCT, ``seconds`` per move each, seats swapped
-    half way: ``(% won by Savanna, % drawn, mean seconds per move of ours, of theirs)``."""
+    """Savanna's UCT against OpenSpiel's C++ UCT, ``seconds`` per move each, seats alternating:
+    ``(% won by Savanna, % drawn, mean seconds per move of ours, of theirs)``. OpenSpiel's bot
+    stops within a simulation of its limit; ours looks at the clock every 256 simulations and
+    has more Python around each move, so its budget is steered, move by move, towards the time
+    OpenSpiel's moves actually took."""
     from agents.mcts import MCTSAgent
 
     pyspiel = _pyspiel()
@@ -214,6 +227,7 @@ def c4_strength(games, seconds, progress=print):
     agent = MCTSAgent(sims=1, time_budget=seconds, c=UCT_C, rollouts=1)
     won = drawn = 0
     clock = {0: [0.0, 0], 1: [0.0, 0]}  # side (0 ours) -> [seconds, moves]
+    budget = seconds
     for g in range(games):
         our_seat = g % 2
         bot, _evaluator = _openspiel_c4_bot(pyspiel, theirs_game, 1 << 30, g, seconds)
@@ -221,11 +235,16 @@ def c4_strength(games, seconds, progress=print):
         ours, theirs = ours_game.init(1), theirs_game.new_initial_state()
         while not theirs.is_terminal():
             side = 0 if theirs.current_player() == our_seat else 1
+            agent.time_budget = budget
             start = time.perf_counter()
             action = (int(agent.act(ours_game, ours, rng)[0]) if side == 0
                       else bot.step(theirs))
-            clock[side][0] += time.perf_counter() - start
+            took = time.perf_counter() - start
+            clock[side][0] += took
             clock[side][1] += 1
+            if side == 0:
+                theirs_took = clock[1][0] / clock[1][1] if clock[1][1] else seconds
+                budget = max(seconds / 10, budget + 0.5 * (theirs_took - took))
             ours_game.step_inplace(ours, [action])
             theirs.apply_action(action)
         returns = theirs.returns()
@@ -238,9 +257,9 @@ def c4_strength(games, seconds, progress=print):
 
 
 # ----- connect four: envs -------------------------------------------------------------------
-def vector_rate(game, n, steps, repeats, parallel, kernel=None):
-    """Env-steps/s of our vector env in self-play (uniform random legal actions); ``kernel``
-    replaces its step kernel (e.g. ``savanna.threads.adaptive``: the proposed setting)."""
+def vector_run(game, n, steps, parallel, kernel=None):
+    """A run of ``steps`` steps of our vector env in self-play (uniform random legal actions);
+    ``kernel`` replaces its step kernel (``savanna.threads.adaptive``: the proposed setting)."""
     from savanna.vector_env import SavannaVectorEnv
 
     venv = SavannaVectorEnv(game, num_envs=n, opponent=None, parallel=parallel)
@@ -255,7 +274,7 @@ def vector_rate(game, n, steps, repeats, parallel, kernel=None):
             random_legal(holder["obs"]["action_mask"], streams, actions)
             holder["obs"] = venv.step(actions)[0]
 
-    return spread_rate(run, n * steps, repeats)
+    return run
 
 
 def adaptive_step(game):
@@ -264,7 +283,7 @@ def adaptive_step(game):
     return threads.adaptive(d.env_step_batch, d.env_step_batch_parallel)
 
 
-def single_env_self_play(game, steps, repeats):
+def single_env_self_play(game, steps):
     from savanna.env import SavannaEnv
 
     env = SavannaEnv(game, opponent=None)
@@ -277,10 +296,10 @@ def single_env_self_play(game, steps, repeats):
             if env.step(int(legal[int(u * len(legal))]))[2]:
                 env.reset()
 
-    return spread_rate(run, steps, repeats)
+    return Run(run, steps)
 
 
-def aec_steps(env, steps, repeats):
+def aec_steps(env, steps):
     """Steps/s of a PettingZoo AEC env under uniform random legal actions (its own loop).
     The uniforms are drawn beforehand, here and in ``single_env_self_play``, so that both
     loops time the env rather than numpy's random generator."""
@@ -300,10 +319,10 @@ def aec_steps(env, steps, repeats):
             env.step(int(legal[int(uniforms[done] * len(legal))]))
             done += 1
 
-    return spread_rate(run, steps, repeats)
+    return Run(run, steps)
 
 
-def pettingzoo_connect_four(steps, repeats):
+def pettingzoo_connect_four(steps):
     try:
         import pettingzoo  # noqa: F401
     except ImportError as err:
@@ -314,17 +333,21 @@ def pettingzoo_connect_four(steps, repeats):
         sys.modules["pygame"] = types.ModuleType("pygame")
     from pettingzoo.classic import connect_four_v3
 
-    return aec_steps(connect_four_v3.env(), steps, repeats)
+    return aec_steps(connect_four_v3.env(), steps)
 
 
 # ----- under load ---------------------------------------------------------------------------
+BUSY = "import os\nparent = os.getppid()\nwhile os.getppid() == parent:\n    pass\n"
+
+
 @contextlib.contextmanager
 def busy_neighbour(on=True):
-    """A process spinning on one core for the duration (nothing when ``on`` is false)."""
+    """A process spinning on one core for the duration (nothing when ``on`` is false); it
+    also stops by itself if this process dies."""
     if not on:
         yield
         return
-    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    busy = subprocess.Popen([sys.executable, "-c", BUSY])
     try:
         time.sleep(0.5)  # let it start spinning
         yield
@@ -333,47 +356,52 @@ def busy_neighbour(on=True):
         busy.wait()
 
 
-def playouts_rate(game, n, repeats, kernel):
-    """Random games/s through one of the game's playout loops (``kernel(s, streams, totals,
-    plies)``: serial, parallel or adaptive)."""
-    start = game.init(n, rng=0)
-    totals = np.zeros((n, game.num_players), np.float32)
-    plies = np.zeros(n, np.int64)
-    return spread_rate(lambda: kernel(start.copy(), make_streams(1, n), totals, plies), n,
-                       repeats)
+SETTINGS = {"1": "1 thread", "static": "2 threads, parallel=True (today)",
+            "adaptive": "2 threads, adaptive (savanna.threads)"}
 
 
-def under_load_rows(quick):
-    """Rows ``(key, what, thunk)`` of the 1- and 2-thread paths, idle and beside a busy
-    process; each thunk starts and stops the busy process itself."""
+def under_load(quick, progress=print):
+    """Rows of connect four's 2-thread paths (parallel playouts, vector env step) against
+    their 1-thread path, idle and beside a busy process that this function starts: for each
+    path and load, the three settings are timed in turn within every repeat."""
     game = make_game(C4_GAME)
     game.warmup()
     d = game.drivers
-    playouts = {"1": d.random_playouts, "static": d.random_playouts_parallel,
-                "adaptive": threads.adaptive(d.random_playouts, d.random_playouts_parallel)}
-    settings = {"1": "1 thread", "static": "2 threads, parallel=True (today)",
-                "adaptive": "2 threads, adaptive (savanna.threads)"}
-    n_games, steps, repeats = (2000, 20, 5) if quick else (20000, 200, 9)
+    kernels = {"1": d.random_playouts, "static": d.random_playouts_parallel,
+               "adaptive": threads.adaptive(d.random_playouts, d.random_playouts_parallel)}
+    envs = {"1": {"parallel": False}, "static": {"parallel": True},
+            "adaptive": {"parallel": False, "kernel": adaptive_step(C4_GAME)}}
+    games, calls, steps, repeats = (500, 4, 20, 5) if quick else (2000, 10, 100, 9)
     rows = []
     for load in ("idle", "load"):
-        busy = load == "load"
-        where = "beside a busy process" if busy else "idle"
-        for key, kernel in playouts.items():
-            rows.append((f"playouts_{load}_{key}", f"playouts, {settings[key]}, {where}",
-                         lambda busy=busy, kernel=kernel: _loaded(
-                             busy, lambda: playouts_rate(game, n_games, repeats, kernel))))
-        for key in playouts:
-            kw = ({"parallel": False} if key == "1" else {"parallel": True} if key == "static"
-                  else {"parallel": False, "kernel": adaptive_step(C4_GAME)})
-            rows.append((f"env_{load}_{key}", f"vector env n=1024, {settings[key]}, {where}",
-                         lambda busy=busy, kw=kw: _loaded(
-                             busy, lambda: vector_rate(C4_GAME, 1024, steps, repeats, **kw))))
+        where = "beside a busy process" if load == "load" else "idle"
+        progress(f"peers: under load: {where}")
+        with busy_neighbour(load == "load"):
+            playouts = {k: (playouts_run(game, games, calls, kernel), games * calls)
+                        for k, kernel in kernels.items()}
+            for k, rate in interleaved_rates(playouts, repeats).items():
+                rows.append(Row(f"playouts_{load}_{k}", f"playouts, {SETTINGS[k]}, {where}",
+                                rate, "games/s"))
+            vector = {k: (vector_run(C4_GAME, PGX_N, steps, **kw), PGX_N * steps)
+                      for k, kw in envs.items()}
+            for k, rate in interleaved_rates(vector, repeats).items():
+                rows.append(Row(f"env_{load}_{k}", f"vector env n={PGX_N}, {SETTINGS[k]}, "
+                                f"{where}", rate, "env-steps/s"))
     return rows
 
 
-def _loaded(busy, measure):
-    with busy_neighbour(busy):
-        return measure()
+def playouts_run(game, n, calls, kernel):
+    """A run of ``calls`` calls of a playout loop (``kernel(s, streams, totals, plies)``:
+    serial, parallel or adaptive) on ``n`` fresh games each."""
+    start = game.init(n, rng=0)
+    totals = np.zeros((n, game.num_players), np.float32)
+    plies = np.zeros(n, np.int64)
+
+    def run():
+        for c in range(calls):
+            kernel(start.copy(), make_streams(c, n), totals, plies)
+
+    return run
 
 
 # ----- Zèbres: MCTS ------------------------------------------------------------------------
@@ -490,7 +518,7 @@ def maskable_ppo(updates, torch_threads):
 PGX_N = 1024
 
 
-def pgx_connect_four(steps, repeats):
+def pgx_connect_four(steps):
     try:
         import jax
         import jax.numpy as jnp
@@ -520,7 +548,7 @@ def pgx_connect_four(steps, repeats):
         holder["state"] = play(holder["state"], key)
         jax.block_until_ready(holder["state"])
 
-    return spread_rate(run, PGX_N * steps, repeats)
+    return Run(run, PGX_N * steps)
 
 
 # ----- the run ----------------------------------------------------------------------------
@@ -544,7 +572,8 @@ class Row(NamedTuple):
 
 
 def plan(quick):
-    """``[(comparison, unit, [(key, what, thunk)])]``: a thunk returns a ``Rate`` or
+    """``[(comparison, unit, [(key, what, thunk)] or a function returning measured rows)]``:
+    a thunk returns a ``Run`` (timed in turn with the comparison's other runs), a ``Rate`` or
     ``(Rate, note)``, or raises ``Skipped``."""
     repeats = 3 if quick else 7
     sims = 500 if quick else 2000
@@ -552,7 +581,7 @@ def plan(quick):
     torch_threads = 1
     _, actions = search_position(make_game(GAME))
     games = int(STRENGTH_GAMES * scale)
-    n = int(20000 * scale)
+    n = int(100_000 * scale)
     steps = int(200 * scale)
 
     def strength():
@@ -563,18 +592,18 @@ def plan(quick):
 
     return [
         ("c4 playouts", "games/s", [
-            ("ours", "Savanna Game.random_playouts, serial, 1 thread", lambda: c4_playouts(n, repeats)),
+            ("ours", "Savanna Game.random_playouts, serial, 1 thread", lambda: c4_playouts(n)),
             ("bare", "bare numba loop on the same bitboards (practical limit)",
-             lambda: c4_bare(n, repeats)),
+             lambda: c4_bare(n)),
             ("os_bots", "OpenSpiel C++ evaluate_bots, 2 uniform random bots",
-             lambda: c4_openspiel_bots(n // 4, repeats)),  # (its rollout evaluator has no
+             lambda: c4_openspiel_bots(n // 20)),  # (its rollout evaluator has no
             # Python entry point: evaluate_bots is OpenSpiel's C++ random play from Python)
         ]),
         ("c4 MCTS", "simulations/s", [
             ("ours", f"Savanna MCTS (UCT, numba), {sims} sims, empty board",
-             lambda: c4_mcts(sims, repeats)),
+             lambda: c4_mcts(sims)),
             ("os_cpp", f"OpenSpiel MCTSBot (C++), {sims} sims, empty board",
-             lambda: c4_openspiel_mcts(sims, repeats)),
+             lambda: c4_openspiel_mcts(sims)),
         ]),
         ("c4 strength", "% won", [
             ("won", f"Savanna MCTS vs OpenSpiel C++ MCTSBot, {MOVE_SECONDS:g} s per move each",
@@ -582,22 +611,22 @@ def plan(quick):
         ]),
         ("c4 vector env", "env-steps/s", [
             ("ours_1", f"Savanna vector env (self-play), n={PGX_N}, 1 thread",
-             lambda: vector_rate(C4_GAME, PGX_N, steps, repeats, parallel=False)),
-            ("ours_static", f"Savanna vector env (self-play), n={PGX_N}, 2 threads "
-             "(parallel=True)", lambda: vector_rate(C4_GAME, PGX_N, steps, repeats, True)),
+             lambda: Run(vector_run(C4_GAME, PGX_N, steps, False), PGX_N * steps)),
+            ("ours_static", (f"Savanna vector env (self-play), n={PGX_N}, 2 threads "
+                             "(parallel=True)"), lambda: Run(vector_run(C4_GAME, PGX_N, steps, True), PGX_N * steps)),
             ("ours_adaptive", f"Savanna vector env (self-play), n={PGX_N}, adaptive 1-2 threads",
-             lambda: vector_rate(C4_GAME, PGX_N, steps, repeats, False,
-                                 kernel=adaptive_step(C4_GAME))),
+             lambda: Run(vector_run(C4_GAME, PGX_N, steps, False, adaptive_step(C4_GAME)),
+                         PGX_N * steps)),
             ("pgx", f"pgx connect_four (CPU, XLA threads), n={PGX_N}",
-             lambda: pgx_connect_four(steps, repeats)),
+             lambda: pgx_connect_four(steps)),
         ]),
         ("c4 single env", "steps/s", [
             ("ours", "Savanna Gymnasium env (self-play)",
-             lambda: single_env_self_play(C4_GAME, n, repeats)),
+             lambda: single_env_self_play(C4_GAME, n // 4)),
             ("pettingzoo", "PettingZoo connect_four_v3 (AEC)",
-             lambda: pettingzoo_connect_four(n // 4, repeats)),
+             lambda: pettingzoo_connect_four(n // 20)),
         ]),
-        ("under load", "games/s or env-steps/s", under_load_rows(quick)),
+        ("under load", "games/s or env-steps/s", lambda: under_load(quick)),
         ("Zèbres MCTS", "simulations/s", [
             ("ours", f"Savanna MCTS (UCT, numba), {sims} sims", lambda: ours_mcts(sims, repeats)),
             ("os_python", f"OpenSpiel MCTSBot (Python), {sims} sims",
@@ -613,37 +642,52 @@ def plan(quick):
         ]),
         ("Zèbres env API", "steps/s", [
             ("ours", "Savanna Gymnasium env (self-play)",
-             lambda: single_env_self_play(GAME, n, repeats)),
+             lambda: single_env_self_play(GAME, n // 5)),
             ("aec", "Savanna's own PettingZoo AEC wrapper (not a PettingZoo game)",
-             lambda: zebres_aec(n, repeats)),
+             lambda: zebres_aec(n // 5)),
         ]),
     ]
 
 
-def zebres_aec(steps, repeats):
+def zebres_aec(steps):
     try:
         from savanna.interop.pettingzoo import aec_env
     except ImportError as err:
         raise Skipped(f"PettingZoo is not installed ({err}): pip install '.[interop]'") from None
-    return aec_steps(aec_env(GAME), steps, repeats)
+    return aec_steps(aec_env(GAME), steps)
 
 
 def measure(quick=False, progress=print, only=None):
-    """Every comparison (or those named in ``only``): ``[(comparison, [Row])]``."""
+    """Every comparison (or those named in ``only``): ``[(comparison, [Row])]``. Rows timed in
+    turn get more repeats: each is short, and on a shared machine a repeat can lose a time
+    slice to another process."""
+    repeats = 3 if quick else 15
     results = []
     for comparison, unit, rows in plan(quick):
         if only is not None and comparison not in only:
             continue
-        measured = []
+        if callable(rows):  # a group measured together, in turn: its rows come out measured
+            results.append((comparison, rows()))
+            continue
+        measured, runs = [], {}
         for key, what, run in rows:
             progress(f"peers: {comparison}: {what}")
             try:
                 out = run()
-                rate, note = out if isinstance(out, tuple) and len(out) == 2 else (out, "")
-                measured.append(Row(key, what, rate, unit, note))
             except Skipped as why:
                 progress(f"peers: skipped: {why}")
                 measured.append(Row(key, what, None, unit, f"skipped: {why}"))
+                continue
+            if isinstance(out, Run):
+                runs[key] = out
+                out = None  # timed below, in turn with the comparison's other runs
+            rate, note = out if isinstance(out, tuple) else (out, "")
+            measured.append(Row(key, what, rate, unit, note))
+        if runs:
+            progress(f"peers: {comparison}: timing {', '.join(runs)} in turn")
+            rates = interleaved_rates(runs, repeats)
+            measured = [r._replace(rate=rates[r.key]) if r.key in rates else r
+                        for r in measured]
         results.append((comparison, measured))
     return results
 

@@ -51,6 +51,22 @@ def spread_rate(run, count, repeats):
     return Rate(min(rates), statistics.median(rates), max(rates))
 
 
+def interleaved_rates(runs, repeats):
+    """``{key: Rate}`` of ``runs = {key: (run, count)}``, timed in turn within each repeat
+    (order reversed every other repeat) after one warm-up round, so that a load that comes and
+    goes on a shared machine touches every variant alike."""
+    for run, _ in runs.values():
+        run()
+    rates = {key: [] for key in runs}
+    for r in range(repeats):
+        for key in list(runs)[:: 1 if r % 2 == 0 else -1]:
+            run, count = runs[key]
+            start = time.perf_counter()
+            run()
+            rates[key].append(count / (time.perf_counter() - start))
+    return {key: Rate(min(v), statistics.median(v), max(v)) for key, v in rates.items()}
+
+
 def median_rate(run, count, repeats):
     """Median of ``count / seconds`` over ``repeats`` timed calls of ``run`` (after a warm-up)."""
     return spread_rate(run, count, repeats).median

@@ -39,7 +39,8 @@ class Adaptive:
                              f"got {max_threads!r}")
         self.clock = clock                      # seconds (tests pass a fake one)
         self.arms = [(serial, 1)] + [(parallel, k) for k in range(2, top + 1)]
-        self.cost = [None] * len(self.arms)     # mean seconds per item, None: not tried yet
+        self.calls = [0] * len(self.arms)
+        self.cost = [None] * len(self.arms)     # mean seconds per item, None: not timed yet
         self.last_call = [0.0] * len(self.arms) # seconds of the arm's latest call
         self.since = [0.0] * len(self.arms)     # seconds spent elsewhere since it was tried
 
@@ -76,10 +77,12 @@ class Adaptive:
         finally:
             seconds = self.clock() - start
             numba.set_num_threads(before)
-            per_item = seconds / max(1, len(args[0]))
-            old = self.cost[i]
-            self.cost[i] = per_item if old is None else old + SMOOTHING * (per_item - old)
-            self.last_call[i] = seconds
+            self.calls[i] += 1
+            if self.calls[i] > 1:  # the first call may load or compile the kernel: not timed
+                per_item = seconds / max(1, len(args[0]))
+                old = self.cost[i]
+                self.cost[i] = per_item if old is None else old + SMOOTHING * (per_item - old)
+                self.last_call[i] = seconds
             for j in range(len(self.arms)):
                 self.since[j] = 0.0 if j == i else self.since[j] + seconds
 

@@ -104,3 +104,16 @@ def test_adaptive_playouts_equal_the_serial_ones():
         run(s, make_streams(5, 300), totals, plies)
         outputs.append((s.tobytes(), totals.tobytes(), plies.tobytes()))
     assert all(out == outputs[0] for out in outputs)
+
+
+def test_the_first_call_of_an_arm_is_not_timed():
+    """A kernel's first call may compile or load it: a slow first call does not condemn it."""
+    script = Script(serial=1.0, parallel=0.5)
+    step = script.adaptive()
+    step(np.zeros(10))                              # serial, first call
+    script.seconds_per_item["parallel"] = 1000.0    # parallel's first call: "compiling"
+    step(np.zeros(10))
+    script.seconds_per_item["parallel"] = 0.5
+    for _ in range(10):
+        step(np.zeros(10))
+    assert step.threads == 2

@@ -56,7 +56,7 @@ def test_chart_is_a_png(tmp_path):
 def test_pgx_row_is_skipped_with_the_install_line_when_pgx_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "pgx", None)  # import pgx -> ImportError
     with pytest.raises(peers.Skipped, match=r"pip install '\.\[bench-peers\]'"):
-        peers.pgx_connect_four(steps=1, repeats=1)
+        peers.pgx_connect_four(steps=1)
 
 
 def test_bare_loop_plays_whole_games():
