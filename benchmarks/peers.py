@@ -287,14 +287,17 @@ def single_env_self_play(game, steps):
     from savanna.env import SavannaEnv
 
     env = SavannaEnv(game, opponent=None)
-    env.reset(seed=0)
+    holder = [env.reset(seed=0)[0]]
     uniforms = np.random.default_rng(0).random(steps).tolist()
 
-    def run():
+    def run():  # Gymnasium's loop: the mask travels in the observation
+        obs = holder[0]
         for u in uniforms:
-            legal = np.flatnonzero(env.action_masks())
-            if env.step(int(legal[int(u * len(legal))]))[2]:
-                env.reset()
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _, terminated, _, _ = env.step(int(legal[int(u * len(legal))]))
+            if terminated:
+                obs = env.reset()[0]
+        holder[0] = obs
 
     return Run(run, steps)
 

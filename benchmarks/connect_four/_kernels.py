@@ -115,7 +115,7 @@ def step_one(s, i, action, rewards):
         r.outcome = p
         rewards[p] = 1.0
         rewards[1 - p] = -1.0
-    elif popcount(occupied) == NUM_CELLS - 1:
+    elif (occupied | mine) == BOARD:
         r.outcome = DRAW
 
 
@@ -149,7 +149,8 @@ def _stackable(b0, b1, heights):
     """Whether alternate moves, x first, can stack the columns into ``b0`` (x) and ``b1`` (o)
     with ``heights`` stones per column: a search that takes the last stone off a column top
     (the colour of the last mover) and backtracks, remembering the column heights from which
-    it failed (at most 7**7 of them, so it always ends quickly)."""
+    it failed (at most 7**7 of them, so it always ends quickly). The memory is allocated at
+    the first failure only: boards of real games rarely need it."""
     stride = np.empty(NUM_COLS, np.int64)
     size = 1
     key = 0
@@ -159,7 +160,7 @@ def _stackable(b0, b1, heights):
         key += heights[c] * size
         size *= heights[c] + 1
         total += heights[c]
-    failed = np.zeros(size, np.bool_)
+    failed = np.zeros(0, np.bool_)
     h = heights.copy()
     tried = np.zeros(NUM_CELLS + 1, np.int64)  # the next column to try, per depth
     depth = 0
@@ -170,7 +171,7 @@ def _stackable(b0, b1, heights):
             c = tried[depth]
             tried[depth] += 1
             if h[c] > 0 and last & (ONE << np.uint64(HEIGHT * c + h[c] - 1)) \
-                    and not failed[key - stride[c]]:
+                    and not (len(failed) and failed[key - stride[c]]):
                 h[c] -= 1
                 total -= 1
                 key -= stride[c]
@@ -179,6 +180,8 @@ def _stackable(b0, b1, heights):
                 moved = True
                 break
         if not moved:
+            if not len(failed):
+                failed = np.zeros(size, np.bool_)
             failed[key] = True
             if depth == 0:
                 return False
