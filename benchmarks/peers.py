@@ -574,7 +574,7 @@ class Row(NamedTuple):
     note: str = ""
 
 
-def plan(quick):
+def plan(quick, progress=print):
     """``[(comparison, unit, [(key, what, thunk)] or a function returning measured rows)]``:
     a thunk returns a ``Run`` (timed in turn with the comparison's other runs), a ``Rate`` or
     ``(Rate, note)``, or raises ``Skipped``."""
@@ -588,7 +588,7 @@ def plan(quick):
     steps = int(200 * scale)
 
     def strength():
-        won, drawn, ours_s, theirs_s = c4_strength(games, MOVE_SECONDS)
+        won, drawn, ours_s, theirs_s = c4_strength(games, MOVE_SECONDS, progress)
         return Rate(won, won, won), (f"{games} games, seats swapped; {drawn:.1f}% drawn; "
                                      f"seconds per move: ours {ours_s:.4f}, "
                                      f"OpenSpiel {theirs_s:.4f}")
@@ -629,7 +629,7 @@ def plan(quick):
             ("pettingzoo", "PettingZoo connect_four_v3 (AEC)",
              lambda: pettingzoo_connect_four(n // 20)),
         ]),
-        ("under load", "games/s or env-steps/s", lambda: under_load(quick)),
+        ("under load", "games/s or env-steps/s", lambda: under_load(quick, progress)),
         ("Zèbres MCTS", "simulations/s", [
             ("ours", f"Savanna MCTS (UCT, numba), {sims} sims", lambda: ours_mcts(sims, repeats)),
             ("os_python", f"OpenSpiel MCTSBot (Python), {sims} sims",
@@ -666,7 +666,7 @@ def measure(quick=False, progress=print, only=None):
     slice to another process."""
     repeats = 3 if quick else 15
     results = []
-    for comparison, unit, rows in plan(quick):
+    for comparison, unit, rows in plan(quick, progress):
         if only is not None and comparison not in only:
             continue
         if callable(rows):  # a group measured together, in turn: its rows come out measured
