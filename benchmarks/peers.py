@@ -11,8 +11,8 @@ same rules, checked against OpenSpiel's in tests/connect_four):
 * **MCTS**: our UCT (``agents.mcts.MCTSAgent``) against OpenSpiel's C++ ``MCTSBot`` on its own
   ``connect_four``, from the empty board, at equal simulations (one random rollout per new
   leaf, ``c = 1.4``, no solver), in simulations/s; then **strength**: ``STRENGTH_GAMES`` games,
-  seats swapped half way, each side given the same wall time per move (our ``time_budget``,
-  OpenSpiel's ``max_wall_clock_time``), in % of games won by Savanna (draws count neither way).
+  seats alternating, each side spending the same wall time per move on average (see
+  ``c4_strength``), in % of games won by Savanna (draws count neither way).
 * **vector env** at n = 1024 (uniform random legal actions, self-play, autoreset) against
   pgx's ``connect_four`` on CPU (``jit(vmap(step))`` with auto-reset, steps in a ``lax.scan``):
   ours on 1 thread, on 2 threads as today (static split), and on the adaptive choice of
@@ -195,12 +195,11 @@ def c4_mcts(sims, searches=10):
                sims * searches)
 
 
-def _openspiel_c4_bot(pyspiel, game, sims, seed, seconds=-1.0):
+def _openspiel_c4_bot(pyspiel, game, sims, seed):
     """OpenSpiel's C++ UCT on its connect four (the evaluator is returned too: the bot holds
     no reference to it)."""
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    bot = pyspiel.MCTSBot(game, evaluator, UCT_C, sims, 1 << 11, False, seed, False,
-                          pyspiel.ChildSelectionPolicy.UCT, seconds)
+    bot = pyspiel.MCTSBot(game, evaluator, UCT_C, sims, 1 << 11, False, seed, False)
     return bot, evaluator
 
 
@@ -213,24 +212,31 @@ def c4_openspiel_mcts(sims, searches=10):
 
 
 def c4_strength(games, seconds, progress=print):
-    """Savanna's UCT against OpenSpiel's C++ UCT, ``seconds`` per move each, seats alternating:
-    ``(% won by Savanna, % drawn, mean seconds per move of ours, of theirs)``. OpenSpiel's bot
-    stops within a simulation of its limit; ours looks at the clock every 256 simulations and
-    has more Python around each move, so its budget is steered, move by move, towards the time
-    OpenSpiel's moves actually took."""
+    """Savanna's UCT against OpenSpiel's C++ UCT, about ``seconds`` per move each, seats
+    alternating: ``(% won by Savanna, % drawn, mean seconds per move of ours, of theirs)``.
+
+    OpenSpiel's bot gets a fixed number of simulations, calibrated on the empty board to take
+    ``seconds`` (its own time limit, ``max_wall_clock_time``, crashed pyspiel in open_spiel
+    2.0.2 with a null pointer when a busy machine let no simulation finish in time); ours gets
+    a time budget steered, move by move, towards the mean time OpenSpiel's moves actually
+    took, so that both sides spend the same wall time per move on average."""
     from agents.mcts import MCTSAgent
 
     pyspiel = _pyspiel()
     ours_game = make_game(C4_GAME)
     ours_game.warmup()
     theirs_game = pyspiel.load_game("connect_four")
+    probe = c4_openspiel_mcts(1000, searches=3)
+    start = time.perf_counter()
+    probe.run()
+    sims = max(1, round(probe.count / (time.perf_counter() - start) * seconds))
     agent = MCTSAgent(sims=1, time_budget=seconds, c=UCT_C, rollouts=1)
     won = drawn = 0
     clock = {0: [0.0, 0], 1: [0.0, 0]}  # side (0 ours) -> [seconds, moves]
     budget = seconds
     for g in range(games):
         our_seat = g % 2
-        bot, _evaluator = _openspiel_c4_bot(pyspiel, theirs_game, 1 << 30, g, seconds)
+        bot, _evaluator = _openspiel_c4_bot(pyspiel, theirs_game, sims, g)
         rng = np.random.default_rng(g)
         ours, theirs = ours_game.init(1), theirs_game.new_initial_state()
         while not theirs.is_terminal():
@@ -253,7 +259,7 @@ def c4_strength(games, seconds, progress=print):
         if (g + 1) % 50 == 0:
             progress(f"peers: strength: {won} won, {drawn} drawn of {g + 1}")
     return (100.0 * won / games, 100.0 * drawn / games,
-            clock[0][0] / clock[0][1], clock[1][0] / clock[1][1])
+            clock[0][0] / clock[0][1], clock[1][0] / clock[1][1], sims)
 
 
 # ----- connect four: envs -------------------------------------------------------------------
@@ -588,10 +594,10 @@ def plan(quick, progress=print):
     steps = int(200 * scale)
 
     def strength():
-        won, drawn, ours_s, theirs_s = c4_strength(games, MOVE_SECONDS, progress)
-        return Rate(won, won, won), (f"{games} games, seats swapped; {drawn:.1f}% drawn; "
-                                     f"seconds per move: ours {ours_s:.4f}, "
-                                     f"OpenSpiel {theirs_s:.4f}")
+        won, drawn, ours_s, theirs_s, sims = c4_strength(games, MOVE_SECONDS, progress)
+        return Rate(won, won, won), (f"{games} games, seats alternating; {drawn:.1f}% drawn; "
+                                     f"seconds per move: ours {ours_s:.4f}, OpenSpiel "
+                                     f"{theirs_s:.4f} ({sims} sims)")
 
     return [
         ("c4 playouts", "games/s", [
