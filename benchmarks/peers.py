@@ -615,7 +615,7 @@ def plan(quick, progress=print):
              lambda: c4_openspiel_mcts(sims)),
         ]),
         ("c4 strength", "% won", [
-            ("won", f"Savanna MCTS vs OpenSpiel C++ MCTSBot, {MOVE_SECONDS:g} s per move each",
+            ("won", f"Savanna MCTS vs OpenSpiel C++ MCTSBot, about {MOVE_SECONDS:g} s per move each",
              strength),
         ]),
         ("c4 vector env", "env-steps/s", [
@@ -690,7 +690,7 @@ def measure(quick=False, progress=print, only=None):
             if isinstance(out, Run):
                 runs[key] = out
                 out = None  # timed below, in turn with the comparison's other runs
-            rate, note = out if isinstance(out, tuple) else (out, "")
+            rate, note = (out, "") if out is None or isinstance(out, Rate) else out
             measured.append(Row(key, what, rate, unit, note))
         if runs:
             progress(f"peers: {comparison}: timing {', '.join(runs)} in turn")
