@@ -615,14 +615,16 @@ def plan(quick, progress=print):
              lambda: c4_openspiel_mcts(sims)),
         ]),
         ("c4 strength", "% won", [
-            ("won", f"Savanna MCTS vs OpenSpiel C++ MCTSBot, about {MOVE_SECONDS:g} s per move each",
+            ("won", f"Savanna MCTS vs OpenSpiel C++ MCTSBot, about {MOVE_SECONDS:g} s per move "
+             "each",
              strength),
         ]),
         ("c4 vector env", "env-steps/s", [
             ("ours_1", f"Savanna vector env (self-play), n={PGX_N}, 1 thread",
              lambda: Run(vector_run(C4_GAME, PGX_N, steps, False), PGX_N * steps)),
             ("ours_static", (f"Savanna vector env (self-play), n={PGX_N}, 2 threads "
-                             "(parallel=True)"), lambda: Run(vector_run(C4_GAME, PGX_N, steps, True), PGX_N * steps)),
+                             "(parallel=True)"),
+             lambda: Run(vector_run(C4_GAME, PGX_N, steps, True), PGX_N * steps)),
             ("ours_adaptive", f"Savanna vector env (self-play), n={PGX_N}, adaptive 1-2 threads",
              lambda: Run(vector_run(C4_GAME, PGX_N, steps, False, adaptive_step(C4_GAME)),
                          PGX_N * steps)),

@@ -41,7 +41,8 @@ class Rate(NamedTuple):
 
 
 def spread_rate(run, count, repeats):
-    """``Rate`` of ``count / seconds`` over ``repeats`` timed calls of ``run`` (after a warm-up)."""
+    """``Rate`` of ``count / seconds`` over ``repeats`` timed calls of ``run`` (after a
+    warm-up)."""
     run()
     rates = []
     for _ in range(repeats):

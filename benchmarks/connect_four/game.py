@@ -1,4 +1,4 @@
-"""Connect four as a ``savanna.game.Game``, on the bitboards of ``benchmarks.connect_four._kernels``.
+"""Connect four as a ``savanna.game.Game``, on the bitboards of ``connect_four._kernels``.
 
 The standard game: 6 rows, 7 columns, x (seat 0) first, four in a row in any direction wins
 (+1 / -1), a full board is a draw. The same rules, action ids (columns 0..6) and returns as
