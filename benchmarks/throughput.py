@@ -7,6 +7,7 @@ like on a shared machine.
 import importlib
 import statistics
 import time
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -26,15 +27,50 @@ GAMES = {
 VECTOR_SIZES = (1, 64, 1024, 4096)
 
 
-def median_rate(run, count, repeats):
-    """Median of ``count / seconds`` over ``repeats`` timed calls of ``run`` (after a warm-up)."""
+class Rate(NamedTuple):
+    """A rate's min, median and max over the timed repeats."""
+
+    min: float
+    median: float
+    max: float
+
+    @property
+    def spread(self):
+        """(max - min) / median: how far the repeats disagree."""
+        return (self.max - self.min) / self.median
+
+
+def spread_rate(run, count, repeats):
+    """``Rate`` of ``count / seconds`` over ``repeats`` timed calls of ``run`` (after a
+    warm-up)."""
     run()
     rates = []
     for _ in range(repeats):
         start = time.perf_counter()
         run()
         rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates)
+    return Rate(min(rates), statistics.median(rates), max(rates))
+
+
+def interleaved_rates(runs, repeats):
+    """``{key: Rate}`` of ``runs = {key: (run, count)}``, timed in turn within each repeat
+    (order reversed every other repeat) after one warm-up round, so that a load that comes and
+    goes on a shared machine touches every variant alike."""
+    for run, _ in runs.values():
+        run()
+    rates = {key: [] for key in runs}
+    for r in range(repeats):
+        for key in list(runs)[:: 1 if r % 2 == 0 else -1]:
+            run, count = runs[key]
+            start = time.perf_counter()
+            run()
+            rates[key].append(count / (time.perf_counter() - start))
+    return {key: Rate(min(v), statistics.median(v), max(v)) for key, v in rates.items()}
+
+
+def median_rate(run, count, repeats):
+    """Median of ``count / seconds`` over ``repeats`` timed calls of ``run`` (after a warm-up)."""
+    return spread_rate(run, count, repeats).median
 
 
 def kernel_playouts(game, n, repeats, threads, parallel):

@@ -9,6 +9,8 @@ GAMES = {
     "zebres": "zebres.game:ZebresGame",
     "bonobo": "bonobo.game:BonoboGame",
     "banjooli": "banjooli.game:BanjooliGame",
+    # a yardstick for side-by-side benchmarks (OpenSpiel, pgx, PettingZoo), not a mission game
+    "connect_four": "benchmarks.connect_four.game:ConnectFourGame",
 }
 
 

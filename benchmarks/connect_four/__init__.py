@@ -1,0 +1,16 @@
+"""Connect four (6 rows, 7 columns) in the Game protocol: a yardstick, not a mission game.
+
+It lives under ``benchmarks/`` so that Savanna can be measured against OpenSpiel, pgx and
+PettingZoo on a game they all implement; it is registered as ``connect_four`` so that envs,
+agents and the arena accept it. ``ConnectFourGame`` is imported lazily, so that the notation
+and the reference rules load without numba.
+"""
+
+__all__ = ["ConnectFourGame"]
+
+
+def __getattr__(name):
+    if name == "ConnectFourGame":
+        from benchmarks.connect_four.game import ConnectFourGame
+        return ConnectFourGame
+    raise AttributeError(f"module 'benchmarks.connect_four' has no attribute {name!r}")

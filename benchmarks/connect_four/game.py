@@ -1,0 +1,80 @@
+"""Connect four as a ``savanna.game.Game``, on the bitboards of ``connect_four._kernels``.
+
+The standard game: 6 rows, 7 columns, x (seat 0) first, four in a row in any direction wins
+(+1 / -1), a full board is a draw. The same rules, action ids (columns 0..6) and returns as
+OpenSpiel's ``connect_four``, which the tests check it against.
+
+Example::
+
+    game = ConnectFourGame()
+    s = game.from_text("......./......./......./......./......./...x...")
+    s, rewards = game.step(s, [game.string_to_action(s[0], "d")])
+    print(game.render(s[0]))
+"""
+import numpy as np
+
+from benchmarks.connect_four import _kernels as K
+from benchmarks.connect_four import notation
+from savanna.game import Game, Kernels
+
+__all__ = ["ConnectFourGame"]
+
+
+class ConnectFourGame(Game):
+    """Connect four on a 6x7 board (no options)."""
+
+    name = "connect_four"
+    version = 0
+    num_players = 2
+    num_actions = notation.NUM_ACTIONS
+    max_chance_outcomes = 0
+    max_plies = K.MAX_PLIES
+    obs_shape = K.OBS_SHAPE
+    state_dtype = K.STATE_DTYPE
+    zero_sum = True
+    has_chance = False
+    perfect_information = True
+    kernels = Kernels.from_module(K)
+    state_errors = K.STATE_ERRORS
+    notation = notation
+
+    def __init__(self):
+        empty = ((None,) * notation.NUM_COLS,) * notation.NUM_ROWS
+        self._template = self._row(empty)
+
+    def template(self):
+        return self._template
+
+    def from_position(self, cells):
+        """A batch of one state holding ``cells[row][col]`` (row 0 at the bottom; ``None``,
+        0 or 1); a ValueError if no game reaches that board."""
+        return self.check_states(self._row(cells))
+
+    def _row(self, cells):
+        """The state of ``cells``, unchecked; ``to_move`` and ``outcome`` derived from it."""
+        own = [0, 0]
+        for row, line in enumerate(cells):
+            for col, stone in enumerate(line):
+                if stone is not None:
+                    own[stone] |= 1 << (K.HEIGHT * col + row)
+        stones = sum(b.bit_count() for b in own)
+        four = [K.has_four.py_func(np.uint64(b)) for b in own]  # plain Python: no compiling
+        s = np.zeros(1, self.state_dtype)
+        s[0]["own"] = own
+        s[0]["to_move"] = stones % 2
+        s[0]["outcome"] = (0 if four[0] else 1 if four[1]
+                           else K.DRAW if stones == K.NUM_CELLS else K.PLAYING)
+        return s
+
+    def to_position(self, row):
+        """``cells[row][col]`` of one state (row 0 at the bottom)."""
+        own = [int(b) for b in self._as_batch(row)[0]["own"]]
+        return tuple(tuple(next((p for p in (0, 1) if own[p] >> (K.HEIGHT * col + r) & 1), None)
+                           for col in range(notation.NUM_COLS))
+                     for r in range(notation.NUM_ROWS))
+
+    def render(self, row, player=None):
+        """The board, top row first, with column letters below (perfect information: the same
+        from every seat)."""
+        text = self.to_text(row)
+        return "\n".join(text.split("/")) + "\n" + notation.COLUMNS
