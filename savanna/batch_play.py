@@ -6,6 +6,7 @@ is called once per round for all the games that wait for it, never once per game
 """
 import numpy as np
 
+from savanna import threads
 from savanna._drivers import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM
 from savanna.errors import clip
 from savanna.game import TERMINAL
@@ -41,7 +42,9 @@ class BatchPlay:
         self.mode = opponent_mode(opponent)
         self.fixed_seat = -1 if seat is None or self.mode == OPPONENT_NONE else int(seat)
         d = game.drivers
-        self._step_kernel = d.env_step_batch_parallel if parallel else d.env_step_batch
+        # parallel: the serial or the parallel kernel, whichever is faster under the load now
+        self._step_kernel = (threads.adaptive(d.env_step_batch, d.env_step_batch_parallel)
+                             if parallel else d.env_step_batch)
         self._reset_kernel = d.env_reset_batch
         self._template = game.template()
         self.states = np.zeros(n, game.state_dtype)
@@ -130,7 +133,8 @@ class BatchPlay:
 
 def warmup(game):
     """Compile ``game``'s env loops (serial and parallel) now; numba caches them."""
-    for parallel in (False, True):
-        play = BatchPlay(game, 2, parallel=parallel)
+    for kernel in (game.drivers.env_step_batch, game.drivers.env_step_batch_parallel):
+        play = BatchPlay(game, 2)
+        play._step_kernel = kernel
         play.reset()
         play.step(np.array([np.flatnonzero(m)[0] for m in play.mask]), np.ones(2, np.bool_))

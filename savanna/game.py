@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from savanna import _drivers, draw
+from savanna import _drivers, draw, threads
 from savanna._drivers import (
     CHANCE,
     ILLEGAL_ACTION,
@@ -127,7 +127,9 @@ class Game:
             print(f"compiling {self!r}...", flush=True)
         s = self.init(2, rng=0)
         self.random_playouts(s.copy(), rng=0)
-        self.random_playouts(s.copy(), rng=0, parallel=True)
+        self.drivers.random_playouts_parallel(s.copy(), make_streams(0, 2),
+                                              np.zeros((2, self.num_players), np.float32),
+                                              np.zeros(2, np.int64))
         self.observe(s, 0)
         if self.kernels.scores_one is not None:
             self.scores(s)
@@ -239,12 +241,16 @@ class Game:
         """Play every state to the end with uniform random decisions, in place.
 
         Returns ``(returns float32[n, P], plies int64[n])``. Each state has its own random
-        stream, so the result is the same with any number of threads.
+        stream, so the result is the same with any number of threads. ``parallel`` lets the
+        call use numba's threads when that is faster under the machine's load now
+        (``savanna.threads``).
         """
         s = self.check_states(s)
         totals = np.zeros((len(s), self.num_players), np.float32)
         plies = np.zeros(len(s), np.int64)
-        run = self.drivers.random_playouts_parallel if parallel else self.drivers.random_playouts
+        d = self.drivers  # parallel: whichever of the two is faster under the load now
+        run = threads.adaptive(d.random_playouts, d.random_playouts_parallel) if parallel \
+            else d.random_playouts
         run(s, make_streams(rng, len(s)), totals, plies)
         return totals, plies
 

@@ -37,7 +37,10 @@ def _binding_line(name, value):
         raise ValueError(f"{name}: {module}.{qualname} must be a module-level function to be "
                          "bound into a template")
     source = Path(inspect.getsourcefile(func)).read_bytes()
-    return f"from {module} import {qualname} as {name}\n", hashlib.sha256(source).hexdigest()
+    # the module's name too: a generated module's source can stay the same while its name
+    # (the hash of what it binds) changes
+    fingerprint = hashlib.sha256(module.encode() + b"\0" + source).hexdigest()
+    return f"from {module} import {qualname} as {name}\n", fingerprint
 
 
 def specialize(template, bindings, tag):

@@ -32,8 +32,9 @@ from savanna.registry import resolve_game
 class SavannaVectorEnv(VectorEnv):
     """``num_envs`` games of one Savanna game, the learner in one seat of each.
 
-    ``parallel=True`` spreads each step over numba's threads: worth it for thousands of games
-    on an otherwise idle machine (see benchmarks/RESULTS.md), harmful on a loaded one.
+    ``parallel=True`` may spread each step over numba's threads: worth it for thousands of
+    games on an idle machine, and chosen call by call (``savanna.threads``), so a busy
+    neighbour process makes it fall back to the serial step instead of stalling.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "autoreset_mode": AutoresetMode.NEXT_STEP}
