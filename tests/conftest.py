@@ -23,6 +23,7 @@ CONFIGS = [
     ("banjooli", {"num_players": 2}),
     ("banjooli", {"num_players": 5, "berries": True}),
     ("banjooli", {"num_players": 3, "special": "random", "berries": True}),
+    ("connect_four", {}),  # the benchmarks' yardstick game (benchmarks/connect_four)
 ]
 
 

@@ -15,9 +15,13 @@ import numpy as np
 
 from benchmarks.connect_four import _kernels as K
 from benchmarks.connect_four import notation
+from savanna.draw import Drawing
 from savanna.game import Game, Kernels
 
 __all__ = ["ConnectFourGame"]
+
+
+STONE_COLOURS = ((220, 50, 40), (240, 200, 40))  # x red, o yellow
 
 
 class ConnectFourGame(Game):
@@ -72,6 +76,26 @@ class ConnectFourGame(Game):
         return tuple(tuple(next((p for p in (0, 1) if own[p] >> (K.HEIGHT * col + r) & 1), None)
                            for col in range(notation.NUM_COLS))
                      for r in range(notation.NUM_ROWS))
+
+    def _drawing(self, row, player):
+        """The board (columns a-g as moves name them), the stones, whose turn or the result
+        (perfect information: the same from every seat)."""
+        cells, cell = self.to_position(row), 40
+        r = self._as_batch(row)[0]
+        d = Drawing(7 * cell + 20, 6 * cell + 70, background=(245, 245, 240))
+        d.rect(10, 30, 7 * cell, 6 * cell, fill=(40, 90, 170), radius=6)
+        for col in range(notation.NUM_COLS):
+            d.text(10 + cell * col + cell / 2, 18, notation.COLUMNS[col], size=14)
+            for height in range(notation.NUM_ROWS):
+                owner = cells[height][col]
+                colour = (245, 245, 240) if owner is None else STONE_COLOURS[owner]
+                d.circle(10 + cell * col + cell / 2, 30 + cell * (5 - height) + cell / 2,
+                         cell * 0.4, fill=colour)
+        outcome = int(r["outcome"])
+        status = (f"{notation.STONES[int(r['to_move'])]} to move" if outcome == K.PLAYING else
+                  "draw" if outcome == K.DRAW else f"{notation.STONES[outcome]} wins")
+        d.text(10 + 3.5 * cell, 6 * cell + 52, f"connect four: {status}", size=15)
+        return d
 
     def render(self, row, player=None):
         """The board, top row first, with column letters below (perfect information: the same
