@@ -303,7 +303,8 @@ class GumbelSearch:
         """After ``run``: ``float64[A, P]``, the mean returns (absolute seats) of the
         simulations through each root action of state ``g`` (NaN for actions never tried)."""
         nodes = self.pool.nodes
-        kids = np.arange(nodes[g]["first_child"], nodes[g]["first_child"] + nodes[g]["num_children"])
+        first = nodes[g]["first_child"]
+        kids = np.arange(first, first + nodes[g]["num_children"])
         kids = kids[nodes["visits"][kids] > 0]
         out = np.full((self.game.num_actions, self.game.num_players), np.nan)
         out[nodes["action"][kids]] = (self.pool.rewards[kids] + self.pool.values[kids]

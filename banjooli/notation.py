@@ -1,9 +1,10 @@
 """Banjooli Xeet text notation: the ``Position`` both implementations convert to and from,
 the course data (tile faces), and the action-id layout with action names. Pure Python.
 
-A state is one line of fields, in this order, separated by single spaces::
+A state is one line of fields, in this order, separated by single spaces (shown here on two)::
 
-    players=2 course=T1,K2,T5,T3 ostriches=a0n,c0n,b1n,a2n,c2n cards=3,7 to_move=0 dir=+ turn=0 phase=roll dice=??????
+    players=2 course=T1,K2,T5,T3 ostriches=a0n,c0n,b1n,a2n,c2n cards=3,7 to_move=0 dir=+
+    turn=0 phase=roll dice=??????
 
 and, in the berry variant, four more fields::
 

@@ -10,7 +10,6 @@ kinds of berries that seat has not seen, show as ``?``.
 from banjooli import notation as nt
 from savanna.draw import Drawing
 
-
 TEXT_CHARS = ".#QCWXLV"  # rocks as # so that R stays the red ostrich
 
 

@@ -229,7 +229,7 @@ def check_position(pos):
     if 2 * len(pos.tiles) != len(covered):
         raise ValueError("two tiles overlap")
     act = activated(covered)
-    for s, o in pos.pawns:
+    for s, _ in pos.pawns:
         if all(t in covered for t in SPOT_TRIANGLES[s]):
             raise ValueError(f"pawn on {spot_name(s)} is fully surrounded: it would have scored")
         if any(t in act and SYMBOLS[t] == "T" for t in SPOT_TRIANGLES[s]):

@@ -12,7 +12,8 @@ Conventions (OpenSpiel's vocabulary, pgx's arrays):
 * chance nodes are ordinary states: ``chance_probs`` then ``apply_chance``;
 * observations are player-relative ``uint8`` vectors (the observer is seat 0).
 """
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 

@@ -32,7 +32,8 @@ def game_class(name):
 
 
 def make_game(name, **options):
-    """An instance of game ``name`` with its options, e.g. ``make_game("zebres", board="president")``."""
+    """An instance of game ``name`` with its options, e.g.
+    ``make_game("zebres", board="president")``."""
     return game_class(name)(**options)
 
 

@@ -11,8 +11,15 @@ from numba import njit
 from savanna.game import CHANCE, TERMINAL
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (A, C, apply_chance_one, chance_probs_one,
-                                      current_player_one, legal_actions_one, step_one)
+    from savanna.template_api import (
+        A,
+        C,
+        apply_chance_one,
+        chance_probs_one,
+        current_player_one,
+        legal_actions_one,
+        step_one,
+    )
 
 
 @njit(cache=True)

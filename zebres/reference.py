@@ -29,8 +29,20 @@ Example::
 from dataclasses import dataclass, replace
 
 from zebres.notation import (
-    IMPALA, INAUGURATION_BONUS, KINDS, PLACE, SECTOR_MAPS, START, STOP, SWAP,
-    TOKEN_COUNTS, Position, Token, check_board_name, check_first_placer, validate,
+    IMPALA,
+    INAUGURATION_BONUS,
+    KINDS,
+    PLACE,
+    SECTOR_MAPS,
+    START,
+    STOP,
+    SWAP,
+    TOKEN_COUNTS,
+    Position,
+    Token,
+    check_board_name,
+    check_first_placer,
+    validate,
 )
 
 TERMINAL = -2

@@ -9,8 +9,18 @@ sector letters beside the board. The drawing shows the same, with every cell nam
 legend and the hands, phase and points beside the board.
 """
 from savanna.draw import Drawing
-from zebres.notation import (KIND_NAMES, KINDS, NUM_CELLS, NUM_COLS, NUM_ROWS, SECTOR_MAPS,
-                             TOKEN_VALUES, TRACK_LENGTH, TRACK_LINES, cell_name)
+from zebres.notation import (
+    KIND_NAMES,
+    KINDS,
+    NUM_CELLS,
+    NUM_COLS,
+    NUM_ROWS,
+    SECTOR_MAPS,
+    TOKEN_VALUES,
+    TRACK_LENGTH,
+    TRACK_LINES,
+    cell_name,
+)
 
 COLOUR_NAMES = ("red", "green")
 

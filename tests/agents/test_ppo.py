@@ -7,8 +7,16 @@ import torch
 from agents.arena import play_match
 from agents.features import stack_features
 from agents.policy_head import log_prob_and_entropy, sample
-from agents.ppo import (MASKED_LOGIT, PPOConfig, Trainer, group_sizes, load_checkpoint,
-                        masked_log_probs, parse_shares, ppo_loss)
+from agents.ppo import (
+    MASKED_LOGIT,
+    PPOConfig,
+    Trainer,
+    group_sizes,
+    load_checkpoint,
+    masked_log_probs,
+    parse_shares,
+    ppo_loss,
+)
 from agents.ppo_agent import PPOAgent, PPOMCTSAgent
 from agents.random_agent import RandomAgent
 from tests.agents.tiny_games import Nim
@@ -217,8 +225,8 @@ def test_a_foreign_checkpoint_gives_a_clear_error(tmp_path, nim_checkpoint):
 def test_the_agent_plays_legal_moves_and_replays_with_its_seed(nim_checkpoint):
     game = Nim()
     states = game.init(5)
-    for sample in (False, True):
-        agent = PPOAgent(str(nim_checkpoint), sample=sample)
+    for sampling in (False, True):
+        agent = PPOAgent(str(nim_checkpoint), sample=sampling)
         actions = agent.act(game, states, np.random.default_rng(1))
         assert game.legal_mask(states)[np.arange(5), actions].all()
         assert np.array_equal(actions, agent.act(game, states, np.random.default_rng(1)))

@@ -54,7 +54,8 @@ def test_a_spec_rebuilds_the_agent_it_describes():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("nope", "unknown agent 'nope'; available: az, az-policy, fake, greedy, later, mcts, ppo, ppo-mcts, random"),
+    ("nope", "unknown agent 'nope'; available: az, az-policy, fake, greedy, later, mcts, ppo, "
+             "ppo-mcts, random"),
     ("fake:sims=abc", "agent 'fake': bad value 'abc' for sims (expected int)"),
     ("fake:noisy=maybe", "bad value 'maybe' for noisy (expected bool)"),
     ("fake:depth=3", "agent 'fake' has no setting 'depth'; settings: sims, c, temperature, "

@@ -262,7 +262,7 @@ def test_a_move_ending_on_lava_goes_back_to_the_last_safe_cell(impl):
     text = position(f"b2,b1n,c0n,{NESTED}", course="LAVA,T1", dice="RRYYYY")
     after, _ = play(impl, text, ["move R", "straight", "straight"])  # b3 ground, b4 lava
     assert ostriches(after)["R"] == "b3"
-    text = position(f"a2n,b1n,c0n,a0n,c2n", course="LAVA,T1", dice="RYYYYY")
+    text = position("a2n,b1n,c0n,a0n,c2n", course="LAVA,T1", dice="RYYYYY")
     after, _ = play(impl, text, ["move R", "straight"])  # a3 lava: back to its start
     assert ostriches(after)["R"] == "a2"
 

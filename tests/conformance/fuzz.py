@@ -7,14 +7,15 @@ input either works -- it round-trips and, played on, agrees with the pure-Python
 
 Real positions (texts and rows of seeded random games) are the seeds; hypothesis mutates them
 character by character or byte by byte, and adds wholly random strings. State rows run in a
-child process (``python -m tests.conformance.fuzz NAME OPTIONS EXAMPLES``) since a row that slips past the
+child process (``python -m tests.conformance.fuzz NAME OPTIONS EXAMPLES``) since a row that
+slips past the
 checks can crash the interpreter: the child prints every case before trying it, so the parent
 names the case that crashed or hung.
 """
 import importlib
 import json
 import sys
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -36,7 +37,7 @@ def play_lockstep(game, s, seed):
     twin.play_lockstep(game, s, PLIES, np.random.default_rng(seed))
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample_states(name, options_key):
     """Rows of seeded random games at every stage (start, middle, chance nodes, the end)."""
     game = make(name, dict(options_key))
@@ -141,6 +142,10 @@ def check_row(game, s, seed=0):
     try:
         game.check_states(s)
     except ValueError:
+        refused = True
+    else:
+        refused = False
+    if refused:
         for call in (game.current_player, game.legal_mask, game.chance_probs,
                      lambda t: game.observe(t, 0), lambda t: game.random_playouts(t.copy())):
             try:

@@ -4,7 +4,8 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo", reason="PettingZoo is an optional extra: pip install '.[interop]'")
+pytest.importorskip("pettingzoo",
+                    reason="PettingZoo is an optional extra: pip install '.[interop]'")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from savanna.game import TERMINAL  # noqa: E402
@@ -49,7 +50,8 @@ def test_views_and_rewards_agree_with_the_game(game):
         assert (obs["action_mask"] == game.legal_mask(state)[0]).all()
         for other in env.agents:
             view = env.observe(other)
-            assert (view["observation"] == game.observe(state, env.possible_agents.index(other))[0]).all()
+            seat = env.possible_agents.index(other)
+            assert (view["observation"] == game.observe(state, seat)[0]).all()
             assert other == agent or not view["action_mask"].any()
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         expected = game.step(state, [action])[1][0]

@@ -1,4 +1,5 @@
-"""The Zèbres text notation: round trips, cell and action names, board maps, every malformed case."""
+"""The Zèbres text notation: round trips, cell and action names, board maps, every malformed
+case."""
 import random
 
 import pytest
