@@ -42,7 +42,7 @@ from agents import _mcts_kernels
 from agents._mcts_kernels import NODE_DTYPE
 from agents.base import random_argmax
 from savanna.errors import clip
-from savanna.game import CHANCE
+from savanna.game import CHANCE, Game, Row, Seed
 from savanna.rng import as_generator, make_streams
 
 __all__ = ["MCTSAgent", "Tree"]
@@ -181,7 +181,7 @@ class MCTSAgent:
         self.max_nodes = int(max_nodes)
         self.rollout_weight = float(rollout_weight)
 
-    def settings(self):
+    def settings(self) -> dict:
         """``sims`` and ``c``, then every other setting that differs from its default."""
         defaults = MCTSAgent()
         out = {"sims": self.sims, "c": self.c}
@@ -191,11 +191,12 @@ class MCTSAgent:
             if getattr(self, key) != getattr(defaults, key):
                 out[key] = getattr(self, key)
         if self.evaluator is not None:
-            out["evaluator"] = getattr(self.evaluator, "__name__", type(self.evaluator).__name__)
+            name = getattr(self.evaluator, "__name__", None)
+            out["evaluator"] = name or type(self.evaluator).__name__
         return out
 
     # ----- playing -------------------------------------------------------------------------
-    def act(self, game, states, rng):
+    def act(self, game: Game, states: np.ndarray, rng: Seed) -> np.ndarray:
         """One action per state of the batch (each a decision node), searched one by one."""
         states = game.check_states(states)
         rng = as_generator(rng)
@@ -216,7 +217,8 @@ class MCTSAgent:
         weights = (visits / visits.max()) ** (1.0 / self.temperature)
         return rng.choice(len(visits), p=weights / weights.sum())
 
-    def search(self, game, row, rng=None):
+    def search(self, game: Game, row: Row,
+               rng: Seed = None) -> tuple[np.ndarray, np.ndarray]:
         """Searches one decision node: ``(visits int64[A], root values float64[P])``.
 
         ``visits[a]`` counts the simulations through root action ``a`` (summed over the
@@ -225,7 +227,8 @@ class MCTSAgent:
         visits, values, _ = self.analyse(game, row, rng)
         return visits, values
 
-    def analyse(self, game, row, rng=None):
+    def analyse(self, game: Game, row: Row,
+                rng: Seed = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``search`` plus ``action_values float64[A, P]``: the mean returns of the
         simulations through each root action (NaN for actions never tried)."""
         root = game.check_states(game._as_batch(row))

@@ -54,6 +54,8 @@ import dataclasses
 import math
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -65,6 +67,7 @@ from agents.greedy import GreedyAgent
 from agents.policy_head import log_prob_and_entropy, sample
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
+from savanna.game import Game
 from savanna.registry import resolve_game
 
 __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
@@ -145,16 +148,16 @@ class PPOConfig:
                              f"{self.ent_coef!r}")
 
     @property
-    def batch_size(self):
+    def batch_size(self) -> int:
         return self.num_envs * self.rollout_len
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         data = dataclasses.asdict(self)
         data["hidden"] = list(self.hidden)
         return data
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: dict) -> "PPOConfig":
         if not isinstance(data, dict):
             raise ValueError(f"PPO settings must be a dict, got {clip(data)}")
         names = {f.name for f in dataclasses.fields(cls)}
@@ -380,7 +383,7 @@ class Trainer:
             start += play.n
 
     # ----- one update ---------------------------------------------------------------------
-    def train_update(self):
+    def train_update(self) -> dict:
         """Collect one rollout, learn from it; returns the update's metrics (a flat dict)."""
         cfg = self.config
         lr = cfg.lr * max(0.0, 1.0 - self.global_step / cfg.steps) if cfg.anneal_lr else cfg.lr
@@ -536,7 +539,7 @@ class Trainer:
             play.set_state({k: _unpacked(saved[k], current[k]) for k in current})
         self.episode_return[:] = state["episode_return"].numpy()
 
-    def save(self, path, extra=None, full=True):
+    def save(self, path: str | Path, extra: dict | None = None, full: bool = True) -> None:
         """Write a checkpoint atomically (a temporary file, then ``os.replace``): a crash
         never leaves a half-written file. ``extra`` holds the run loop's own counters.
         ``full=False`` writes the network alone (enough to play, not to resume)."""
@@ -552,7 +555,8 @@ class Trainer:
         save_atomically(data, path)
 
     @classmethod
-    def load(cls, path, game=None, **overrides):
+    def load(cls, path: str | Path, game: Game | None = None,
+             **overrides: Any) -> tuple["Trainer", dict]:
         """A trainer continuing from a checkpoint; returns ``(trainer, extra)``. ``overrides``
         change settings (e.g. ``steps`` to train longer)."""
         data = load_checkpoint(path, need_trainer=True)

@@ -11,7 +11,9 @@ so a missing or unfinished agent only fails when asked for.
 import inspect
 import types
 import typing
+from typing import Any
 
+from agents.base import Agent
 from savanna.errors import clip
 from savanna.registry import load_entry
 
@@ -32,7 +34,7 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def agent_class(name):
+def agent_class(name: str) -> type:
     """The class registered under ``name``, or a ValueError listing the known names."""
     return load_entry(AGENTS, name, "agent")
 
@@ -61,7 +63,7 @@ def parse_spec(spec):
     return name, positional, keyword
 
 
-def make_agent(spec, **overrides):
+def make_agent(spec: str, **overrides: Any) -> Agent:
     """The agent for ``spec``; ``overrides`` (already typed, e.g. ``sims=2000`` from a command
     line flag) replace the spec's settings."""
     name, positional, keyword = parse_spec(spec)

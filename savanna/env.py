@@ -15,6 +15,7 @@ An illegal action ends the episode with reward -1 (``illegal_action="lose"``, th
 so that ``check_env`` may sample unmasked actions) or raises ``ValueError`` (``"raise"``).
 """
 import operator
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -89,15 +90,16 @@ class SavannaEnv(gym.Env):
         self._over = True
 
     @property
-    def state(self):
+    def state(self) -> np.ndarray:
         """The current game state (a row of the game's state dtype)."""
         return self._play.states[0]
 
     @property
-    def seat(self):
+    def seat(self) -> int:
         return int(self._play.seats[0])
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         check_options(options)
         self._play.seed(self.np_random)
@@ -105,7 +107,7 @@ class SavannaEnv(gym.Env):
         self._over = bool(self._play.terminal()[0])
         return self._observation(), {"seat": self.seat}
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
         if self._over:
             raise RuntimeError("the episode is over: call reset() first")
         play = self._play
@@ -133,7 +135,7 @@ class SavannaEnv(gym.Env):
         self._over = True
         return self._observation(), -1.0, True, False, {"seat": self.seat, "illegal_action": True}
 
-    def action_masks(self):
+    def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (sb3-contrib's MaskablePPO convention)."""
         return self._play.mask[0].astype(bool)
 
@@ -141,7 +143,7 @@ class SavannaEnv(gym.Env):
         return {"observation": self._play.obs[0].reshape(self.game.obs_shape).copy(),
                 "action_mask": self._play.mask[0].copy()}
 
-    def render(self):
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
             return self.game.render(self.state)
         if self.render_mode == "rgb_array":

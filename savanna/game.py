@@ -13,7 +13,8 @@ Conventions (OpenSpiel's vocabulary, pgx's arrays):
 * observations are player-relative ``uint8`` vectors (the observer is seat 0).
 """
 from collections.abc import Callable
-from typing import NamedTuple
+from types import ModuleType
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -30,7 +31,12 @@ from savanna.errors import clip
 from savanna.rng import make_streams
 from savanna.specialize import specialize
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "Kernels"]
+__all__ = ["CHANCE", "TERMINAL", "Game", "Kernels", "Row", "Seed", "States"]
+
+States = np.ndarray  # a batch: a 1-d array of the game's state dtype
+Row = np.ndarray | np.void  # one state: a row (np.void) or a batch of one
+Seed = int | np.random.Generator | None  # where randomness comes from
+ArrayLike = Any  # anything np.asarray takes
 
 
 class Kernels(NamedTuple):
@@ -60,8 +66,8 @@ class Kernels(NamedTuple):
     chance_probs_one: Callable
     apply_chance_one: Callable
     observe_one: Callable
-    valid_one: Callable = None
-    scores_one: Callable = None
+    valid_one: Callable | None = None
+    scores_one: Callable | None = None
 
     @classmethod
     def from_module(cls, module):
@@ -88,18 +94,18 @@ class Game:
     zero_sum: bool
     has_chance: bool
     perfect_information: bool
-    kernels: Kernels = None  # None: a pure-NumPy game (tests) overrides the whole API
+    kernels: Kernels  # absent only in a pure-NumPy test game that overrides the whole API
     state_errors: tuple = ()  # valid_one's reasons, by code (index 0 unused)
-    notation = None  # the game's notation module: parse, format, action_name, parse_action
+    notation: Any = None  # the game's notation module: parse, format, action_name, parse_action
 
     _compiled_by_class: dict = {}
 
     # ----- set-up -------------------------------------------------------------------------
-    def template(self):
+    def template(self) -> np.ndarray:
         """The initial state before any random setup (a batch of one), options included."""
         raise NotImplementedError
 
-    def compiled(self, template, **extra):
+    def compiled(self, template: ModuleType, **extra: Any) -> ModuleType:
         """``template`` (a module of numba loops, see ``savanna.template_api``) bound to this
         game: every ``Kernels`` field under its own name (``valid_one`` defaults to an
         always-valid stub), the constants ``A`` (actions) and ``C`` (chance outcomes, at least
@@ -116,11 +122,11 @@ class Game:
         return Game._compiled_by_class[key]
 
     @property
-    def drivers(self):
+    def drivers(self) -> ModuleType:
         """The shared compiled loops (``savanna._drivers``) bound to this game's kernels."""
         return self.compiled(_drivers)
 
-    def warmup(self, verbose=False):
+    def warmup(self, verbose: bool = False) -> np.ndarray:
         """Compile the batch loops of the API now (numba caches them for later processes;
         ``savanna.batch_play.warmup`` does the envs' loops). Returns a state at a decision
         node, handy for warming up agents too."""
@@ -141,7 +147,7 @@ class Game:
         return row
 
     # ----- the protocol -------------------------------------------------------------------
-    def init(self, n, rng=None):
+    def init(self, n: int, rng: Seed = None) -> States:
         """``n`` initial states; random setup (if any) drawn from ``rng`` (None, an int seed
         >= 0 or a Generator)."""
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
@@ -151,32 +157,32 @@ class Game:
         self.drivers.reset_batch(s, self.template(), streams)
         return s
 
-    def current_player(self, s):
+    def current_player(self, s: States) -> np.ndarray:
         s = self.check_states(s)
         out = np.empty(len(s), np.int8)
         self.drivers.current_player_batch(s, out)
         return out
 
-    def is_terminal(self, s):
+    def is_terminal(self, s: States) -> np.ndarray:
         return self.current_player(s) == TERMINAL
 
-    def legal_mask(self, s):
+    def legal_mask(self, s: States) -> np.ndarray:
         """``bool[n, num_actions]``: never empty at a decision node, empty elsewhere."""
         s = self.check_states(s)
         mask = np.empty((len(s), self.num_actions), np.bool_)
         self.drivers.legal_mask_batch(s, mask)
         return mask
 
-    def legal_actions(self, row):
+    def legal_actions(self, row: Row) -> list[int]:
         """The legal actions of one state, as a list of ints."""
         return np.flatnonzero(self.legal_mask(self._as_batch(row))[0]).tolist()
 
-    def step(self, s, actions):
+    def step(self, s: States, actions: ArrayLike) -> tuple[States, np.ndarray]:
         """Functional step: returns ``(new_states, rewards float32[n, P])``."""
         s = self._check_batch(s).copy()
         return s, self.step_inplace(s, actions)
 
-    def step_inplace(self, s, actions):
+    def step_inplace(self, s: States, actions: ArrayLike) -> np.ndarray:
         """Apply one decision per state in place; returns ``rewards float32[n, P]``."""
         s = self._check_batch(s)
         actions = self.check_actions(s, actions)
@@ -184,14 +190,14 @@ class Game:
         self.drivers.step_batch(s, actions, rewards)
         return rewards
 
-    def chance_probs(self, s):
+    def chance_probs(self, s: States) -> np.ndarray:
         """``float64[n, max_chance_outcomes]``; all zero where the state is not a chance node."""
         s = self.check_states(s)
         probs = np.zeros((len(s), max(1, self.max_chance_outcomes)), np.float64)
         self.drivers.chance_probs_batch(s, probs)
         return probs[:, : self.max_chance_outcomes]
 
-    def apply_chance(self, s, outcomes):
+    def apply_chance(self, s: States, outcomes: ArrayLike) -> None:
         """Apply one chance outcome per state (every state must be a chance node)."""
         s = self.check_states(s)
         outcomes = np.asarray(outcomes)
@@ -210,7 +216,7 @@ class Game:
                              f"possible: {np.flatnonzero(probs[i]).tolist()}")
         self.drivers.apply_chance_batch(s, outcomes.astype(np.int64))
 
-    def sample_chance(self, s, rng):
+    def sample_chance(self, s: States, rng: np.random.Generator) -> np.ndarray:
         """One outcome per state (every state a chance node), drawn from ``rng`` (a Generator)
         with the outcome probabilities: ``game.apply_chance(s, game.sample_chance(s, rng))``."""
         probs = self.chance_probs(s)
@@ -221,7 +227,7 @@ class Game:
         u = rng.random(len(probs)) * cumulative[:, -1]
         return (cumulative <= u[:, None]).sum(axis=1)
 
-    def observe(self, s, player):
+    def observe(self, s: States, player: ArrayLike) -> np.ndarray:
         """``uint8[n, *obs_shape]`` from ``player``'s seat (an int or one per state)."""
         s = self.check_states(s)
         players = np.asarray(player)
@@ -234,11 +240,12 @@ class Game:
         self.drivers.observe_batch(s, players, obs)
         return obs.reshape((len(s), *self.obs_shape))
 
-    def resample_hidden(self, s, player, rng=None):
+    def resample_hidden(self, s: States, player: int, rng: Seed = None) -> States:
         """States consistent with ``player``'s information (perfect information: copies)."""
         return self.check_states(s).copy()
 
-    def random_playouts(self, s, rng=None, parallel=False):
+    def random_playouts(self, s: States, rng: Seed = None,
+                        parallel: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Play every state to the end with uniform random decisions, in place.
 
         Returns ``(returns float32[n, P], plies int64[n])``. Each state has its own random
@@ -255,7 +262,7 @@ class Game:
         run(s, make_streams(rng, len(s)), totals, plies)
         return totals, plies
 
-    def scores(self, s):
+    def scores(self, s: States) -> np.ndarray:
         """``int64[n, P]``: each player's score if the game ended now (final at the end)."""
         if self.kernels.scores_one is None:
             raise NotImplementedError(f"{self.name} declares no scores_one kernel")
@@ -265,27 +272,27 @@ class Game:
         return out
 
     # ----- text, through the game's notation module and Position ---------------------------
-    def from_position(self, pos):
+    def from_position(self, pos: Any) -> States:
         raise NotImplementedError
 
-    def to_position(self, row):
+    def to_position(self, row: Row) -> Any:
         raise NotImplementedError
 
-    def from_text(self, text):
+    def from_text(self, text: str) -> States:
         """A batch of one state from the game's text notation."""
         return self.from_position(self.notation.parse(text))
 
-    def to_text(self, row):
+    def to_text(self, row: Row) -> str:
         """The notation of one state (checked first: a corrupted row is a ValueError)."""
         return self.notation.format(self.to_position(self.check_states(self._as_batch(row))))
 
-    def action_to_string(self, row, action):
+    def action_to_string(self, row: Row, action: int) -> str:
         """The name of ``action`` (the game's notation, e.g. ``'Z c4'`` in Zèbres)."""
         if not isinstance(action, (int, np.integer)):
             raise ValueError(f"action must be an int, got {action!r}")
         return self.notation.action_name(int(action))
 
-    def string_to_action(self, row, text):
+    def string_to_action(self, row: Row, text: str) -> int:
         """The id of a legal action named ``text`` in this state, or a ValueError listing them."""
         legal = self.legal_actions(row)
         names = ", ".join(self.action_to_string(row, a) for a in legal) or "none here"
@@ -297,20 +304,20 @@ class Game:
             raise ValueError(f"illegal move {text!r} here; legal: {names}")
         return action
 
-    def render(self, row, player=None):
+    def render(self, row: Row, player: int | None = None) -> str:
         """A readable text picture of one state (defaults to the notation). With a ``player``,
         only what that seat may see (games with hidden information override this)."""
         return self.to_text(row)
 
-    def render_svg(self, row, player=None):
+    def render_svg(self, row: Row, player: int | None = None) -> str:
         """An SVG picture (a str) of one state; with a ``player``, only what that seat may see."""
         return self.render_drawing(row, player).svg()
 
-    def render_rgb(self, row, player=None):
+    def render_rgb(self, row: Row, player: int | None = None) -> np.ndarray:
         """An ``uint8[H, W, 3]`` picture of one state, the same drawing as ``render_svg``."""
         return self.render_drawing(row, player).rgb()
 
-    def show(self, states, player=None):
+    def show(self, states: States | Row, player: int | None = None) -> draw.Drawing:
         """One state, or a batch as a grid, as a drawing that shows itself in a notebook
         (``_repr_svg_``, ``_repr_png_``) and as the text ``render`` elsewhere."""
         s = self._check_batch(states)
@@ -320,7 +327,7 @@ class Game:
         return draw.grid(drawings, [f"state {i}" for i in range(len(s))], text="\n\n".join(
             f"state {i}:\n{d!r}" for i, d in enumerate(drawings)))
 
-    def render_drawing(self, row, player=None):
+    def render_drawing(self, row: Row, player: int | None = None) -> draw.Drawing:
         """The ``savanna.draw.Drawing`` of one state (from ``player``'s seat, if given) that
         ``render_svg``, ``render_rgb`` and ``show`` output; its text fallback is ``render``."""
         row = self.check_states(self._as_batch(row))
@@ -337,19 +344,19 @@ class Game:
         raise NotImplementedError
 
     # ----- validation at the boundary ----------------------------------------------------
-    def check_states(self, s):
+    def check_states(self, s: States | Row) -> States:
         """``s`` as a batch of this game's states, or a ValueError saying what is wrong: the
         array's type, dtype and shape, then every row's values (one compiled pass of the
         game's ``valid_one`` and of the protocol: a decision node has a legal action, a
         chance node a possible outcome). Every state that enters the API passes here."""
         s = self._check_batch(s)
-        if self.kernels is not None:
+        if hasattr(self, "kernels"):
             i, code = self.drivers.first_invalid(s, self.template())
             if i >= 0:
                 raise ValueError(self._state_error(i, code))
         return s
 
-    def _check_batch(self, s):
+    def _check_batch(self, s: States | Row) -> States:
         """The array checks of ``check_states``, without reading the rows."""
         if isinstance(s, np.void):
             s = self._as_batch(s)
@@ -373,14 +380,14 @@ class Game:
         return (f"state {i} is not a possible {self!r} state: {reason} "
                 f"(states come from init, step or from_text)")
 
-    def _as_batch(self, row):
+    def _as_batch(self, row: Row) -> States:
         if isinstance(row, np.ndarray) and row.ndim == 1 and len(row) == 1:
             return row
         if isinstance(row, np.void) and row.dtype == self.state_dtype:
             return np.array([row], self.state_dtype)
         raise ValueError(f"expected one {self.name} state (a row or a batch of one)")
 
-    def check_actions(self, s, actions):
+    def check_actions(self, s: States, actions: ArrayLike) -> np.ndarray:
         """``actions`` as int64, after checking ``s`` (values included) and that each action
         is legal in its state: one compiled pass."""
         actions = np.asarray(actions)

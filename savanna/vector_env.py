@@ -13,6 +13,8 @@ resets that game and ignores its action), ``SAME_STEP`` (reset at once; the last
 in ``info["final_obs"]`` where ``info["_final_obs"]``) and ``DISABLED`` (reset with
 ``options={"reset_mask": mask}``).
 """
+from typing import Any
+
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
@@ -65,15 +67,16 @@ class SavannaVectorEnv(VectorEnv):
         self._all = np.ones(self.num_envs, np.bool_)
 
     @property
-    def states(self):
+    def states(self) -> np.ndarray:
         """The batch of game states (the game's structured dtype), one per env."""
         return self._play.states
 
     @property
-    def seats(self):
+    def seats(self) -> np.ndarray:
         return self._play.seats.copy()
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         which = check_options(options, ("reset_mask",)).get("reset_mask")
         if which is None:
             which = self._all
@@ -90,7 +93,8 @@ class SavannaVectorEnv(VectorEnv):
         self._done[which] = False
         return self._observation(), {}
 
-    def step(self, actions):
+    def step(self, actions: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray,
+                                                dict]:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers, got {actions.dtype} "
@@ -121,7 +125,7 @@ class SavannaVectorEnv(VectorEnv):
         truncated = np.zeros(self.num_envs, np.bool_)
         return self._observation(), rewards, terminated, truncated, info
 
-    def action_masks(self):
+    def action_masks(self) -> np.ndarray:
         """``bool[num_envs, num_actions]`` (sb3-contrib's convention)."""
         return self._play.mask.astype(bool)
 
@@ -129,7 +133,7 @@ class SavannaVectorEnv(VectorEnv):
         return {"observation": self._play.obs.reshape((self.num_envs, *self.game.obs_shape)).copy(),
                 "action_mask": self._play.mask.copy()}
 
-    def render(self):
+    def render(self) -> tuple | None:
         """The first env's picture (``render_mode`` "ansi" or "rgb_array")."""
         if self.render_mode == "ansi":
             return self.game.render(self._play.states[0])
