@@ -184,7 +184,7 @@ class MCTSAgent:
     def settings(self) -> dict:
         """``sims`` and ``c``, then every other setting that differs from its default."""
         defaults = MCTSAgent()
-        out = {"sims": self.sims, "c": self.c}
+        out: dict[str, object] = {"sims": self.sims, "c": self.c}
         for key in ("time_budget", "rollouts", "dirichlet_alpha", "dirichlet_frac",
                     "temperature", "determinizations", "leaf_batch", "max_nodes",
                     "rollout_weight"):
