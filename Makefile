@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: demo test check-full bench clean
+.PHONY: demo test lint check-full bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,11 +18,15 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) -m experiments demo
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(PY) -m experiments warmup  # compile once, serially: the test workers then share the cache
 	$(PY) -m pytest -n 2 -m "not slow"
 
-check-full: $(STAMP)
+lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
+	$(PY) -m ruff check --quiet .
+	$(PY) -m mypy
+
+check-full: $(STAMP) lint
 	$(PY) -m pytest -n 2 --hypothesis-profile=full
 
 bench: $(STAMP)
