@@ -54,8 +54,7 @@ def play_random(game, states, rng, on_step=None, max_steps=None):
         chance = np.flatnonzero(players == CHANCE)
         if len(chance):
             sub = states[chance]
-            probs = game.chance_probs(sub)
-            game.apply_chance(sub, np.array([rng.choice(len(p), p=p / p.sum()) for p in probs]))
+            game.apply_chance(sub, game.sample_chance(sub, rng))
             states[chance] = sub
         decide = np.flatnonzero(players >= 0)
         if len(decide):
