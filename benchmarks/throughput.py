@@ -144,11 +144,23 @@ def mcts_simulations(game, sims, repeats):
     return median_rate(lambda: agent.search(game, row, np.random.default_rng(0)), sims, repeats)
 
 
+def training_throughput(game="zebres", updates=10, **settings):
+    """End-to-end PPO training speed in learner steps per second of wall time: rollouts from
+    the batched envs against the default opponent pool, and the updates, after one warm-up
+    update (compilation)."""
+    from agents.ppo import PPOConfig, Trainer
+
+    trainer = Trainer(PPOConfig(game=game, steps=10**12, **settings))
+    trainer.train_update()
+    start = time.perf_counter()
+    for _ in range(updates):
+        trainer.train_update()
+    return updates * trainer.config.batch_size / (time.perf_counter() - start)
+
+
 def ppo_training(name, repeats, updates):
     """End-to-end masked PPO training speed (learner steps/s: rollouts against the default
     opponent pool plus the updates), median of ``repeats`` measurements."""
-    from experiments.train import training_throughput
-
     return statistics.median(training_throughput(name, updates=updates) for _ in range(repeats))
 
 

@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from savanna.game import CHANCE, TERMINAL, Kernels
-from savanna.registry import make_game
 from benchmarks.throughput import GAMES
+from savanna.game import CHANCE, TERMINAL
+from savanna.registry import make_game
 
 
 def unchecked(game):
