@@ -37,9 +37,10 @@ __all__ = ["add_parser", "evaluate", "run", "run_training"]
 def evaluate(trainer, seed):
     """The search on the current network against each rung of the ladder: ``{win_<rung>,
     score_<rung>, elo_<rung>}``."""
-    from agents.arena import elo_from_score, play_match
+    from agents.arena import play_match
     from agents.az_agent import AZAgent
     from agents.registry import make_agent
+    from agents.stats import elo_from_score
 
     cfg, game = trainer.config, trainer.game
     agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
