@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from savanna.env import SavannaEnv
+from savanna.game import CHANCE
 from savanna.registry import make_game
 from savanna.rng import below, make_streams
 from savanna.vector_env import SavannaVectorEnv
@@ -129,9 +130,8 @@ def first_decision(game, rng=0):
     """The start position, advanced through any chance nodes to the first decision."""
     s = game.init(1, rng=rng)
     gen = np.random.default_rng(rng)
-    while game.current_player(s)[0] == -1:
-        p = game.chance_probs(s)[0]
-        game.apply_chance(s, [gen.choice(len(p), p=p / p.sum())])
+    while game.current_player(s)[0] == CHANCE:
+        game.apply_chance(s, game.sample_chance(s, gen))
     return s[0]
 
 
