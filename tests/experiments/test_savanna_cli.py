@@ -74,7 +74,8 @@ def test_version(capsys):
      "argument --seed: expected an int >= 0, got '-1'"),
     (["demo", "--sims", "0"], "argument --sims: expected an int >= 1, got '0'"),
     (["train", "ppo", "zebres", "--envs", "0"], "num_envs must be a positive int, got 0"),
-    (["train", "ppo", "zebres", "--envs", "x"], "argument --num-envs/--envs: num_envs must be a number like 3M"),
+    (["train", "ppo", "zebres", "--envs", "x"],
+     "argument --num-envs/--envs: num_envs must be a number like 3M"),
     (["train", "ppo", "zebres", "-o", "size=9"], "game 'zebres' has no option 'size'"),
 ])
 def test_bad_arguments_end_with_one_line_naming_the_mistake(argv, message, capsys):
