@@ -44,6 +44,7 @@ DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
 def main(argv=None):
     """Run one command; returns the exit status (0, or 2 after a one-line error)."""
     parser = build_parser()
+    prog = "savanna"
     try:
         args, extra = parser.parse_known_args(argv)
         prog = getattr(args, "prog", f"savanna {args.command}")  # train's sub-commands set it
