@@ -37,7 +37,7 @@ Example::
 """
 import dataclasses
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -57,6 +57,7 @@ from agents.ppo import (
     masked_log_probs,
     obs_scale_of,
 )
+from agents.settings import setting
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import resolve_game
@@ -75,30 +76,31 @@ CHECKPOINT_VERSION = 1
 class AZConfig:
     """Every setting of a run; saved in full with each checkpoint and in ``config.json``."""
 
-    game: str = "zebres"
-    game_options: dict = field(default_factory=dict)
-    seed: int = 0
-    minutes: float = 60.0           # training time of the run (evaluations not counted)
-    games: int = 256                # self-play games searched together (the leaf batch)
-    sims: int = 32                  # simulations per move
-    max_considered: int = 16        # root actions sampled by Gumbel top-k
-    value_scale: float = 0.1        # sigma(q) = (maxvisit_init + max N) * value_scale * q
-    maxvisit_init: float = 50.0
-    gumbel_scale: float = 1.0       # 0: no root noise (top-k of the prior alone)
-    hidden: tuple = (128, 128)
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    batch_size: int = 512
-    replay_window: int = 65_536     # positions kept for the learner
-    reuse: float = 4.0              # learner samples per self-play position, on average
-    value_weight: float = 1.0       # weight of the value loss against the policy loss
-    log_every: int = 10             # self-play moves between two rows of metrics.csv
-    eval_minutes: float = 10.0      # training minutes between two ladder evaluations
-    eval_games: int = 100           # games per rung
-    eval_sims: int = 100            # simulations of the evaluated agent
-    ladder: tuple = ("mcts:sims=100", "mcts:sims=1000")
-    checkpoint_minutes: float = 5.0
-    threads: int = 1                # torch threads (1: see agents.ppo on shared cores)
+    game: str = setting("zebres", "the game's registry name")
+    game_options: dict = setting({}, "the game's keyword options")
+    seed: int = setting(0, "random seed")
+    minutes: float = setting(60.0, "training time of the run (evaluations not counted)")
+    games: int = setting(256, "self-play games searched together (the leaf batch)")
+    sims: int = setting(32, "simulations per move")
+    max_considered: int = setting(16, "root actions sampled by Gumbel top-k")
+    value_scale: float = setting(0.1, "sigma(q) = (maxvisit_init + max N) * value_scale * q")
+    maxvisit_init: float = setting(50.0, "visit offset of sigma(q) (see value_scale)")
+    gumbel_scale: float = setting(1.0, "root noise scale (0: top-k of the prior alone)")
+    hidden: tuple = setting((128, 128), "hidden layer widths")
+    lr: float = setting(1e-3, "learning rate")
+    weight_decay: float = setting(1e-4, "weight decay of the optimizer")
+    batch_size: int = setting(512, "positions per learner step")
+    replay_window: int = setting(65_536, "positions kept for the learner")
+    reuse: float = setting(4.0, "learner samples per self-play position, on average")
+    value_weight: float = setting(1.0, "weight of the value loss against the policy loss")
+    log_every: int = setting(10, "self-play moves between two rows of metrics.csv")
+    eval_minutes: float = setting(10.0, "training minutes between two ladder evaluations")
+    eval_games: int = setting(100, "games per rung of the ladder")
+    eval_sims: int = setting(100, "simulations of the evaluated agent")
+    ladder: tuple = setting(("mcts:sims=100", "mcts:sims=1000"),
+                            "the agents evaluated against, one per rung")
+    checkpoint_minutes: float = setting(5.0, "training minutes between two checkpoints")
+    threads: int = setting(1, "torch threads (1: see agents.ppo on shared cores)")
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)

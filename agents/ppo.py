@@ -53,7 +53,7 @@ import copy
 import dataclasses
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,7 @@ from agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
 from agents.features import active_features, sparse_linear, stack_features
 from agents.greedy import GreedyAgent
 from agents.policy_head import log_prob_and_entropy, sample
+from agents.settings import setting
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
 from savanna.game import Game
@@ -86,34 +87,37 @@ OPPONENT_KINDS = ("self", "random", "greedy")
 class PPOConfig:
     """Every setting of a run; saved in full with each checkpoint and in ``config.json``."""
 
-    game: str = "zebres"
-    game_options: dict = field(default_factory=dict)
-    steps: int = 3_000_000          # learner decisions in all
-    seed: int = 0
-    num_envs: int = 512
-    rollout_len: int = 32
-    hidden: tuple = (128, 128)
-    lr: float = 1e-3
-    anneal_lr: bool = True
-    gamma: float = 1.0              # games end with a win or a loss: no discount needed
-    gae_lambda: float = 0.95
-    epochs: int = 4
-    minibatches: int = 4
-    clip: float = 0.2
-    clip_value: bool = True
-    vf_coef: float = 0.5
-    ent_coef: float = 0.01
-    max_grad_norm: float = 0.5
-    shaping: float = 0.0            # potential-based reward shaping on the score lead
-    opponents: dict | str = field(default_factory=lambda: {"self": 0.4, "random": 0.1,
-                                                           "greedy": 0.5})
-    latest_share: float = 0.5       # chance that "self" plays the current weights
-    snapshot_every: int = 100_000   # steps between two snapshots joining the pool
-    pool_size: int = 10
-    eval_every: int = 250_000       # steps between two arena evaluations (run loop)
-    eval_games: int = 200
-    checkpoint_every: int = 250_000
-    threads: int = 1                # torch threads: 2 only on an idle machine (see below)
+    game: str = setting("zebres", "the game's registry name")
+    game_options: dict = setting({}, "the game's keyword options")
+    steps: int = setting(3_000_000, "learner decisions in all, e.g. 3M")
+    seed: int = setting(0, "random seed")
+    num_envs: int = setting(512, "games played at once")
+    rollout_len: int = setting(32, "moves of each game per rollout (a batch is num_envs * "
+                                   "rollout_len)")
+    hidden: tuple = setting((128, 128), "hidden layer widths")
+    lr: float = setting(1e-3, "initial learning rate")
+    anneal_lr: bool = setting(True, "decay the learning rate linearly to 0 at the last step")
+    gamma: float = setting(1.0, "discount (games end with a win or a loss: none needed)")
+    gae_lambda: float = setting(0.95, "lambda of the generalized advantage estimate")
+    epochs: int = setting(4, "passes over each batch")
+    minibatches: int = setting(4, "minibatches per pass")
+    clip: float = setting(0.2, "clip range of the policy ratio")
+    clip_value: bool = setting(True, "clip the value update to the same range")
+    vf_coef: float = setting(0.5, "weight of the value loss")
+    ent_coef: float = setting(0.01, "weight of the entropy bonus")
+    max_grad_norm: float = setting(0.5, "gradient norm clip")
+    shaping: float = setting(0.0, "potential-based reward shaping on the score lead, e.g. "
+                                  "0.05 (0: off)")
+    opponents: dict | str = setting({"self": 0.4, "random": 0.1, "greedy": 0.5},
+                                    "shares of the games played against each opponent kind")
+    latest_share: float = setting(0.5, "chance that self-play opponents play the current "
+                                       "weights rather than a past snapshot")
+    snapshot_every: int = setting(100_000, "steps between two snapshots joining the pool")
+    pool_size: int = setting(10, "past snapshots kept in the self-play pool")
+    eval_every: int = setting(250_000, "steps between two arena evaluations (run loop)")
+    eval_games: int = setting(200, "games per evaluation match")
+    checkpoint_every: int = setting(250_000, "steps between two checkpoints (last.pt)")
+    threads: int = setting(1, "torch threads (2 helps only on an otherwise idle machine)")
 
     def __post_init__(self):
         """Checks every setting's type, then its range: a one-line ValueError for anything

@@ -71,7 +71,8 @@ def quick_table(games=("zebres",)):
 
 def write_results(sections):
     """Replace each game's section of RESULTS.md, keeping the other games' sections."""
-    header = "# Benchmark results\n\nRandom-play throughput, medians of repeated runs after warm-up.\n"
+    header = ("# Benchmark results\n\nRandom-play throughput, medians of repeated runs after "
+              "warm-up.\n")
     old = RESULTS.read_text() if RESULTS.exists() else ""
     kept = {}
     for block in old.split("\n## ")[1:]:
@@ -86,9 +87,11 @@ def main(argv=None, prog="python -m benchmarks"):
     """The command line; ``prog`` is how it was called (``savanna bench`` too)."""
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.replace(
         "python -m benchmarks", prog), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="*", help=f"games to measure (default: all of {list(GAMES)})")
+    parser.add_argument("--games", nargs="*",
+                        help=f"games to measure (default: all of {list(GAMES)})")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller batches")
-    parser.add_argument("--no-write", action="store_true", help="print only, do not touch RESULTS.md")
+    parser.add_argument("--no-write", action="store_true",
+                        help="print only, do not touch RESULTS.md")
     parser.add_argument("--peers", action="store_true",
                         help="instead: Savanna side by side with OpenSpiel, sb3, PettingZoo, pgx")
     parser.add_argument("--validation", action="store_true",
@@ -97,7 +100,7 @@ def main(argv=None, prog="python -m benchmarks"):
     command = f"{prog} " + shlex.join(argv or [])
     sections = {}
     where = machine()
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     if args.peers:
         return peers_main(args, when, command.strip(), where)
     if args.validation:

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from savanna.env import SavannaEnv
+from savanna.game import CHANCE
 from savanna.registry import make_game
 from savanna.rng import below, make_streams
 from savanna.vector_env import SavannaVectorEnv
@@ -165,9 +166,8 @@ def first_decision(game, rng=0):
     """The start position, advanced through any chance nodes to the first decision."""
     s = game.init(1, rng=rng)
     gen = np.random.default_rng(rng)
-    while game.current_player(s)[0] == -1:
-        p = game.chance_probs(s)[0]
-        game.apply_chance(s, [gen.choice(len(p), p=p / p.sum())])
+    while game.current_player(s)[0] == CHANCE:
+        game.apply_chance(s, game.sample_chance(s, gen))
     return s[0]
 
 
@@ -180,11 +180,23 @@ def mcts_simulations(game, sims, repeats):
     return median_rate(lambda: agent.search(game, row, np.random.default_rng(0)), sims, repeats)
 
 
+def training_throughput(game="zebres", updates=10, **settings):
+    """End-to-end PPO training speed in learner steps per second of wall time: rollouts from
+    the batched envs against the default opponent pool, and the updates, after one warm-up
+    update (compilation)."""
+    from agents.ppo import PPOConfig, Trainer
+
+    trainer = Trainer(PPOConfig(game=game, steps=10**12, **settings))
+    trainer.train_update()
+    start = time.perf_counter()
+    for _ in range(updates):
+        trainer.train_update()
+    return updates * trainer.config.batch_size / (time.perf_counter() - start)
+
+
 def ppo_training(name, repeats, updates):
     """End-to-end masked PPO training speed (learner steps/s: rollouts against the default
     opponent pool plus the updates), median of ``repeats`` measurements."""
-    from experiments.train import training_throughput
-
     return statistics.median(training_throughput(name, updates=updates) for _ in range(repeats))
 
 

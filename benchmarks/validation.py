@@ -37,9 +37,11 @@ def decision_states(game, n, seed=0):
         if (players == TERMINAL).all():
             s = game.init(n, rng=int(rng.integers(1 << 30)))
             continue
-        for i in np.flatnonzero(players == CHANCE):
-            probs = game.chance_probs(s[i : i + 1])[0]
-            game.apply_chance(s[i : i + 1], [rng.choice(len(probs), p=probs / probs.sum())])
+        chance = np.flatnonzero(players == CHANCE)
+        if len(chance):
+            sub = s[chance]
+            game.apply_chance(sub, game.sample_chance(sub, rng))
+            s[chance] = sub
         decide = np.flatnonzero(game.current_player(s) >= 0)
         mask = game.legal_mask(s[decide])
         chosen = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int64)

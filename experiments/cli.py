@@ -5,6 +5,7 @@
     savanna match zebres mcts:sims=1000 greedy --games 200
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
+    savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -17,7 +18,6 @@ message and exit status 2, before any game is played. Results go to a new folder
 """
 import argparse
 import importlib.metadata
-import inspect
 import re
 import sys
 from pathlib import Path
@@ -25,6 +25,15 @@ from pathlib import Path
 import numpy as np
 
 from agents.registry import AGENTS, make_agent
+from experiments import train, train_az
+from experiments.arguments import (
+    add_game_options,
+    game_options,
+    make_game,
+    option_names,
+    positive_int,
+    seed,
+)
 from savanna.errors import LIMIT, clip
 from savanna.files import new_folder, output_folder
 from savanna.registry import GAMES, game_class
@@ -35,17 +44,18 @@ DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
 def main(argv=None):
     """Run one command; returns the exit status (0, or 2 after a one-line error)."""
     parser = build_parser()
+    prog = "savanna"
     try:
         args, extra = parser.parse_known_args(argv)
+        prog = getattr(args, "prog", f"savanna {args.command}")  # train's sub-commands set it
         if extra and args.command != "bench":
-            raise UsageError(f"savanna {args.command}",
-                             f"unrecognized arguments: {' '.join(extra)}")
+            raise UsageError(prog, f"unrecognized arguments: {' '.join(extra)}")
         return args.run(args, extra) or 0
     except UsageError as err:
         print(f"{err.prog}: error: {one_line(err)}", file=sys.stderr)
         return 2
     except ValueError as err:
-        print(f"savanna {args.command}: error: {one_line(err)}", file=sys.stderr)
+        print(f"{prog}: error: {one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -74,10 +84,19 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 class Parser(argparse.ArgumentParser):
     """``argparse`` with ``HelpFormatter`` and errors as one line (a ``UsageError``) instead
-    of the usage text and an exit; the subcommands' parsers are of this class too."""
+    of the usage text and an exit; the subcommands' parsers are of this class too. A parser
+    made with ``setup`` adds those arguments when it is first used: the trainers' flags come
+    from settings classes whose modules import torch, which the other commands do without."""
 
-    def __init__(self, *args, formatter_class=HelpFormatter, **kwargs):
+    def __init__(self, *args, formatter_class=HelpFormatter, setup=None, **kwargs):
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
+        self._setup = setup
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._setup is not None:
+            setup, self._setup = self._setup, None
+            setup(self)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
         raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
@@ -91,26 +110,6 @@ def one_line(message):
     other modules may quote a whole input (a 1 MB ``-o`` value)."""
     text = str(message).replace("\n", " ")
     return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
-
-
-def positive_int(text):
-    """``type`` of the count arguments (games, simulations, workers): an int >= 1."""
-    return _int_at_least(text, 1)
-
-
-def seed(text):
-    """``type`` of the ``--seed`` arguments: an int >= 0 (what ``np.random`` accepts)."""
-    return _int_at_least(text, 0)
-
-
-def _int_at_least(text, low):
-    try:
-        value = int(text)
-    except ValueError:
-        value = low - 1
-    if value < low:
-        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {clip(text)}")
-    return value
 
 
 def version():
@@ -176,8 +175,16 @@ def build_parser():
     _add_arena_options(tour, "tournament")
     tour.set_defaults(run=run_tournament)
 
-    from experiments.train import add_train_parser  # savanna train ppo <game> (train.py)
-    add_train_parser(commands)
+    trainer = commands.add_parser(
+        "train", help="train an agent: masked PPO (ppo) or AlphaZero (az)",
+        description="Train an agent in a new run folder under runs/:\n\n"
+                    "    savanna train ppo GAME    masked PPO with self-play\n"
+                    "    savanna train az GAME     AlphaZero with Gumbel search\n\n"
+                    "Every setting is a flag (see savanna train ppo --help); --config FILE "
+                    "starts\nfrom a JSON file of settings, e.g. the config.json of an earlier run.")
+    trainers = trainer.add_subparsers(dest="algorithm", required=True, metavar="ALGORITHM")
+    train.add_parser(trainers, "ppo")
+    train_az.add_parser(trainers, "az")
 
     bench = commands.add_parser(
         "bench", add_help=False, help="throughput benchmarks, as make bench "
@@ -201,14 +208,6 @@ def build_parser():
     demo.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     demo.set_defaults(run=run_demo)
     return parser
-
-
-def add_game_options(parser):
-    """``-o KEY=VALUE`` (repeatable), read by ``game_options``."""
-    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option, e.g. -o board=president; a value with commas is "
-                             "a list, e.g. -o course=K3,T8,T6,T1 (one item: course=K3,) "
-                             "(repeatable)")
 
 
 def _add_arena_options(parser, kind):
@@ -337,54 +336,11 @@ def run_demo(args, extra):
 
 
 # ----- helpers ----------------------------------------------------------------------------------
-def game_options(name, items):
-    """``-o KEY=VALUE`` items as the keyword arguments of game ``name``; a ValueError naming
-    an unknown option and the allowed ones. Values are read by ``option_value``."""
-    allowed = _option_names(name)
-    options = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ValueError(f"game option must be KEY=VALUE, got {clip(item)}")
-        if key not in allowed:
-            raise ValueError(f"game {name!r} has no option {clip(key)}; options: "
-                             f"{', '.join(allowed) or 'none'}")
-        if key in options:
-            raise ValueError(f"game option {key!r} is given twice")
-        options[key] = option_value(value)
-    return options
-
-
-def option_value(text):
-    """A game option's value from its text: an int, True/False (true, false), None (none), a
-    word; with a comma, a tuple of such values (``K3,T8`` -> ``('K3', 'T8')``, ``K3,`` ->
-    ``('K3',)``), so that ``-o course=K3,T8,T6,T1`` is a list of faces."""
-    if "," in text:
-        return tuple(option_value(item) for item in text.split(",") if item)
-    try:
-        return int(text)
-    except ValueError:
-        return {"true": True, "false": False, "none": None}.get(text.lower(), text)
-
-
-def make_game(name, options):
-    """Game ``name`` built with ``options`` (from ``game_options``); its own ValueError on a
-    bad value."""
-    try:
-        return game_class(name)(**options)
-    except TypeError as err:
-        raise ValueError(f"game {name!r}: {err}") from None
-
-
-def _option_names(name):
-    return list(inspect.signature(game_class(name)).parameters)
-
-
 def _set_players(name, options, n, source, required=False):
     """Set the option num_players to ``n`` (the number of seats ``source`` gives) if game
     ``name`` has it, or, when ``required``, let ``game_options`` name the mistake; a
     ValueError if ``-o num_players`` says otherwise."""
-    if "num_players" not in _option_names(name):
+    if "num_players" not in option_names(name):
         if required:
             game_options(name, [f"num_players={n}"])
         return

@@ -57,8 +57,7 @@ def explain_random_game(game, rng, write):
     moves = []
     while (player := int(game.current_player(states)[0])) != TERMINAL:
         if player == CHANCE:
-            probs = game.chance_probs(states)[0]
-            game.apply_chance(states, [rng.choice(len(probs), p=probs / probs.sum())])
+            game.apply_chance(states, game.sample_chance(states, rng))
             continue
         action = int(agent.act(game, states, rng)[0])
         moves.append(f"{SEAT_NAMES[player][0]}:{game.action_to_string(states[0], action)}")

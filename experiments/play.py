@@ -53,8 +53,7 @@ def play_seats(game, seats, rng, read=None, write=print):
     while True:
         player = int(game.current_player(states)[0])
         if player == CHANCE:
-            probs = game.chance_probs(states)[0]
-            outcome = int(rng.choice(len(probs), p=probs / probs.sum()))
+            outcome = int(game.sample_chance(states, rng)[0])
             game.apply_chance(states, [outcome])
             write(f"chance: outcome {outcome}")
             changed = True

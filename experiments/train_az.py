@@ -1,9 +1,11 @@
 """``savanna train az <game>``: an AlphaZero run (``agents.alphazero``) in its own folder.
 
     savanna train az zebres --minutes 60 --seed 0 [--games 256] [--sims 32] ...
+    savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
     savanna train az --resume runs/zebres-az-0-20260101-120000
 
-A run folder ``runs/<game>-az-<seed>-<time>/`` holds
+A run folder ``runs/<game>-az-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
+another run took that name first) holds
 
     config.json   every setting (also inside each checkpoint)
     metrics.csv   every ``log_every`` self-play moves: losses, positions, leaf evaluations per
@@ -20,29 +22,25 @@ restores everything the checkpoint holds, drops log rows written after it and co
 exactly the moves and updates the run would have made.
 
 Every setting of ``agents.alphazero.AZConfig`` is a flag (``--max-considered 8``,
-``--ladder mcts:sims=100,mcts:sims=1000``), generated from the dataclass.
+``--ladder mcts:sims=100,mcts:sims=1000``), generated from the dataclass; ``--config FILE``
+starts from a JSON file of settings (flags override it).
 """
-import argparse
-import dataclasses
-import datetime
-import json
-import signal
-import sys
 import time
-from pathlib import Path
 
-__all__ = ["add_parser", "evaluate", "main", "run", "run_training"]
+from experiments.arguments import add_config_flags, add_game_options, make_game, run_settings
+from experiments.runs import EVAL_FILE, METRICS_FILE, RunLog, Stop, checkpoint_file, save_config
+from savanna.files import new_folder
 
-METRICS_FILE, EVAL_FILE = "metrics.csv", "eval.csv"
-NOT_FLAGS = ("game", "game_options", "seed")  # positional or given their own flag
+__all__ = ["add_parser", "evaluate", "run", "run_training"]
 
 
 def evaluate(trainer, seed):
     """The search on the current network against each rung of the ladder: ``{win_<rung>,
     score_<rung>, elo_<rung>}``."""
-    from agents.arena import elo_from_score, play_match
+    from agents.arena import play_match
     from agents.az_agent import AZAgent
     from agents.registry import make_agent
+    from agents.stats import elo_from_score
 
     cfg, game = trainer.config, trainer.game
     agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
@@ -64,11 +62,9 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many moves (as if interrupted: tests)."""
     from agents.alphazero import Trainer, load_checkpoint, save_checkpoint
-    from experiments.train import RunLog
 
     if resume is not None:
-        checkpoint = Path(resume)
-        checkpoint = checkpoint / "last.pt" if checkpoint.is_dir() else checkpoint
+        checkpoint = checkpoint_file(resume)
         overrides = {} if config is None else {"minutes": config.minutes}
         trainer, extra = Trainer.from_checkpoint(load_checkpoint(checkpoint, game), game,
                                                  **overrides)
@@ -77,15 +73,14 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
         write(f"resuming {folder} at move {trainer.moves:,}")
     else:
         trainer = Trainer(config, game)
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        folder = Path(runs_dir) / f"{trainer.game.name}-az-{config.seed}-{stamp}"
-        folder.mkdir(parents=True, exist_ok=False)
-        extra = {"seconds": 0.0, "next_eval": 0.0, "next_checkpoint": 60 * config.checkpoint_minutes,
-                 "best_score": -1.0, "last_eval": {}}
+        folder = new_folder(runs_dir, f"{trainer.game.name}-az-{config.seed}")
+        extra = {"seconds": 0.0, "next_eval": 0.0,
+                 "next_checkpoint": 60 * config.checkpoint_minutes, "best_score": -1.0,
+                 "last_eval": {}}
         log = RunLog(folder)
         write(f"training AlphaZero on {trainer.game.name}: {folder}")
     cfg = trainer.config
-    (folder / "config.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+    save_config(folder, cfg)
 
     def save(name, full=True, more=None):
         save_checkpoint(trainer.checkpoint({**extra, **(more or {})}, full), folder / name)
@@ -102,36 +97,31 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
             extra["best_score"] = score
             save("best.pt", full=False, more={"eval": row})
 
-    stopping = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda *_: stopping.append("interrupt"))
-    except ValueError:  # not the main thread: Ctrl-C stays the default
-        previous = None
     moves, window = 0, _Window(trainer)
     try:
-        while extra["seconds"] < 60 * cfg.minutes and not stopping:
-            if extra["seconds"] >= extra["next_eval"]:
+        with Stop() as stop:
+            while extra["seconds"] < 60 * cfg.minutes and not stop:
+                if extra["seconds"] >= extra["next_eval"]:
+                    evaluate_and_keep_best()
+                started = time.perf_counter()
+                metrics = trainer.step()
+                extra["seconds"] += time.perf_counter() - started
+                moves += 1
+                if trainer.moves % cfg.log_every == 0:
+                    log.write(METRICS_FILE, {"step": trainer.moves,
+                                             "minutes": extra["seconds"] / 60,
+                                             **trainer.counters(), **window.rates(), **metrics})
+                if extra["seconds"] >= extra["next_checkpoint"]:
+                    extra["next_checkpoint"] += 60 * cfg.checkpoint_minutes
+                    save("last.pt")
+                if stop_after is not None and moves >= stop_after:
+                    stop.request("stop_after")
+            if not stop:
                 evaluate_and_keep_best()
-            started = time.perf_counter()
-            metrics = trainer.step()
-            extra["seconds"] += time.perf_counter() - started
-            moves += 1
-            if trainer.moves % cfg.log_every == 0:
-                log.write(METRICS_FILE, {"step": trainer.moves, "minutes": extra["seconds"] / 60,
-                                         **trainer.counters(), **window.rates(), **metrics})
-            if extra["seconds"] >= extra["next_checkpoint"]:
-                extra["next_checkpoint"] += 60 * cfg.checkpoint_minutes
-                save("last.pt")
-            if stop_after is not None and moves >= stop_after:
-                stopping.append("stop_after")
-        if not stopping:
-            evaluate_and_keep_best()
-        save("last.pt")
+            save("last.pt")
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
         log.close()
-    if stopping:
+    if stop:
         write(f"stopped at move {trainer.moves:,}; checkpoint saved. Continue with: "
               f"savanna train az --resume {folder}")
     else:
@@ -164,79 +154,38 @@ class _Window:
 
 # ----- the command line -------------------------------------------------------------------
 def add_parser(subparsers, name="az"):
-    """Register the command (``name``) on ``subparsers``: the game, ``--seed``, ``--resume``,
-    ``-o`` game options, and one flag per ``AZConfig`` setting (unset flags keep its
-    defaults)."""
-    from agents.alphazero import AZConfig
-
-    parser = subparsers.add_parser(name, help="train an AlphaZero agent (Gumbel search)",
-                                   description=__doc__,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", nargs="?", help="the game (not needed with --resume)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
+    ``--resume``, ``-o`` game options, and one flag per ``AZConfig`` setting (unset flags keep
+    ``--config``'s value or the default). ``subparsers`` makes ``experiments.cli.Parser``s."""
+    parser = subparsers.add_parser(name, help="AlphaZero with Gumbel search",
+                                   description=__doc__, setup=_add_settings)
+    parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
+                                                "--config)")
     parser.add_argument("--resume", metavar="RUN", help="continue a run folder or checkpoint")
-    parser.add_argument("--runs-dir", default="runs", help="where run folders go")
-    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option, e.g. -o num_players=3 (repeatable)")
-    for f in dataclasses.fields(AZConfig):
-        if f.name in NOT_FLAGS:
-            continue
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-        kind = type(default)
-        parser.add_argument(f"--{f.name.replace('_', '-')}", dest=f.name, default=None,
-                            type=_comma_list(kind, type(default[0])) if kind is tuple else kind,
-                            help=f"default: {','.join(map(str, default)) if kind is tuple else default}")
-    parser.set_defaults(run=run)
+    parser.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
+    add_game_options(parser)
+    parser.set_defaults(run=run, prog=parser.prog)
     return parser
 
 
-def _comma_list(kind, item):
-    def parse(text):
-        try:
-            return kind(item(x) for x in text.split(","))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected comma-separated {item.__name__}s, "
-                                             f"got {text!r}") from None
-    return parse
+def _add_settings(parser):
+    """The flags of ``AZConfig`` (``experiments.cli.Parser`` adds them when the command runs:
+    ``agents.alphazero`` imports torch)."""
+    from agents.alphazero import AZConfig
+
+    add_config_flags(parser, AZConfig)
 
 
 def run(args, extra=None):
-    """Run the command parsed by ``add_parser``."""
+    """Run the command parsed by ``add_parser``: a new run, or ``--resume`` (then only
+    ``--minutes`` may change)."""
     from agents.alphazero import AZConfig
-    from experiments.cli import make_game_from_args
 
-    settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(AZConfig)
-                if f.name not in NOT_FLAGS and getattr(args, f.name) is not None}
+    settings = run_settings(AZConfig, args, resumable=("minutes",))
     if args.resume:
-        unknown = sorted(set(settings) - {"minutes"})
-        if unknown:
-            raise ValueError(f"--resume continues a run with its own settings; only --minutes "
-                             f"may change, got {', '.join(unknown)}")
-        config = AZConfig(**settings) if settings else None
-        run_training(config, resume=args.resume)
-        return 0
-    if not args.game:
-        raise ValueError("name the game to train on (e.g. savanna train az zebres), or give "
-                         "--resume RUN")
-    game = make_game_from_args(args.game, args.option)
-    options = dict(o.partition("=")[::2] for o in args.option)
-    options = {k: int(v) if v.lstrip("-").isdigit() else v for k, v in options.items()}
-    config = AZConfig(game=args.game, game_options=options, seed=args.seed, **settings)
-    run_training(config, runs_dir=args.runs_dir, game=game)
+        run_training(AZConfig(**settings) if settings else None, resume=args.resume)
+    else:
+        config = AZConfig.from_dict(settings)
+        run_training(config, runs_dir=args.runs_dir,
+                     game=make_game(config.game, config.game_options))
     return 0
-
-
-def main(argv=None):
-    """``savanna train az ...`` on its own (``python -m experiments.train_az zebres ...``)."""
-    parser = argparse.ArgumentParser(prog="savanna train")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["az", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return args.run(args)
-    except ValueError as err:
-        print(f"savanna train az: error: {err}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

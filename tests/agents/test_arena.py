@@ -7,16 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from agents.arena import (
-    _init_worker,
-    default_start_method,
-    elo_from_score,
-    fit_elo,
-    play_match,
-    tournament,
-    wilson_interval,
-)
+from agents.arena import _init_worker, default_start_method, play_match, tournament
 from agents.random_agent import RandomAgent
+from agents.stats import elo_from_score, fit_elo, wilson_interval
 from tests.agents.coin_game import CoinGame, ConstantAgent
 
 

@@ -6,8 +6,9 @@ import pytest
 
 from agents.ppo import PPOConfig, Trainer
 from agents.registry import make_agent
+from experiments.arguments import parse_count
 from experiments.cli import main
-from experiments.train import parse_steps, run_training, text_curve
+from experiments.train import run_training, text_curve
 from savanna.registry import make_game
 
 
@@ -66,15 +67,17 @@ def test_bad_train_arguments_are_one_line_errors(tmp_path, capsys):
     assert main(["train", "ppo", "zebres", "--opponents", "mcts=1"]) == 2
     assert main(["train", "ppo", "zebres", "--hidden", "wide"]) == 2
     errors = capsys.readouterr().err.splitlines()
-    assert len(errors) == 4 and all(e.startswith("savanna train: error:") for e in errors)
+    assert len(errors) == 4 and all(e.startswith("savanna train ppo: error:") for e in errors)
     assert "no PPO checkpoint" in errors[1] and "unknown opponent kinds" in errors[2]
 
 
 def test_steps_are_read_with_suffixes():
-    assert [parse_steps(t) for t in ("3M", "250k", "1e6", "4096", "1.5m")] == [
-        3_000_000, 250_000, 1_000_000, 4096, 1_500_000]
+    assert [parse_count(t, "steps") for t in ("3M", "250k", "1e6", "4096", "1.5m", "0")] == [
+        3_000_000, 250_000, 1_000_000, 4096, 1_500_000, 0]
     with pytest.raises(ValueError, match="steps must be a number"):
-        parse_steps("lots")
+        parse_count("lots", "steps")
+    with pytest.raises(ValueError, match="steps must be a whole number, got '1.5'"):
+        parse_count("1.5", "steps")
 
 
 def test_shaped_rewards_telescope_to_the_game_returns():

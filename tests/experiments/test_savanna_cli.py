@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from experiments.cli import main, option_value
+from experiments.arguments import option_value
+from experiments.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["play", "match", "tournament", "train", "bench", "warmup", "demo"]
@@ -66,19 +67,22 @@ def test_version(capsys):
      "course has two adjacent curves K3, K4"),
     (["train", "ppo", "zebres", "--steps", "many"],
      "argument --steps: steps must be a number like 3M, 250k or 1e6, got 'many'"),
-    (["train", "ppo", "zebres", "--steps", "1e400"], "steps must be in 1 .. 1e15, got '1e400'"),
+    (["train", "ppo", "zebres", "--steps", "1e400"], "steps must be in 0 .. 1e15, got '1e400'"),
     (["match", "zebres", "random", "random", "--games", "-3"],
      "argument --games: expected an int >= 1, got '-3'"),
     (["match", "zebres", "random", "random", "--seed", "-1"],
      "argument --seed: expected an int >= 0, got '-1'"),
     (["demo", "--sims", "0"], "argument --sims: expected an int >= 1, got '0'"),
-    (["train", "ppo", "zebres", "--envs", "0"], "argument --envs: expected an int >= 1"),
+    (["train", "ppo", "zebres", "--envs", "0"], "num_envs must be a positive int, got 0"),
+    (["train", "ppo", "zebres", "--envs", "x"],
+     "argument --num-envs/--envs: num_envs must be a number like 3M"),
     (["train", "ppo", "zebres", "-o", "size=9"], "game 'zebres' has no option 'size'"),
 ])
 def test_bad_arguments_end_with_one_line_naming_the_mistake(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err and err.startswith(f"savanna {argv[0]}: error")
+    prog = " ".join(argv[:2] if argv[0] == "train" else argv[:1])  # train ppo, train az
+    assert err.count("\n") == 1 and message in err and err.startswith(f"savanna {prog}: error")
 
 
 @pytest.mark.parametrize("argv", [

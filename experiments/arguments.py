@@ -1,0 +1,245 @@
+"""The command line's argument helpers, shared by ``experiments.cli`` and the trainers: typed
+counts and seeds, game options (``-o KEY=VALUE``), and the flags of a settings dataclass
+(``agents.ppo.PPOConfig``, ``agents.alphazero.AZConfig``) generated from its fields, their
+defaults and their docs (``agents.settings.setting``), with ``--config FILE``.
+
+Every mistake is a one-line error: an ``argparse.ArgumentTypeError`` from a ``type`` (argparse
+names the flag) or a ``ValueError`` naming the setting and what is allowed.
+"""
+import argparse
+import dataclasses
+import inspect
+import json
+import math
+import re
+import typing
+from pathlib import Path
+
+from savanna.errors import clip
+from savanna.registry import game_class
+
+__all__ = ["add_config_flags", "add_game_options", "game_options", "make_game",
+           "option_names", "option_value", "parse_count", "positive_int", "run_settings",
+           "seed"]
+
+NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
+
+
+# ----- counts and seeds -------------------------------------------------------------------------
+def positive_int(text):
+    """``type`` of the count arguments (games, simulations, workers): an int >= 1."""
+    return _int_at_least(text, 1)
+
+
+def seed(text):
+    """``type`` of the ``--seed`` arguments: an int >= 0 (what ``np.random`` accepts)."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text, low):
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {clip(text)}")
+    return value
+
+
+_COUNT = re.compile(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kKmMgG]?)\s*")
+
+
+def parse_count(text, name):
+    """A whole number in 0 .. 1e15 written as people write counts of steps or games:
+    ``'3M'`` -> 3_000_000, ``'250k'`` -> 250_000, ``'1e6'`` -> 1_000_000, ``'4096'``."""
+    match = _COUNT.fullmatch(str(text))
+    if not match:
+        raise ValueError(f"{name} must be a number like 3M, 250k or 1e6, got {clip(text)}")
+    value = float(match[1]) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[match[2].lower()]
+    if not value < 1e15:
+        raise ValueError(f"{name} must be in 0 .. 1e15, got {clip(text)}")
+    if value != int(value):
+        raise ValueError(f"{name} must be a whole number, got {clip(text)}")
+    return int(value)
+
+
+# ----- game options -----------------------------------------------------------------------------
+def add_game_options(parser):
+    """``-o KEY=VALUE`` (repeatable), read by ``game_options``."""
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option, e.g. -o board=president; a value with commas is "
+                             "a list, e.g. -o course=K3,T8,T6,T1 (one item: course=K3,) "
+                             "(repeatable)")
+
+
+def game_options(name, items):
+    """``-o KEY=VALUE`` items as the keyword arguments of game ``name``; a ValueError naming
+    an unknown option and the allowed ones. Values are read by ``option_value``."""
+    allowed = option_names(name)
+    options = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"game option must be KEY=VALUE, got {clip(item)}")
+        if key not in allowed:
+            raise ValueError(f"game {name!r} has no option {clip(key)}; options: "
+                             f"{', '.join(allowed) or 'none'}")
+        if key in options:
+            raise ValueError(f"game option {key!r} is given twice")
+        options[key] = option_value(value)
+    return options
+
+
+def option_value(text):
+    """A game option's value from its text: an int, True/False (true, false), None (none), a
+    word; with a comma, a tuple of such values (``K3,T8`` -> ``('K3', 'T8')``, ``K3,`` ->
+    ``('K3',)``), so that ``-o course=K3,T8,T6,T1`` is a list of faces."""
+    if "," in text:
+        return tuple(option_value(item) for item in text.split(",") if item)
+    try:
+        return int(text)
+    except ValueError:
+        return {"true": True, "false": False, "none": None}.get(text.lower(), text)
+
+
+def make_game(name, options):
+    """Game ``name`` built with ``options`` (from ``game_options``); its own ValueError on a
+    bad value."""
+    try:
+        return game_class(name)(**options)
+    except TypeError as err:
+        raise ValueError(f"game {name!r}: {err}") from None
+
+
+def option_names(name):
+    """The keyword options of game ``name`` (a ValueError naming the games if unknown)."""
+    return list(inspect.signature(game_class(name)).parameters)
+
+
+# ----- flags generated from a settings dataclass ------------------------------------------------
+def add_config_flags(parser, cls, aliases=None):
+    """One flag per field of the dataclass ``cls`` but ``NOT_FLAGS`` (``max_considered`` ->
+    ``--max-considered``; ``aliases`` maps a field to older spellings), typed by the field's
+    type, its help the field's doc and default; and ``--config FILE``. An unset flag is None:
+    ``run_settings`` keeps the file's value or the default."""
+    group = parser.add_argument_group(
+        "settings", f"Every setting of {cls.__name__}: a flag overrides --config FILE, which "
+                    f"overrides the default.")
+    group.add_argument("--config", metavar="FILE", type=Path,
+                       help="a JSON file of settings, e.g. the config.json of an earlier run")
+    for f in dataclasses.fields(cls):
+        if f.name in NOT_FLAGS:
+            continue
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        names = [_flag(f.name), *(aliases or {}).get(f.name, ())]
+        text = f"{f.metadata['doc']} (default: {_shown(default)})".replace("%", "%%")
+        if f.type is bool:
+            group.add_argument(*names, dest=f.name, action=argparse.BooleanOptionalAction,
+                               help=text)
+        else:
+            group.add_argument(*names, dest=f.name, type=_flag_type(f, default), help=text,
+                               metavar=_METAVARS.get(f.type, "TEXT"))
+
+
+_METAVARS = {int: "N", float: "X", tuple: "A,B"}
+
+
+def _shown(value):
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items())
+    return value
+
+
+def _flag_type(f, default):
+    """The argparse ``type`` of field ``f``: counts (``3M``) for ints, finite numbers for
+    floats, comma lists for tuples, text for strings (the dataclass parses what it reads)."""
+    if f.type is int:
+        return _argument_type(lambda text: parse_count(text, f.name))
+    if f.type is float:
+        return _argument_type(lambda text: _number(text, f.name))
+    if f.type is tuple:
+        item = type(default[0])
+        return _argument_type(lambda text: tuple(_item(x, item, f.name)
+                                                 for x in text.split(",")))
+    if f.type is str or str in typing.get_args(f.type):
+        return str
+    raise TypeError(f"no flag for the setting {f.name} of type {f.type}")
+
+
+def _item(text, kind, name):
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{name} must be comma-separated ints, got {clip(text)}") from None
+    return text
+
+
+def _number(text, name):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {clip(text)}")
+    return value
+
+
+def _argument_type(parse):
+    """``parse`` as an argparse ``type``: its ValueError's message, not 'invalid value'."""
+
+    def argument(text):
+        try:
+            return parse(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return argument
+
+
+def run_settings(cls, args, resumable):
+    """The settings of a run from the parsed arguments, as a dict for ``cls.from_dict``:
+    those of ``--config FILE``, then the game, its ``-o`` options (merged over the file's) and
+    every flag given. With ``--resume`` (the run keeps its own settings) only the flags of
+    ``resumable`` may be given, and only they are returned."""
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(cls)
+             if getattr(args, f.name, None) is not None}
+    if args.resume:
+        fixed = sorted(set(given) - set(resumable)) + ["config"] * bool(args.config)
+        fixed = [_flag(n) for n in fixed] + ["-o"] * bool(args.option)
+        if fixed:
+            raise ValueError(f"--resume continues a run with its own settings; only "
+                             f"{', '.join(map(_flag, resumable))} may change, got "
+                             f"{', '.join(fixed)}")
+        return given
+    settings = read_settings(args.config) if args.config else {}
+    game = given.pop("game", None) or settings.get("game")
+    if not game:
+        raise ValueError(f"name the game to train on (e.g. {args.prog} zebres), give "
+                         f"--config FILE or --resume RUN")
+    options = settings.get("game_options") or {}
+    if not isinstance(options, dict):
+        raise ValueError(f"game_options in {clip(str(args.config))} must be a dict, got "
+                         f"{clip(options)}")
+    options = {**options, **game_options(game, args.option)}
+    return {**settings, **given, "game": game, "game_options": options}
+
+
+def _flag(name):
+    return "a game" if name == "game" else f"--{name.replace('_', '-')}"
+
+
+def read_settings(path):
+    """The dict of a JSON settings file (a ValueError naming the file otherwise)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ValueError(f"cannot read {clip(str(path))}: {err.strerror}") from None
+    except ValueError as err:
+        raise ValueError(f"{clip(str(path))} is not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{clip(str(path))} must hold a JSON object of settings, got "
+                         f"{clip(data)}")
+    return data

@@ -1,0 +1,120 @@
+"""What the trainers' run folders share (``experiments.train`` for PPO,
+``experiments.train_az`` for AlphaZero), besides ``savanna.files.new_folder`` (a new folder
+for every run, never one that exists): an atomic ``config.json``, the CSV logs (cut back to
+the checkpoint on resume), and Ctrl-C that asks the loop to stop at its next safe point."""
+import csv
+import io
+import json
+import math
+import signal
+from pathlib import Path
+
+from savanna.files import atomic_write_text
+
+__all__ = ["EVAL_FILE", "METRICS_FILE", "RunLog", "Stop", "checkpoint_file", "read_csv",
+           "save_config"]
+
+METRICS_FILE, EVAL_FILE = "metrics.csv", "eval.csv"
+
+
+def checkpoint_file(resume):
+    """The checkpoint that ``--resume`` names: a file, or a run folder's ``last.pt``."""
+    path = Path(resume)
+    return path / "last.pt" if path.is_dir() else path
+
+
+def save_config(folder, config):
+    """Write ``config.json`` (every setting) atomically."""
+    atomic_write_text(Path(folder) / "config.json", json.dumps(config.to_dict(), indent=1))
+
+
+class RunLog:
+    """Appends rows to the run's CSV files (and TensorBoard when available). On resume, rows
+    past the checkpoint's step are dropped so that the logs match the resumed run."""
+
+    def __init__(self, folder, resume_step=None):
+        self.folder = Path(folder)
+        if resume_step is not None:
+            for name in (METRICS_FILE, EVAL_FILE):
+                _truncate_csv(self.folder / name, resume_step)
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+            self.tensorboard = SummaryWriter(str(self.folder / "tb"))
+        except ImportError:  # tensorboard is optional
+            self.tensorboard = None
+
+    def write(self, name, row):
+        path = self.folder / name
+        new = not path.exists()
+        with open(path, "a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(row))
+            if new:
+                writer.writeheader()
+            writer.writerow({k: _cell(v) for k, v in row.items()})
+        if self.tensorboard is not None:
+            group = name.split(".")[0]
+            for key, value in row.items():
+                if key != "step" and isinstance(value, (int, float)) and math.isfinite(value):
+                    self.tensorboard.add_scalar(f"{group}/{key}", value, row["step"])
+
+    def close(self):
+        if self.tensorboard is not None:
+            self.tensorboard.close()
+
+
+def _cell(value):
+    return f"{value:.6g}" if isinstance(value, float) else value
+
+
+def _truncate_csv(path, step):
+    if not path.exists():
+        return
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        return
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(r for r in rows if int(float(r["step"])) <= step)
+    atomic_write_text(path, text.getvalue())
+
+
+def read_csv(path):
+    """Rows of a run CSV as dicts of floats (empty when the file does not exist)."""
+    if not Path(path).exists():
+        return []
+    with open(path, newline="") as f:
+        return [{k: float(v) if v not in ("", None) else math.nan for k, v in r.items()}
+                for r in csv.DictReader(f)]
+
+
+class Stop:
+    """A context in which the first Ctrl-C asks the training loop to stop (``bool(stop)``
+    becomes true: the loop finishes its step and saves), and a second one interrupts at once.
+    Outside the main thread Ctrl-C keeps its default."""
+
+    def __init__(self):
+        self.reasons = []
+
+    def request(self, reason):
+        self.reasons.append(reason)
+
+    def __bool__(self):
+        return bool(self.reasons)
+
+    def _on_interrupt(self, signum, frame):
+        if self.reasons:
+            raise KeyboardInterrupt
+        self.request("interrupt")
+
+    def __enter__(self):
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        except ValueError:  # not the main thread
+            self._previous = None
+        return self
+
+    def __exit__(self, *exc):
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
