@@ -32,22 +32,24 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 from tqdm import tqdm
 
-from agents.base import describe
+from agents.base import Agent, describe
 from agents.random_agent import RandomAgent
 from agents.results import MatchResult, TournamentResult
 from agents.stats import fit_elo, pair_scores
-from savanna.game import CHANCE
+from savanna.game import CHANCE, Game
 
 __all__ = ["default_start_method", "play_match", "tournament"]
 
 
 # ----- a match ----------------------------------------------------------------------------------
-def play_match(game, agents, games=200, seed=0, workers=None, progress=True, batch_size=None,
-               start_method=None):
+def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int = 0,
+               workers: int | None = None, progress: bool = True, batch_size: int | None = None,
+               start_method: str | None = None) -> MatchResult:
     """Play ``games`` games between ``agents`` (one per seat, rotated); a ``MatchResult``.
 
     ``workers``: processes to spread the batches over (default: every core; 1 plays here).
@@ -102,8 +104,10 @@ def play_match(game, agents, games=200, seed=0, workers=None, progress=True, bat
                 for k, part in pool.imap_unordered(_worker_batch, batches):
                     parts[k] = part
                     bar.update(len(part[2]))
-    seats, returns, plies, points = (np.concatenate([parts[k][i] for k in sorted(parts)])
-                                     if parts[0][i] is not None else None for i in range(4))
+    seats, returns, plies = (np.concatenate([parts[k][i] for k in sorted(parts)])
+                             for i in range(3))
+    points = (np.concatenate([parts[k][3] for k in sorted(parts)])
+              if parts[0][3] is not None else None)
     return MatchResult(game.name, labels, [a.settings() for a in agents], seed, seats, returns,
                        plies, points, time.perf_counter() - start)
 
@@ -208,8 +212,9 @@ def _worker_batch(batch):
 
 
 # ----- a tournament -----------------------------------------------------------------------------
-def tournament(game, agents, games_per_pair=50, seed=0, workers=None, progress=True,
-               start_method=None):
+def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, seed: int = 0,
+               workers: int | None = None, progress: bool = True,
+               start_method: str | None = None) -> TournamentResult:
     """A round robin: every group of ``game.num_players`` agents (every pair, for two players)
     plays a match of ``games_per_pair`` games; Elo ratings are fitted to all the results."""
     agents = list(agents)

@@ -30,7 +30,7 @@ class MatchResult:
     seats: np.ndarray
     returns: np.ndarray
     plies: np.ndarray
-    points: np.ndarray = None
+    points: np.ndarray | None = None  # None: the game declares no scores
     seconds: float = 0.0
     labels: list = field(init=False)
 
