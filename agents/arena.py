@@ -197,7 +197,7 @@ def _warm_up(game, agents, seed):
         agent.act(game, states, rng)
 
 
-_WORKER = {}
+_WORKER: dict = {}
 
 
 def _init_worker(game, agents, seed):
