@@ -26,11 +26,10 @@ import numpy as np
 from numba import njit
 
 from banjooli import notation as nt
+from savanna._drivers import CHANCE, TERMINAL
 from savanna.bits import ONE, bit, lowest_bit, popcount
 from savanna.rng import below
 
-CHANCE = -1
-TERMINAL = -2
 ZERO = np.uint64(0)
 ARRIVE = 63  # _target's answer for "crosses the finish line"
 

@@ -11,7 +11,7 @@ spots and symbols are the tables of ``bonobo.notation``. A state is one row of
     tval[54]     base value of the tile on each triangle, 0 when free
     pile[8]      tiles left per value, in outcome order (values -4..-1, +1..+4)
     drawn        outcome index of the tile in hand (phase PLACE), else -1
-    phase        CHOOSE, CHANCE, PLACE, END
+    phase        CHOOSE, DRAWING (a chance node: the tile is drawn), PLACE, END
     to_move      the player deciding or drawing (at the end: who made the last decision)
     num_players  2..4; seats >= num_players stay zero
 
@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from bonobo import notation as N
+from savanna._drivers import CHANCE, TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
 
 # ----- declared facts ------------------------------------------------------------------------
@@ -35,7 +36,7 @@ OBS_SIZE = 839                         # layout in observe_one
 MAX_PLIES = N.NUM_SPOTS + 2 * (N.NUM_TRIANGLES // 2)
 DRAW = N.DRAW
 TILE = N.TILE
-CHOOSE, CHANCE, PLACE, END = range(4)  # the order of notation.PHASES
+CHOOSE, DRAWING, PLACE, END = range(4)  # the order of notation.PHASES
 
 STATE_DTYPE = np.dtype([
     ("covered", np.uint64),
@@ -216,10 +217,10 @@ def reset_one(s, i, template, streams):
 @njit(cache=True)
 def current_player_one(s, i):
     ph = s[i].phase
-    if ph == CHANCE:
-        return -1
+    if ph == DRAWING:
+        return CHANCE
     if ph == END:
-        return -2
+        return TERMINAL
     return np.int64(s[i].to_move)
 
 
@@ -250,7 +251,7 @@ def step_one(s, i, action, rewards):
     r = s[i]
     rewards[:] = 0.0
     if action == DRAW:
-        r.phase = CHANCE
+        r.phase = DRAWING
         return
     if action < DRAW:
         r.pawns[r.to_move] |= _bit(action)
@@ -441,7 +442,7 @@ def valid_one(s, i, template):
     if taken & _barred_spots(r.covered) != ZERO:
         return CHASED
     # The board holds 27 tiles of the 28, so a chance node always has one left to draw.
-    if r.phase == CHANCE or r.phase == PLACE:
+    if r.phase == DRAWING or r.phase == PLACE:
         if not _any_free_slot(r.covered):
             return NO_FREE_SLOT
     elif r.phase == END:

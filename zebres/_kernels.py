@@ -28,6 +28,7 @@ chain it is not yet claimed.
 import numpy as np
 from numba import njit
 
+from savanna._drivers import TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
 from zebres import notation
 from zebres.notation import BOARDS, KINDS, NUM_ACTIONS, NUM_CELLS, SECTOR_MAPS, START, STOP, SWAP
@@ -252,7 +253,7 @@ def reset_one(s, i, template, streams):
 @njit(cache=True)
 def current_player_one(s, i):
     r = s[i]
-    return -2 if r.phase == END else np.int64(r.to_move)
+    return TERMINAL if r.phase == END else np.int64(r.to_move)
 
 
 @njit(cache=True)

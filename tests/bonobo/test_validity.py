@@ -156,7 +156,7 @@ CORRUPTIONS = {
                                     "activated toilet"),
     "score too high": (None, _set("score", N.MAX_SCORE + 1, 0), "score must be in -908..908"),
     "score too low": (None, _set("score", -N.MAX_SCORE - 1, 1), "score must be in -908..908"),
-    "chance on a full board": (_phase(K.END), _set("phase", K.CHANCE), "no free slot"),
+    "chance on a full board": (_phase(K.END), _set("phase", K.DRAWING), "no free slot"),
     "end too soon": (_phase(K.CHOOSE), _set("phase", K.END), "while a player can still act"),
     "nobody to move": (_phase(K.END), _set("phase", K.CHOOSE), "no legal action"),
 }
