@@ -9,18 +9,8 @@ During a move the board does not change (only the mover moves, and berries count
 whether a move can spend all its points depends only on the mover's cell and points left:
 ``_completable`` walks the set of cells reachable after k points as a bitboard frontier.
 
-Observation (``uint8[1720]``) from ``player``'s seat; seats are relative, ``(seat - player) % P``:
-
-* planes of 63 cells, index ``plane*63 + cell``: 0-4 ostrich of colour c; 5 scared ostriches;
-  6 impassable (rock, water, chasm); 7 quicksand; 8 curve; 9 crocodile; 10 lava; 11 vortex;
-  12 track cells; 13 berry (face down); 14-24 berry of kind k, only if ``player`` has seen it;
-* 1575-1589 arrival place (3c + place - 1); 1590-1594 has left its nest; 1595-1630 die d shows
-  face f (6d + f; zero while unrolled); 1631-1644 phase; 1645-1649 mover; 1650-1657 points left
-  (thermometer); 1658-1667 own card; 1668-1672 seat to move; 1673 order reversed; 1674-1678
-  spear mark per seat; 1679-1683 Oor held per seat; 1684-1688 seat exists; 1689 past the reroll
-  decision; 1690-1714 frenzy points per colour (thermometer of 5); 1715-1719 frenzy jokers left.
-
-Other players' cards and unseen berry kinds never appear.
+The observation (``notation.OBS``, table below) is from ``player``'s seat; seats are relative,
+``(seat - player) % P``. Other players' cards and unseen berry kinds never appear.
 """
 import numpy as np
 from numba import njit
@@ -55,7 +45,35 @@ STATE_DTYPE = np.dtype([
     ("spear", np.uint8),             # seats without reroll on their next turn
     ("frenzy", np.int8, (5,)), ("jokers", np.int8),
 ])
-OBS_SIZE = 1720
+OBS_SIZE = nt.OBS.size
+# observation offsets (numba freezes these module globals), from the layout in banjooli.notation
+OBS_OSTRICHES = nt.OBS.offset("ostriches")
+OBS_SCARED = nt.OBS.offset("scared")
+OBS_IMPASSABLE = nt.OBS.offset("impassable")
+OBS_QUICKSAND = nt.OBS.offset("quicksand")
+OBS_CURVE = nt.OBS.offset("curve")
+OBS_CROCODILE = nt.OBS.offset("crocodile")
+OBS_LAVA = nt.OBS.offset("lava")
+OBS_VORTEX = nt.OBS.offset("vortex")
+OBS_TRACK = nt.OBS.offset("track")
+OBS_BERRY = nt.OBS.offset("berry")
+OBS_BERRY_KINDS = nt.OBS.offset("berry_kinds")
+OBS_ARRIVAL = nt.OBS.offset("arrival")
+OBS_LEFT_NEST = nt.OBS.offset("left_nest")
+OBS_DICE = nt.OBS.offset("dice")
+OBS_PHASE = nt.OBS.offset("phase")
+OBS_MOVER = nt.OBS.offset("mover")
+OBS_POINTS = nt.OBS.offset("points")
+OBS_CARD = nt.OBS.offset("card")
+OBS_TO_MOVE = nt.OBS.offset("to_move")
+OBS_REVERSED = nt.OBS.offset("reversed")
+OBS_SPEAR = nt.OBS.offset("spear")
+OBS_OOR = nt.OBS.offset("oor")
+OBS_SEATS = nt.OBS.offset("seats")
+OBS_PAST_REROLL = nt.OBS.offset("past_reroll")
+OBS_FRENZY = nt.OBS.offset("frenzy")
+OBS_JOKERS = nt.OBS.offset("jokers")
+__doc__ = nt.OBS.document(__doc__)
 
 SPECIAL_NONE = -1
 SPECIAL_RANDOM = 16
@@ -758,68 +776,68 @@ def _returns(r, rewards):
 
 # ----- observation --------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _plane(out, plane, cells):
-    """Set the cells of the bitboard ``cells`` in observation plane ``plane``."""
+def _plane(out, base, cells):
+    """Set the cells of the bitboard ``cells`` in the observation plane at ``base``."""
     while cells != ZERO:
-        out[plane * 63 + lowest_bit(cells)] = 1
+        out[base + lowest_bit(cells)] = 1
         cells &= cells - np.uint64(1)
 
 
 @njit(cache=True)
 def observe_one(s, i, player, out):
+    """The observation from ``player``'s seat, laid out as ``notation.OBS``."""
     r = s[i]
     out[:] = 0
     P = r.players
     for c in range(5):
         cell = r.cells[c]
         if cell >= 0:
-            out[c * 63 + cell] = 1
+            out[OBS_OSTRICHES + c * nt.NUM_CELLS + cell] = 1
             if (r.scared >> c) & 1:
-                out[5 * 63 + cell] = 1
+                out[OBS_SCARED + cell] = 1
         else:
-            out[1575 + 3 * c + r.places[c] - 1] = 1
+            out[OBS_ARRIVAL + 3 * c + r.places[c] - 1] = 1
         if not (r.nest >> c) & 1:
-            out[1590 + c] = 1
-    _plane(out, 6, r.block)
-    _plane(out, 7, r.quick)
-    _plane(out, 8, r.curve)
-    _plane(out, 9, r.croc)
-    _plane(out, 10, r.lava)
-    _plane(out, 11, r.vortex)
+            out[OBS_LEFT_NEST + c] = 1
+    _plane(out, OBS_IMPASSABLE, r.block)
+    _plane(out, OBS_QUICKSAND, r.quick)
+    _plane(out, OBS_CURVE, r.curve)
+    _plane(out, OBS_CROCODILE, r.croc)
+    _plane(out, OBS_LAVA, r.lava)
+    _plane(out, OBS_VORTEX, r.vortex)
     for cell in range(3 * (3 * r.nterrain + 3)):
-        out[12 * 63 + cell] = 1
+        out[OBS_TRACK + cell] = 1
     if r.variant:
         for k in range(P):
             cell = r.berry_cell[k]
             if cell >= 0:
-                out[13 * 63 + cell] = 1
+                out[OBS_BERRY + cell] = 1
                 if (r.seen[k] >> player) & 1:
-                    out[(14 + r.berry_kind[k]) * 63 + cell] = 1
+                    out[OBS_BERRY_KINDS + r.berry_kind[k] * nt.NUM_CELLS + cell] = 1
         for seat in range(P):
             rel = (seat - player + P) % P
-            out[1674 + rel] = (r.spear >> seat) & 1
-            out[1679 + rel] = (r.collected[seat] >> JADE) & 1
+            out[OBS_SPEAR + rel] = (r.spear >> seat) & 1
+            out[OBS_OOR + rel] = (r.collected[seat] >> JADE) & 1
     for d in range(6):
         if r.dice[d] >= 0:
-            out[1595 + 6 * d + r.dice[d]] = 1
-    out[1631 + r.phase] = 1
+            out[OBS_DICE + 6 * d + r.dice[d]] = 1
+    out[OBS_PHASE + r.phase] = 1
     if r.mover >= 0:
-        out[1645 + r.mover] = 1
+        out[OBS_MOVER + r.mover] = 1
     for k in range(min(r.points, 8)):
-        out[1650 + k] = 1
-    out[1658 + r.cards[player]] = 1
-    out[1668 + (r.to_move - player + P) % P] = 1
-    out[1673] = r.direction < 0
+        out[OBS_POINTS + k] = 1
+    out[OBS_CARD + r.cards[player]] = 1
+    out[OBS_TO_MOVE + (r.to_move - player + P) % P] = 1
+    out[OBS_REVERSED] = r.direction < 0
     for k in range(P):
-        out[1684 + k] = 1
+        out[OBS_SEATS + k] = 1
     ph = r.phase
-    out[1689] = not (ph == ROLL or ph == REROLL or ph == PLACE or ph == END)
+    out[OBS_PAST_REROLL] = not (ph == ROLL or ph == REROLL or ph == PLACE or ph == END)
     for c in range(5):
         for k in range(min(r.frenzy[c], 5)):
-            out[1690 + 5 * c + k] = 1
+            out[OBS_FRENZY + 5 * c + k] = 1
     for k in range(min(r.jokers, 5)):
-        out[1715 + k] = 1
-
+        out[OBS_JOKERS + k] = 1
 
 
 # ----- validation ---------------------------------------------------------------------------

@@ -67,6 +67,8 @@ import operator
 import re
 from dataclasses import dataclass, replace
 
+from savanna.layout import Layout
+
 COLOURS = "RBGYP"
 JOKER = 5
 FACES = "RBGYPW"  # die faces 0..5
@@ -127,6 +129,41 @@ A_GROUP = 186      # + colour
 A_BACK = 191       # + lane: the snake's landing cell, two rows back
 NUM_ACTIONS = 194
 DIR_NAMES = ("left", "straight", "right")
+MAX_PLAYERS = 5
+NUM_DICE = 6
+
+# The observation, 0/1 from the observer's seat; seats are relative, (seat - observer) % P.
+# Planes of 63 cells (index offset + plane * 63 + cell), then features. Other players' cards
+# and unseen berry kinds never appear. Kernels and reference both read these offsets.
+OBS = Layout(
+    ("ostriches", len(COLOURS) * NUM_CELLS, "5 planes: the ostrich of colour c"),
+    ("scared", NUM_CELLS, "plane: scared ostriches"),
+    ("impassable", NUM_CELLS, "plane: rock, water, chasm"),
+    ("quicksand", NUM_CELLS, "plane: quicksand"),
+    ("curve", NUM_CELLS, "plane: curve cells"),
+    ("crocodile", NUM_CELLS, "plane: crocodiles"),
+    ("lava", NUM_CELLS, "plane: lava"),
+    ("vortex", NUM_CELLS, "plane: vortex"),
+    ("track", NUM_CELLS, "plane: the cells of the course"),
+    ("berry", NUM_CELLS, "plane: berries (face down)"),
+    ("berry_kinds", len(BERRY_LETTERS) * NUM_CELLS,
+     "11 planes: berry of kind k, only if the observer has seen it"),
+    ("arrival", 3 * len(COLOURS), "arrival place of colour c: 3c + place - 1"),
+    ("left_nest", len(COLOURS), "colour c has left its nest"),
+    ("dice", NUM_DICE * len(FACES), "die d shows face f: 6d + f (zero while unrolled)"),
+    ("phase", NUM_PHASES, "phase one-hot, in the order of PHASES"),
+    ("mover", len(COLOURS), "colour moving, one-hot"),
+    ("points", 8, "points left to move, a thermometer"),
+    ("card", len(CARDS), "the observer's card, one-hot"),
+    ("to_move", MAX_PLAYERS, "relative seat to move, one-hot"),
+    ("reversed", 1, "turn order reversed"),
+    ("spear", MAX_PLAYERS, "spear mark per relative seat"),
+    ("oor", MAX_PLAYERS, "Oor held per relative seat"),
+    ("seats", MAX_PLAYERS, "relative seat k exists"),
+    ("past_reroll", 1, "past the reroll decision"),
+    ("frenzy", 5 * len(COLOURS), "frenzy points per colour, a thermometer of 5"),
+    ("jokers", 5, "frenzy jokers left, a thermometer"),
+)
 
 
 @dataclass(frozen=True)
@@ -253,7 +290,7 @@ def parse(text):
                          f"then for the berry variant {' '.join(k + '=' for k in _BERRY_KEYS)}; "
                          f"got {_clip(text)}")
     v = dict(f.split("=", 1) for f in fields)
-    players = _int(v["players"], "players", 2, 5)
+    players = _int(v["players"], "players", 2, MAX_PLAYERS)
     course = tuple(_face(name) for name in v["course"].split(","))
     if not 1 <= len(course) <= MAX_TERRAIN:
         raise ValueError(f"course must have 1..{MAX_TERRAIN} faces, got {len(course)}")

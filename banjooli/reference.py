@@ -462,55 +462,55 @@ def returns(st):
 
 # ----- observation --------------------------------------------------------------------------
 def observe(st, player):
-    obs = [0] * OBS_SIZE
+    """The observation of ``n.OBS`` from ``player``'s seat."""
+    at = n.OBS.offset
+    obs = [0] * n.OBS.size
     P = st.players
     for c in range(5):
         if st.cells[c] is not None:
-            obs[c * 63 + st.cells[c]] = 1
+            obs[at("ostriches") + c * 63 + st.cells[c]] = 1
             if st.scared[c]:
-                obs[5 * 63 + st.cells[c]] = 1
+                obs[at("scared") + st.cells[c]] = 1
         else:
-            obs[1575 + 3 * c + st.places[c] - 1] = 1
+            obs[at("arrival") + 3 * c + st.places[c] - 1] = 1
         if not st.nest[c]:
-            obs[1590 + c] = 1
+            obs[at("left_nest") + c] = 1
     for cell in range(3 * (last_row(st) + 1)):
         x, y = cell % 3, cell // 3
         k = kind(st, x, y)
-        for plane, hit in ((6, k in n.IMPASSABLE), (7, k == n.QUICK), (8, is_curve(st, x, y)),
-                           (9, k == n.CROC), (10, k == n.LAVA), (11, k == n.VORTEX), (12, True)):
+        for part, hit in (("impassable", k in n.IMPASSABLE), ("quicksand", k == n.QUICK),
+                          ("curve", is_curve(st, x, y)), ("crocodile", k == n.CROC),
+                          ("lava", k == n.LAVA), ("vortex", k == n.VORTEX), ("track", True)):
             if hit:
-                obs[plane * 63 + cell] = 1
+                obs[at(part) + cell] = 1
     if st.variant:
         for k, cell in enumerate(st.berry_cells):
             if cell is not None:
-                obs[13 * 63 + cell] = 1
+                obs[at("berry") + cell] = 1
                 if player in st.seen[k]:
-                    obs[(14 + st.berry_kinds[k]) * 63 + cell] = 1
+                    obs[at("berry_kinds") + st.berry_kinds[k] * 63 + cell] = 1
         for seat in st.spear:
-            obs[1674 + (seat - player) % P] = 1
+            obs[at("spear") + (seat - player) % P] = 1
         for seat in range(P):
             if n.JADE in st.collected[seat]:
-                obs[1679 + (seat - player) % P] = 1
+                obs[at("oor") + (seat - player) % P] = 1
     for d, f in enumerate(st.dice):
         if f is not None:
-            obs[1595 + 6 * d + f] = 1
-    obs[1631 + st.phase] = 1
+            obs[at("dice") + 6 * d + f] = 1
+    obs[at("phase") + st.phase] = 1
     if st.mover >= 0:
-        obs[1645 + st.mover] = 1
+        obs[at("mover") + st.mover] = 1
     for k in range(min(st.points, 8)):
-        obs[1650 + k] = 1
-    obs[1658 + st.cards[player]] = 1
-    obs[1668 + (st.to_move - player) % P] = 1
-    obs[1673] = int(st.direction < 0)
+        obs[at("points") + k] = 1
+    obs[at("card") + st.cards[player]] = 1
+    obs[at("to_move") + (st.to_move - player) % P] = 1
+    obs[at("reversed")] = int(st.direction < 0)
     for k in range(P):
-        obs[1684 + k] = 1
-    obs[1689] = int(st.phase not in (n.ROLL, n.REROLL, n.PLACE, n.END))
+        obs[at("seats") + k] = 1
+    obs[at("past_reroll")] = int(st.phase not in (n.ROLL, n.REROLL, n.PLACE, n.END))
     for c in range(5):
         for k in range(min(st.frenzy[c], 5)):
-            obs[1690 + 5 * c + k] = 1
+            obs[at("frenzy") + 5 * c + k] = 1
     for k in range(min(st.jokers, 5)):
-        obs[1715 + k] = 1
+        obs[at("jokers") + k] = 1
     return obs
-
-
-OBS_SIZE = 1720

@@ -29,7 +29,21 @@ from savanna.bits import ONE, lowest_bit, popcount
 # ----- declared facts ------------------------------------------------------------------------
 NUM_ACTIONS = N.NUM_ACTIONS            # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)
 MAX_CHANCE_OUTCOMES = len(N.VALUES)    # 8
-OBS_SIZE = 839                         # layout in observe_one
+OBS_SIZE = N.OBS.size
+# observation offsets (numba freezes these module globals), from the layout in bonobo.notation
+OBS_TILES = N.OBS.offset("tiles")
+OBS_ACTIVATED = N.OBS.offset("activated")
+OBS_SYMBOLS = N.OBS.offset("symbols")
+OBS_PAWNS = N.OBS.offset("pawns")
+OBS_LEGAL_SPOTS = N.OBS.offset("legal_spots")
+OBS_DRAWN = N.OBS.offset("drawn")
+OBS_PILE = N.OBS.offset("pile")
+OBS_SUPPLY = N.OBS.offset("supply")
+OBS_SCORE = N.OBS.offset("score")
+OBS_PHASE = N.OBS.offset("phase")
+OBS_TO_MOVE = N.OBS.offset("to_move")
+OBS_SEATS = N.OBS.offset("seats")
+__doc__ = N.OBS.document(__doc__)
 # Decisions in one game, at most: a pawn leaves a spot only when the spot is fully covered or
 # beside an activated toilet, and both bar it for good, so each of the 19 spots receives at most
 # one pawn; 54 triangles hold at most 27 tiles, each a draw and a placement: 19 + 2 * 27 = 73.
@@ -287,17 +301,7 @@ def _plane(out, base, m):
 
 @njit(cache=True)
 def observe_one(s, i, player, out):
-    """uint8[839] of 0/1 from ``player``'s seat; relative seat k = (owner - player) mod P.
-
-    [0, 648)   12 planes x 54 triangles: 0-7 covered by a tile of value v (outcome order),
-               8 free and activated, 9 toilet, 10 parasol, 11 dune
-    [648, 743) 5 planes x 19 spots: 0-3 pawns of relative seat k, 4 legal for a pawn
-    743-750    tile in hand one-hot; 751-778 pile thermometer (value v: TILE_COUNTS[v] bits,
-               bit j set iff pile[v] > j); 779-794 supply thermometer, 4 bits per relative seat;
-    795-826    clip(score + 128, 0, 255) in binary, 8 bits per relative seat, lowest first;
-    827-830    phase one-hot; 831-834 relative seat to move one-hot (zero at the end);
-    835-838    seat k present.
-    """
+    """The observation from ``player``'s seat, laid out as ``notation.OBS``."""
     r = s[i]
     P = r.num_players
     out[:] = 0
@@ -305,19 +309,17 @@ def observe_one(s, i, player, out):
         v = r.tval[t]
         if v != 0:
             o = v + 4 if v < 0 else v + 3
-            out[o * 54 + t] = 1
-    _plane(out, 8 * 54, _activated(r.covered))
+            out[OBS_TILES + o * N.NUM_TRIANGLES + t] = 1
+    _plane(out, OBS_ACTIVATED, _activated(r.covered))
     for k in range(3):
-        _plane(out, (9 + k) * 54, SYMBOL_MASK[k])
-    base = 12 * 54
+        _plane(out, OBS_SYMBOLS + k * N.NUM_TRIANGLES, SYMBOL_MASK[k])
     for p in range(P):
         k = (p - player) % P
-        _plane(out, base + k * 19, r.pawns[p])
-    _plane(out, base + 4 * 19, _legal_spots(r))
-    base += 5 * 19
+        _plane(out, OBS_PAWNS + k * SPOT_COUNT, r.pawns[p])
+    _plane(out, OBS_LEGAL_SPOTS, _legal_spots(r))
     if r.phase == PLACE:
-        out[base + r.drawn] = 1
-    base += 8
+        out[OBS_DRAWN + r.drawn] = 1
+    base = OBS_PILE
     for o in range(8):
         for j in range(TILE_COUNTS[o]):
             out[base + j] = r.pile[o] > j
@@ -326,15 +328,14 @@ def observe_one(s, i, player, out):
         k = (p - player) % P
         supply = PAWNS - popcount(r.pawns[p])
         for j in range(supply):
-            out[base + 4 * k + j] = 1
+            out[OBS_SUPPLY + PAWNS * k + j] = 1
         shifted = min(255, max(0, np.int64(r.score[p]) + 128))
         for j in range(8):
-            out[base + 16 + 8 * k + j] = (shifted >> j) & 1
-        out[base + 56 + k] = 1
-    base += 48
-    out[base + r.phase] = 1
+            out[OBS_SCORE + 8 * k + j] = (shifted >> j) & 1
+        out[OBS_SEATS + k] = 1
+    out[OBS_PHASE + r.phase] = 1
     if r.phase != END:
-        out[base + 4 + (r.to_move - player) % P] = 1
+        out[OBS_TO_MOVE + (r.to_move - player) % P] = 1
 
 
 @njit(cache=True)

@@ -19,7 +19,6 @@ from bonobo import notation as N
 
 CHANCE = -1
 TERMINAL = -2
-OBS_SIZE = 839
 
 _NEIGHBOURS = [{u for u in range(N.NUM_TRIANGLES)
                 if len(set(N.TRIANGLES[t]) & set(N.TRIANGLES[u])) == 2}
@@ -199,7 +198,7 @@ def scores(state):
 
 
 def observe(state, player):
-    """The observation layout of ``bonobo._kernels`` (see the contract), built plainly."""
+    """The observation of ``N.OBS``, built plainly part by part."""
     P = state.num_players
     rel = [(o - player) % P for o in range(P)]
     triangles = [[0] * N.NUM_TRIANGLES for _ in range(12)]
@@ -213,20 +212,27 @@ def observe(state, player):
         spots[rel[owner]][s] = 1
     for s in legal_spots(state):
         spots[4][s] = 1
-    obs = [x for plane in triangles + spots for x in plane]
-    obs += [int(state.phase == "place" and state.drawn == v) for v in N.VALUES]
-    for count, initial in zip(state.pile, N.TILE_COUNTS):
-        obs += [int(count > j) for j in range(initial)]
+    parts = {"tiles": [x for plane in triangles[:8] for x in plane],
+             "activated": triangles[8],
+             "symbols": [x for plane in triangles[9:] for x in plane],
+             "pawns": [x for plane in spots[:4] for x in plane],
+             "legal_spots": spots[4],
+             "drawn": [int(state.phase == "place" and state.drawn == v) for v in N.VALUES],
+             "pile": [int(count > j) for count, initial in zip(state.pile, N.TILE_COUNTS)
+                      for j in range(initial)]}
     by_seat = {rel[p]: p for p in range(P)}
+    parts["supply"] = []
     for k in range(4):
         left = supply(state, by_seat[k]) if k in by_seat else 0
-        obs += [int(left > j) for j in range(4)]
+        parts["supply"] += [int(left > j) for j in range(4)]
+    parts["score"] = []
     for k in range(4):
         shifted = min(255, max(0, state.score[by_seat[k]] + 128)) if k in by_seat else 0
-        obs += [shifted >> j & 1 for j in range(8)]
-    obs += [int(state.phase == ph) for ph in N.PHASES]
+        parts["score"] += [shifted >> j & 1 for j in range(8)]
+    parts["phase"] = [int(state.phase == ph) for ph in N.PHASES]
     mover = rel[state.to_move] if state.phase != "end" else -1
-    obs += [int(k == mover) for k in range(4)]
-    obs += [int(k < P) for k in range(4)]
-    assert len(obs) == OBS_SIZE
-    return obs
+    parts["to_move"] = [int(k == mover) for k in range(4)]
+    parts["seats"] = [int(k < P) for k in range(4)]
+    assert [(name, len(part)) for name, part in parts.items()] == \
+        [(part.name, part.size) for part in N.OBS.parts]
+    return [x for part in parts.values() for x in part]

@@ -41,6 +41,8 @@ Impala moves k = 1..3      ``202 + k``            ``impala +2``
 from dataclasses import dataclass, field
 from numbers import Integral
 
+from savanna.layout import Layout
+
 NUM_ROWS, NUM_COLS = 5, 6
 NUM_CELLS = NUM_ROWS * NUM_COLS
 TRACK_LENGTH = 22
@@ -71,6 +73,26 @@ SWAP = 172          # + cell of the gazelle
 STOP = 202
 IMPALA = 202        # + k, k = 1..3
 NUM_ACTIONS = 206
+
+# The observation, from the observer's seat ("own" is the observer's): planes of 30 cells
+# (index plane offset + cell), then features. Kernels and reference both read these offsets.
+OBS = Layout(
+    ("own_tokens", 5 * NUM_CELLS, "5 planes: the observer's tokens of each kind (ZGELC)"),
+    ("opponent_tokens", 5 * NUM_CELLS, "5 planes: the opponent's tokens of each kind"),
+    ("face_down", NUM_CELLS, "plane: face-down tokens"),
+    ("impala_line", NUM_CELLS, "plane: the row or column Impala points at"),
+    ("sectors", 6 * NUM_CELLS, "6 planes: the cells of sectors A..F"),
+    ("crocodile", NUM_CELLS, "plane: the crocodile's cell during a chain"),
+    ("swapped", NUM_CELLS, "plane: gazelles already swapped in this chain"),
+    ("impala_position", TRACK_LENGTH, "Impala's track position, one-hot (zero before setup)"),
+    ("phase", len(PHASES), "phase one-hot, in the order of PHASES"),
+    ("own_hand", sum(TOKEN_COUNTS.values()),
+     "the observer's hand: per kind (ZGELC) a thermometer of its count"),
+    ("opponent_hand", sum(TOKEN_COUNTS.values()), "the opponent's hand, the same way"),
+    ("own_inauguration", 1, "the observer holds the inauguration"),
+    ("opponent_inauguration", 1, "the opponent holds the inauguration"),
+    ("to_move", 1, "the observer is to move"),
+)
 
 
 def _clip(value, limit=80):
