@@ -22,34 +22,34 @@ never an order: each draw is a chance node with probability ``pile[o] / sum(pile
 import numpy as np
 from numba import njit
 
-from bonobo import notation as N
+from bonobo import notation
 from savanna._drivers import CHANCE, TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
 
 # ----- declared facts ------------------------------------------------------------------------
-NUM_ACTIONS = N.NUM_ACTIONS            # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)
-MAX_CHANCE_OUTCOMES = len(N.VALUES)    # 8
-OBS_SIZE = N.OBS.size
+NUM_ACTIONS = notation.NUM_ACTIONS     # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)
+MAX_CHANCE_OUTCOMES = len(notation.VALUES)    # 8
+OBS_SIZE = notation.OBS.size
 # observation offsets (numba freezes these module globals), from the layout in bonobo.notation
-OBS_TILES = N.OBS.offset("tiles")
-OBS_ACTIVATED = N.OBS.offset("activated")
-OBS_SYMBOLS = N.OBS.offset("symbols")
-OBS_PAWNS = N.OBS.offset("pawns")
-OBS_LEGAL_SPOTS = N.OBS.offset("legal_spots")
-OBS_DRAWN = N.OBS.offset("drawn")
-OBS_PILE = N.OBS.offset("pile")
-OBS_SUPPLY = N.OBS.offset("supply")
-OBS_SCORE = N.OBS.offset("score")
-OBS_PHASE = N.OBS.offset("phase")
-OBS_TO_MOVE = N.OBS.offset("to_move")
-OBS_SEATS = N.OBS.offset("seats")
-__doc__ = N.OBS.document(__doc__)
+OBS_TILES = notation.OBS.offset("tiles")
+OBS_ACTIVATED = notation.OBS.offset("activated")
+OBS_SYMBOLS = notation.OBS.offset("symbols")
+OBS_PAWNS = notation.OBS.offset("pawns")
+OBS_LEGAL_SPOTS = notation.OBS.offset("legal_spots")
+OBS_DRAWN = notation.OBS.offset("drawn")
+OBS_PILE = notation.OBS.offset("pile")
+OBS_SUPPLY = notation.OBS.offset("supply")
+OBS_SCORE = notation.OBS.offset("score")
+OBS_PHASE = notation.OBS.offset("phase")
+OBS_TO_MOVE = notation.OBS.offset("to_move")
+OBS_SEATS = notation.OBS.offset("seats")
+__doc__ = notation.OBS.document(__doc__)
 # Decisions in one game, at most: a pawn leaves a spot only when the spot is fully covered or
 # beside an activated toilet, and both bar it for good, so each of the 19 spots receives at most
 # one pawn; 54 triangles hold at most 27 tiles, each a draw and a placement: 19 + 2 * 27 = 73.
-MAX_PLIES = N.NUM_SPOTS + 2 * (N.NUM_TRIANGLES // 2)
-DRAW = N.DRAW
-TILE = N.TILE
+MAX_PLIES = notation.NUM_SPOTS + 2 * (notation.NUM_TRIANGLES // 2)
+DRAW = notation.DRAW
+TILE = notation.TILE
 CHOOSE, DRAWING, PLACE, END = range(4)  # the order of notation.PHASES
 
 STATE_DTYPE = np.dtype([
@@ -57,8 +57,8 @@ STATE_DTYPE = np.dtype([
     ("slots", np.uint64, (2,)),
     ("pawns", np.uint64, (4,)),
     ("score", np.int16, (4,)),
-    ("tval", np.int8, (N.NUM_TRIANGLES,)),
-    ("pile", np.int8, (len(N.VALUES),)),
+    ("tval", np.int8, (notation.NUM_TRIANGLES,)),
+    ("pile", np.int8, (len(notation.VALUES),)),
     ("drawn", np.int8),
     ("phase", np.int8),
     ("to_move", np.int8),
@@ -66,10 +66,10 @@ STATE_DTYPE = np.dtype([
 ])
 
 ZERO = np.uint64(0)
-ALL_TRIANGLES = np.uint64((1 << N.NUM_TRIANGLES) - 1)
-SPOT_COUNT = N.NUM_SPOTS
-NUM_SLOTS = N.NUM_SLOTS
-PAWNS = N.PAWNS_PER_PLAYER
+ALL_TRIANGLES = np.uint64((1 << notation.NUM_TRIANGLES) - 1)
+SPOT_COUNT = notation.NUM_SPOTS
+NUM_SLOTS = notation.NUM_SLOTS
+PAWNS = notation.PAWNS_PER_PLAYER
 
 
 # ----- lookup tables (plain numpy, built once, never mutated) --------------------------------
@@ -80,20 +80,22 @@ def _mask(bits):
     return m
 
 
-NEIGHBOURS = np.array([_mask(N.NEIGHBOURS[t]) for t in range(N.NUM_TRIANGLES)], np.uint64)
-SLOT_MASK = np.array([_mask(pair) for pair in N.SLOTS], np.uint64)
-SLOT_TRIS = np.array(N.SLOTS, np.int64)
-SPOT_MASK = np.array([_mask(tris) for tris in N.SPOT_TRIANGLES], np.uint64)
-SPOT_TRIS = np.array(N.SPOT_TRIANGLES, np.int64)
-TRI_SPOTS = np.array([_mask(s for s in range(SPOT_COUNT) if t in N.SPOT_TRIANGLES[s])
-                      for t in range(N.NUM_TRIANGLES)], np.uint64)
-TOILETS = np.array(N.TOILETS, np.int64)
-SYMBOL_MASK = np.array([_mask(t for t in range(N.NUM_TRIANGLES) if N.SYMBOLS[t] == sym)
+NEIGHBOURS = np.array([_mask(notation.NEIGHBOURS[t]) for t in range(notation.NUM_TRIANGLES)],
+                      np.uint64)
+SLOT_MASK = np.array([_mask(pair) for pair in notation.SLOTS], np.uint64)
+SLOT_TRIS = np.array(notation.SLOTS, np.int64)
+SPOT_MASK = np.array([_mask(tris) for tris in notation.SPOT_TRIANGLES], np.uint64)
+SPOT_TRIS = np.array(notation.SPOT_TRIANGLES, np.int64)
+TRI_SPOTS = np.array([_mask(s for s in range(SPOT_COUNT) if t in notation.SPOT_TRIANGLES[s])
+                      for t in range(notation.NUM_TRIANGLES)], np.uint64)
+TOILETS = np.array(notation.TOILETS, np.int64)
+SYMBOL_MASK = np.array([_mask(t for t in range(notation.NUM_TRIANGLES)
+                              if notation.SYMBOLS[t] == sym)
                         for sym in "TPD"], np.uint64)   # toilet, parasol, dune
 PARASOL_MASK = SYMBOL_MASK[1]
 DUNE_MASK = SYMBOL_MASK[2]
-VALUES = np.array(N.VALUES, np.int64)
-TILE_COUNTS = np.array(N.TILE_COUNTS, np.int64)
+VALUES = np.array(notation.VALUES, np.int64)
+TILE_COUNTS = np.array(notation.TILE_COUNTS, np.int64)
 
 
 # ----- rule helpers --------------------------------------------------------------------------
@@ -305,14 +307,14 @@ def observe_one(s, i, player, out):
     r = s[i]
     P = r.num_players
     out[:] = 0
-    for t in range(N.NUM_TRIANGLES):
+    for t in range(notation.NUM_TRIANGLES):
         v = r.tval[t]
         if v != 0:
             o = v + 4 if v < 0 else v + 3
-            out[OBS_TILES + o * N.NUM_TRIANGLES + t] = 1
+            out[OBS_TILES + o * notation.NUM_TRIANGLES + t] = 1
     _plane(out, OBS_ACTIVATED, _activated(r.covered))
     for k in range(3):
-        _plane(out, OBS_SYMBOLS + k * N.NUM_TRIANGLES, SYMBOL_MASK[k])
+        _plane(out, OBS_SYMBOLS + k * notation.NUM_TRIANGLES, SYMBOL_MASK[k])
     for p in range(P):
         k = (p - player) % P
         _plane(out, OBS_PAWNS + k * SPOT_COUNT, r.pawns[p])
@@ -365,7 +367,7 @@ STATE_ERRORS = (
     "two pawns on one spot",
     "a pawn on a fully covered spot (it would have scored)",
     "a pawn beside an activated toilet (it would have been chased)",
-    f"score must be in -{N.MAX_SCORE}..{N.MAX_SCORE} (no player can score more)",
+    f"score must be in -{notation.MAX_SCORE}..{notation.MAX_SCORE} (no player can score more)",
     "phase chance or place with no free slot",
     "phase end while a player can still act",
 )
@@ -411,7 +413,7 @@ def valid_one(s, i, template):
     if seen != r.covered:
         return BAD_COVERED
     nonzero = 0   # every covered triangle has a value now; the free ones must have none
-    for t in range(N.NUM_TRIANGLES):
+    for t in range(notation.NUM_TRIANGLES):
         nonzero += r.tval[t] != 0   # branch-free: 3x faster than testing covered per triangle
     if nonzero != popcount(r.covered):
         return TVAL_ON_FREE
@@ -433,7 +435,7 @@ def valid_one(s, i, template):
         if m & taken != ZERO:
             return SHARED_SPOT
         taken |= m
-        if r.score[p] < -N.MAX_SCORE or r.score[p] > N.MAX_SCORE:
+        if r.score[p] < -notation.MAX_SCORE or r.score[p] > notation.MAX_SCORE:
             return BAD_SCORE
     rest = taken
     while rest:
