@@ -9,35 +9,69 @@ During a move the board does not change (only the mover moves, and berries count
 whether a move can spend all its points depends only on the mover's cell and points left:
 ``_completable`` walks the set of cells reachable after k points as a bitboard frontier.
 
-Observation (``uint8[1720]``) from ``player``'s seat; seats are relative, ``(seat - player) % P``:
-
-* planes of 63 cells, index ``plane*63 + cell``: 0-4 ostrich of colour c; 5 scared ostriches;
-  6 impassable (rock, water, chasm); 7 quicksand; 8 curve; 9 crocodile; 10 lava; 11 vortex;
-  12 track cells; 13 berry (face down); 14-24 berry of kind k, only if ``player`` has seen it;
-* 1575-1589 arrival place (3c + place - 1); 1590-1594 has left its nest; 1595-1630 die d shows
-  face f (6d + f; zero while unrolled); 1631-1644 phase; 1645-1649 mover; 1650-1657 points left
-  (thermometer); 1658-1667 own card; 1668-1672 seat to move; 1673 order reversed; 1674-1678
-  spear mark per seat; 1679-1683 Oor held per seat; 1684-1688 seat exists; 1689 past the reroll
-  decision; 1690-1714 frenzy points per colour (thermometer of 5); 1715-1719 frenzy jokers left.
-
-Other players' cards and unseen berry kinds never appear.
+The observation (``notation.OBS``, table below) is from ``player``'s seat; seats are relative,
+``(seat - player) % P``. Other players' cards and unseen berry kinds never appear.
 """
 import numpy as np
 from numba import njit
 
-from banjooli import notation as nt
+from banjooli import notation
+from banjooli.notation import (
+    A_ASSIGN,
+    A_BACK,
+    A_BERRY,
+    A_DIR,
+    A_GROUP,
+    A_MOVE,
+    A_PASS,
+    A_SORCERY,
+    A_SPEAR,
+    A_SWAP,
+    ACT,
+    BVORTEX,
+    CHASM,
+    CROC,
+    END,
+    FORESIGHT,
+    FRENZY,
+    FRENZY_ASSIGN,
+    FRENZY_PICK,
+    FRENZY_ROLL,
+    GO,
+    JADE,
+    JOKER,
+    LAVA,
+    MAX_TURNS,
+    MOVE,
+    PLACE,
+    QUICK,
+    REROLL,
+    REROLLING,
+    ROCK,
+    ROLL,
+    SNAKE,
+    SNAKE_BACK,
+    SPEAR,
+    SPEAR_GIVE,
+    TASTY,
+    TRAP,
+    UTURN,
+    VORTEX,
+    VORTEX_PICK,
+    VORTEX_ROLL,
+    WATER,
+)
+from savanna._drivers import CHANCE, TERMINAL
 from savanna.bits import ONE, bit, lowest_bit, popcount
 from savanna.rng import below
 
-CHANCE = -1
-TERMINAL = -2
 ZERO = np.uint64(0)
 ARRIVE = 63  # _target's answer for "crosses the finish line"
 
 STATE_DTYPE = np.dtype([
     # options (copied from the template)
     ("players", np.int8), ("nterrain", np.int8), ("special", np.int8), ("fixed", np.int8),
-    ("course", np.int8, (nt.MAX_TERRAIN,)),
+    ("course", np.int8, (notation.MAX_TERRAIN,)),
     # course cell sets, derived from ``course``
     ("block", np.uint64), ("quick", np.uint64), ("curve", np.uint64), ("croc", np.uint64),
     ("lava", np.uint64), ("vortex", np.uint64),
@@ -56,14 +90,42 @@ STATE_DTYPE = np.dtype([
     ("spear", np.uint8),             # seats without reroll on their next turn
     ("frenzy", np.int8, (5,)), ("jokers", np.int8),
 ])
-OBS_SIZE = 1720
+OBS_SIZE = notation.OBS.size
+# observation offsets (numba freezes these module globals), from the layout in banjooli.notation
+OBS_OSTRICHES = notation.OBS.offset("ostriches")
+OBS_SCARED = notation.OBS.offset("scared")
+OBS_IMPASSABLE = notation.OBS.offset("impassable")
+OBS_QUICKSAND = notation.OBS.offset("quicksand")
+OBS_CURVE = notation.OBS.offset("curve")
+OBS_CROCODILE = notation.OBS.offset("crocodile")
+OBS_LAVA = notation.OBS.offset("lava")
+OBS_VORTEX = notation.OBS.offset("vortex")
+OBS_TRACK = notation.OBS.offset("track")
+OBS_BERRY = notation.OBS.offset("berry")
+OBS_BERRY_KINDS = notation.OBS.offset("berry_kinds")
+OBS_ARRIVAL = notation.OBS.offset("arrival")
+OBS_LEFT_NEST = notation.OBS.offset("left_nest")
+OBS_DICE = notation.OBS.offset("dice")
+OBS_PHASE = notation.OBS.offset("phase")
+OBS_MOVER = notation.OBS.offset("mover")
+OBS_POINTS = notation.OBS.offset("points")
+OBS_CARD = notation.OBS.offset("card")
+OBS_TO_MOVE = notation.OBS.offset("to_move")
+OBS_REVERSED = notation.OBS.offset("reversed")
+OBS_SPEAR = notation.OBS.offset("spear")
+OBS_OOR = notation.OBS.offset("oor")
+OBS_SEATS = notation.OBS.offset("seats")
+OBS_PAST_REROLL = notation.OBS.offset("past_reroll")
+OBS_FRENZY = notation.OBS.offset("frenzy")
+OBS_JOKERS = notation.OBS.offset("jokers")
+__doc__ = notation.OBS.document(__doc__)
 
 SPECIAL_NONE = -1
 SPECIAL_RANDOM = 16
 
-FACE_CURVE = np.array(nt.FACE_CURVE, np.int8)
-NUM_FACES = len(nt.FACE_NAMES)
-CATALOGUE_FACES = len(nt.CATALOGUE)  # faces below this are drawn; the others are special
+FACE_CURVE = np.array(notation.FACE_CURVE, np.int8)
+NUM_FACES = len(notation.FACE_NAMES)
+CATALOGUE_FACES = len(notation.CATALOGUE)  # faces below this are drawn; the others are special
 
 
 def _face_sets():
@@ -72,33 +134,20 @@ def _face_sets():
     kinds_of = ((ROCK, WATER, CHASM), (QUICK,), (), (CROC,), (LAVA,), (VORTEX,))
     sets = np.zeros((NUM_FACES, 6), np.uint64)
     for f in range(NUM_FACES):
-        for k, kind in enumerate(nt.face_kinds(f)):
+        for k, kind in enumerate(notation.face_kinds(f)):
             for g in range(6):
-                if kind in kinds_of[g] or (g == SET_CURVE and nt.FACE_CURVE[f]):
+                if kind in kinds_of[g] or (g == SET_CURVE and notation.FACE_CURVE[f]):
                     sets[f, g] |= np.uint64(1 << k)
     return sets
 
 
 SET_BLOCK, SET_QUICK, SET_CURVE, SET_CROC, SET_LAVA, SET_VORTEX = range(6)
-NESTS = np.array(nt.NESTS, np.int8)
-CARDS = np.array(nt.CARDS, np.int8)
+NESTS = np.array(notation.NESTS, np.int8)
+CARDS = np.array(notation.CARDS, np.int8)
 LANE_ORDER = np.array([[0, 1, 2], [1, 0, 2], [2, 1, 0]], np.int8)  # croc snap: nearest lane
 
-ROLL, REROLL, REROLLING, ACT, MOVE = nt.ROLL, nt.REROLL, nt.REROLLING, nt.ACT, nt.MOVE
-VORTEX_ROLL, VORTEX_PICK, END = nt.VORTEX_ROLL, nt.VORTEX_PICK, nt.END
-PLACE, SPEAR_GIVE, FRENZY_ROLL = nt.PLACE, nt.SPEAR_GIVE, nt.FRENZY_ROLL
-FRENZY_ASSIGN, FRENZY_PICK, SNAKE_BACK = nt.FRENZY_ASSIGN, nt.FRENZY_PICK, nt.SNAKE_BACK
-JOKER = nt.JOKER
-A_MOVE, A_SORCERY, A_PASS, A_DIR, A_SWAP = nt.A_MOVE, nt.A_SORCERY, nt.A_PASS, nt.A_DIR, nt.A_SWAP
-A_BERRY, A_SPEAR, A_ASSIGN = nt.A_BERRY, nt.A_SPEAR, nt.A_ASSIGN
-A_GROUP, A_BACK = nt.A_GROUP, nt.A_BACK
-TRAP, TASTY, JADE, FORESIGHT, GO, UTURN = nt.TRAP, nt.TASTY, nt.JADE, nt.FORESIGHT, nt.GO, nt.UTURN
-SPEAR, FRENZY, BVORTEX, SNAKE = nt.SPEAR, nt.FRENZY, nt.BVORTEX, nt.SNAKE
-GROUND, QUICK, CROC, LAVA, VORTEX = nt.GROUND, nt.QUICK, nt.CROC, nt.LAVA, nt.VORTEX
-ROCK, WATER, CHASM = nt.ROCK, nt.WATER, nt.CHASM
-MAX_TURNS = nt.MAX_TURNS
 FACE_SETS = _face_sets()
-NEST_SET = np.uint64(sum(1 << c for c in nt.NESTS))
+NEST_SET = np.uint64(sum(1 << c for c in notation.NESTS))
 
 
 # ----- set-up -------------------------------------------------------------------------------
@@ -759,68 +808,68 @@ def _returns(r, rewards):
 
 # ----- observation --------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _plane(out, plane, cells):
-    """Set the cells of the bitboard ``cells`` in observation plane ``plane``."""
+def _plane(out, base, cells):
+    """Set the cells of the bitboard ``cells`` in the observation plane at ``base``."""
     while cells != ZERO:
-        out[plane * 63 + lowest_bit(cells)] = 1
+        out[base + lowest_bit(cells)] = 1
         cells &= cells - np.uint64(1)
 
 
 @njit(cache=True)
 def observe_one(s, i, player, out):
+    """The observation from ``player``'s seat, laid out as ``notation.OBS``."""
     r = s[i]
     out[:] = 0
     P = r.players
     for c in range(5):
         cell = r.cells[c]
         if cell >= 0:
-            out[c * 63 + cell] = 1
+            out[OBS_OSTRICHES + c * notation.NUM_CELLS + cell] = 1
             if (r.scared >> c) & 1:
-                out[5 * 63 + cell] = 1
+                out[OBS_SCARED + cell] = 1
         else:
-            out[1575 + 3 * c + r.places[c] - 1] = 1
+            out[OBS_ARRIVAL + 3 * c + r.places[c] - 1] = 1
         if not (r.nest >> c) & 1:
-            out[1590 + c] = 1
-    _plane(out, 6, r.block)
-    _plane(out, 7, r.quick)
-    _plane(out, 8, r.curve)
-    _plane(out, 9, r.croc)
-    _plane(out, 10, r.lava)
-    _plane(out, 11, r.vortex)
+            out[OBS_LEFT_NEST + c] = 1
+    _plane(out, OBS_IMPASSABLE, r.block)
+    _plane(out, OBS_QUICKSAND, r.quick)
+    _plane(out, OBS_CURVE, r.curve)
+    _plane(out, OBS_CROCODILE, r.croc)
+    _plane(out, OBS_LAVA, r.lava)
+    _plane(out, OBS_VORTEX, r.vortex)
     for cell in range(3 * (3 * r.nterrain + 3)):
-        out[12 * 63 + cell] = 1
+        out[OBS_TRACK + cell] = 1
     if r.variant:
         for k in range(P):
             cell = r.berry_cell[k]
             if cell >= 0:
-                out[13 * 63 + cell] = 1
+                out[OBS_BERRY + cell] = 1
                 if (r.seen[k] >> player) & 1:
-                    out[(14 + r.berry_kind[k]) * 63 + cell] = 1
+                    out[OBS_BERRY_KINDS + r.berry_kind[k] * notation.NUM_CELLS + cell] = 1
         for seat in range(P):
             rel = (seat - player + P) % P
-            out[1674 + rel] = (r.spear >> seat) & 1
-            out[1679 + rel] = (r.collected[seat] >> JADE) & 1
+            out[OBS_SPEAR + rel] = (r.spear >> seat) & 1
+            out[OBS_OOR + rel] = (r.collected[seat] >> JADE) & 1
     for d in range(6):
         if r.dice[d] >= 0:
-            out[1595 + 6 * d + r.dice[d]] = 1
-    out[1631 + r.phase] = 1
+            out[OBS_DICE + 6 * d + r.dice[d]] = 1
+    out[OBS_PHASE + r.phase] = 1
     if r.mover >= 0:
-        out[1645 + r.mover] = 1
+        out[OBS_MOVER + r.mover] = 1
     for k in range(min(r.points, 8)):
-        out[1650 + k] = 1
-    out[1658 + r.cards[player]] = 1
-    out[1668 + (r.to_move - player + P) % P] = 1
-    out[1673] = r.direction < 0
+        out[OBS_POINTS + k] = 1
+    out[OBS_CARD + r.cards[player]] = 1
+    out[OBS_TO_MOVE + (r.to_move - player + P) % P] = 1
+    out[OBS_REVERSED] = r.direction < 0
     for k in range(P):
-        out[1684 + k] = 1
+        out[OBS_SEATS + k] = 1
     ph = r.phase
-    out[1689] = not (ph == ROLL or ph == REROLL or ph == PLACE or ph == END)
+    out[OBS_PAST_REROLL] = not (ph == ROLL or ph == REROLL or ph == PLACE or ph == END)
     for c in range(5):
         for k in range(min(r.frenzy[c], 5)):
-            out[1690 + 5 * c + k] = 1
+            out[OBS_FRENZY + 5 * c + k] = 1
     for k in range(min(r.jokers, 5)):
-        out[1715 + k] = 1
-
+        out[OBS_JOKERS + k] = 1
 
 
 # ----- validation ---------------------------------------------------------------------------
@@ -850,7 +899,7 @@ def _valid_course(r, t):
     course = r.course
     used = 0
     specials = 0
-    for j in range(nt.MAX_TERRAIN):
+    for j in range(notation.MAX_TERRAIN):
         f = course[j]
         if r.fixed or j >= r.nterrain:
             if f != t.course[j]:
@@ -916,7 +965,7 @@ def _valid_turn(r, t):
     """Phase, seat, turn, dice, cards and the move fields (mover, points, safe, frenzy)."""
     ph = r.phase
     P = r.players
-    if ph < 0 or ph >= nt.NUM_PHASES or (ph >= PLACE and not r.variant):
+    if ph < 0 or ph >= notation.NUM_PHASES or (ph >= PLACE and not r.variant):
         return E_PHASE
     if r.to_move < 0 or r.to_move >= P:
         return E_TO_MOVE

@@ -37,7 +37,7 @@ Example::
 import numpy as np
 
 from banjooli import _kernels as K
-from banjooli import notation as nt
+from banjooli import notation
 from banjooli.render import render_drawing, render_text
 from savanna.errors import clip
 from savanna.game import Game, Kernels
@@ -55,7 +55,7 @@ def _check_int(name, value, lo, hi):
 
 
 def _ground_cells(face):
-    return nt.face_kinds(face).count(nt.GROUND)
+    return notation.face_kinds(face).count(notation.GROUND)
 
 
 def _fewest_ground_cells(terrain, special, course):
@@ -64,11 +64,11 @@ def _fewest_ground_cells(terrain, special, course):
     catalogue faces share the smallest count, one a curve, so no adjacent curves need not
     raise it)."""
     if course is not None:
-        return sum(_ground_cells(nt.FACE_NAMES.index(f)) for f in course)
-    drawn = sorted(_ground_cells(f) for f in nt.CATALOGUE)
+        return sum(_ground_cells(notation.FACE_NAMES.index(f)) for f in course)
+    drawn = sorted(_ground_cells(f) for f in notation.CATALOGUE)
     if special is None:
         return sum(drawn[:terrain])
-    specials = range(12, 16) if special == "random" else [nt.SPECIALS[special]]
+    specials = range(12, 16) if special == "random" else [notation.SPECIALS[special]]
     return min(_ground_cells(f) for f in specials) + sum(drawn[: terrain - 1])
 
 
@@ -77,12 +77,12 @@ class BanjooliGame(Game):
 
     name = "banjooli"
     version = 0
-    num_actions = nt.NUM_ACTIONS
+    num_actions = notation.NUM_ACTIONS
     max_chance_outcomes = 6
     # 1,000 turns x at most 40 decisions per turn (a generous bound: reroll, act, 7 points with
     # Daaaaw, spear, snake, vortex pick; then a frenzy: 5 assignments, 5 groups, 7 points and a
     # vortex pick per group) + 5 berry placements.
-    max_plies = nt.MAX_TURNS * 40 + 5
+    max_plies = notation.MAX_TURNS * 40 + 5
     obs_shape = (K.OBS_SIZE,)
     state_dtype = K.STATE_DTYPE
     zero_sum = True
@@ -90,7 +90,7 @@ class BanjooliGame(Game):
     perfect_information = False
     kernels = Kernels.from_module(K)
     state_errors = K.STATE_ERRORS
-    notation = nt
+    notation = notation
 
     def __init__(self, num_players=2, terrain=None, special=None, berries=False, course=None):
         _check_int("num_players", num_players, 2, 5)
@@ -99,7 +99,7 @@ class BanjooliGame(Game):
         if not isinstance(berries, (bool, np.bool_)):
             raise ValueError(f"berries must be True or False, got {clip(berries)}")
         if terrain is not None:
-            _check_int("terrain", terrain, 1, nt.MAX_TERRAIN)
+            _check_int("terrain", terrain, 1, notation.MAX_TERRAIN)
         if course is not None:
             course = self._check_course(course)
             if special is not None:
@@ -124,13 +124,13 @@ class BanjooliGame(Game):
         r["players"] = self.num_players
         r["nterrain"] = self.terrain
         r["special"] = (K.SPECIAL_NONE if special is None else
-                        K.SPECIAL_RANDOM if special == "random" else nt.SPECIALS[special])
+                        K.SPECIAL_RANDOM if special == "random" else notation.SPECIALS[special])
         r["fixed"] = course is not None
         r["course"] = -1
         if course is not None:
-            r["course"][: len(course)] = [nt.FACE_NAMES.index(f) for f in course]
+            r["course"][: len(course)] = [notation.FACE_NAMES.index(f) for f in course]
         r["nest"] = 0b11111
-        r["phase"] = nt.PLACE if berries else nt.ROLL
+        r["phase"] = notation.PLACE if berries else notation.ROLL
         r["variant"] = berries
         r["berry_cell"] = -1
         r["berry_kind"] = -1
@@ -144,12 +144,12 @@ class BanjooliGame(Game):
     def _check_course(course):
         if not isinstance(course, (list, tuple)) or not all(isinstance(f, str) for f in course):
             raise ValueError(f"course must be a list of face names, got {clip(course)}")
-        if not 1 <= len(course) <= nt.MAX_TERRAIN:
-            raise ValueError(f"course must list 1..{nt.MAX_TERRAIN} faces, got {len(course)}")
+        if not 1 <= len(course) <= notation.MAX_TERRAIN:
+            raise ValueError(f"course must list 1..{notation.MAX_TERRAIN} faces, got {len(course)}")
         for f in course:
-            if f not in nt.FACE_NAMES:
+            if f not in notation.FACE_NAMES:
                 raise ValueError(f"unknown face {clip(f)} in course; known: "
-                                 f"{', '.join(nt.FACE_NAMES)}")
+                                 f"{', '.join(notation.FACE_NAMES)}")
         for a, b in zip(course, course[1:]):
             if a.startswith("K") and b.startswith("K"):
                 raise ValueError(f"course has two adjacent curves {a}, {b}: the rules forbid it")
@@ -166,7 +166,7 @@ class BanjooliGame(Game):
     def from_position(self, pos):
         """A batch of one state holding ``pos`` (a ``notation.Position``), or a ValueError if
         it is not a possible state of this game (``check_states``)."""
-        if not isinstance(pos, nt.Position):
+        if not isinstance(pos, notation.Position):
             raise ValueError(f"expected a banjooli notation.Position, got {clip(pos)}")
         if pos.players != self.num_players:
             raise ValueError(f"position has {clip(pos.players)} players, this game "
@@ -177,8 +177,8 @@ class BanjooliGame(Game):
         if len(pos.course) != self.terrain:
             raise ValueError(f"position has {len(pos.course)} terrain tiles, this game "
                              f"{self.terrain}")
-        if not all(isinstance(f, int) and 0 <= f < len(nt.FACE_NAMES) for f in pos.course):
-            raise ValueError(f"course faces must be ints 0..{len(nt.FACE_NAMES) - 1}, got "
+        if not all(isinstance(f, int) and 0 <= f < len(notation.FACE_NAMES) for f in pos.course):
+            raise ValueError(f"course faces must be ints 0..{len(notation.FACE_NAMES) - 1}, got "
                              f"{clip(pos.course)}")
         s = self._template.copy()
         try:
@@ -236,7 +236,7 @@ class BanjooliGame(Game):
                                 for m in r["collected"][:P]),
                 spear=tuple(p for p in range(P) if r["spear"] >> p & 1),
                 frenzy=tuple(int(f) for f in r["frenzy"]), jokers=int(r["jokers"]))
-        return nt.Position(
+        return notation.Position(
             players=int(r["players"]), course=tuple(int(f) for f in r["course"][:k]),
             cells=tuple(None if c < 0 else int(c) for c in r["cells"]),
             places=tuple(int(p) for p in r["places"]),

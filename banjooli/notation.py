@@ -67,6 +67,9 @@ import operator
 import re
 from dataclasses import dataclass, replace
 
+from savanna.errors import clip
+from savanna.layout import Layout
+
 COLOURS = "RBGYP"
 JOKER = 5
 FACES = "RBGYPW"  # die faces 0..5
@@ -127,6 +130,41 @@ A_GROUP = 186      # + colour
 A_BACK = 191       # + lane: the snake's landing cell, two rows back
 NUM_ACTIONS = 194
 DIR_NAMES = ("left", "straight", "right")
+MAX_PLAYERS = 5
+NUM_DICE = 6
+
+# The observation, 0/1 from the observer's seat; seats are relative, (seat - observer) % P.
+# Planes of 63 cells (index offset + plane * 63 + cell), then features. Other players' cards
+# and unseen berry kinds never appear. Kernels and reference both read these offsets.
+OBS = Layout(
+    ("ostriches", len(COLOURS) * NUM_CELLS, "5 planes: the ostrich of colour c"),
+    ("scared", NUM_CELLS, "plane: scared ostriches"),
+    ("impassable", NUM_CELLS, "plane: rock, water, chasm"),
+    ("quicksand", NUM_CELLS, "plane: quicksand"),
+    ("curve", NUM_CELLS, "plane: curve cells"),
+    ("crocodile", NUM_CELLS, "plane: crocodiles"),
+    ("lava", NUM_CELLS, "plane: lava"),
+    ("vortex", NUM_CELLS, "plane: vortex"),
+    ("track", NUM_CELLS, "plane: the cells of the course"),
+    ("berry", NUM_CELLS, "plane: berries (face down)"),
+    ("berry_kinds", len(BERRY_LETTERS) * NUM_CELLS,
+     "11 planes: berry of kind k, only if the observer has seen it"),
+    ("arrival", 3 * len(COLOURS), "arrival place of colour c: 3c + place - 1"),
+    ("left_nest", len(COLOURS), "colour c has left its nest"),
+    ("dice", NUM_DICE * len(FACES), "die d shows face f: 6d + f (zero while unrolled)"),
+    ("phase", NUM_PHASES, "phase one-hot, in the order of PHASES"),
+    ("mover", len(COLOURS), "colour moving, one-hot"),
+    ("points", 8, "points left to move, a thermometer"),
+    ("card", len(CARDS), "the observer's card, one-hot"),
+    ("to_move", MAX_PLAYERS, "relative seat to move, one-hot"),
+    ("reversed", 1, "turn order reversed"),
+    ("spear", MAX_PLAYERS, "spear mark per relative seat"),
+    ("oor", MAX_PLAYERS, "Oor held per relative seat"),
+    ("seats", MAX_PLAYERS, "relative seat k exists"),
+    ("past_reroll", 1, "past the reroll decision"),
+    ("frenzy", 5 * len(COLOURS), "frenzy points per colour, a thermometer of 5"),
+    ("jokers", 5, "frenzy jokers left, a thermometer"),
+)
 
 
 @dataclass(frozen=True)
@@ -163,14 +201,6 @@ class Position:
         return 3 * len(self.course) + 2
 
 
-def _clip(value):
-    """``repr(value)`` cut to one short line for an error message (``savanna.errors.clip``,
-    imported here only when needed so that the reference stays free of numba)."""
-    from savanna.errors import clip
-
-    return clip(value)
-
-
 def cell_name(cell):
     return f"{LANES[cell % 3]}{cell // 3}"
 
@@ -178,7 +208,7 @@ def cell_name(cell):
 def parse_cell(text):
     m = re.fullmatch(r"([abc])([0-9]{1,2})", text)
     if not m or int(m.group(2)) >= MAX_ROWS:
-        raise ValueError(f"bad cell {_clip(text)}: expected a lane a-c and a row 0-{MAX_ROWS - 1}, "
+        raise ValueError(f"bad cell {clip(text)}: expected a lane a-c and a row 0-{MAX_ROWS - 1}, "
                          "e.g. b4")
     return int(m.group(2)) * 3 + LANES.index(m.group(1))
 
@@ -245,15 +275,15 @@ _BERRY_KEYS = ("spear", "berries", "collected", "frenzy")
 def parse(text):
     """The Position of a one-line text; ValueError naming the first bad field."""
     if not isinstance(text, str):
-        raise ValueError(f"a position is a str in the banjooli notation, got {_clip(text)}")
+        raise ValueError(f"a position is a str in the banjooli notation, got {clip(text)}")
     fields = text.split()
     keys = tuple(f.split("=", 1)[0] for f in fields)
     if keys not in (_KEYS, _KEYS + _BERRY_KEYS) or any("=" not in f for f in fields):
         raise ValueError(f"expected the fields {' '.join(k + '=' for k in _KEYS)} in this order, "
                          f"then for the berry variant {' '.join(k + '=' for k in _BERRY_KEYS)}; "
-                         f"got {_clip(text)}")
+                         f"got {clip(text)}")
     v = dict(f.split("=", 1) for f in fields)
-    players = _int(v["players"], "players", 2, 5)
+    players = _int(v["players"], "players", 2, MAX_PLAYERS)
     course = tuple(_face(name) for name in v["course"].split(","))
     if not 1 <= len(course) <= MAX_TERRAIN:
         raise ValueError(f"course must have 1..{MAX_TERRAIN} faces, got {len(course)}")
@@ -261,12 +291,12 @@ def parse(text):
     tokens = v["ostriches"].split(",")
     if len(tokens) != 5:
         raise ValueError("ostriches must list 5 ostriches (R,B,G,Y,P), got "
-                         f"{_clip(v['ostriches'])}")
+                         f"{clip(v['ostriches'])}")
     cells, places, nest, scared = [], [], [], []
     for c, tok in enumerate(tokens):
         m = re.fullmatch(r"\+([123])|([abc][0-9]{1,2})(n?)(s?)", tok)
         if not m:
-            raise ValueError(f"bad ostrich {COLOURS[c]} {_clip(tok)}: expected a cell with "
+            raise ValueError(f"bad ostrich {COLOURS[c]} {clip(tok)}: expected a cell with "
                              "optional n (on its nest) and s (scared), or +1/+2/+3")
         if m.group(1):
             cells.append(None), places.append(int(m.group(1))), nest.append(False)
@@ -274,7 +304,7 @@ def parse(text):
             continue
         cell = parse_cell(m.group(2))
         if cell // 3 > last_row:
-            raise ValueError(f"ostrich {COLOURS[c]} on {_clip(tok)} is past the last row "
+            raise ValueError(f"ostrich {COLOURS[c]} on {clip(tok)} is past the last row "
                              f"{last_row}")
         if m.group(3) and cell not in NESTS:
             raise ValueError(f"ostrich {COLOURS[c]} marked n but {m.group(2)} is not a nest")
@@ -292,19 +322,19 @@ def parse(text):
             raise ValueError(f"ostrich {COLOURS[c]} stands on impassable {cell_name(cell)}")
     cards = tuple(_int(k, "card", 0, 9) for k in v["cards"].split(","))
     if len(cards) != players:
-        raise ValueError(f"cards must list {players} cards (one per seat), got {_clip(v['cards'])}")
+        raise ValueError(f"cards must list {players} cards (one per seat), got {clip(v['cards'])}")
     if len(set(cards)) != players:
-        raise ValueError(f"cards must be distinct, got {_clip(v['cards'])}")
+        raise ValueError(f"cards must be distinct, got {clip(v['cards'])}")
     to_move = _int(v["to_move"], "to_move", 0, players - 1)
     if v["dir"] not in "+-" or len(v["dir"]) != 1:
-        raise ValueError(f"dir must be + or -, got {_clip(v['dir'])}")
+        raise ValueError(f"dir must be + or -, got {clip(v['dir'])}")
     turn = _int(v["turn"], "turn", 0, MAX_TURNS)
     phase, mover, points, safe, jokers = _parse_phase(v["phase"], cells)
     variant = "spear" in v
     if not variant and phase >= PLACE:
         raise ValueError(f"phase {PHASES[phase]} needs the berry variant fields")
     if len(v["dice"]) != 6 or any(ch not in FACES + "?" for ch in v["dice"]):
-        raise ValueError(f"dice must be 6 characters from {FACES}?, got {_clip(v['dice'])}")
+        raise ValueError(f"dice must be 6 characters from {FACES}?, got {clip(v['dice'])}")
     dice = tuple(None if ch == "?" else FACES.index(ch) for ch in v["dice"])
     rolling = phase in (ROLL, REROLLING, FRENZY_ROLL, PLACE)
     if rolling != (None in dice):
@@ -323,11 +353,11 @@ def parse(text):
 def _parse_berries(pos, v, kinds, jokers):
     P = pos.players
     if not re.fullmatch(r"-|[0-4]+", v["spear"]) or any(int(p) >= P for p in v["spear"].strip("-")):
-        raise ValueError(f"spear must be - or seats 0..{P - 1}, got {_clip(v['spear'])}")
+        raise ValueError(f"spear must be - or seats 0..{P - 1}, got {clip(v['spear'])}")
     spear = tuple(sorted({int(p) for p in v["spear"].strip("-")}))
     tokens = v["berries"].split(",")
     if len(tokens) != P:
-        raise ValueError(f"berries must list {P} slots (one per seat), got {_clip(v['berries'])}")
+        raise ValueError(f"berries must list {P} slots (one per seat), got {clip(v['berries'])}")
     cells, slot_kinds, seen = [], [], []
     for k, tok in enumerate(tokens):
         if tok == "x":
@@ -335,13 +365,13 @@ def _parse_berries(pos, v, kinds, jokers):
             continue
         m = re.fullmatch(rf"([{BERRY_LETTERS}])@(-|[abc][0-9]{{1,2}})(?:\+([0-4]+))?", tok)
         if not m:
-            raise ValueError(f"bad berry slot {_clip(tok)}: expected x (taken) or "
+            raise ValueError(f"bad berry slot {clip(tok)}: expected x (taken) or "
                              "<kind>@<cell or -> "
                              f"with optional +<seats that saw it>; kinds {BERRY_LETTERS}")
         cell = None if m.group(2) == "-" else parse_cell(m.group(2))
         unplaced = pos.phase == PLACE and k >= pos.to_move
         if (cell is None) != unplaced:
-            raise ValueError(f"berry slot {k} ({_clip(tok)}): berries are placed in seat order "
+            raise ValueError(f"berry slot {k} ({clip(tok)}): berries are placed in seat order "
                              "during the place phase, and only then")
         if cell is not None and (cell // 3 < 3 or cell // 3 > pos.last_row
                                  or kinds[cell] != GROUND):
@@ -358,7 +388,7 @@ def _parse_berries(pos, v, kinds, jokers):
     tokens = v["collected"].split(",")
     if len(tokens) != P or any(not re.fullmatch(rf"-|[{BERRY_LETTERS}]+", t) for t in tokens):
         raise ValueError(f"collected must list {P} seats' kinds (letters {BERRY_LETTERS}) or -, "
-                         f"got {_clip(v['collected'])}")
+                         f"got {clip(v['collected'])}")
     collected = tuple(tuple(sorted(BERRY_LETTERS.index(ch) for ch in t.strip("-")))
                       for t in tokens)
     every = [b for b in slot_kinds if b is not None] + [b for t in collected for b in t]
@@ -367,7 +397,7 @@ def _parse_berries(pos, v, kinds, jokers):
     m = re.fullmatch(r"-|(?:[RBGYP][1-9])+", v["frenzy"])
     if not m:
         raise ValueError("frenzy must be - or colour+points groups like R2B1, got "
-                         f"{_clip(v['frenzy'])}")
+                         f"{clip(v['frenzy'])}")
     frenzy = [0] * 5
     for colour, pts in re.findall(r"([RBGYP])([1-9])", v["frenzy"]):
         frenzy[COLOURS.index(colour)] = int(pts)
@@ -378,13 +408,13 @@ def _parse_berries(pos, v, kinds, jokers):
 
 def _int(text, what, lo, hi):
     if not re.fullmatch(r"[0-9]{1,9}", text) or not lo <= int(text) <= hi:
-        raise ValueError(f"{what} must be an integer in {lo}..{hi}, got {_clip(text)}")
+        raise ValueError(f"{what} must be an integer in {lo}..{hi}, got {clip(text)}")
     return int(text)
 
 
 def _face(name):
     if name not in FACE_NAMES:
-        raise ValueError(f"unknown tile face {_clip(name)}; known: {', '.join(FACE_NAMES)}")
+        raise ValueError(f"unknown tile face {clip(name)}; known: {', '.join(FACE_NAMES)}")
     return FACE_NAMES.index(name)
 
 
@@ -402,21 +432,21 @@ def _parse_phase(text, cells):
     if m:
         mover = COLOURS.index(m.group(2))
         if cells[mover] is None or int(m.group(3)) < (m.group(1) == "move"):
-            raise ValueError(f"bad phase {_clip(text)}: the mover must be on the track (with at "
+            raise ValueError(f"bad phase {clip(text)}: the mover must be on the track (with at "
                              "least 1 point to move)")
         return PHASES.index(m.group(1)), mover, int(m.group(3)), parse_cell(m.group(4)), 0
     m = re.fullmatch(r"(vortex|vortex-pick|snake):([RBGYP])", text)
     if m:
         mover = COLOURS.index(m.group(2))
         if cells[mover] is None:
-            raise ValueError(f"bad phase {_clip(text)}: the ostrich must be on the track")
+            raise ValueError(f"bad phase {clip(text)}: the ostrich must be on the track")
         return PHASES.index(m.group(1)), mover, 0, -1, 0
     m = re.fullmatch(r"frenzy-assign:([1-5])", text)
     if m:
         return FRENZY_ASSIGN, -1, 0, -1, int(m.group(1))
     if text not in ("roll", "reroll", "rerolling", "act", "end", "place", "frenzy-roll",
                     "frenzy-pick"):
-        raise ValueError(f"unknown phase {_clip(text)}; expected roll, reroll, rerolling, act, "
+        raise ValueError(f"unknown phase {clip(text)}; expected roll, reroll, rerolling, act, "
                          "move:<C><n>:<cell>, vortex:<C>, vortex-pick:<C>, end, place, "
                          "spear:<C><n>:<cell>, frenzy-roll, frenzy-assign:<n>, frenzy-pick or "
                          "snake:<C>")
@@ -431,7 +461,7 @@ def action_name(action):
     except TypeError:
         a = -1
     if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action must be in 0..{NUM_ACTIONS - 1}, got {_clip(action)}")
+        raise ValueError(f"action must be in 0..{NUM_ACTIONS - 1}, got {clip(action)}")
     if a < A_MOVE:
         return "keep" if a == 0 else "reroll " + ",".join(str(i) for i in range(6) if a >> i & 1)
     if a < A_SORCERY:
@@ -465,7 +495,7 @@ def parse_action(text):
         _NAMED.update({action_name(a): a for a in range(NUM_ACTIONS)})
     key = " ".join(str(text).split())
     if key not in _NAMED:
-        raise ValueError(f"unknown action {_clip(text)}; e.g. keep, reroll 0,5, move R, move R+W, "
+        raise ValueError(f"unknown action {clip(text)}; e.g. keep, reroll 0,5, move R, move R+W, "
                          "sorcery G, pass, left, straight, right, swap B, berry b5, spear +1, "
                          "assign R, group R, back a")
     return _NAMED[key]

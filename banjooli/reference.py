@@ -5,7 +5,7 @@ Imports neither numba nor ``banjooli._kernels``. Decisions are those of ``banjoo
 """
 from dataclasses import dataclass, fields
 
-from banjooli import notation as n
+from banjooli import notation
 
 CHANCE, TERMINAL = -1, -2
 
@@ -49,11 +49,11 @@ def _tuples(v):
 
 
 def from_position(pos):
-    return State(**{f.name: _lists(getattr(pos, f.name)) for f in fields(n.Position)})
+    return State(**{f.name: _lists(getattr(pos, f.name)) for f in fields(notation.Position)})
 
 
 def to_position(st):
-    return n.Position(**{f.name: _tuples(getattr(st, f.name)) for f in fields(State)})
+    return notation.Position(**{f.name: _tuples(getattr(st, f.name)) for f in fields(State)})
 
 
 # ----- the course ---------------------------------------------------------------------------
@@ -63,12 +63,12 @@ def last_row(st):
 
 def kind(st, x, y):
     if y < 3:
-        return n.GROUND
-    return n.KIND_CHARS.index(n.FACE_ROWS[st.course[(y - 3) // 3]][(y - 3) % 3][x])
+        return notation.GROUND
+    return notation.KIND_CHARS.index(notation.FACE_ROWS[st.course[(y - 3) // 3]][(y - 3) % 3][x])
 
 
 def is_curve(st, x, y):
-    return y >= 3 and n.FACE_CURVE[st.course[(y - 3) // 3]]
+    return y >= 3 and notation.FACE_CURVE[st.course[(y - 3) // 3]]
 
 
 def occupied(st, mover):
@@ -86,7 +86,7 @@ def target(st, cell, d, occ):
         return "arrive"
     if d != 0 and is_curve(st, tx, ty):
         return None
-    if kind(st, tx, ty) in n.IMPASSABLE:
+    if kind(st, tx, ty) in notation.IMPASSABLE:
         return None
     if ty * 3 + tx not in occ:
         return ty * 3 + tx
@@ -97,14 +97,14 @@ def target(st, cell, d, occ):
         return "arrive"
     if d != 0 and is_curve(st, lx, ly):
         return None
-    if kind(st, lx, ly) in n.IMPASSABLE or ly * 3 + lx in occ:
+    if kind(st, lx, ly) in notation.IMPASSABLE or ly * 3 + lx in occ:
         return None
     return ly * 3 + lx
 
 
 def stops(st, cell):
     """Entering this cell ends the move (quicksand, vortex)."""
-    return kind(st, cell % 3, cell // 3) in (n.QUICK, n.VORTEX)
+    return kind(st, cell % 3, cell // 3) in (notation.QUICK, notation.VORTEX)
 
 
 def completable(st, cell, points, occ):
@@ -125,7 +125,7 @@ def dice_counts(st):
 
 def joker_sources(st):
     """Joker source index j (1 white, 2+k arrived colour k) -> face it counts."""
-    return {1: n.JOKER, **{2 + k: k for k in range(5) if st.places[k]}}
+    return {1: notation.JOKER, **{2 + k: k for k in range(5) if st.places[k]}}
 
 
 def in_race(st, c):
@@ -134,41 +134,41 @@ def in_race(st, c):
 
 # ----- the protocol -------------------------------------------------------------------------
 def current_player(st):
-    if st.phase in (n.ROLL, n.REROLLING, n.VORTEX_ROLL, n.FRENZY_ROLL):
+    if st.phase in (notation.ROLL, notation.REROLLING, notation.VORTEX_ROLL, notation.FRENZY_ROLL):
         return CHANCE
-    if st.phase == n.END:
+    if st.phase == notation.END:
         return TERMINAL
     return st.to_move
 
 
 def legal_actions(st):
-    if st.phase == n.REROLL:
+    if st.phase == notation.REROLL:
         return list(range(64))
-    if st.phase == n.ACT:
+    if st.phase == notation.ACT:
         return act_actions(st)
-    if st.phase == n.MOVE:
+    if st.phase == notation.MOVE:
         occ = occupied(st, st.mover)
         out = []
         for d in (-1, 0, 1):
             t = target(st, st.cells[st.mover], d, occ)
             if t == "arrive" or (t is not None and (stops(st, t) or
                                                     completable(st, t, st.points - 1, occ))):
-                out.append(n.A_DIR + d + 1)
+                out.append(notation.A_DIR + d + 1)
         return out
-    if st.phase == n.VORTEX_PICK:
-        return [n.A_SWAP + c for c in range(5) if c != st.mover and st.cells[c] is not None]
-    if st.phase == n.PLACE:
+    if st.phase == notation.VORTEX_PICK:
+        return [notation.A_SWAP + c for c in range(5) if c != st.mover and st.cells[c] is not None]
+    if st.phase == notation.PLACE:
         occ = occupied(st, -1) | set(st.berry_cells)
-        return [n.A_BERRY + cell for cell in range(9, 3 * (last_row(st) + 1))
-                if kind(st, cell % 3, cell // 3) == n.GROUND and cell not in occ]
-    if st.phase == n.SPEAR_GIVE:
-        return [n.A_SPEAR + k for k in range(1, st.players)]
-    if st.phase == n.FRENZY_ASSIGN:
-        return [n.A_ASSIGN + c for c in range(5) if st.cells[c] is not None]
-    if st.phase == n.FRENZY_PICK:
-        return [n.A_GROUP + c for c in range(5) if st.frenzy[c]]
-    if st.phase == n.SNAKE_BACK:
-        return [n.A_BACK + lane for lane in snake_lanes(st)]
+        return [notation.A_BERRY + cell for cell in range(9, 3 * (last_row(st) + 1))
+                if kind(st, cell % 3, cell // 3) == notation.GROUND and cell not in occ]
+    if st.phase == notation.SPEAR_GIVE:
+        return [notation.A_SPEAR + k for k in range(1, st.players)]
+    if st.phase == notation.FRENZY_ASSIGN:
+        return [notation.A_ASSIGN + c for c in range(5) if st.cells[c] is not None]
+    if st.phase == notation.FRENZY_PICK:
+        return [notation.A_GROUP + c for c in range(5) if st.frenzy[c]]
+    if st.phase == notation.SNAKE_BACK:
+        return [notation.A_BACK + lane for lane in snake_lanes(st)]
     return []
 
 
@@ -178,7 +178,7 @@ def snake_lanes(st):
     row = cell // 3 - 2
     occ = occupied(st, st.mover)
     return [x for x in range(3) if 3 * row + x not in occ
-            and kind(st, x, row) not in n.IMPASSABLE + (n.LAVA,)]
+            and kind(st, x, row) not in notation.IMPASSABLE + (notation.LAVA,)]
 
 
 def act_actions(st):
@@ -189,15 +189,15 @@ def act_actions(st):
             continue
         occ = occupied(st, c)
         if counts[c] and completable(st, st.cells[c], counts[c], occ):
-            out.append(n.A_MOVE + 7 * c)
+            out.append(notation.A_MOVE + 7 * c)
         for j, face in sorted(joker_sources(st).items()):
             if counts[face] and completable(st, st.cells[c], counts[c] + counts[face], occ):
-                out.append(n.A_MOVE + 7 * c + j)
+                out.append(notation.A_MOVE + 7 * c + j)
     sorcery = st.dice[5]
     for c in range(5):
-        if in_race(st, c) and sorcery in (c, n.JOKER):
-            out.append(n.A_SORCERY + c)
-    return out or [n.A_PASS]
+        if in_race(st, c) and sorcery in (c, notation.JOKER):
+            out.append(notation.A_SORCERY + c)
+    return out or [notation.A_PASS]
 
 
 def chance_probs(st):
@@ -206,10 +206,10 @@ def chance_probs(st):
 
 def apply_chance(st, outcome):
     st = st.copy()
-    if st.phase == n.VORTEX_ROLL:
+    if st.phase == notation.VORTEX_ROLL:
         c = st.mover
-        if outcome == n.JOKER:
-            st.phase = n.VORTEX_PICK
+        if outcome == notation.JOKER:
+            st.phase = notation.VORTEX_PICK
             return st
         if outcome != c and st.cells[outcome] is not None:
             return end_move(swap(st, c, outcome))[0]
@@ -218,13 +218,13 @@ def apply_chance(st, outcome):
     st.dice[st.dice.index(None)] = outcome
     if None in st.dice:
         return st
-    if st.phase == n.FRENZY_ROLL:
+    if st.phase == notation.FRENZY_ROLL:
         return frenzy_groups(st)
-    if st.phase == n.ROLL and st.to_move in st.spear:
+    if st.phase == notation.ROLL and st.to_move in st.spear:
         st.spear.remove(st.to_move)
-        st.phase = n.ACT
+        st.phase = notation.ACT
     else:
-        st.phase = n.REROLL if st.phase == n.ROLL else n.ACT
+        st.phase = notation.REROLL if st.phase == notation.ROLL else notation.ACT
     return st
 
 
@@ -233,11 +233,11 @@ def frenzy_groups(st):
     others (white, arrived colours) are jokers to assign."""
     st.jokers = 0
     for f in st.dice[:5]:
-        if f != n.JOKER and st.cells[f] is not None:
+        if f != notation.JOKER and st.cells[f] is not None:
             st.frenzy[f] += 1
         else:
             st.jokers += 1
-    st.phase = n.FRENZY_ASSIGN if st.jokers else n.FRENZY_PICK
+    st.phase = notation.FRENZY_ASSIGN if st.jokers else notation.FRENZY_PICK
     return st
 
 
@@ -245,52 +245,52 @@ def step(st, action):
     """Apply a legal decision: returns ``(new state, rewards list[players])``."""
     st = st.copy()
     a = action
-    if st.phase == n.REROLL:
+    if st.phase == notation.REROLL:
         for i in range(6):
             if a >> i & 1:
                 st.dice[i] = None
-        st.phase = n.REROLLING if a else n.ACT
+        st.phase = notation.REROLLING if a else notation.ACT
         return st, [0.0] * st.players
-    if st.phase == n.VORTEX_PICK:
-        return end_move(swap(st, st.mover, a - n.A_SWAP))
-    if st.phase == n.MOVE:
-        return point(st, a - n.A_DIR - 1)
-    if st.phase == n.PLACE:
-        st.berry_cells[st.to_move] = a - n.A_BERRY
+    if st.phase == notation.VORTEX_PICK:
+        return end_move(swap(st, st.mover, a - notation.A_SWAP))
+    if st.phase == notation.MOVE:
+        return point(st, a - notation.A_DIR - 1)
+    if st.phase == notation.PLACE:
+        st.berry_cells[st.to_move] = a - notation.A_BERRY
         st.to_move += 1
         if st.to_move == st.players:
-            st.to_move, st.phase = 0, n.ROLL
+            st.to_move, st.phase = 0, notation.ROLL
         return st, [0.0] * st.players
-    if st.phase == n.SPEAR_GIVE:
-        st.spear = sorted(set(st.spear) | {(st.to_move + a - n.A_SPEAR) % st.players})
+    if st.phase == notation.SPEAR_GIVE:
+        st.spear = sorted(set(st.spear) | {(st.to_move + a - notation.A_SPEAR) % st.players})
         return after_berry(st)
-    if st.phase == n.FRENZY_ASSIGN:
-        st.frenzy[a - n.A_ASSIGN] += 1
+    if st.phase == notation.FRENZY_ASSIGN:
+        st.frenzy[a - notation.A_ASSIGN] += 1
         st.jokers -= 1
         if not st.jokers:
-            st.phase = n.FRENZY_PICK
+            st.phase = notation.FRENZY_PICK
         return st, [0.0] * st.players
-    if st.phase == n.FRENZY_PICK:
-        c = a - n.A_GROUP
+    if st.phase == notation.FRENZY_PICK:
+        c = a - notation.A_GROUP
         points, st.frenzy[c] = st.frenzy[c], 0
         if (st.cells[c] is not None and not st.scared[c]
                 and completable(st, st.cells[c], points, occupied(st, c))):
-            st.mover, st.points, st.safe, st.phase = c, points, st.cells[c], n.MOVE
+            st.mover, st.points, st.safe, st.phase = c, points, st.cells[c], notation.MOVE
             return st, [0.0] * st.players
         return end_move(st)  # a group that cannot be moved is lost
-    if st.phase == n.SNAKE_BACK:
-        st.cells[st.mover] = 3 * (st.cells[st.mover] // 3 - 2) + a - n.A_BACK
+    if st.phase == notation.SNAKE_BACK:
+        st.cells[st.mover] = 3 * (st.cells[st.mover] // 3 - 2) + a - notation.A_BACK
         return end_move(st)
-    if a == n.A_PASS:
+    if a == notation.A_PASS:
         return end_turn(st)
-    if a >= n.A_SORCERY:
-        return end_turn(sorcery(st, a - n.A_SORCERY))
-    c, j = divmod(a - n.A_MOVE, 7)
+    if a >= notation.A_SORCERY:
+        return end_turn(sorcery(st, a - notation.A_SORCERY))
+    c, j = divmod(a - notation.A_MOVE, 7)
     counts = dice_counts(st)
     st.mover, st.points, st.safe = c, counts[c], st.cells[c]
     if j:
         st.points += counts[joker_sources(st)[j]]
-    st.phase = n.MOVE
+    st.phase = notation.MOVE
     return st, [0.0] * st.players
 
 
@@ -305,20 +305,20 @@ def point(st, d):
         return end_move(st)
     st.cells[c] = t
     k = kind(st, t % 3, t // 3)
-    if k != n.LAVA:
+    if k != notation.LAVA:
         st.safe = t
-    if k == n.QUICK:
+    if k == notation.QUICK:
         st.scared[c] = True
         return end_move(st)
-    if k == n.VORTEX:
-        st.phase, st.points, st.safe = n.VORTEX_ROLL, 0, -1
+    if k == notation.VORTEX:
+        st.phase, st.points, st.safe = notation.VORTEX_ROLL, 0, -1
         return st, [0.0] * st.players
     st.points -= 1
     if st.variant and t in st.berry_cells:
         return take_berry(st, st.berry_cells.index(t))
     if st.points:
         return st, [0.0] * st.players
-    if k == n.LAVA:
+    if k == notation.LAVA:
         st.cells[c] = st.safe
     return end_move(st)
 
@@ -328,35 +328,35 @@ def take_berry(st, slot):
     berry, c, seat = st.berry_kinds[slot], st.mover, st.to_move
     st.berry_cells[slot], st.berry_kinds[slot], st.seen[slot] = None, None, []
     st.collected[seat] = sorted(st.collected[seat] + [berry])
-    if berry == n.TRAP:
+    if berry == notation.TRAP:
         st.scared[c] = True
         return end_move(st)
-    if berry == n.TASTY:
+    if berry == notation.TASTY:
         st.frenzy = [0] * 5
         return end_turn(st)
-    if berry == n.FORESIGHT:
+    if berry == notation.FORESIGHT:
         for k, cell in enumerate(st.berry_cells):
             if cell is not None:
                 st.seen[k] = sorted(set(st.seen[k]) | {seat})
-    if berry == n.GO:
+    if berry == notation.GO:
         st.points += 2
-    if berry == n.UTURN:
+    if berry == notation.UTURN:
         st.direction = -st.direction
-    if berry == n.SPEAR:
-        st.phase = n.SPEAR_GIVE
+    if berry == notation.SPEAR:
+        st.phase = notation.SPEAR_GIVE
         return st, [0.0] * st.players
-    if berry == n.FRENZY:
+    if berry == notation.FRENZY:
         st.mover, st.points, st.safe = -1, 0, -1
         st.dice[:5] = [None] * 5
-        st.phase = n.FRENZY_ROLL
+        st.phase = notation.FRENZY_ROLL
         return st, [0.0] * st.players
-    if berry == n.BVORTEX:
-        st.phase, st.points, st.safe = n.VORTEX_ROLL, 0, -1
+    if berry == notation.BVORTEX:
+        st.phase, st.points, st.safe = notation.VORTEX_ROLL, 0, -1
         return st, [0.0] * st.players
-    if berry == n.SNAKE:
+    if berry == notation.SNAKE:
         st.points, st.safe = 0, -1
         if snake_lanes(st):
-            st.phase = n.SNAKE_BACK
+            st.phase = notation.SNAKE_BACK
             return st, [0.0] * st.players
         return end_move(st)
     return after_berry(st)
@@ -367,7 +367,7 @@ def after_berry(st):
     spent, else stop on the berry's cell."""
     cell = st.cells[st.mover]
     if st.points and completable(st, cell, st.points, occupied(st, st.mover)):
-        st.phase = n.MOVE
+        st.phase = notation.MOVE
         return st, [0.0] * st.players
     st.points = 0
     return end_move(st)
@@ -376,14 +376,14 @@ def after_berry(st):
 def sorcery(st, c):
     cell = st.cells[c]
     x, y = cell % 3, cell // 3
-    if st.scared[c] or kind(st, x, y) != n.CROC:
+    if st.scared[c] or kind(st, x, y) != notation.CROC:
         st.scared[c] = not st.scared[c]
         return st
     occ = occupied(st, c)
     lanes = {0: (0, 1, 2), 1: (1, 0, 2), 2: (2, 1, 0)}[x]
     for row in range(3 + 3 * ((y - 3) // 3) + 2, last_row(st) + 1):
         for lane in lanes:
-            if row * 3 + lane not in occ and kind(st, lane, row) not in n.IMPASSABLE:
+            if row * 3 + lane not in occ and kind(st, lane, row) not in notation.IMPASSABLE:
                 st.cells[c] = row * 3 + lane
                 return st
     st.scared[c] = True
@@ -399,7 +399,7 @@ def swap(st, a, b):
 def end_move(st):
     """A move is over: the game may end; a frenzy goes on with its next group."""
     if sum(1 for p in st.places if p) < 3 and any(st.frenzy):
-        st.mover, st.points, st.safe, st.phase = -1, 0, -1, n.FRENZY_PICK
+        st.mover, st.points, st.safe, st.phase = -1, 0, -1, notation.FRENZY_PICK
         return st, [0.0] * st.players
     return end_turn(st)
 
@@ -410,14 +410,14 @@ def end_turn(st):
     st.frenzy, st.jokers = [0] * 5, 0
     arrived = sum(1 for p in st.places if p)
     if arrived == 3:
-        st.phase = n.END
+        st.phase = notation.END
         return st, returns(st)
     st.turn += 1
-    if st.turn >= n.MAX_TURNS:
-        st.phase = n.END
+    if st.turn >= notation.MAX_TURNS:
+        st.phase = notation.END
         return st, [0.0] * st.players
     st.to_move = (st.to_move + st.direction) % st.players
-    st.phase, st.dice = n.ROLL, [None] * 6
+    st.phase, st.dice = notation.ROLL, [None] * 6
     return st, [0.0] * st.players
 
 
@@ -433,7 +433,7 @@ def last_ostrich(st):
 
 
 def score_and_exact(st, seat):
-    first, second, third, last = n.CARDS[st.cards[seat]]
+    first, second, third, last = notation.CARDS[st.cards[seat]]
     order = {p: c for c, p in enumerate(st.places) if p}
     score, exact = 0, 0
     for place, (c, value) in enumerate(((first, 5), (second, 4), (third, 3)), start=1):
@@ -443,7 +443,7 @@ def score_and_exact(st, seat):
             score += 2
     if last_ostrich(st) == last:
         score *= 2
-    if st.variant and n.JADE in st.collected[seat]:
+    if st.variant and notation.JADE in st.collected[seat]:
         score += 2
     return score, exact
 
@@ -462,55 +462,57 @@ def returns(st):
 
 # ----- observation --------------------------------------------------------------------------
 def observe(st, player):
-    obs = [0] * OBS_SIZE
+    """The observation of ``notation.OBS`` from ``player``'s seat."""
+    at = notation.OBS.offset
+    obs = [0] * notation.OBS.size
     P = st.players
     for c in range(5):
         if st.cells[c] is not None:
-            obs[c * 63 + st.cells[c]] = 1
+            obs[at("ostriches") + c * 63 + st.cells[c]] = 1
             if st.scared[c]:
-                obs[5 * 63 + st.cells[c]] = 1
+                obs[at("scared") + st.cells[c]] = 1
         else:
-            obs[1575 + 3 * c + st.places[c] - 1] = 1
+            obs[at("arrival") + 3 * c + st.places[c] - 1] = 1
         if not st.nest[c]:
-            obs[1590 + c] = 1
+            obs[at("left_nest") + c] = 1
     for cell in range(3 * (last_row(st) + 1)):
         x, y = cell % 3, cell // 3
         k = kind(st, x, y)
-        for plane, hit in ((6, k in n.IMPASSABLE), (7, k == n.QUICK), (8, is_curve(st, x, y)),
-                           (9, k == n.CROC), (10, k == n.LAVA), (11, k == n.VORTEX), (12, True)):
+        for part, hit in (("impassable", k in notation.IMPASSABLE),
+                          ("quicksand", k == notation.QUICK), ("curve", is_curve(st, x, y)),
+                          ("crocodile", k == notation.CROC), ("lava", k == notation.LAVA),
+                          ("vortex", k == notation.VORTEX), ("track", True)):
             if hit:
-                obs[plane * 63 + cell] = 1
+                obs[at(part) + cell] = 1
     if st.variant:
         for k, cell in enumerate(st.berry_cells):
             if cell is not None:
-                obs[13 * 63 + cell] = 1
+                obs[at("berry") + cell] = 1
                 if player in st.seen[k]:
-                    obs[(14 + st.berry_kinds[k]) * 63 + cell] = 1
+                    obs[at("berry_kinds") + st.berry_kinds[k] * 63 + cell] = 1
         for seat in st.spear:
-            obs[1674 + (seat - player) % P] = 1
+            obs[at("spear") + (seat - player) % P] = 1
         for seat in range(P):
-            if n.JADE in st.collected[seat]:
-                obs[1679 + (seat - player) % P] = 1
+            if notation.JADE in st.collected[seat]:
+                obs[at("oor") + (seat - player) % P] = 1
     for d, f in enumerate(st.dice):
         if f is not None:
-            obs[1595 + 6 * d + f] = 1
-    obs[1631 + st.phase] = 1
+            obs[at("dice") + 6 * d + f] = 1
+    obs[at("phase") + st.phase] = 1
     if st.mover >= 0:
-        obs[1645 + st.mover] = 1
+        obs[at("mover") + st.mover] = 1
     for k in range(min(st.points, 8)):
-        obs[1650 + k] = 1
-    obs[1658 + st.cards[player]] = 1
-    obs[1668 + (st.to_move - player) % P] = 1
-    obs[1673] = int(st.direction < 0)
+        obs[at("points") + k] = 1
+    obs[at("card") + st.cards[player]] = 1
+    obs[at("to_move") + (st.to_move - player) % P] = 1
+    obs[at("reversed")] = int(st.direction < 0)
     for k in range(P):
-        obs[1684 + k] = 1
-    obs[1689] = int(st.phase not in (n.ROLL, n.REROLL, n.PLACE, n.END))
+        obs[at("seats") + k] = 1
+    past = st.phase not in (notation.ROLL, notation.REROLL, notation.PLACE, notation.END)
+    obs[at("past_reroll")] = int(past)
     for c in range(5):
         for k in range(min(st.frenzy[c], 5)):
-            obs[1690 + 5 * c + k] = 1
+            obs[at("frenzy") + 5 * c + k] = 1
     for k in range(min(st.jokers, 5)):
-        obs[1715 + k] = 1
+        obs[at("jokers") + k] = 1
     return obs
-
-
-OBS_SIZE = 1720

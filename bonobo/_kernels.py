@@ -11,7 +11,7 @@ spots and symbols are the tables of ``bonobo.notation``. A state is one row of
     tval[54]     base value of the tile on each triangle, 0 when free
     pile[8]      tiles left per value, in outcome order (values -4..-1, +1..+4)
     drawn        outcome index of the tile in hand (phase PLACE), else -1
-    phase        CHOOSE, CHANCE, PLACE, END
+    phase        CHOOSE, DRAWING (a chance node: the tile is drawn), PLACE, END
     to_move      the player deciding or drawing (at the end: who made the last decision)
     num_players  2..4; seats >= num_players stay zero
 
@@ -22,28 +22,43 @@ never an order: each draw is a chance node with probability ``pile[o] / sum(pile
 import numpy as np
 from numba import njit
 
-from bonobo import notation as N
+from bonobo import notation
+from savanna._drivers import CHANCE, TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
 
 # ----- declared facts ------------------------------------------------------------------------
-NUM_ACTIONS = N.NUM_ACTIONS            # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)
-MAX_CHANCE_OUTCOMES = len(N.VALUES)    # 8
-OBS_SIZE = 839                         # layout in observe_one
+NUM_ACTIONS = notation.NUM_ACTIONS     # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)
+MAX_CHANCE_OUTCOMES = len(notation.VALUES)    # 8
+OBS_SIZE = notation.OBS.size
+# observation offsets (numba freezes these module globals), from the layout in bonobo.notation
+OBS_TILES = notation.OBS.offset("tiles")
+OBS_ACTIVATED = notation.OBS.offset("activated")
+OBS_SYMBOLS = notation.OBS.offset("symbols")
+OBS_PAWNS = notation.OBS.offset("pawns")
+OBS_LEGAL_SPOTS = notation.OBS.offset("legal_spots")
+OBS_DRAWN = notation.OBS.offset("drawn")
+OBS_PILE = notation.OBS.offset("pile")
+OBS_SUPPLY = notation.OBS.offset("supply")
+OBS_SCORE = notation.OBS.offset("score")
+OBS_PHASE = notation.OBS.offset("phase")
+OBS_TO_MOVE = notation.OBS.offset("to_move")
+OBS_SEATS = notation.OBS.offset("seats")
+__doc__ = notation.OBS.document(__doc__)
 # Decisions in one game, at most: a pawn leaves a spot only when the spot is fully covered or
 # beside an activated toilet, and both bar it for good, so each of the 19 spots receives at most
 # one pawn; 54 triangles hold at most 27 tiles, each a draw and a placement: 19 + 2 * 27 = 73.
-MAX_PLIES = N.NUM_SPOTS + 2 * (N.NUM_TRIANGLES // 2)
-DRAW = N.DRAW
-TILE = N.TILE
-CHOOSE, CHANCE, PLACE, END = range(4)  # the order of notation.PHASES
+MAX_PLIES = notation.NUM_SPOTS + 2 * (notation.NUM_TRIANGLES // 2)
+DRAW = notation.DRAW
+TILE = notation.TILE
+CHOOSE, DRAWING, PLACE, END = range(4)  # the order of notation.PHASES
 
 STATE_DTYPE = np.dtype([
     ("covered", np.uint64),
     ("slots", np.uint64, (2,)),
     ("pawns", np.uint64, (4,)),
     ("score", np.int16, (4,)),
-    ("tval", np.int8, (N.NUM_TRIANGLES,)),
-    ("pile", np.int8, (len(N.VALUES),)),
+    ("tval", np.int8, (notation.NUM_TRIANGLES,)),
+    ("pile", np.int8, (len(notation.VALUES),)),
     ("drawn", np.int8),
     ("phase", np.int8),
     ("to_move", np.int8),
@@ -51,10 +66,10 @@ STATE_DTYPE = np.dtype([
 ])
 
 ZERO = np.uint64(0)
-ALL_TRIANGLES = np.uint64((1 << N.NUM_TRIANGLES) - 1)
-SPOT_COUNT = N.NUM_SPOTS
-NUM_SLOTS = N.NUM_SLOTS
-PAWNS = N.PAWNS_PER_PLAYER
+ALL_TRIANGLES = np.uint64((1 << notation.NUM_TRIANGLES) - 1)
+SPOT_COUNT = notation.NUM_SPOTS
+NUM_SLOTS = notation.NUM_SLOTS
+PAWNS = notation.PAWNS_PER_PLAYER
 
 
 # ----- lookup tables (plain numpy, built once, never mutated) --------------------------------
@@ -65,20 +80,22 @@ def _mask(bits):
     return m
 
 
-NEIGHBOURS = np.array([_mask(N.NEIGHBOURS[t]) for t in range(N.NUM_TRIANGLES)], np.uint64)
-SLOT_MASK = np.array([_mask(pair) for pair in N.SLOTS], np.uint64)
-SLOT_TRIS = np.array(N.SLOTS, np.int64)
-SPOT_MASK = np.array([_mask(tris) for tris in N.SPOT_TRIANGLES], np.uint64)
-SPOT_TRIS = np.array(N.SPOT_TRIANGLES, np.int64)
-TRI_SPOTS = np.array([_mask(s for s in range(SPOT_COUNT) if t in N.SPOT_TRIANGLES[s])
-                      for t in range(N.NUM_TRIANGLES)], np.uint64)
-TOILETS = np.array(N.TOILETS, np.int64)
-SYMBOL_MASK = np.array([_mask(t for t in range(N.NUM_TRIANGLES) if N.SYMBOLS[t] == sym)
+NEIGHBOURS = np.array([_mask(notation.NEIGHBOURS[t]) for t in range(notation.NUM_TRIANGLES)],
+                      np.uint64)
+SLOT_MASK = np.array([_mask(pair) for pair in notation.SLOTS], np.uint64)
+SLOT_TRIS = np.array(notation.SLOTS, np.int64)
+SPOT_MASK = np.array([_mask(tris) for tris in notation.SPOT_TRIANGLES], np.uint64)
+SPOT_TRIS = np.array(notation.SPOT_TRIANGLES, np.int64)
+TRI_SPOTS = np.array([_mask(s for s in range(SPOT_COUNT) if t in notation.SPOT_TRIANGLES[s])
+                      for t in range(notation.NUM_TRIANGLES)], np.uint64)
+TOILETS = np.array(notation.TOILETS, np.int64)
+SYMBOL_MASK = np.array([_mask(t for t in range(notation.NUM_TRIANGLES)
+                              if notation.SYMBOLS[t] == sym)
                         for sym in "TPD"], np.uint64)   # toilet, parasol, dune
 PARASOL_MASK = SYMBOL_MASK[1]
 DUNE_MASK = SYMBOL_MASK[2]
-VALUES = np.array(N.VALUES, np.int64)
-TILE_COUNTS = np.array(N.TILE_COUNTS, np.int64)
+VALUES = np.array(notation.VALUES, np.int64)
+TILE_COUNTS = np.array(notation.TILE_COUNTS, np.int64)
 
 
 # ----- rule helpers --------------------------------------------------------------------------
@@ -216,10 +233,10 @@ def reset_one(s, i, template, streams):
 @njit(cache=True)
 def current_player_one(s, i):
     ph = s[i].phase
-    if ph == CHANCE:
-        return -1
+    if ph == DRAWING:
+        return CHANCE
     if ph == END:
-        return -2
+        return TERMINAL
     return np.int64(s[i].to_move)
 
 
@@ -250,7 +267,7 @@ def step_one(s, i, action, rewards):
     r = s[i]
     rewards[:] = 0.0
     if action == DRAW:
-        r.phase = CHANCE
+        r.phase = DRAWING
         return
     if action < DRAW:
         r.pawns[r.to_move] |= _bit(action)
@@ -286,37 +303,25 @@ def _plane(out, base, m):
 
 @njit(cache=True)
 def observe_one(s, i, player, out):
-    """uint8[839] of 0/1 from ``player``'s seat; relative seat k = (owner - player) mod P.
-
-    [0, 648)   12 planes x 54 triangles: 0-7 covered by a tile of value v (outcome order),
-               8 free and activated, 9 toilet, 10 parasol, 11 dune
-    [648, 743) 5 planes x 19 spots: 0-3 pawns of relative seat k, 4 legal for a pawn
-    743-750    tile in hand one-hot; 751-778 pile thermometer (value v: TILE_COUNTS[v] bits,
-               bit j set iff pile[v] > j); 779-794 supply thermometer, 4 bits per relative seat;
-    795-826    clip(score + 128, 0, 255) in binary, 8 bits per relative seat, lowest first;
-    827-830    phase one-hot; 831-834 relative seat to move one-hot (zero at the end);
-    835-838    seat k present.
-    """
+    """The observation from ``player``'s seat, laid out as ``notation.OBS``."""
     r = s[i]
     P = r.num_players
     out[:] = 0
-    for t in range(N.NUM_TRIANGLES):
+    for t in range(notation.NUM_TRIANGLES):
         v = r.tval[t]
         if v != 0:
             o = v + 4 if v < 0 else v + 3
-            out[o * 54 + t] = 1
-    _plane(out, 8 * 54, _activated(r.covered))
+            out[OBS_TILES + o * notation.NUM_TRIANGLES + t] = 1
+    _plane(out, OBS_ACTIVATED, _activated(r.covered))
     for k in range(3):
-        _plane(out, (9 + k) * 54, SYMBOL_MASK[k])
-    base = 12 * 54
+        _plane(out, OBS_SYMBOLS + k * notation.NUM_TRIANGLES, SYMBOL_MASK[k])
     for p in range(P):
         k = (p - player) % P
-        _plane(out, base + k * 19, r.pawns[p])
-    _plane(out, base + 4 * 19, _legal_spots(r))
-    base += 5 * 19
+        _plane(out, OBS_PAWNS + k * SPOT_COUNT, r.pawns[p])
+    _plane(out, OBS_LEGAL_SPOTS, _legal_spots(r))
     if r.phase == PLACE:
-        out[base + r.drawn] = 1
-    base += 8
+        out[OBS_DRAWN + r.drawn] = 1
+    base = OBS_PILE
     for o in range(8):
         for j in range(TILE_COUNTS[o]):
             out[base + j] = r.pile[o] > j
@@ -325,15 +330,14 @@ def observe_one(s, i, player, out):
         k = (p - player) % P
         supply = PAWNS - popcount(r.pawns[p])
         for j in range(supply):
-            out[base + 4 * k + j] = 1
+            out[OBS_SUPPLY + PAWNS * k + j] = 1
         shifted = min(255, max(0, np.int64(r.score[p]) + 128))
         for j in range(8):
-            out[base + 16 + 8 * k + j] = (shifted >> j) & 1
-        out[base + 56 + k] = 1
-    base += 48
-    out[base + r.phase] = 1
+            out[OBS_SCORE + 8 * k + j] = (shifted >> j) & 1
+        out[OBS_SEATS + k] = 1
+    out[OBS_PHASE + r.phase] = 1
     if r.phase != END:
-        out[base + 4 + (r.to_move - player) % P] = 1
+        out[OBS_TO_MOVE + (r.to_move - player) % P] = 1
 
 
 @njit(cache=True)
@@ -363,7 +367,7 @@ STATE_ERRORS = (
     "two pawns on one spot",
     "a pawn on a fully covered spot (it would have scored)",
     "a pawn beside an activated toilet (it would have been chased)",
-    f"score must be in -{N.MAX_SCORE}..{N.MAX_SCORE} (no player can score more)",
+    f"score must be in -{notation.MAX_SCORE}..{notation.MAX_SCORE} (no player can score more)",
     "phase chance or place with no free slot",
     "phase end while a player can still act",
 )
@@ -409,7 +413,7 @@ def valid_one(s, i, template):
     if seen != r.covered:
         return BAD_COVERED
     nonzero = 0   # every covered triangle has a value now; the free ones must have none
-    for t in range(N.NUM_TRIANGLES):
+    for t in range(notation.NUM_TRIANGLES):
         nonzero += r.tval[t] != 0   # branch-free: 3x faster than testing covered per triangle
     if nonzero != popcount(r.covered):
         return TVAL_ON_FREE
@@ -431,7 +435,7 @@ def valid_one(s, i, template):
         if m & taken != ZERO:
             return SHARED_SPOT
         taken |= m
-        if r.score[p] < -N.MAX_SCORE or r.score[p] > N.MAX_SCORE:
+        if r.score[p] < -notation.MAX_SCORE or r.score[p] > notation.MAX_SCORE:
             return BAD_SCORE
     rest = taken
     while rest:
@@ -441,7 +445,7 @@ def valid_one(s, i, template):
     if taken & _barred_spots(r.covered) != ZERO:
         return CHASED
     # The board holds 27 tiles of the 28, so a chance node always has one left to draw.
-    if r.phase == CHANCE or r.phase == PLACE:
+    if r.phase == DRAWING or r.phase == PLACE:
         if not _any_free_slot(r.covered):
             return NO_FREE_SLOT
     elif r.phase == END:

@@ -41,7 +41,7 @@ Example::
 import numpy as np
 
 from bonobo import _kernels as K
-from bonobo import notation as N
+from bonobo import notation
 from bonobo.render import render_drawing
 from savanna.game import Game, Kernels
 
@@ -63,12 +63,13 @@ class BonoboGame(Game):
     perfect_information = True
     kernels = Kernels.from_module(K)
     state_errors = K.STATE_ERRORS
-    notation = N
+    notation = notation
 
     def __init__(self, num_players=2):
-        N.check_num_players(num_players)
+        notation.check_num_players(num_players)
         self.num_players = int(num_players)
-        self._template = self._row(N.start_position(self.num_players))  # checked by the tests
+        # checked by the tests
+        self._template = self._row(notation.start_position(self.num_players))
 
     def __repr__(self):
         return f"BonoboGame(num_players={self.num_players})"
@@ -81,7 +82,7 @@ class BonoboGame(Game):
         """A batch of one state holding ``pos`` (a ``notation.Position``), or a one-line
         ValueError if it is no possible position of this game (``notation.check_position``,
         then the kernels' own ``valid_one``, so that both agree)."""
-        N.check_position(pos)
+        notation.check_position(pos)
         if pos.num_players != self.num_players:
             raise ValueError(f"the position has {pos.num_players} players, this game "
                              f"{self.num_players}")
@@ -91,10 +92,10 @@ class BonoboGame(Game):
         """The state of a checked position, itself unchecked."""
         s = np.zeros(1, self.state_dtype)
         row = s[0]
-        covered, slots, tval = 0, [0, 0], [0] * N.NUM_TRIANGLES
+        covered, slots, tval = 0, [0, 0], [0] * notation.NUM_TRIANGLES
         for k, v in pos.tiles:
             slots[k >> 6] |= 1 << (k & 63)
-            for t in N.SLOTS[k]:
+            for t in notation.SLOTS[k]:
                 covered |= 1 << t
                 tval[t] = v
         pawns = [0] * 4
@@ -106,8 +107,8 @@ class BonoboGame(Game):
         row["pawns"] = pawns
         row["score"][: self.num_players] = pos.score
         row["pile"] = pos.pile
-        row["drawn"] = N.VALUES.index(pos.drawn) if pos.phase == "place" else -1
-        row["phase"] = N.PHASES.index(pos.phase)
+        row["drawn"] = notation.VALUES.index(pos.drawn) if pos.phase == "place" else -1
+        row["phase"] = notation.PHASES.index(pos.phase)
         row["to_move"] = pos.to_move
         row["num_players"] = self.num_players
         return s
@@ -119,30 +120,31 @@ class BonoboGame(Game):
     def _position(self, r):
         """The position of state row ``r``, itself unchecked."""
         slots = [int(m) for m in r["slots"]]
-        tiles = tuple((k, int(r["tval"][N.SLOTS[k][0]])) for k in range(N.NUM_SLOTS)
+        tiles = tuple((k, int(r["tval"][notation.SLOTS[k][0]])) for k in range(notation.NUM_SLOTS)
                       if slots[k >> 6] >> (k & 63) & 1)
         pawns = tuple(sorted((s, p) for p in range(self.num_players)
-                             for s in range(N.NUM_SPOTS) if int(r["pawns"][p]) >> s & 1))
-        phase = N.PHASES[r["phase"]]
-        return N.Position(self.num_players, tiles, pawns,
+                             for s in range(notation.NUM_SPOTS) if int(r["pawns"][p]) >> s & 1))
+        phase = notation.PHASES[r["phase"]]
+        return notation.Position(self.num_players, tiles, pawns,
                           tuple(int(x) for x in r["score"][: self.num_players]),
                           tuple(int(x) for x in r["pile"]), int(r["to_move"]), phase,
-                          N.VALUES[r["drawn"]] if phase == "place" else None)
+                          notation.VALUES[r["drawn"]] if phase == "place" else None)
 
     def outcome_to_string(self, outcome):
         """The name of chance outcome ``outcome``: the drawn tile's value, ``'-4'`` .. ``'+4'``."""
-        if not 0 <= outcome < len(N.VALUES):
-            raise ValueError(f"chance outcome must be in 0..{len(N.VALUES) - 1}, got {outcome!r}")
-        return N.value_name(N.VALUES[outcome])
+        if not 0 <= outcome < len(notation.VALUES):
+            raise ValueError(f"chance outcome must be in 0..{len(notation.VALUES) - 1}, "
+                             f"got {outcome!r}")
+        return notation.value_name(notation.VALUES[outcome])
 
     def string_to_outcome(self, text):
-        return N.parse_outcome(text)
+        return notation.parse_outcome(text)
 
     # ----- scores and pictures --------------------------------------------------------------
     def render(self, row, player=None):
         """A text picture of one state (see ``notation.render``); perfect information: the
         same from every ``player``'s seat."""
-        return N.render(self.to_position(row))
+        return notation.render(self.to_position(row))
 
     def _drawing(self, row, player):
         """The beach with named triangles and spots, the tiles with their corner numbers, pawns,

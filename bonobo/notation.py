@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass
 
 from savanna.errors import clip
+from savanna.layout import Layout
 
 RADIUS = 3
 POINTS = [(q, r) for r in range(-RADIUS, RADIUS + 1) for q in range(-RADIUS, RADIUS + 1)
@@ -89,6 +90,28 @@ DRAW = NUM_SPOTS                                                # 19
 TILE = DRAW + 1                                                 # tile on slot k: TILE + k
 NUM_ACTIONS = TILE + NUM_SLOTS                                  # 92
 PHASES = ("choose", "chance", "place", "end")
+MAX_SEATS = max(PLAYER_COUNTS)
+
+# The observation, 0/1 from the observer's seat; seats are relative, k = (seat - observer) mod P.
+# Planes of 54 triangles or 19 spots (index offset + plane * size + triangle or spot), then
+# features. Kernels and reference both read these offsets.
+OBS = Layout(
+    ("tiles", len(VALUES) * NUM_TRIANGLES,
+     "8 planes: covered by a tile of value v (chance outcome order)"),
+    ("activated", NUM_TRIANGLES, "plane: free and activated triangles"),
+    ("symbols", 3 * NUM_TRIANGLES, "3 planes: toilet, parasol, dune"),
+    ("pawns", MAX_SEATS * NUM_SPOTS, "4 planes: pawns of relative seat k"),
+    ("legal_spots", NUM_SPOTS, "plane: spots legal for a pawn"),
+    ("drawn", len(VALUES), "tile in hand, one-hot (outcome order)"),
+    ("pile", sum(TILE_COUNTS),
+     "per value v, TILE_COUNTS[v] bits: bit j set iff the pile holds more than j"),
+    ("supply", MAX_SEATS * PAWNS_PER_PLAYER, "pawns in supply, a thermometer of 4 per seat k"),
+    ("score", MAX_SEATS * 8,
+     "clip(score + 128, 0, 255) in binary, 8 bits per seat k, lowest first"),
+    ("phase", len(PHASES), "phase one-hot, in the order of PHASES"),
+    ("to_move", MAX_SEATS, "relative seat to move, one-hot (zero at the end)"),
+    ("seats", MAX_SEATS, "seat k is present"),
+)
 
 
 def screen_xy(point):

@@ -7,13 +7,13 @@ corners, 2a at the obtuse ones); spots are named (``s07``, as in ``pawn s07``) a
 their owner's colour; a spot barred by an activated toilet shows a cross. Beside the board: whose
 turn and what they do, scores, pawns in supply, the pile, and a legend.
 """
-from bonobo import notation as N
+from bonobo import notation
 from savanna.draw import Drawing
 
 EDGE = 72                  # user units per lattice edge
 MARGIN = 22
-BOARD_W = 2 * N.RADIUS * EDGE
-BOARD_H = 3 ** 0.5 * N.RADIUS * EDGE
+BOARD_W = 2 * notation.RADIUS * EDGE
+BOARD_H = 3 ** 0.5 * notation.RADIUS * EDGE
 PANEL = MARGIN * 2 + BOARD_W + 10
 WIDTH, HEIGHT = PANEL + 290, BOARD_H + 2 * MARGIN + 36
 GROUND = {"D": (238, 214, 155), "P": (125, 192, 228), "T": (160, 120, 86)}
@@ -27,8 +27,9 @@ PAPER = (250, 248, 242)
 
 def point_xy(point):
     """User coordinates of a lattice point."""
-    x, y = N.screen_xy(point)
-    return MARGIN + (x + N.RADIUS) * EDGE, MARGIN + 36 + (y + 3 ** 0.5 * N.RADIUS / 2) * EDGE
+    x, y = notation.screen_xy(point)
+    return (MARGIN + (x + notation.RADIUS) * EDGE,
+            MARGIN + 36 + (y + 3 ** 0.5 * notation.RADIUS / 2) * EDGE)
 
 
 def _centre(points):
@@ -43,8 +44,8 @@ def _shrink(points, by):
 
 def _barred(act):
     """Spots touching an activated toilet."""
-    return {s for s, tris in enumerate(N.SPOT_TRIANGLES)
-            if any(t in act and N.SYMBOLS[t] == "T" for t in tris)}
+    return {s for s, tris in enumerate(notation.SPOT_TRIANGLES)
+            if any(t in act and notation.SYMBOLS[t] == "T" for t in tris)}
 
 
 def render_drawing(pos):
@@ -52,9 +53,9 @@ def render_drawing(pos):
     d = Drawing(WIDTH, HEIGHT, background=PAPER)
     d.rect(0, 0, PANEL - 10, HEIGHT, fill=BACKGROUND)
     d.text(MARGIN, 20, "Bonobo Beach", size=17, bold=True, fill=(255, 255, 255), anchor="start")
-    covered = {t: v for k, v in pos.tiles for t in N.SLOTS[k]}
-    act = N.activated(covered)
-    for t, corners in enumerate(N.TRIANGLES):
+    covered = {t: v for k, v in pos.tiles for t in notation.SLOTS[k]}
+    act = notation.activated(covered)
+    for t, corners in enumerate(notation.TRIANGLES):
         points = [point_xy(c) for c in corners]
         d.polygon(points, fill=INK)
         if t not in covered:
@@ -67,23 +68,23 @@ def render_drawing(pos):
 
 
 def _free_triangle(d, t, points, activated):
-    symbol = N.SYMBOLS[t]
+    symbol = notation.SYMBOLS[t]
     if activated:
         d.polygon(_shrink(points, 0.05), fill=(255, 255, 255))
     d.polygon(_shrink(points, 0.13 if activated else 0.04), fill=GROUND[symbol])
     cx, cy = _centre(points)
-    shift = 2 if N.POINTS_UP[t] else -6  # toward the wide side, clear of the spot names
+    shift = 2 if notation.POINTS_UP[t] else -6  # toward the wide side, clear of the spot names
     light = symbol == "T"
     d.text(cx, cy + shift - 7, symbol, size=15, bold=activated,
            fill=(255, 255, 255) if light else INK)
-    d.text(cx, cy + shift + 7, N.triangle_name(t), size=10,
+    d.text(cx, cy + shift + 7, notation.triangle_name(t), size=10,
            fill=(235, 225, 210) if light else (90, 80, 60))
 
 
 def _tile(d, slot, value):
-    a, b = N.SLOTS[slot]
-    shared = set(N.TRIANGLES[a]) & set(N.TRIANGLES[b])
-    acute = [c for c in N.TRIANGLES[a] + N.TRIANGLES[b] if c not in shared]
+    a, b = notation.SLOTS[slot]
+    shared = set(notation.TRIANGLES[a]) & set(notation.TRIANGLES[b])
+    acute = [c for c in notation.TRIANGLES[a] + notation.TRIANGLES[b] if c not in shared]
     corners = [acute[0], *sorted(shared), acute[1]]
     outline = [corners[0], corners[1], corners[3], corners[2]]   # around the rhombus
     points = dict(zip(corners, _shrink([point_xy(c) for c in corners], 0.05)))
@@ -91,14 +92,14 @@ def _tile(d, slot, value):
               stroke=(255, 255, 255), width=1.5)
     cx, cy = _centre(list(points.values()))
     for c, (x, y) in points.items():
-        number = N.value_name(value if c in acute else 2 * value)
+        number = notation.value_name(value if c in acute else 2 * value)
         by = 0.32 if c in acute else 0.6  # clear of the pawn on the corner
         d.text(x + (cx - x) * by, y + (cy - y) * by, number, size=13, bold=True, fill=INK)
 
 
 def _spots(d, pos, barred):
     owner = dict(pos.pawns)
-    for s, point in enumerate(N.SPOTS):
+    for s, point in enumerate(notation.SPOTS):
         x, y = point_xy(point)
         if s in owner:
             d.circle(x, y, 11, fill=PLAYER_COLOURS[owner[s]], stroke=(255, 255, 255), width=2)
@@ -108,7 +109,7 @@ def _spots(d, pos, barred):
         else:
             d.circle(x, y, 4, fill=(255, 255, 255), stroke=INK, width=1)
         d.rect(x + 8, y - 6, 21, 12, fill=(255, 255, 255), radius=3)  # on the edge
-        d.text(x + 18.5, y, N.spot_name(s), size=9, fill=INK)
+        d.text(x + 18.5, y, notation.spot_name(s), size=9, fill=INK)
 
 
 def _cross(d, x, y):
@@ -121,7 +122,7 @@ def _phase(pos):
     """Who acts and how, e.g. ``Player 1: place a pawn or draw a tile``."""
     return {"choose": f"Player {pos.to_move}: place a pawn or draw a tile",
             "chance": f"Player {pos.to_move} draws a tile",
-            "place": f"Player {pos.to_move} places the tile {N.value_name(pos.drawn or 0)}",
+            "place": f"Player {pos.to_move} places the tile {notation.value_name(pos.drawn or 0)}",
             "end": "Game over"}[pos.phase]
 
 
@@ -131,7 +132,7 @@ def _panel(d, pos):
            fill=INK if pos.phase == "end" else PLAYER_COLOURS[pos.to_move])
     y += 30
     for p in range(pos.num_players):
-        supply = N.PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
+        supply = notation.PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
         d.circle(x + 9, y, 9, fill=PLAYER_COLOURS[p])
         d.text(x + 9, y, str(p), size=11, bold=True, fill=(255, 255, 255))
         d.text(x + 24, y, f"player {p}: {pos.score[p]:+d} points", size=13, anchor="start",
@@ -141,8 +142,8 @@ def _panel(d, pos):
         y += 22
     d.text(x + 180, y - 4, "pawns in supply", size=9, anchor="start", fill=(110, 110, 110))
     y += 18
-    d.text(x, y, "Pile: " + ("  ".join(f"{N.value_name(v)}:{c}" for v, c in
-                                        zip(N.VALUES, pos.pile) if c) or "empty"),
+    d.text(x, y, "Pile: " + ("  ".join(f"{notation.value_name(v)}:{c}" for v, c in
+                                        zip(notation.VALUES, pos.pile) if c) or "empty"),
            size=12, anchor="start")
     y += 30
     d.text(x, y, "Legend", size=13, bold=True, anchor="start")

@@ -10,7 +10,7 @@ import pytest
 
 from agents.arena import play_match
 from banjooli.game import BanjooliGame
-from bonobo import notation as BN
+from bonobo import notation
 from savanna.env import SavannaEnv
 from tests.agents.coin_game import CoinGame, ConstantAgent
 from tests.banjooli.helpers import position
@@ -24,9 +24,9 @@ def labels(game, row):
     if game.name == "zebres":
         return ["a1", "f1", "a5", "f5", "0", "21"]
     if game.name == "bonobo":  # every spot, and every free triangle (tiles go there)
-        covered = {t for k, _ in game.to_position(row).tiles for t in BN.SLOTS[k]}
-        return [BN.spot_name(k) for k in range(BN.NUM_SPOTS)] + [
-            BN.triangle_name(t) for t in range(BN.NUM_TRIANGLES) if t not in covered]
+        covered = {t for k, _ in game.to_position(row).tiles for t in notation.SLOTS[k]}
+        return [notation.spot_name(k) for k in range(notation.NUM_SPOTS)] + [
+            notation.triangle_name(t) for t in range(notation.NUM_TRIANGLES) if t not in covered]
     last = game.to_position(row).last_row
     return ["a0", "c0", f"a{last}", f"c{last}", "START", "FINISH"]
 

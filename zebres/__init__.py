@@ -1,7 +1,7 @@
 """Drôles de Zèbres (Bruno Cathala, 2004): place animals to win majorities in six sectors.
 
 ``ZebresGame`` is imported lazily, so that ``zebres.notation`` and ``zebres.reference`` can be
-used without loading numba.
+used without loading the kernels.
 """
 
 __all__ = ["ZebresGame"]

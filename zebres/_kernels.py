@@ -28,6 +28,7 @@ chain it is not yet claimed.
 import numpy as np
 from numba import njit
 
+from savanna._drivers import TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
 from zebres import notation
 from zebres.notation import BOARDS, KINDS, NUM_ACTIONS, NUM_CELLS, SECTOR_MAPS, START, STOP, SWAP
@@ -35,7 +36,23 @@ from zebres.notation import BOARDS, KINDS, NUM_ACTIONS, NUM_CELLS, SECTOR_MAPS, 
 # ----- declared facts ------------------------------------------------------------------------
 NUM_PLAYERS = 2
 NUM_TRACK = notation.TRACK_LENGTH
-OBS_SIZE = 660
+OBS_SIZE = notation.OBS.size
+# observation offsets (numba freezes these module globals), from the layout in zebres.notation
+OBS_OWN = notation.OBS.offset("own_tokens")
+OBS_OPPONENT = notation.OBS.offset("opponent_tokens")
+OBS_DOWN = notation.OBS.offset("face_down")
+OBS_IMPALA_LINE = notation.OBS.offset("impala_line")
+OBS_SECTORS = notation.OBS.offset("sectors")
+OBS_CROC = notation.OBS.offset("crocodile")
+OBS_SWAPPED = notation.OBS.offset("swapped")
+OBS_IMPALA = notation.OBS.offset("impala_position")
+OBS_PHASE = notation.OBS.offset("phase")
+OBS_OWN_HAND = notation.OBS.offset("own_hand")
+OBS_OPPONENT_HAND = notation.OBS.offset("opponent_hand")
+OBS_OWN_INAUGURATION = notation.OBS.offset("own_inauguration")
+OBS_OPPONENT_INAUGURATION = notation.OBS.offset("opponent_inauguration")
+OBS_TO_MOVE = notation.OBS.offset("to_move")
+__doc__ = notation.OBS.document(__doc__)
 # Decisions in one game, at most: 1 start; placements <= 30 + 8 (each of the 2 lions returns at
 # most its 4 neighbours' gazelles); one Impala move after every placement but the last; each of
 # the 4 crocodiles swaps each of the 12 gazelles at most once and may then stop:
@@ -252,7 +269,7 @@ def reset_one(s, i, template, streams):
 @njit(cache=True)
 def current_player_one(s, i):
     r = s[i]
-    return -2 if r.phase == END else np.int64(r.to_move)
+    return TERMINAL if r.phase == END else np.int64(r.to_move)
 
 
 @njit(cache=True)
@@ -345,29 +362,31 @@ def _thermometer(out, base, r, p):
 
 @njit(cache=True)
 def observe_one(s, i, player, out):
+    """The observation from ``player``'s seat, laid out as ``notation.OBS`` (in part order:
+    ``_plane`` writes 2 bytes past each plane)."""
     r = s[i]
     me = r.own[player]
     opp = r.own[1 - player]
     for t in range(5):
-        _plane(out, t * NUM_CELLS, me & r.kind[t])
+        _plane(out, OBS_OWN + t * NUM_CELLS, me & r.kind[t])
     for t in range(5):
-        _plane(out, (5 + t) * NUM_CELLS, opp & r.kind[t])
-    _plane(out, 10 * NUM_CELLS, r.down)
-    _plane(out, 11 * NUM_CELLS, LINES[r.impala] if r.impala >= 0 else ZERO)
+        _plane(out, OBS_OPPONENT + t * NUM_CELLS, opp & r.kind[t])
+    _plane(out, OBS_DOWN, r.down)
+    _plane(out, OBS_IMPALA_LINE, LINES[r.impala] if r.impala >= 0 else ZERO)
     for k in range(6):
-        _plane(out, (12 + k) * NUM_CELLS, SECTORS[r.board, k])
+        _plane(out, OBS_SECTORS + k * NUM_CELLS, SECTORS[r.board, k])
     in_chain = r.phase == CROC
-    _plane(out, 18 * NUM_CELLS, _bit(r.croc) if in_chain else ZERO)
-    _plane(out, 19 * NUM_CELLS, r.swapped)
+    _plane(out, OBS_CROC, _bit(r.croc) if in_chain else ZERO)
+    _plane(out, OBS_SWAPPED, r.swapped)
     for p in range(NUM_TRACK):
-        out[600 + p] = p == r.impala
+        out[OBS_IMPALA + p] = p == r.impala
     for k in range(5):
-        out[622 + k] = k == r.phase
-    _thermometer(out, 627, r, player)
-    _thermometer(out, 642, r, 1 - player)
-    out[657] = r.inauguration == player
-    out[658] = r.inauguration == 1 - player
-    out[659] = r.phase != END and r.to_move == player
+        out[OBS_PHASE + k] = k == r.phase
+    _thermometer(out, OBS_OWN_HAND, r, player)
+    _thermometer(out, OBS_OPPONENT_HAND, r, 1 - player)
+    out[OBS_OWN_INAUGURATION] = r.inauguration == player
+    out[OBS_OPPONENT_INAUGURATION] = r.inauguration == 1 - player
+    out[OBS_TO_MOVE] = r.phase != END and r.to_move == player
 
 
 @njit(cache=True)

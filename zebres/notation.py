@@ -41,6 +41,9 @@ Impala moves k = 1..3      ``202 + k``            ``impala +2``
 from dataclasses import dataclass, field
 from numbers import Integral
 
+from savanna.errors import clip
+from savanna.layout import Layout
+
 NUM_ROWS, NUM_COLS = 5, 6
 NUM_CELLS = NUM_ROWS * NUM_COLS
 TRACK_LENGTH = 22
@@ -72,12 +75,25 @@ STOP = 202
 IMPALA = 202        # + k, k = 1..3
 NUM_ACTIONS = 206
 
-
-def _clip(value, limit=80):
-    """``repr(value)`` cut to one short line for an error message (``savanna.errors.clip``,
-    imported here only when an error is raised: this module must not load numba)."""
-    from savanna.errors import clip
-    return clip(value, limit)
+# The observation, from the observer's seat ("own" is the observer's): planes of 30 cells
+# (index plane offset + cell), then features. Kernels and reference both read these offsets.
+OBS = Layout(
+    ("own_tokens", 5 * NUM_CELLS, "5 planes: the observer's tokens of each kind (ZGELC)"),
+    ("opponent_tokens", 5 * NUM_CELLS, "5 planes: the opponent's tokens of each kind"),
+    ("face_down", NUM_CELLS, "plane: face-down tokens"),
+    ("impala_line", NUM_CELLS, "plane: the row or column Impala points at"),
+    ("sectors", 6 * NUM_CELLS, "6 planes: the cells of sectors A..F"),
+    ("crocodile", NUM_CELLS, "plane: the crocodile's cell during a chain"),
+    ("swapped", NUM_CELLS, "plane: gazelles already swapped in this chain"),
+    ("impala_position", TRACK_LENGTH, "Impala's track position, one-hot (zero before setup)"),
+    ("phase", len(PHASES), "phase one-hot, in the order of PHASES"),
+    ("own_hand", sum(TOKEN_COUNTS.values()),
+     "the observer's hand: per kind (ZGELC) a thermometer of its count"),
+    ("opponent_hand", sum(TOKEN_COUNTS.values()), "the opponent's hand, the same way"),
+    ("own_inauguration", 1, "the observer holds the inauguration"),
+    ("opponent_inauguration", 1, "the opponent holds the inauguration"),
+    ("to_move", 1, "the observer is to move"),
+)
 
 
 def _is_index(value, size):
@@ -130,7 +146,7 @@ def check_first_placer(first_placer):
     """Raise a clear ValueError unless ``first_placer`` is the int 0 or 1 (not a bool)."""
     if not _is_index(first_placer, 2):
         raise ValueError(f"first_placer must be the int 0 (red) or 1 (green), "
-                         f"got {_clip(first_placer)}")
+                         f"got {clip(first_placer)}")
 
 
 def start_position(first_placer=1):
@@ -144,7 +160,7 @@ def start_position(first_placer=1):
 def cell_name(cell):
     """``cell_name(21) == 'd4'``: column letter a-f, row number 1-5 from the top."""
     if not (isinstance(cell, int) and 0 <= cell < NUM_CELLS):
-        raise ValueError(f"cell index must be an int in 0..29, got {_clip(cell)}")
+        raise ValueError(f"cell index must be an int in 0..29, got {clip(cell)}")
     return "abcdef"[cell % NUM_COLS] + str(cell // NUM_COLS + 1)
 
 
@@ -153,7 +169,7 @@ def cell_index(name):
     text = name.strip().lower() if isinstance(name, str) else ""
     if len(text) != 2 or text[0] not in "abcdef" or text[1] not in "12345":
         raise ValueError(f"cell name must be a column a-f then a row 1-5 (e.g. 'c4'), "
-                         f"got {_clip(name)}")
+                         f"got {clip(name)}")
     return (int(text[1]) - 1) * NUM_COLS + "abcdef".index(text[0])
 
 
@@ -184,14 +200,14 @@ def neighbours(cell):
 def check_board_name(board):
     """Raise a clear ValueError unless ``board`` is one of ``BOARDS``."""
     if not isinstance(board, str) or board not in SECTOR_MAPS:
-        raise ValueError(f"board must be one of {', '.join(BOARDS)}; got {_clip(board)}")
+        raise ValueError(f"board must be one of {', '.join(BOARDS)}; got {clip(board)}")
 
 
 # ----- action names -------------------------------------------------------------------------
 def action_name(action):
     """``action_name(3*30 + 21) == 'L d4'``; names only, legality is the game's business."""
     if not (isinstance(action, int) and 0 <= action < NUM_ACTIONS):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {_clip(action)}")
+        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {clip(action)}")
     if action < START:
         return f"{KINDS[action // NUM_CELLS]} {cell_name(action % NUM_CELLS)}"
     if action < SWAP:
@@ -220,7 +236,7 @@ def parse_action(text):
     except ValueError:
         pass
     raise ValueError(
-        f"unknown action {_clip(text)}; expected 'Z c4' (kind Z G E L C, cell a1..f5), "
+        f"unknown action {clip(text)}; expected 'Z c4' (kind Z G E L C, cell a1..f5), "
         "'start 0'..'start 21', 'swap d4', 'stop' or 'impala +1'..'impala +3'")
 
 
@@ -231,21 +247,21 @@ def _parse_row(row_number, text):
         if char == "*":
             if not cells or cells[-1] is None or cells[-1].down:
                 raise ValueError(f"row {row_number}: '*' must directly follow a token "
-                                 f"letter, got {_clip(text)}")
+                                 f"letter, got {clip(text)}")
             if cells[-1].kind not in "ZG":
                 raise ValueError(f"row {row_number}: only zebras and gazelles can be face down "
-                                 f"('*'), got {cells[-1].letter}* in {_clip(text)}")
+                                 f"('*'), got {cells[-1].letter}* in {clip(text)}")
             cells[-1] = Token(cells[-1].player, cells[-1].kind, True)
         elif char == ".":
             cells.append(None)
         elif char in KINDS or char in KINDS.lower():
             cells.append(Token(RED if char.isupper() else GREEN, char.upper()))
         else:
-            raise ValueError(f"row {row_number}: unknown letter {char!r} in {_clip(text)}; "
+            raise ValueError(f"row {row_number}: unknown letter {char!r} in {clip(text)}; "
                              "allowed: . Z G E L C (upper case red, lower case green), * after "
                              "Z or G")
     if len(cells) != NUM_COLS:
-        raise ValueError(f"row {row_number} must have 6 cells, got {len(cells)}: {_clip(text)}")
+        raise ValueError(f"row {row_number} must have 6 cells, got {len(cells)}: {clip(text)}")
     return cells
 
 
@@ -255,22 +271,22 @@ def _parse_player(name, text, allow_none):
     if text in ("r", "g"):
         return COLOUR_LETTERS.index(text)
     allowed = "'-', 'r' or 'g'" if allow_none else "'r' or 'g'"
-    raise ValueError(f"{name} must be {allowed}, got {_clip(text)}")
+    raise ValueError(f"{name} must be {allowed}, got {clip(text)}")
 
 
 def _parse_croc(text):
     parts = text.split(":")
     if len(parts) != 3:
         raise ValueError(
-            f"croc phase must be 'croc:<crocodile cell>:<swapped cells or ->', got {_clip(text)}")
+            f"croc phase must be 'croc:<crocodile cell>:<swapped cells or ->', got {clip(text)}")
     try:
         croc_cell = cell_index(parts[1])
         swapped = [] if parts[2] == "-" else [cell_index(name) for name in parts[2].split(",")]
     except ValueError:
-        raise ValueError(f"croc phase has a bad cell name in {_clip(text)}; cells are a1..f5, "
+        raise ValueError(f"croc phase has a bad cell name in {clip(text)}; cells are a1..f5, "
                          "swapped cells comma separated or '-'") from None
     if len(set(swapped)) != len(swapped):
-        raise ValueError(f"croc phase lists a swapped cell twice: {_clip(text)}")
+        raise ValueError(f"croc phase lists a swapped cell twice: {clip(text)}")
     return croc_cell, frozenset(swapped)
 
 
@@ -281,19 +297,19 @@ def parse(text, board=None):
     that needs the sector map (see the module docstring).
     """
     if not isinstance(text, str):
-        raise ValueError(f"position must be a str, got {type(text).__name__} {_clip(text)}")
+        raise ValueError(f"position must be a str, got {type(text).__name__} {clip(text)}")
     if len(text) > MAX_TEXT:
         raise ValueError(f"position text too long ({len(text)} characters, at most "
-                         f"{MAX_TEXT}): {_clip(text, 40)}")
+                         f"{MAX_TEXT}): {clip(text, 40)}")
     fields = text.split()
     if len(fields) != 5:
         raise ValueError(f"position must have 5 space-separated fields (board to_move impala "
-                         f"inauguration phase), got {len(fields)}: {_clip(text)}")
+                         f"inauguration phase), got {len(fields)}: {clip(text)}")
     board_text, to_move_text, impala_text, inauguration_text, phase_text = fields
     rows = board_text.split("/")
     if len(rows) != NUM_ROWS:
         raise ValueError(f"board must have 5 rows separated by '/', got {len(rows)}: "
-                         f"{_clip(board_text)}")
+                         f"{clip(board_text)}")
     cells = tuple(cell for number, row in enumerate(rows, 1) for cell in _parse_row(number, row))
     to_move = _parse_player("to_move", to_move_text, allow_none=False)
     if impala_text == "-":
@@ -302,7 +318,7 @@ def parse(text, board=None):
         impala = TRACK_NAMES[impala_text]
     else:
         raise ValueError(f"impala must be '-' or a track position 0..21, "
-                         f"got {_clip(impala_text)}")
+                         f"got {clip(impala_text)}")
     inauguration = _parse_player("inauguration", inauguration_text, allow_none=True)
     croc_cell, swapped = None, frozenset()
     if phase_text.startswith("croc:"):
@@ -312,7 +328,7 @@ def parse(text, board=None):
         phase = phase_text
     else:
         raise ValueError(f"phase must be setup, place, croc:<cell>:<cells>, move or end; "
-                         f"got {_clip(phase_text)}")
+                         f"got {clip(phase_text)}")
     position = Position(cells, to_move, impala, inauguration, phase, croc_cell, swapped)
     validate(position, board)
     return position
@@ -323,28 +339,28 @@ def validate(pos, board=None, first_placer=None):
     """Raise a one-line ValueError if ``pos`` cannot be a Zèbres position (see ``parse``);
     with ``first_placer`` (a game option), a setup position must be that option's start."""
     if not isinstance(pos, Position):
-        raise ValueError(f"expected a zebres.notation.Position, got {_clip(pos)}")
+        raise ValueError(f"expected a zebres.notation.Position, got {clip(pos)}")
     if not (isinstance(pos.board, tuple) and len(pos.board) == NUM_CELLS):
-        raise ValueError(f"board must be a tuple of 30 cells, got {_clip(pos.board)}")
+        raise ValueError(f"board must be a tuple of 30 cells, got {clip(pos.board)}")
     for token in pos.board:
         if token is not None and not (
                 isinstance(token, Token) and _is_index(token.player, 2)
                 and isinstance(token.kind, str) and len(token.kind) == 1 and token.kind in KINDS
                 and token.down in (False, True) and (token.kind in "ZG" or not token.down)):
             raise ValueError(f"a cell must be None or a Token(player 0|1, kind in ZGELC, "
-                             f"down only for Z and G), got {_clip(token)}")
+                             f"down only for Z and G), got {clip(token)}")
     if not _is_index(pos.to_move, 2):
-        raise ValueError(f"to_move must be 0 or 1, got {_clip(pos.to_move)}")
+        raise ValueError(f"to_move must be 0 or 1, got {clip(pos.to_move)}")
     if not (isinstance(pos.phase, str) and pos.phase in PHASES):
-        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {_clip(pos.phase)}")
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {clip(pos.phase)}")
     if pos.impala is not None and not _is_index(pos.impala, TRACK_LENGTH):
         raise ValueError(f"impala must be None or a track position 0..21, "
-                         f"got {_clip(pos.impala)}")
+                         f"got {clip(pos.impala)}")
     if pos.inauguration is not None and not _is_index(pos.inauguration, 2):
-        raise ValueError(f"inauguration must be None, 0 or 1, got {_clip(pos.inauguration)}")
+        raise ValueError(f"inauguration must be None, 0 or 1, got {clip(pos.inauguration)}")
     if not (isinstance(pos.swapped, frozenset)
             and all(_is_index(c, NUM_CELLS) for c in pos.swapped)):
-        raise ValueError(f"swapped must be a frozenset of cells 0..29, got {_clip(pos.swapped)}")
+        raise ValueError(f"swapped must be a frozenset of cells 0..29, got {clip(pos.swapped)}")
     for player in (RED, GREEN):
         for kind, left in pos.hand(player).items():
             if left < 0:
@@ -378,7 +394,7 @@ def validate(pos, board=None, first_placer=None):
 def _validate_croc(pos):
     mover = COLOUR_NAMES[pos.to_move]
     if not _is_index(pos.croc_cell, NUM_CELLS):
-        raise ValueError(f"croc phase needs a crocodile cell, got {_clip(pos.croc_cell)}")
+        raise ValueError(f"croc phase needs a crocodile cell, got {clip(pos.croc_cell)}")
     if pos.board[pos.croc_cell] != Token(pos.to_move, "C"):
         raise ValueError(f"croc phase: {cell_name(pos.croc_cell)} must hold a crocodile of "
                          f"{mover} (to move)")

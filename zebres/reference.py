@@ -32,6 +32,7 @@ from zebres.notation import (
     IMPALA,
     INAUGURATION_BONUS,
     KINDS,
+    OBS,
     PLACE,
     SECTOR_MAPS,
     START,
@@ -48,7 +49,6 @@ from zebres.notation import (
 TERMINAL = -2
 ROWS, COLS, TRACK = 5, 6, 22
 PHASES = ("setup", "place", "croc", "move", "end")
-OBS_SIZE = 660
 
 
 def line_of(position):
@@ -285,36 +285,38 @@ def outcome(final_scores):
 
 # ----- observation -------------------------------------------------------------------------
 def observe(state, player):
-    """660 ints from ``player``'s seat, laid out as in the contract (planes, then features)."""
-    obs = [0] * OBS_SIZE
+    """``OBS.size`` ints from ``player``'s seat, laid out as ``OBS`` (planes, then features)."""
+    at = OBS.offset
+    obs = [0] * OBS.size
     opponent = 1 - player
     for cell, token in enumerate(state.cells):
         if token is not None:
-            side = 0 if token.player == player else 5
-            obs[(side + KINDS.index(token.kind)) * 30 + cell] = 1
+            side = at("own_tokens") if token.player == player else at("opponent_tokens")
+            obs[side + KINDS.index(token.kind) * 30 + cell] = 1
             if token.down:
-                obs[10 * 30 + cell] = 1
+                obs[at("face_down") + cell] = 1
     if state.impala is not None:
         for cell in LINES[state.impala]:
-            obs[11 * 30 + cell] = 1
-        obs[600 + state.impala] = 1
+            obs[at("impala_line") + cell] = 1
+        obs[at("impala_position") + state.impala] = 1
     for sector, cells in enumerate(SECTORS[state.board_name]):
         for cell in cells:
-            obs[(12 + sector) * 30 + cell] = 1
+            obs[at("sectors") + sector * 30 + cell] = 1
     if state.phase == "croc":
-        obs[18 * 30 + state.croc_cell] = 1
+        obs[at("crocodile") + state.croc_cell] = 1
         for cell in state.swapped:
-            obs[19 * 30 + cell] = 1
-    obs[622 + PHASES.index(state.phase)] = 1
-    for start, who in ((627, player), (642, opponent)):
+            obs[at("swapped") + cell] = 1
+    obs[at("phase") + PHASES.index(state.phase)] = 1
+    for start, who in ((at("own_hand"), player), (at("opponent_hand"), opponent)):
         held = hand(state, who)
         for kind in KINDS:
             for k in range(TOKEN_COUNTS[kind]):
                 obs[start + k] = int(held[kind] > k)
             start += TOKEN_COUNTS[kind]
     if state.inauguration is not None:
-        obs[657 if state.inauguration == player else 658] = 1
-    obs[659] = int(current_player(state) == player)
+        mine = state.inauguration == player
+        obs[at("own_inauguration") if mine else at("opponent_inauguration")] = 1
+    obs[at("to_move")] = int(current_player(state) == player)
     return obs
 
 

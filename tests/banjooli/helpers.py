@@ -1,7 +1,7 @@
 """Play hand-made Banjooli positions through the kernels or the reference, by action names."""
 import numpy as np
 
-from banjooli import notation as nt
+from banjooli import notation
 from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 
@@ -24,9 +24,9 @@ def position(ostriches, course="T1", dice="RRRRRR", phase="act", players=2, card
 
 def game_of(text):
     """The game of a hand-made position: its players, variant and (explicit) course."""
-    pos = nt.parse(text)
+    pos = notation.parse(text)
     return BanjooliGame(pos.players, berries=pos.variant,
-                        course=[nt.FACE_NAMES[f] for f in pos.course])
+                        course=[notation.FACE_NAMES[f] for f in pos.course])
 
 
 def legal(impl, text):
@@ -34,34 +34,35 @@ def legal(impl, text):
     if impl == "kernel":
         game = game_of(text)
         s = game.from_text(text)
-        return [nt.action_name(a) for a in game.legal_actions(s[0])]
-    return [nt.action_name(a) for a in ref.legal_actions(ref.from_position(nt.parse(text)))]
+        return [notation.action_name(a) for a in game.legal_actions(s[0])]
+    st = ref.from_position(notation.parse(text))
+    return [notation.action_name(a) for a in ref.legal_actions(st)]
 
 
 def play(impl, text, moves):
     """Apply ``moves`` (action names, or ``die X`` for a chance outcome X in RBGYPW).
     Returns ``(final text, rewards of the last decision)``."""
-    players = nt.parse(text).players
+    players = notation.parse(text).players
     rewards = [0.0] * players
     if impl == "kernel":
         game = game_of(text)
         s = game.from_text(text)
         for m in moves:
             if m.startswith("die "):
-                game.apply_chance(s, [nt.FACES.index(m[4])])
+                game.apply_chance(s, [notation.FACES.index(m[4])])
             else:
                 rewards = game.step_inplace(s, [game.string_to_action(s[0], m)])[0].tolist()
         return game.to_text(s[0]), rewards
-    st = ref.from_position(nt.parse(text))
+    st = ref.from_position(notation.parse(text))
     for m in moves:
         if m.startswith("die "):
             assert ref.current_player(st) == ref.CHANCE
-            st = ref.apply_chance(st, nt.FACES.index(m[4]))
+            st = ref.apply_chance(st, notation.FACES.index(m[4]))
         else:
-            a = nt.parse_action(m)
-            assert a in ref.legal_actions(st), (m, nt.format(ref.to_position(st)))
+            a = notation.parse_action(m)
+            assert a in ref.legal_actions(st), (m, notation.format(ref.to_position(st)))
             st, rewards = ref.step(st, a)
-    return nt.format(ref.to_position(st)), list(rewards)
+    return notation.format(ref.to_position(st)), list(rewards)
 
 
 def field(text, key):
@@ -70,18 +71,18 @@ def field(text, key):
 
 def ostriches(text):
     """Ostrich tokens by colour letter, e.g. ``{'R': 'b5', 'B': 'b4s', 'G': '+1', ...}``."""
-    return dict(zip(nt.COLOURS, field(text, "ostriches").split(",")))
+    return dict(zip(notation.COLOURS, field(text, "ostriches").split(",")))
 
 
 def scores(impl, text):
     if impl == "kernel":
         game = game_of(text)
         return game.scores(game.from_text(text))[0].tolist()
-    return ref.scores(ref.from_position(nt.parse(text)))
+    return ref.scores(ref.from_position(notation.parse(text)))
 
 
 def observe(impl, text, player):
     if impl == "kernel":
         game = game_of(text)
         return game.observe(game.from_text(text), player)[0]
-    return np.array(ref.observe(ref.from_position(nt.parse(text)), player), np.uint8)
+    return np.array(ref.observe(ref.from_position(notation.parse(text)), player), np.uint8)

@@ -8,7 +8,7 @@ shows up as a readable diff.
 import pathlib
 import random
 
-from banjooli import notation as nt
+from banjooli import notation
 from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 
@@ -21,16 +21,16 @@ START = ("players=3 course=T4,K2,CROC,T3 ostriches=c2n,b1n,a0n,c0n,a2n cards=4,9
 def write_golden(seed=3):
     """Play the reference from START with seeded random moves and write the golden file."""
     rnd = random.Random(seed)
-    st = ref.from_position(nt.parse(START))
+    st = ref.from_position(notation.parse(START))
     lines = [START]
     while ref.current_player(st) != ref.TERMINAL:
         if ref.current_player(st) == ref.CHANCE:
             outcome = rnd.randrange(6)
-            st, move = ref.apply_chance(st, outcome), f"die {nt.FACES[outcome]}"
+            st, move = ref.apply_chance(st, outcome), f"die {notation.FACES[outcome]}"
         else:
             action = rnd.choice(ref.legal_actions(st))
-            st, move = ref.step(st, action)[0], nt.action_name(action)
-        lines.append(f"{move} | {nt.format(ref.to_position(st))}")
+            st, move = ref.step(st, action)[0], notation.action_name(action)
+        lines.append(f"{move} | {notation.format(ref.to_position(st))}")
     GOLDEN.write_text("\n".join(lines) + "\n")
 
 
@@ -41,7 +41,7 @@ def test_kernel_replays_the_golden_game():
     for number, line in enumerate(lines[1:], start=2):
         move, expected = line.split(" | ")
         if move.startswith("die "):
-            game.apply_chance(s, [nt.FACES.index(move[4])])
+            game.apply_chance(s, [notation.FACES.index(move[4])])
         else:
             game.step_inplace(s, [game.string_to_action(s[0], move)])
         assert game.to_text(s[0]) == expected, f"line {number}: {move}"

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from banjooli import _kernels as K
-from banjooli import notation as nt
+from banjooli import notation
 from banjooli.game import SPECIAL_OPTIONS, BanjooliGame
 from savanna.game import CHANCE, TERMINAL
 from tests.banjooli.helpers import game_of, position
@@ -58,11 +58,11 @@ EDITS = [  # (base, field, index or None, value, expected code)
     ("start", "scared", None, 1, E.E_NEST),         # scared on its nest
     ("act", "nest", None, 0b11101, E.E_NEST),       # R on b3 marked on its nest
     ("start", "phase", None, 14, E.E_PHASE),
-    ("start", "phase", None, nt.FRENZY_PICK, E.E_PHASE),  # a berry phase without berries
+    ("start", "phase", None, notation.FRENZY_PICK, E.E_PHASE),  # a berry phase without berries
     ("start", "to_move", None, 3, E.E_TO_MOVE),
     ("start", "turn", None, 1001, E.E_TURN),
     ("start", "turn", None, 1000, E.E_TURN),        # the cap is the end
-    ("act", "phase", None, nt.END, E.E_TURN),       # the end without three arrivals
+    ("act", "phase", None, notation.END, E.E_TURN),       # the end without three arrivals
     ("act", "dice", 0, 6, E.E_DICE),
     ("act", "dice", 0, -1, E.E_DICE),               # unrolled in the act phase
     ("place", "dice", 0, 3, E.E_DICE),              # rolled in the place phase
@@ -83,10 +83,10 @@ EDITS = [  # (base, field, index or None, value, expected code)
     ("start", "berry_cell", 0, 12, E.E_BERRY_SLOT),  # a berry without the variant
     ("act", "berry_kind", 3, 4, E.E_BERRY_SLOT),     # a slot past the seats
     ("act", "berry_cell", 2, 12, E.E_BERRY_SLOT),    # a taken slot with a cell
-    ("act", "berry_kind", 1, nt.TRAP, E.E_KINDS),    # Tër twice
-    ("act", "berry_kind", 0, nt.FORESIGHT, E.E_KINDS),  # Jëmbat on the track and collected
+    ("act", "berry_kind", 1, notation.TRAP, E.E_KINDS),    # Tër twice
+    ("act", "berry_kind", 0, notation.FORESIGHT, E.E_KINDS),  # Jëmbat on the track and collected
     ("act", "collected", 0, 1 << 11, E.E_KINDS),
-    ("act", "collected", 0, 1 << nt.PLAIN, E.E_KINDS),  # two collected, one slot taken
+    ("act", "collected", 0, 1 << notation.PLAIN, E.E_KINDS),  # two collected, one slot taken
     ("act", "berry_cell", 0, 4, E.E_BERRY_CELL),     # on the start tile
     ("act", "berry_cell", 0, 27, E.E_BERRY_CELL),    # on the rock a9
     ("act", "berry_cell", 0, 23, E.E_BERRY_CELL),    # on the other berry
@@ -294,7 +294,7 @@ def test_from_text_wants_the_games_course():
                                           ("turn", 2 ** 70), ("cards", None), ("course", (0, 99))])
 def test_from_position_rejects_garbage_fields(field, value):
     game = BanjooliGame(course=["T1", "T2"])
-    pos = nt.parse(position("b3,b4,b1n,a2n,c2n", course="T1,T2"))
+    pos = notation.parse(position("b3,b4,b1n,a2n,c2n", course="T1,T2"))
     with pytest.raises(ValueError):
         game.from_position(replace(pos, **{field: value}))
     with pytest.raises(ValueError, match="Position"):

@@ -2,14 +2,14 @@
 (``crosscheck.py``) and ``play_lockstep``, the hook of the shared fuzz tests."""
 import numpy as np
 
-from banjooli import notation as nt
+from banjooli import notation
 from banjooli import reference as ref
 from savanna.game import CHANCE, TERMINAL
 
 
 def reference_of(game, row):
     """The reference state of a kernel state row (through the text notation)."""
-    return ref.from_position(nt.parse(game.to_text(row)))
+    return ref.from_position(notation.parse(game.to_text(row)))
 
 
 def assert_node_agrees(game, row, st, player, mask, probs, obs, scores, round_trip=False):
@@ -20,7 +20,7 @@ def assert_node_agrees(game, row, st, player, mask, probs, obs, scores, round_tr
     text = game.to_text(row)
     if round_trip:
         assert game.from_text(text)[0].tobytes() == row.tobytes(), text
-    assert nt.format(ref.to_position(st)) == text
+    assert notation.format(ref.to_position(st)) == text
     assert ref.current_player(st) == player, text
     assert ref.legal_actions(st) == np.flatnonzero(mask).tolist(), text
     assert ref.chance_probs(st) == probs.tolist(), text
@@ -42,7 +42,7 @@ def advance_reference(st, player, action, rewards):
     if player == CHANCE:
         return ref.apply_chance(st, action)
     st, r = ref.step(st, action)
-    assert np.abs(np.array(r) - rewards).max() < 1e-6, nt.format(ref.to_position(st))
+    assert np.abs(np.array(r) - rewards).max() < 1e-6, notation.format(ref.to_position(st))
     return st
 
 

@@ -2,33 +2,34 @@
 import numpy as np
 import pytest
 
-from bonobo import notation as N
+from bonobo import notation
 from bonobo import reference as R
 from bonobo.game import BonoboGame
 from savanna.game import CHANCE
 
 
 def test_triangles_rows_and_order():
-    rows = [min(p[1] for p in corners) for corners in N.TRIANGLES]
+    rows = [min(p[1] for p in corners) for corners in notation.TRIANGLES]
     assert [rows.count(r) for r in range(-3, 3)] == [7, 9, 11, 11, 9, 7]
     assert rows == sorted(rows)
     # V(0, 0) and A(0, 0) are consecutive, V first
-    v = N.TRIANGLES.index(((0, 0), (1, 0), (0, 1)))
-    assert N.TRIANGLES[v + 1] == ((1, 0), (0, 1), (1, 1))
+    v = notation.TRIANGLES.index(((0, 0), (1, 0), (0, 1)))
+    assert notation.TRIANGLES[v + 1] == ((1, 0), (0, 1), (1, 1))
 
 
 def test_slots_spots_and_symbols():
-    assert N.NUM_TRIANGLES == 54 and N.NUM_SLOTS == 72 and N.NUM_SPOTS == 19
-    assert all(len(tris) == 6 for tris in N.SPOT_TRIANGLES)
-    assert N.SPOTS[0] == (0, -2) and N.SPOTS[9] == (0, 0) and N.SPOTS[18] == (0, 2)
-    assert (N.SYMBOLS.count("T"), N.SYMBOLS.count("P"), N.SYMBOLS.count("D")) == (6, 12, 36)
-    rotate = {frozenset(c): t for t, c in enumerate(N.TRIANGLES)}
-    turned = [rotate[frozenset((-r, q + r) for q, r in N.TRIANGLES[t])] for t in range(54)]
-    assert all(N.SYMBOLS[turned[t]] == N.SYMBOLS[t] for t in range(54))  # 6-fold symmetry
+    assert notation.NUM_TRIANGLES == 54 and notation.NUM_SLOTS == 72 and notation.NUM_SPOTS == 19
+    assert all(len(tris) == 6 for tris in notation.SPOT_TRIANGLES)
+    assert (notation.SPOTS[0], notation.SPOTS[9], notation.SPOTS[18]) == ((0, -2), (0, 0), (0, 2))
+    assert [notation.SYMBOLS.count(symbol) for symbol in "TPD"] == [6, 12, 36]
+    rotate = {frozenset(c): t for t, c in enumerate(notation.TRIANGLES)}
+    turned = [rotate[frozenset((-r, q + r) for q, r in notation.TRIANGLES[t])] for t in range(54)]
+    # 6-fold symmetry
+    assert all(notation.SYMBOLS[turned[t]] == notation.SYMBOLS[t] for t in range(54))
 
 
 def test_tiles():
-    assert dict(zip(N.VALUES, N.TILE_COUNTS)) == {1: 4, 2: 4, 3: 3, 4: 3,
+    assert dict(zip(notation.VALUES, notation.TILE_COUNTS)) == {1: 4, 2: 4, 3: 3, 4: 3,
                                                   -1: 4, -2: 4, -3: 3, -4: 3}
 
 

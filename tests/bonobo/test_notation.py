@@ -1,7 +1,7 @@
 """The text notation and action names: round trips and one-line errors."""
 import pytest
 
-from bonobo import notation as N
+from bonobo import notation
 from bonobo.game import BonoboGame
 from tests.bonobo.test_rules import BARRED, COMPLETION, ENDGAME, EVICTION
 
@@ -10,8 +10,8 @@ START = "players=2 tiles=- pawns=- score=0,0 pile=3,3,4,4,4,4,3,3 move=0 phase=c
 
 @pytest.mark.parametrize("text", [START, COMPLETION, EVICTION, BARRED, ENDGAME])
 def test_round_trip(text):
-    game = BonoboGame(N.parse(text).num_players)
-    assert N.format(N.parse(text)) == text
+    game = BonoboGame(notation.parse(text).num_players)
+    assert notation.format(notation.parse(text)) == text
     assert game.to_text(game.from_text(text)[0]) == text
 
 
@@ -47,7 +47,7 @@ def test_start_position_is_the_initial_state():
 ])
 def test_errors_say_what_is_wrong(text, message):
     with pytest.raises(ValueError, match=message):
-        N.parse(text)
+        notation.parse(text)
 
 
 def test_game_rejects_a_position_with_another_player_count():
@@ -57,14 +57,14 @@ def test_game_rejects_a_position_with_another_player_count():
 
 
 def test_action_names_round_trip_and_errors():
-    assert [N.action_name(a) for a in (0, 18, 19, 20, 91)] == [
+    assert [notation.action_name(a) for a in (0, 18, 19, 20, 91)] == [
         "pawn s00", "pawn s18", "draw", "tile t00-t01", "tile t52-t53"]
-    for a in range(N.NUM_ACTIONS):
-        assert N.parse_action(N.action_name(a)) == a
-    assert N.parse_action("tile t13-t12") == N.parse_action("tile t12-t13")
+    for a in range(notation.NUM_ACTIONS):
+        assert notation.parse_action(notation.action_name(a)) == a
+    assert notation.parse_action("tile t13-t12") == notation.parse_action("tile t12-t13")
     for bad in ("pawn s19", "tile t00-t02", "jump", "tile t00"):
         with pytest.raises(ValueError):
-            N.parse_action(bad)
+            notation.parse_action(bad)
     game = BonoboGame(2)
     s = game.init(1)
     with pytest.raises(ValueError, match="illegal move 'tile t00-t01' here; legal: pawn s00"):
@@ -85,5 +85,5 @@ def test_outcome_names():
 
 
 def test_the_documented_example_parses():
-    example = " ".join(N.__doc__.split("::")[1].split("\n\n")[1].split())
-    assert N.format(N.parse(example)) == example
+    example = " ".join(notation.__doc__.split("::")[1].split("\n\n")[1].split())
+    assert notation.format(notation.parse(example)) == example

@@ -7,7 +7,7 @@ t toilet), upper case once activated. Triangle and spot ids are listed in the co
 """
 import pytest
 
-from bonobo import notation as N
+from bonobo import notation
 
 # Spot s09 = (0, 0) is surrounded by the dunes t20 t21 t22 (above) and t31 t32 t33 (below).
 # Tiles: t20-t21 +3 and t31-t32 +4 lie with both triangles at s09 (obtuse corner: 2a);
@@ -98,7 +98,8 @@ BARRED = ("players=2 tiles=t01-t02:+1,t08-t09:+2,t10-t11:-2,t34-t44:+1,t36-t46:+
 
 def test_no_pawn_beside_an_activated_toilet_but_beside_an_activated_dune(impl):
     legal = impl.legal(impl.load(BARRED))
-    spots = [f"pawn {N.spot_name(s)}" for s in range(N.NUM_SPOTS) if s not in (15, 18)]
+    spots = [f"pawn {notation.spot_name(s)}" for s in range(notation.NUM_SPOTS)
+             if s not in (15, 18)]
     assert legal == spots + ["draw"]
 
 
@@ -109,7 +110,7 @@ def test_an_occupied_spot_is_not_legal_and_supply_limits_pawns(impl):
     s, _ = impl.play(s, "draw")
     s, _ = impl.play(s, "+1")
     s, _ = impl.play(s, "tile t40-t41")
-    assert impl.legal(s) == [f"pawn {N.spot_name(k)}" for k in range(5, 19)] + ["draw"]
+    assert impl.legal(s) == [f"pawn {notation.spot_name(k)}" for k in range(5, 19)] + ["draw"]
 
 
 def test_draw_is_a_chance_node_weighted_by_the_remaining_tiles(impl):
@@ -122,7 +123,7 @@ def test_draw_is_a_chance_node_weighted_by_the_remaining_tiles(impl):
     assert impl.text(s).endswith("pile=3,2,4,4,4,3,2,2 move=0 phase=place:-3")
     assert impl.player(s) == 0
     # the six covered triangles have 18 sides to neighbours, 5 of them between two covered
-    assert len(impl.legal(s)) == N.NUM_SLOTS - (18 - 5)
+    assert len(impl.legal(s)) == notation.NUM_SLOTS - (18 - 5)
 
 
 # The end of a two-player game: every triangle but t52-t53 is covered or activated (upper

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bonobo import _kernels as K
-from bonobo import notation as N
+from bonobo import notation
 from bonobo.game import BonoboGame
 from savanna.game import CHANCE, TERMINAL
 from tests.bonobo.test_notation import START
@@ -71,19 +71,19 @@ def _count(m):
 
 def _placed_slot(r):
     slots = [int(m) for m in r["slots"]]
-    return next(k for k in range(N.NUM_SLOTS) if slots[k >> 6] >> (k & 63) & 1)
+    return next(k for k in range(notation.NUM_SLOTS) if slots[k >> 6] >> (k & 63) & 1)
 
 
 def _overlap(r):
     """A second tile of the same value over one triangle of a placed tile."""
-    a, b = N.SLOTS[_placed_slot(r)]
-    j = next(j for j, pair in enumerate(N.SLOTS) if a in pair and b not in pair)
+    a, b = notation.SLOTS[_placed_slot(r)]
+    j = next(j for j, pair in enumerate(notation.SLOTS) if a in pair and b not in pair)
     r["slots"][j >> 6] |= np.uint64(1 << (j & 63))
-    r["tval"][list(N.SLOTS[j])] = r["tval"][a]
+    r["tval"][list(notation.SLOTS[j])] = r["tval"][a]
 
 
 def _free_triangle(r):
-    return next(t for t in range(N.NUM_TRIANGLES) if not int(r["covered"]) >> t & 1)
+    return next(t for t in range(notation.NUM_TRIANGLES) if not int(r["covered"]) >> t & 1)
 
 
 def _pawn_on(r, spot):
@@ -97,7 +97,7 @@ def _room(pick):
 
 
 def _surrounded_spot(r):
-    return next(s for s, tris in enumerate(N.SPOT_TRIANGLES)
+    return next(s for s, tris in enumerate(notation.SPOT_TRIANGLES)
                 if all(int(r["covered"]) >> t & 1 for t in tris))
 
 
@@ -111,7 +111,7 @@ def _has_barred(r):
 
 def _has_surrounded(r):
     return r["phase"] == K.CHOOSE and any(all(int(r["covered"]) >> t & 1 for t in tris)
-                                          for tris in N.SPOT_TRIANGLES)
+                                          for tris in notation.SPOT_TRIANGLES)
 
 
 def _has_pawn(r):
@@ -136,9 +136,9 @@ CORRUPTIONS = {
     "slot beyond 71": (None, _or("slots", 1 << 8, 1), "slots has bits beyond"),
     "overlapping slots": (_has_pawn, _overlap, "share a triangle"),
     "tile value out of range": (_has_pawn, lambda r: r["tval"].__setitem__(
-        list(N.SLOTS[_placed_slot(r)]), 5), "tval of a placed slot"),
+        list(notation.SLOTS[_placed_slot(r)]), 5), "tval of a placed slot"),
     "tile with two values": (_has_pawn, lambda r: r["tval"].__setitem__(
-        N.SLOTS[_placed_slot(r)][1], -r["tval"][N.SLOTS[_placed_slot(r)][1]]),
+        notation.SLOTS[_placed_slot(r)][1], -r["tval"][notation.SLOTS[_placed_slot(r)][1]]),
         "tval of a placed slot"),
     "value on a free triangle": (None, lambda r: r["tval"].__setitem__(_free_triangle(r), 1),
                                  "tval must be 0 on a free triangle"),
@@ -154,9 +154,11 @@ CORRUPTIONS = {
                                lambda r: _pawn_on(r, _surrounded_spot(r)), "fully covered spot"),
     "pawn by an activated toilet": (_room(_has_barred), lambda r: _pawn_on(r, _barred_spot(r)),
                                     "activated toilet"),
-    "score too high": (None, _set("score", N.MAX_SCORE + 1, 0), "score must be in -908..908"),
-    "score too low": (None, _set("score", -N.MAX_SCORE - 1, 1), "score must be in -908..908"),
-    "chance on a full board": (_phase(K.END), _set("phase", K.CHANCE), "no free slot"),
+    "score too high": (None, _set("score", notation.MAX_SCORE + 1, 0),
+                       "score must be in -908..908"),
+    "score too low": (None, _set("score", -notation.MAX_SCORE - 1, 1),
+                      "score must be in -908..908"),
+    "chance on a full board": (_phase(K.END), _set("phase", K.DRAWING), "no free slot"),
     "end too soon": (_phase(K.CHOOSE), _set("phase", K.END), "while a player can still act"),
     "nobody to move": (_phase(K.END), _set("phase", K.CHOOSE), "no legal action"),
 }
@@ -251,7 +253,7 @@ def test_from_text_wants_a_str(text):
         BonoboGame(2).from_text(text)
 
 
-@pytest.mark.parametrize("call", [N.parse_action, N.parse_outcome])
+@pytest.mark.parametrize("call", [notation.parse_action, notation.parse_outcome])
 def test_action_and_outcome_names_want_a_str(call):
     with pytest.raises(ValueError, match="as a str, got None"):
         call(None)
@@ -270,7 +272,7 @@ def test_action_and_outcome_names_want_a_str(call):
 ])
 def test_from_position_checks_every_field(change, message):
     with pytest.raises(ValueError, match=message):
-        BonoboGame(2).from_position(dataclasses.replace(N.parse(START), **change))
+        BonoboGame(2).from_position(dataclasses.replace(notation.parse(START), **change))
     with pytest.raises(ValueError, match="expected a bonobo.notation.Position"):
         BonoboGame(2).from_position(START)
 
@@ -287,7 +289,7 @@ def test_numpy_ints_are_player_counts():
 
 
 def test_the_template_is_a_possible_state():
-    for n in N.PLAYER_COUNTS:
+    for n in notation.PLAYER_COUNTS:
         game = BonoboGame(n)
         game.check_states(game.template())
 
@@ -320,7 +322,7 @@ def _accepts(check, *args):
     return True
 
 
-@pytest.mark.parametrize("num_players", N.PLAYER_COUNTS)
+@pytest.mark.parametrize("num_players", notation.PLAYER_COUNTS)
 def test_valid_one_accepts_exactly_the_rows_the_notation_writes(num_players):
     """On mutated rows of real states: an accepted row survives ``to_text``/``from_text`` byte
     for byte, and the notation's check and the kernels' agree on the position it reads."""
@@ -336,12 +338,13 @@ def test_valid_one_accepts_exactly_the_rows_the_notation_writes(num_players):
             assert game.from_text(game.to_text(s[0]))[0].tobytes() == s[0].tobytes()
         if _decodable(s[0]):
             pos = game._position(s[0])
-            assert _accepts(N.check_position, pos) == _accepts(game.check_states, game._row(pos))
+            assert (_accepts(notation.check_position, pos)
+                    == _accepts(game.check_states, game._row(pos)))
     assert accepted > 10   # the property was exercised
 
 
 def test_every_real_state_is_accepted_and_round_trips():
-    for n in N.PLAYER_COUNTS:
+    for n in notation.PLAYER_COUNTS:
         game = BonoboGame(n)
         states = random_states(game, 4, np.random.default_rng(n))
         game.check_states(states)
@@ -359,7 +362,7 @@ def test_every_reason_is_reachable():
 # ----- the lockstep hook ---------------------------------------------------------------------
 @pytest.mark.parametrize("text", [EVICTION, BARRED])
 def test_lockstep_from_a_position(text):
-    game = BonoboGame(N.parse(text).num_players)
+    game = BonoboGame(notation.parse(text).num_players)
     s = game.from_text(text)
     play_lockstep(game, s, 6, np.random.default_rng(0))
     assert game.to_text(s[0]) != text

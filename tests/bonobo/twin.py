@@ -3,7 +3,7 @@
 hook the shared fuzz tests (tests/conformance/test_fuzz.py) call on positions they generate."""
 import numpy as np
 
-from bonobo import notation as N
+from bonobo import notation
 from bonobo import reference as R
 from savanna.game import CHANCE, TERMINAL
 
@@ -12,7 +12,7 @@ def agree(game, s, r):
     """Assert that kernel state ``s`` (a batch of one) and reference state ``r`` agree: text,
     player, legal actions, chance probabilities, every seat's observation and the scores."""
     P = game.num_players
-    assert game.to_text(s[0]) == N.format(R.to_position(r))
+    assert game.to_text(s[0]) == notation.format(R.to_position(r))
     assert game.current_player(s)[0] == R.current_player(r)
     assert game.legal_actions(s[0]) == R.legal_actions(r)
     outcomes = R.chance_outcomes(r)
@@ -29,7 +29,7 @@ def play_lockstep(game, s, plies, rng):
     the reference built from ``game.to_text(s[0])``, asserting at every node that both agree
     (``agree``) and that they give the same rewards. ``s`` advances in place, so the caller
     can see where play stopped; ``rng`` is a ``np.random.Generator``."""
-    r = R.from_position(N.parse(game.to_text(s[0])))
+    r = R.from_position(notation.parse(game.to_text(s[0])))
     decisions = 0
     while True:
         agree(game, s, r)

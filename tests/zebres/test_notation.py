@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from zebres import notation as n
+from zebres import notation
 from zebres.notation import Position, Token
 
 EMPTY = "....../....../....../....../......"
@@ -25,14 +25,15 @@ EMPTY = "....../....../....../....../......"
     "ZZZZZz/zzzzGG/GGGGgg/ggggEe/LlCCcc r 7 g croc:c5:-",
 ])
 def test_round_trip_text(text):
-    assert n.format(n.parse(text)) == text
+    assert notation.format(notation.parse(text)) == text
 
 
 def test_round_trip_random_positions():
     """Random boards in every phase survive format -> parse unchanged (seed 0)."""
     rng = random.Random(0)
     for _ in range(300):
-        pool = [Token(p, k) for p in (0, 1) for k, c in n.TOKEN_COUNTS.items() for _ in range(c)]
+        pool = [Token(p, k) for p in (0, 1) for k, c in notation.TOKEN_COUNTS.items()
+                for _ in range(c)]
         rng.shuffle(pool)
         filled = rng.randrange(1, 30)
         board = [None] * 30
@@ -43,26 +44,26 @@ def test_round_trip_random_positions():
                        rng.choice([None, 0, 1]), rng.choice(["move", "place"]))
         if pos.phase == "place" and not any(pos.hand(pos.to_move).values()):
             continue
-        text = n.format(pos)
-        assert n.parse(text) == pos
-        assert n.format(n.parse(text)) == text
+        text = notation.format(pos)
+        assert notation.parse(text) == pos
+        assert notation.format(notation.parse(text)) == text
 
 
 def test_croc_swapped_cells_are_formatted_in_cell_order():
     text = "....../....../..g.../.GCg../...... r 2 - croc:c4:d4,b4,c3"
-    assert n.format(n.parse(text)).endswith("croc:c4:c3,b4,d4")
-    assert n.parse(text).swapped == frozenset({14, 19, 21})
+    assert notation.format(notation.parse(text)).endswith("croc:c4:c3,b4,d4")
+    assert notation.parse(text).swapped == frozenset({14, 19, 21})
 
 
 def test_start_position_and_first_placer():
-    assert n.format(n.start_position()) == f"{EMPTY} r - - setup"
-    assert n.format(n.start_position(first_placer=0)) == f"{EMPTY} g - - setup"
+    assert notation.format(notation.start_position()) == f"{EMPTY} r - - setup"
+    assert notation.format(notation.start_position(first_placer=0)) == f"{EMPTY} g - - setup"
     with pytest.raises(ValueError, match="first_placer"):
-        n.start_position(2)
+        notation.start_position(2)
 
 
 def test_hand_is_initial_tokens_minus_own_colour_on_board():
-    pos = n.parse("ZZg*L../....../....../....../...... g 3 - place")
+    pos = notation.parse("ZZg*L../....../....../....../...... g 3 - place")
     assert pos.hand(0) == {"Z": 3, "G": 6, "E": 1, "L": 0, "C": 2}
     assert pos.hand(1) == {"Z": 5, "G": 5, "E": 1, "L": 1, "C": 2}
 
@@ -75,38 +76,39 @@ def test_token_letter_and_value():
 
 # ----- cells, track, boards -----------------------------------------------------------------
 def test_cell_names():
-    assert n.cell_name(0) == "a1" and n.cell_name(29) == "f5" and n.cell_name(20) == "c4"
-    assert [n.cell_index(n.cell_name(c)) for c in range(30)] == list(range(30))
-    assert n.cell_index("d4") == 3 * 6 + 3
+    assert [notation.cell_name(c) for c in (0, 29, 20)] == ["a1", "f5", "c4"]
+    assert [notation.cell_index(notation.cell_name(c)) for c in range(30)] == list(range(30))
+    assert notation.cell_index("d4") == 3 * 6 + 3
 
 
 @pytest.mark.parametrize("bad", ["g1", "a6", "a0", "c", "c44", "", 7])
 def test_bad_cell_name(bad):
     with pytest.raises(ValueError, match="cell name"):
-        n.cell_index(bad)
+        notation.cell_index(bad)
 
 
 @pytest.mark.parametrize("bad", [-1, 30, 2.0])
 def test_bad_cell_index(bad):
     with pytest.raises(ValueError, match="cell index"):
-        n.cell_name(bad)
+        notation.cell_name(bad)
 
 
 def test_track_lines_follow_the_clockwise_table():
     # top: columns left to right; right: rows top to bottom; bottom: columns right to left;
     # left: rows bottom to top (rules §2)
-    assert [n.cell_name(c) for c in n.TRACK_LINES[0]] == ["a1", "a2", "a3", "a4", "a5"]
-    assert [n.cell_name(c) for c in n.TRACK_LINES[5]] == ["f1", "f2", "f3", "f4", "f5"]
-    assert [n.cell_name(c) for c in n.TRACK_LINES[6]] == ["a1", "b1", "c1", "d1", "e1", "f1"]
-    assert [n.cell_name(c) for c in n.TRACK_LINES[10]] == ["a5", "b5", "c5", "d5", "e5", "f5"]
-    assert n.TRACK_LINES[11] == n.TRACK_LINES[5] and n.TRACK_LINES[16] == n.TRACK_LINES[0]
-    assert n.TRACK_LINES[17] == n.TRACK_LINES[10] and n.TRACK_LINES[21] == n.TRACK_LINES[6]
+    lines = notation.TRACK_LINES
+    assert [notation.cell_name(c) for c in lines[0]] == ["a1", "a2", "a3", "a4", "a5"]
+    assert [notation.cell_name(c) for c in lines[5]] == ["f1", "f2", "f3", "f4", "f5"]
+    assert [notation.cell_name(c) for c in lines[6]] == ["a1", "b1", "c1", "d1", "e1", "f1"]
+    assert [notation.cell_name(c) for c in lines[10]] == ["a5", "b5", "c5", "d5", "e5", "f5"]
+    assert lines[11] == lines[5] and lines[16] == lines[0]
+    assert lines[17] == lines[10] and lines[21] == lines[6]
 
 
 def test_neighbours():
-    assert sorted(n.neighbours(0)) == [1, 6]
-    assert sorted(n.neighbours(n.cell_index("c3"))) == sorted(
-        n.cell_index(c) for c in ["c2", "c4", "b3", "d3"])
+    assert sorted(notation.neighbours(0)) == [1, 6]
+    assert sorted(notation.neighbours(notation.cell_index("c3"))) == sorted(
+        notation.cell_index(c) for c in ["c2", "c4", "b3", "d3"])
 
 
 @pytest.mark.parametrize("board, sizes", [
@@ -114,14 +116,14 @@ def test_neighbours():
     ("president", {"A": 3, "B": 9, "C": 3, "D": 5, "E": 7, "F": 3}),
 ])
 def test_sector_maps(board, sizes):
-    sectors = n.SECTOR_MAPS[board]
+    sectors = notation.SECTOR_MAPS[board]
     assert len(sectors) == 30
     assert {s: sectors.count(s) for s in "ABCDEF"} == sizes
     for letter in "ABCDEF":  # every sector is connected
         cells = [c for c in range(30) if sectors[c] == letter]
         seen, todo = {cells[0]}, [cells[0]]
         while todo:
-            for m in n.neighbours(todo.pop()):
+            for m in notation.neighbours(todo.pop()):
                 if sectors[m] == letter and m not in seen:
                     seen.add(m)
                     todo.append(m)
@@ -129,9 +131,9 @@ def test_sector_maps(board, sizes):
 
 
 def test_check_board_name():
-    n.check_board_name("president")
+    notation.check_board_name("president")
     with pytest.raises(ValueError, match="standard, president"):
-        n.check_board_name("savane")
+        notation.check_board_name("savane")
 
 
 # ----- actions ------------------------------------------------------------------------------
@@ -142,28 +144,30 @@ def test_check_board_name():
     (202, "stop"), (203, "impala +1"), (205, "impala +3"),
 ])
 def test_action_names(action, name):
-    assert n.action_name(action) == name
-    assert n.parse_action(name) == action
+    assert notation.action_name(action) == name
+    assert notation.parse_action(name) == action
 
 
 def test_every_action_name_round_trips():
-    names = [n.action_name(a) for a in range(n.NUM_ACTIONS)]
-    assert len(set(names)) == n.NUM_ACTIONS
-    assert [n.parse_action(name) for name in names] == list(range(n.NUM_ACTIONS))
-    assert n.parse_action("z c4") == n.parse_action("Z c4")  # the colour is not in the name
+    names = [notation.action_name(a) for a in range(notation.NUM_ACTIONS)]
+    assert len(set(names)) == notation.NUM_ACTIONS
+    assert [notation.parse_action(name) for name in names] == \
+        list(range(notation.NUM_ACTIONS))
+    # the colour is not in the name
+    assert notation.parse_action("z c4") == notation.parse_action("Z c4")
 
 
 @pytest.mark.parametrize("bad", ["", "go", "X c4", "Z g9", "start 22", "start -1", "swap",
                                  "impala +4", "impala 2", "stop now", "Z", None])
 def test_bad_action_name(bad):
     with pytest.raises(ValueError, match="unknown action"):
-        n.parse_action(bad)
+        notation.parse_action(bad)
 
 
 @pytest.mark.parametrize("bad", [-1, 206, 3.0])
 def test_bad_action_id(bad):
     with pytest.raises(ValueError, match="action must be"):
-        n.action_name(bad)
+        notation.action_name(bad)
 
 
 # ----- malformed positions ------------------------------------------------------------------
@@ -213,7 +217,7 @@ def test_bad_action_id(bad):
 ])
 def test_malformed_position(text, message):
     with pytest.raises(ValueError, match=message) as error:
-        n.parse(text)
+        notation.parse(text)
     assert "\n" not in str(error.value)
 
 
@@ -230,20 +234,20 @@ def test_malformed_position(text, message):
     ("....../....../....../.gC.../...... r 2 - croc:c4:b4", "needs a swap left"),
 ])
 def test_inconsistent_with_the_rules(text, message):
-    n.parse(text)  # fine without a board map
+    notation.parse(text)  # fine without a board map
     with pytest.raises(ValueError, match=message):
-        n.parse(text, board="standard")
+        notation.parse(text, board="standard")
 
 
 def test_rule_checks_accept_consistent_positions():
-    n.parse("....../....../....../.gC.../...... r 2 - croc:c4:-", board="standard")
-    n.parse("ZG..../ZG..../Zg..../Zg..../z..... r 20 r move", board="standard")
+    notation.parse("....../....../....../.gC.../...... r 2 - croc:c4:-", board="standard")
+    notation.parse("ZG..../ZG..../Zg..../Zg..../z..... r 20 r move", board="standard")
     with pytest.raises(ValueError, match="board must be one of"):
-        n.parse(f"{EMPTY} r - - setup", board="savane")
+        notation.parse(f"{EMPTY} r - - setup", board="savane")
 
 
 def test_format_validates():
     with pytest.raises(ValueError, match="too many"):
-        n.format(Position((Token(0, "E"),) * 2 + (None,) * 28, 1, 3, None, "place"))
+        notation.format(Position((Token(0, "E"),) * 2 + (None,) * 28, 1, 3, None, "place"))
     with pytest.raises(ValueError, match="only allowed in phase croc"):
-        n.format(Position((None,) * 30, 1, 3, None, "place", croc_cell=3))
+        notation.format(Position((None,) * 30, 1, 3, None, "place", croc_cell=3))

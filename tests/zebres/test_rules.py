@@ -1,7 +1,7 @@
 """One test per clause and [decision] of rules/zebres.md, on both implementations.
 
 Every test runs on the reference (pure Python) and on the kernels (ZebresGame) through the
-adapters of conftest.py. Positions are written in the notation; the sector maps are::
+adapters of helpers.py. Positions are written in the notation; the sector maps are::
 
     standard              president
           a b c d e f           a b c d e f
