@@ -1,14 +1,24 @@
 """Savanna: fast, exact simulators of small board games for game-playing AI research.
 
 Importing ``savanna`` registers the Gymnasium ids ``savanna/Zebres-v0``, ``savanna/Bonobo-v0``
-and ``savanna/Banjooli-v0`` (string entry points: no game is imported until it is made).
+and ``savanna/Banjooli-v0`` (string entry points: no game is imported until it is made). It
+loads neither numba nor any game: ``Game``, ``Kernels``, ``CHANCE`` and ``TERMINAL`` are
+imported from ``savanna.game`` on first use, so that the pure-Python modules (notations,
+references, ``savanna.layout``) stay free of numba.
 """
+import importlib
+
 import gymnasium
 
-from savanna.game import CHANCE, TERMINAL, Game, Kernels
 from savanna.registry import GAMES, make_game
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "Game", "Kernels", "make_game"]
+
+
+def __getattr__(name):
+    if name in ("CHANCE", "TERMINAL", "Game", "Kernels"):
+        return getattr(importlib.import_module("savanna.game"), name)
+    raise AttributeError(f"module 'savanna' has no attribute {name!r}")
 
 ENV_IDS = {name: f"savanna/{name.capitalize()}-v0" for name in GAMES}
 

@@ -3,7 +3,6 @@ import importlib
 import inspect
 
 from savanna.errors import clip
-from savanna.game import Game
 
 GAMES = {
     "zebres": "zebres.game:ZebresGame",
@@ -41,6 +40,8 @@ def resolve_game(game, options):
     """A Game instance from a name (with options) or an instance (without). An option the
     game does not take is a ValueError listing those it does (the environments pass every
     keyword they do not know to the game, so a misspelt env setting lands here too)."""
+    from savanna.game import Game  # here: the registry itself loads no numba
+
     if isinstance(game, Game):
         if options:
             raise ValueError(f"game options {sorted(options)} given with a game instance; "

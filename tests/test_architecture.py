@@ -91,6 +91,17 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def test_the_references_and_notations_load_no_numba():
+    """``reference.py`` is the oracle: plain Python, independent of the kernels."""
+    code = ("import sys, zebres.reference, bonobo.reference, banjooli.reference, "
+            "zebres.notation, bonobo.notation, banjooli.notation; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'torch'}) + "
+            "sorted(m for m in sys.modules if m.endswith('_kernels')))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_import_savanna_loads_nothing_above_the_core():
     code = ("import sys, savanna; print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'torch', 'agents', 'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli'}))")
