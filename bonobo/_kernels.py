@@ -380,6 +380,8 @@ HIGH_BITS = np.uint64(0x8080808080808080)
 LOW_BITS = np.uint64(0x7F7F7F7F7F7F7F7F)
 BYTE_SUM = np.uint64(0x0101010101010101)     # (x * BYTE_SUM) >> 56 adds x's bytes
 FULL_PILE = np.uint64(sum(c << 8 * o for o, c in enumerate(N.TILE_COUNTS)))  # before any draw
+SLOT_PAIR = np.array([a | b << 8 for a, b in N.SLOTS], np.uint64)  # SLOT_TRIS in one load
+BYTE = np.uint64(255)
 
 
 @njit(cache=True, inline="always")
@@ -398,7 +400,7 @@ def _nonzero_bytes(w):
     return (((w & LOW_BITS) + LOW_BITS | w) & HIGH_BITS) >> np.uint64(7)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def valid_one(s, i, template):
     """0 if state ``i`` is one ``from_text`` can write for the game of ``template``, else the
     first problem's code in ``STATE_ERRORS``. Every other kernel is safe on what it accepts."""
@@ -426,8 +428,9 @@ def valid_one(s, i, template):
             if SLOT_MASK[k] & seen != ZERO:
                 return OVERLAP
             seen |= SLOT_MASK[k]
-            v = r.tval[SLOT_TRIS[k, 0]]
-            if v == 0 or v < -4 or v > 4 or r.tval[SLOT_TRIS[k, 1]] != v:
+            pair = SLOT_PAIR[k]   # unsigned indices: no negative-index wraparound
+            v = r.tval[pair & BYTE]
+            if v == 0 or v < -4 or v > 4 or r.tval[pair >> np.uint64(8)] != v:
                 return BAD_TVAL
             on_board += _bit(8 * (v + 4 if v < 0 else v + 3))
     if seen != r.covered:
