@@ -382,6 +382,9 @@ BYTE_SUM = np.uint64(0x0101010101010101)     # (x * BYTE_SUM) >> 56 adds x's byt
 FULL_PILE = np.uint64(sum(c << 8 * o for o, c in enumerate(N.TILE_COUNTS)))  # before any draw
 SLOT_PAIR = np.array([a | b << 8 for a, b in N.SLOTS], np.uint64)  # SLOT_TRIS in one load
 BYTE = np.uint64(255)
+# A tile of value v on the board adds TILE_BIT[v + 4] to the packed counts; 0 where v is none.
+TILE_BIT = np.array([1 << 8 * N.VALUES.index(v) if v in N.VALUES else 0 for v in range(-4, 5)],
+                    np.uint64)
 
 
 @njit(cache=True, inline="always")
@@ -430,9 +433,10 @@ def valid_one(s, i, template):
             seen |= SLOT_MASK[k]
             pair = SLOT_PAIR[k]   # unsigned indices: no negative-index wraparound
             v = r.tval[pair & BYTE]
-            if v == 0 or v < -4 or v > 4 or r.tval[pair >> np.uint64(8)] != v:
+            u = np.uint64(np.int64(v) + 4)   # v < -4 wraps to a huge index
+            if u >= len(TILE_BIT) or TILE_BIT[u] == ZERO or r.tval[pair >> np.uint64(8)] != v:
                 return BAD_TVAL
-            on_board += _bit(8 * (v + 4 if v < 0 else v + 3))
+            on_board += TILE_BIT[u]
     if seen != r.covered:
         return BAD_COVERED
     # Every covered triangle has a value now; the free ones must have none. Eight triangles a
