@@ -406,7 +406,9 @@ def _nonzero_bytes(w):
 @njit(cache=True, inline="always")
 def valid_one(s, i, template):
     """0 if state ``i`` is one ``from_text`` can write for the game of ``template``, else the
-    first problem's code in ``STATE_ERRORS``. Every other kernel is safe on what it accepts."""
+    first problem's code in ``STATE_ERRORS``. Every other kernel is safe on what it accepts.
+    Every state entering the API passes here, so it is inlined and works a word at a time
+    (issue #11's budget: a few percent of ``Game.step``)."""
     r = s[i]
     P = r.num_players
     if P != template[0].num_players:
