@@ -404,6 +404,15 @@ def _nonzero_bytes(w):
 
 
 @njit(cache=True, inline="always")
+def _more_than(m, n):
+    """Whether the uint64 ``m`` has more than ``n`` bits set: ``n`` clears of its lowest bit
+    (one instruction each) leave some."""
+    for _ in range(n):
+        m &= m - ONE
+    return m != ZERO
+
+
+@njit(cache=True, inline="always")
 def valid_one(s, i, template):
     """0 if state ``i`` is one ``from_text`` can write for the game of ``template``, else the
     first problem's code in ``STATE_ERRORS``. Every other kernel is safe on what it accepts.
@@ -463,7 +472,7 @@ def valid_one(s, i, template):
             continue
         if m & ~ALL_SPOTS != ZERO:
             return BAD_PAWNS
-        if popcount(m) > PAWNS:
+        if _more_than(m, PAWNS):
             return TOO_MANY_PAWNS
         if m & taken != ZERO:
             return SHARED_SPOT
