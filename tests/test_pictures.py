@@ -27,6 +27,8 @@ def labels(game, row):
         covered = {t for k, _ in game.to_position(row).tiles for t in notation.SLOTS[k]}
         return [notation.spot_name(k) for k in range(notation.NUM_SPOTS)] + [
             notation.triangle_name(t) for t in range(notation.NUM_TRIANGLES) if t not in covered]
+    if game.name == "connect_four":
+        return list("abcdefg")
     last = game.to_position(row).last_row
     return ["a0", "c0", f"a{last}", f"c{last}", "START", "FINISH"]
 

@@ -103,5 +103,5 @@ def test_observation_layout_is_player_relative():
 
 def test_observe_rejects_an_absent_seat():
     game = BonoboGame(3)
-    with pytest.raises(ValueError, match="player must be in 0..2"):
+    with pytest.raises(ValueError, match="player must be an int in 0..2"):
         game.observe(game.init(1), 3)
