@@ -27,16 +27,16 @@ def unchecked(game):
 
 
 def decision_states(game, n, seed=0):
-    """``n`` states at decision nodes, from every stage of seeded random games, and one legal
-    action for each."""
+    """``n`` states at decision nodes drawn uniformly from every stage of ``n`` seeded random
+    games played to the end (openings, middle games and endings alike), and one legal action
+    for each."""
     rng = np.random.default_rng(seed)
     s = game.init(n, rng=seed)
-    picked, actions = [], []
-    while len(picked) < n:
+    seen, actions = [], []
+    while True:
         players = game.current_player(s)
         if (players == TERMINAL).all():
-            s = game.init(n, rng=int(rng.integers(1 << 30)))
-            continue
+            break
         chance = np.flatnonzero(players == CHANCE)
         if len(chance):
             sub = s[chance]
@@ -45,13 +45,14 @@ def decision_states(game, n, seed=0):
         decide = np.flatnonzero(game.current_player(s) >= 0)
         mask = game.legal_mask(s[decide])
         chosen = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int64)
-        take = decide[rng.random(len(decide)) < 0.2]
-        picked.extend(s[take])
-        actions.extend(chosen[np.isin(decide, take)])
+        seen.append(s[decide].copy())
+        actions.append(chosen)
         sub = s[decide]
         game.step_inplace(sub, chosen)
         s[decide] = sub
-    return np.array(picked[:n], game.state_dtype), np.array(actions[:n], np.int64)
+    states, actions = np.concatenate(seen), np.concatenate(actions)
+    pick = rng.choice(len(states), size=n, replace=len(states) < n)
+    return states[pick], actions[pick]
 
 
 def step_cost(game, n, calls, repeats):
