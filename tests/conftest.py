@@ -25,6 +25,13 @@ CONFIGS = [
     ("banjooli", {"num_players": 3, "special": "random", "berries": True}),
     ("connect_four", {}),  # the benchmarks' yardstick game (benchmarks/connect_four)
 ]
+# The mission games' configurations: the adapters to OpenSpiel and PettingZoo are tested on
+# these (connect four is compared with OpenSpiel's own C++ game instead).
+MISSION_CONFIGS = [c for c in CONFIGS if c[0] != "connect_four"]
+
+
+def config_id(config):
+    return config[0] + "".join(f"-{k}={v}" for k, v in config[1].items())
 
 
 def _make(name, options):
@@ -35,7 +42,7 @@ def _make(name, options):
     return cls(**options)
 
 
-@pytest.fixture(params=CONFIGS, ids=lambda c: c[0] + "".join(f"-{k}={v}" for k, v in c[1].items()))
+@pytest.fixture(params=CONFIGS, ids=config_id)
 def game(request):
     return _make(*request.param)
 

@@ -44,7 +44,7 @@ def test_version(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["match", "chess", "random", "random"],
-     "unknown game 'chess'; available: banjooli, bonobo, zebres"),
+     "unknown game 'chess'; available: banjooli, bonobo, connect_four, zebres"),
     (["match", "zebres", "random", "mtcs"], "unknown agent 'mtcs'; available: "),
     (["match", "zebres", "mcts:sims=abc", "random"],
      "agent 'mcts': bad value 'abc' for sims (expected int)"),

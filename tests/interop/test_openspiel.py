@@ -8,7 +8,7 @@ import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from savanna.interop import openspiel as adapter  # noqa: E402
-from tests.conftest import CONFIGS  # noqa: E402
+from tests.conftest import MISSION_CONFIGS, config_id  # noqa: E402
 
 
 def spiel_params(options):
@@ -17,7 +17,7 @@ def spiel_params(options):
     return {renamed.get(k, k): ("none" if v is None else v) for k, v in options.items()}
 
 
-@pytest.fixture(params=CONFIGS, ids=lambda c: c[0] + "".join(f"-{k}={v}" for k, v in c[1].items()))
+@pytest.fixture(params=MISSION_CONFIGS, ids=config_id)
 def spiel_game(request):
     name, options = request.param
     return adapter.load(name, **spiel_params(options))
