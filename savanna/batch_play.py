@@ -108,6 +108,24 @@ class BatchPlay:
         ok = np.where(bad, 0, actions)
         return bad | (self.mask[np.arange(self.n), ok] == 0)
 
+    def refuse_illegal(self, actions, acting, mode, shown=None):
+        """The illegal-action rule of both environments: bool per game, its action is illegal.
+
+        ``mode="raise"``: a ``ValueError`` naming the first such game's legal actions;
+        ``"lose"``: the caller ends those games with reward -1. ``shown``: the actions as the
+        user gave them, for the message (default ``actions``).
+        """
+        illegal = self.illegal(actions) & acting
+        if mode == "raise" and illegal.any():
+            i = int(np.flatnonzero(illegal)[0])
+            state = self.states[i]
+            names = ", ".join(self.game.action_to_string(state, a)
+                              for a in np.flatnonzero(self.mask[i]))
+            where = f" in env {i}" if self.n > 1 else ""
+            given = (actions if shown is None else shown)[i]
+            raise ValueError(f"illegal action {clip(given)}{where}; legal: {names}")
+        return illegal
+
     def _serve_opponents(self):
         while self.waiting.any():
             idx = np.flatnonzero(self.waiting)

@@ -118,22 +118,16 @@ class SavannaEnv(gym.Env):
         if a is None or isinstance(action, bool):
             raise ValueError(f"action must be an int in 0..{self.game.num_actions - 1}, "
                              f"got {clip(action)}")
-        if not (0 <= a < self.game.num_actions and play.mask[0, a]):
-            return self._illegal(action)
-        self._action[0] = a
+        self._action[0] = a if 0 <= a < self.game.num_actions else -1
+        if play.refuse_illegal(self._action, self._acting, self.illegal_action, [action])[0]:
+            self._over = True
+            return self._observation(), -1.0, True, False, {"seat": self.seat,
+                                                           "illegal_action": True}
         play.step(self._action, self._acting)
         self._over = terminated = bool(play.players[0] == TERMINAL)
         seat = int(play.seats[0])
         reward = float(play.gained[0, seat])
         return self._observation(), reward, terminated, False, {"seat": seat}
-
-    def _illegal(self, action):
-        legal = np.flatnonzero(self._play.mask[0])
-        if self.illegal_action == "raise":
-            names = ", ".join(self.game.action_to_string(self.state, a) for a in legal)
-            raise ValueError(f"illegal action {clip(action)}; legal: {names}")
-        self._over = True
-        return self._observation(), -1.0, True, False, {"seat": self.seat, "illegal_action": True}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (sb3-contrib's MaskablePPO convention)."""

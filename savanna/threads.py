@@ -8,8 +8,9 @@ parallel call (the vector env's step takes ~100 us) can run many times slower th
 loop (benchmarks/threading_load.py measures it). No static setting fixes that, since the
 load comes and goes; so ``Adaptive`` times every call and runs the arm (the serial kernel, or
 the parallel one on k threads) that has been fastest per item lately. It keeps trying the
-other arms, but only for a small share of its time (``EXPLORE``), so that a load that comes or
-goes is noticed within a few calls while a slow arm costs little.
+other arms, but only for a small share of its time (``EXPLORE``, budgeted on each arm's mean
+cost, so that an arm whose calls are mostly fast but sometimes very slow cannot take more), so
+that a load that comes or goes is noticed within a few calls while a slow arm costs little.
 
 >>> step = adaptive(drivers.env_step_batch, drivers.env_step_batch_parallel)
 >>> step(states, ...)              # same arguments and results as either kernel
@@ -24,6 +25,17 @@ EXPLORE = 0.03   # at most this share of the time goes to re-trying slower arms
 SMOOTHING = 0.3  # weight of the newest call in each arm's mean time per item
 
 _cache = {}
+
+
+@numba.njit  # not cached: numba cannot cache what calls its thread-count functions
+def swap_threads(k):
+    """numba's thread count for this thread before the call; sets it to ``k`` unless ``k``
+    is 0. Compiled: ``numba.get/set_num_threads`` from Python take a process lock each time
+    (about 10 us, a tenth of a short vector-env step), this takes well under one."""
+    before = numba.get_num_threads()
+    if k > 0:
+        numba.set_num_threads(k)
+    return before
 
 
 class Adaptive:
@@ -41,48 +53,47 @@ class Adaptive:
         self.arms = [(serial, 1)] + [(parallel, k) for k in range(2, top + 1)]
         self.calls = [0] * len(self.arms)
         self.cost = [None] * len(self.arms)     # mean seconds per item, None: not timed yet
-        self.last_call = [0.0] * len(self.arms) # seconds of the arm's latest call
         self.since = [0.0] * len(self.arms)     # seconds spent elsewhere since it was tried
 
     @property
     def threads(self):
         """The thread count of the arm in use (1: the serial kernel)."""
-        return self.arms[self._best()][1]
+        return self.arms[self._best(len(self.arms))][1]
 
-    def _best(self, allowed=None):
-        allowed = len(self.arms) if allowed is None else allowed
+    def _best(self, allowed):
         tried = [i for i in range(allowed) if self.cost[i] is not None]
         return min(tried, key=lambda i: self.cost[i]) if tried else 0
 
-    def _pick(self, allowed):
+    def _pick(self, allowed, items):
         """The arm to run among the first ``allowed`` (those within numba's thread count)."""
         for i in range(allowed):
             if self.cost[i] is None:
                 return i
         best = self._best(allowed)
-        for i in range(allowed):            # an arm is due once the others spent 1/EXPLORE of
-            if i != best and self.since[i] * EXPLORE >= self.last_call[i]:  # its latest call
+        for i in range(allowed):   # an arm is due once the others spent 1/EXPLORE times what
+            if i != best and self.since[i] * EXPLORE >= self.cost[i] * items:  # it would cost
                 return i
         return best
 
     def __call__(self, *args):
-        before = numba.get_num_threads()    # a lower count set by the caller is respected
-        i = self._pick(sum(threads <= before for _, threads in self.arms))
+        items = max(1, len(args[0]))
+        before = swap_threads(0)   # a lower count set by the caller is respected
+        i = self._pick(sum(threads <= before for _, threads in self.arms), items)
         kernel, threads = self.arms[i]
-        if threads > 1:
-            numba.set_num_threads(threads)
+        if threads > 1 and threads != before:
+            swap_threads(threads)
         start = self.clock()
         try:
             return kernel(*args)
         finally:
             seconds = self.clock() - start
-            numba.set_num_threads(before)
+            if threads > 1 and threads != before:
+                swap_threads(before)
             self.calls[i] += 1
             if self.calls[i] > 1:  # the first call may load or compile the kernel: not timed
-                per_item = seconds / max(1, len(args[0]))
                 old = self.cost[i]
+                per_item = seconds / items
                 self.cost[i] = per_item if old is None else old + SMOOTHING * (per_item - old)
-                self.last_call[i] = seconds
             for j in range(len(self.arms)):
                 self.since[j] = 0.0 if j == i else self.since[j] + seconds
 

@@ -102,13 +102,8 @@ class SavannaVectorEnv(VectorEnv):
         play = self._play
         resetting = self._done.copy() if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
         acting = ~self._done
-        illegal = play.illegal(actions) & acting
-        if illegal.any():
-            if self.illegal_action == "raise":
-                i = int(np.flatnonzero(illegal)[0])
-                legal = np.flatnonzero(play.mask[i]).tolist()
-                raise ValueError(f"illegal action {int(actions[i])} in env {i}; legal: {legal}")
-            acting &= ~illegal
+        illegal = play.refuse_illegal(actions, acting, self.illegal_action)
+        acting &= ~illegal
         play.step(actions.astype(np.int64), acting)
         rewards = play.rewards()
         rewards[illegal] = -1.0

@@ -5,7 +5,7 @@ from banjooli import notation
 from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 
-IMPLS = ("kernel", "reference")
+IMPLEMENTATIONS = ("kernel", "reference")
 
 
 def position(ostriches, course="T1", dice="RRRRRR", phase="act", players=2, cards=None,

@@ -2,11 +2,8 @@
 test runs on both the kernels and the reference. Course T1,T1 (rows 3-8, plain ground) unless
 said otherwise; slot k of ``berries=`` is the berry placed by seat k (``x`` once taken).
 """
-import pytest
 
-from tests.banjooli.helpers import IMPLS, field, legal, observe, ostriches, play, position, scores
-
-pytestmark = pytest.mark.parametrize("impl", IMPLS)
+from tests.banjooli.helpers import field, legal, observe, ostriches, play, position, scores
 
 NESTS = "b1n,a2n,c2n"  # G, Y, P wait on their nests
 

@@ -6,9 +6,7 @@ are running ostriches, lower case scared ones, # rocks.
 """
 import pytest
 
-from tests.banjooli.helpers import IMPLS, field, legal, ostriches, play, position, scores
-
-pytestmark = pytest.mark.parametrize("impl", IMPLS)
+from tests.banjooli.helpers import field, legal, ostriches, play, position, scores
 
 # Nest-bound ostriches used to fill unused colours: Y and P wait on nests a2 and c2.
 NESTED = "a2n,c2n"

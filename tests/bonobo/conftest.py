@@ -1,9 +1,10 @@
 """Fixtures of the Bonobo tests; the implementation adapters are in helpers.py."""
 import pytest
 
-from tests.bonobo.helpers import KernelImpl, ReferenceImpl
+from tests.bonobo.helpers import IMPLEMENTATIONS
 
 
-@pytest.fixture(params=[KernelImpl(), ReferenceImpl()], ids=lambda impl: impl.name)
+@pytest.fixture(params=list(IMPLEMENTATIONS))
 def impl(request):
-    return request.param
+    """The implementation under test: an adapter over the kernels or the reference."""
+    return IMPLEMENTATIONS[request.param]()

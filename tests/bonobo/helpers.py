@@ -82,6 +82,9 @@ class ReferenceImpl:
         return R.observe(s, player)
 
 
+
+IMPLEMENTATIONS = {"kernel": KernelImpl, "reference": ReferenceImpl}
+
 def play_all(impl, state, names):
     """Play ``names`` in turn; returns the final state and the summed rewards."""
     total = None

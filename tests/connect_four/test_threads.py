@@ -17,6 +17,7 @@ class Script:
         self.now = 0.0
         self.seconds_per_item = {"serial": serial, "parallel": parallel}
         self.calls = []
+        self.spent = {}   # seconds per arm
 
     def clock(self):
         return self.now
@@ -24,7 +25,11 @@ class Script:
     def kernel(self, arm):
         def run(items):
             self.calls.append((arm, numba.get_num_threads()))
-            self.now += self.seconds_per_item[arm] * len(items)
+            per_item = self.seconds_per_item[arm]
+            nth = sum(a == arm for a, _ in self.calls)   # the arm's nth call
+            seconds = (per_item(nth) if callable(per_item) else per_item) * len(items)
+            self.now += seconds
+            self.spent[arm] = self.spent.get(arm, 0.0) + seconds
             return arm
         return run
 
@@ -44,6 +49,17 @@ def test_runs_the_faster_arm_and_explores_little():
         step(np.zeros(10))
     assert step.threads == 2
     assert 0 < share(script.calls, "serial") < 2 * threads.EXPLORE
+
+
+def test_an_arm_that_is_sometimes_very_slow_gets_a_small_share_of_the_time():
+    """A loaded parallel arm: most calls fast, one in four 40 times slower (a thread that
+    waits for a core). Re-trying it is budgeted on its mean cost, not on its latest call."""
+    script = Script(serial=1.0, parallel=lambda call: 20.0 if call % 4 == 0 else 0.5)
+    step = script.adaptive()
+    for _ in range(3000):
+        step(np.zeros(10))
+    assert step.threads == 1
+    assert script.spent["parallel"] / script.now < 2 * threads.EXPLORE
 
 
 def test_follows_a_load_that_comes_and_goes():

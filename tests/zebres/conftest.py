@@ -5,8 +5,8 @@ from tests.zebres.helpers import IMPLEMENTATIONS
 
 
 @pytest.fixture(params=list(IMPLEMENTATIONS))
-def make(request):
-    """``make(board="standard", first_placer=1)`` -> an implementation adapter."""
+def impl(request):
+    """The implementation under test: ``impl(board="standard", first_placer=1)`` -> an adapter."""
     if request.param == "kernel":
         pytest.importorskip("zebres.game")
     return IMPLEMENTATIONS[request.param]

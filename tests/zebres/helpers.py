@@ -1,6 +1,6 @@
 """One small interface over the two Zèbres implementations, so every rule test runs on both.
 
-The ``make`` fixture (conftest.py) is parametrised over them: ``reference`` (zebres.reference,
+The ``impl`` fixture (conftest.py) is parametrised over them: ``reference`` (zebres.reference,
 pure Python) and ``kernel`` (zebres.game.ZebresGame on the numba kernels). A handle is
 whatever the implementation uses for one state: a reference ``State`` or a batch of one
 kernel row.
