@@ -15,6 +15,7 @@ import re
 import typing
 from pathlib import Path
 
+from experiments.runs import METADATA_KEY
 from savanna.errors import clip
 from savanna.registry import game_class
 
@@ -232,7 +233,8 @@ def _flag(name):
 
 
 def read_settings(path):
-    """The dict of a JSON settings file (a ValueError naming the file otherwise)."""
+    """The dict of a JSON settings file (a ValueError naming the file otherwise), without the
+    ``metadata`` a run's ``config.json`` also holds."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as err:
@@ -242,4 +244,5 @@ def read_settings(path):
     if not isinstance(data, dict):
         raise ValueError(f"{clip(str(path))} must hold a JSON object of settings, got "
                          f"{clip(data)}")
+    data.pop(METADATA_KEY, None)
     return data

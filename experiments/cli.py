@@ -17,7 +17,6 @@ message and exit status 2, before any game is played. Results go to a new folder
 ``runs/`` (never one that exists), or to ``--out``.
 """
 import argparse
-import importlib.metadata
 import re
 import sys
 from pathlib import Path
@@ -36,6 +35,7 @@ from experiments.arguments import (
 )
 from savanna.errors import LIMIT, clip
 from savanna.files import new_folder, output_folder
+from savanna.metadata import package_version
 from savanna.registry import GAMES, game_class
 
 DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
@@ -112,17 +112,9 @@ def one_line(message):
     return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
 
 
-def version():
-    """The installed package's version (``savanna --version``)."""
-    try:
-        return importlib.metadata.version("savanna")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown (not installed)"
-
-
 def build_parser():
     parser = Parser(prog="savanna", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"savanna {version()}")
+    parser.add_argument("--version", action="version", version=f"savanna {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(GAMES)
     agents = ", ".join(AGENTS)

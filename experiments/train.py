@@ -152,7 +152,7 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
         log = RunLog(folder)
         write(f"training PPO on {trainer.game.name}: {folder}")
     cfg = trainer.config
-    save_config(folder, cfg)
+    save_config(folder, cfg, trainer.game)
 
     wall_start = time.perf_counter()
     start_step = trainer.global_step

@@ -80,7 +80,7 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
         log = RunLog(folder)
         write(f"training AlphaZero on {trainer.game.name}: {folder}")
     cfg = trainer.config
-    save_config(folder, cfg)
+    save_config(folder, cfg, trainer.game)
 
     def save(name, full=True, more=None):
         save_checkpoint(trainer.checkpoint({**extra, **(more or {})}, full), folder / name)
