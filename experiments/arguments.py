@@ -19,7 +19,7 @@ from experiments.runs import METADATA_KEY
 from savanna.errors import clip
 from savanna.registry import game_class
 
-__all__ = ["add_config_flags", "add_game_options", "game_options", "make_game",
+__all__ = ["add_config_flags", "add_game_options", "game_options", "index", "make_game",
            "option_names", "option_value", "parse_count", "positive_int", "run_settings",
            "seed"]
 
@@ -34,6 +34,11 @@ def positive_int(text):
 
 def seed(text):
     """``type`` of the ``--seed`` arguments: an int >= 0 (what ``np.random`` accepts)."""
+    return _int_at_least(text, 0)
+
+
+def index(text):
+    """``type`` of 0-based positions (a game in a file, a ply, a seat): an int >= 0."""
     return _int_at_least(text, 0)
 
 

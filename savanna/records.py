@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from savanna.errors import clip
-from savanna.files import atomic_write_text
+from savanna.files import atomic_write_text, check_new_file
 from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import run_metadata
 from savanna.registry import make_game
@@ -195,10 +195,11 @@ def _is_number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def make_record(game, start, events, agents, seed=None, info=None, finished=True):
+def make_record(game, start, events, agents, seed=None, info=None):
     """The ``Record`` of a game played from ``start`` (a state row or batch of one) through
     ``events``: ``(who, value)`` pairs, a seat and its action or ``CHANCE`` and the outcome.
-    Replays them to name each decision and sum the returns (None when not ``finished``)."""
+    Replays them to name each decision and sum the returns (None when the game has not
+    ended: a human left)."""
     row = game.check_states(np.array(start, game.state_dtype, ndmin=1)).copy()
     meta = run_metadata(game)
     moves, totals = [], np.zeros(game.num_players)
@@ -212,17 +213,14 @@ def make_record(game, start, events, agents, seed=None, info=None, finished=True
             moves.append({"player": int(who), "action": int(value),
                           "move": game.action_to_string(row[0], int(value))})
         totals += record._apply(game, row, moves[-1], len(moves) - 1)
-    record.returns = totals.tolist() if finished else None
+    record.returns = totals.tolist() if game.is_terminal(row)[0] else None
     return record
 
 
 def write_records(path, records, overwrite=False):
     """Write ``records`` (Records or their dicts) as JSON Lines to ``path``, atomically; an
     existing file is refused unless ``overwrite``. Returns the path."""
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise ValueError(f"{clip(str(path))} exists; give a new file, or allow overwriting "
-                         "(--overwrite, overwrite=True)")
+    path = check_new_file(path, overwrite)
     lines = [json.dumps(r.to_json() if isinstance(r, Record) else r, separators=(",", ":"))
              for r in records]
     atomic_write_text(path, "".join(line + "\n" for line in lines))

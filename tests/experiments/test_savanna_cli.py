@@ -14,7 +14,7 @@ from experiments.arguments import option_value
 from experiments.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ["play", "match", "tournament", "train", "bench", "warmup", "demo"]
+COMMANDS = ["play", "match", "tournament", "replay", "train", "bench", "warmup", "demo"]
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
