@@ -43,7 +43,7 @@ from agents.results import MatchResult, TournamentResult
 from agents.stats import fit_elo, pair_scores
 from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
-from savanna.records import make_record
+from savanna.records import make_records
 
 __all__ = ["default_start_method", "play_match", "tournament"]
 
@@ -122,15 +122,9 @@ def _records(game, labels, seed, parts):
     """The Record of every game, from the batches' starts and logs (``_play_batch``)."""
     records = []
     for seats, _, _, _, (first, starts, log) in parts:
-        events = [[] for _ in starts]
-        for who, games, values in log:
-            for g, w, v in zip(games.tolist(), who.tolist(), values.tolist()):
-                events[g].append((w, v))
-        for g, history in enumerate(events):
-            at_seat = np.argsort(seats[g])
-            records.append(make_record(game, starts[g], history,
-                                       [labels[j] for j in at_seat], seed,
-                                       {"match_game": first + g}))
+        agents = [[labels[j] for j in np.argsort(row)] for row in seats]
+        infos = [{"match_game": first + g} for g in range(len(starts))]
+        records += make_records(game, starts, log, agents, seed, infos)
     return records
 
 

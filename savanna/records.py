@@ -37,7 +37,7 @@ from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import run_metadata
 from savanna.registry import make_game
 
-__all__ = ["FORMAT", "Record", "make_record", "read_records", "write_records"]
+__all__ = ["FORMAT", "Record", "make_record", "make_records", "read_records", "write_records"]
 
 FORMAT = "savanna-record/1"
 FIELDS = ("format", "game", "options", "rules_version", "package_version", "git_commit",
@@ -196,25 +196,52 @@ def _is_number(x):
 
 
 def make_record(game, start, events, agents, seed=None, info=None):
-    """The ``Record`` of a game played from ``start`` (a state row or batch of one) through
-    ``events``: ``(who, value)`` pairs, a seat and its action or ``CHANCE`` and the outcome.
-    Replays them to name each decision and sum the returns (None when the game has not
-    ended: a human left)."""
-    row = game.check_states(np.array(start, game.state_dtype, ndmin=1)).copy()
+    """The ``Record`` of one game played from ``start`` (a state row or batch of one) through
+    ``events``: ``(who, value)`` pairs, a seat and its action or ``CHANCE`` and the outcome
+    (``make_records`` with one game and one event per round)."""
+    rounds = [(np.array([who]), np.array([0]), np.array([value])) for who, value in events]
+    return make_records(game, start, rounds, [agents], seed, [info or {}])[0]
+
+
+def make_records(game, starts, rounds, agents, seed=None, infos=None):
+    """The ``Record`` of each game of a batch played together, as the arena plays them: from
+    ``starts`` (a batch) through ``rounds``, one ``(who, games, values)`` triple of arrays per
+    round (game ``games[k]`` took action ``values[k]`` at seat ``who[k]``, or had chance
+    outcome ``values[k]`` where ``who[k]`` is CHANCE; a game at most once per round).
+    ``agents[g]`` lists game ``g``'s agents by seat, ``infos[g]`` its ``info``. The rounds are
+    replayed a batch at a time to name each decision and sum the returns (None for a game
+    that has not ended, e.g. a human left)."""
+    states = game.check_states(np.array(starts, game.state_dtype, ndmin=1)).copy()
+    n = len(states)
+    moves: list[list] = [[] for _ in range(n)]
+    totals = np.zeros((n, game.num_players))
+    for who, games, values in rounds:
+        chance = who == CHANCE
+        for part in (chance, ~chance):
+            g, v = games[part], values[part].astype(np.int64)
+            if not len(g):
+                continue
+            sub = states[g]
+            if part is chance:
+                game.apply_chance(sub, v)
+                events = [{"chance": x} for x in v.tolist()]
+            else:
+                seats = who[part].astype(np.int64)
+                if (game.current_player(sub) != seats).any():
+                    raise ValueError("a decision is logged for a seat that is not to move")
+                events = [{"player": p, "action": a, "move": game.action_to_string(sub[k], a)}
+                          for k, (p, a) in enumerate(zip(seats.tolist(), v.tolist()))]
+                totals[g] += game.step_inplace(sub, v)
+            states[g] = sub
+            for i, event in zip(g.tolist(), events):
+                moves[i].append(event)
+    ended = game.is_terminal(states)
     meta = run_metadata(game)
-    moves, totals = [], np.zeros(game.num_players)
-    record = Record(game.name, meta["options"], game.to_text(row), moves, None,
-                    list(agents), seed, meta["rules_version"], meta["package_version"],
-                    meta["git_commit"], dict(info or {}))
-    for who, value in events:
-        if who == CHANCE:
-            moves.append({"chance": int(value)})
-        else:
-            moves.append({"player": int(who), "action": int(value),
-                          "move": game.action_to_string(row[0], int(value))})
-        totals += record._apply(game, row, moves[-1], len(moves) - 1)
-    record.returns = totals.tolist() if game.is_terminal(row)[0] else None
-    return record
+    infos = infos if infos is not None else [{}] * n
+    return [Record(game.name, meta["options"], game.to_text(starts[i: i + 1]), moves[i],
+                   totals[i].tolist() if ended[i] else None, list(agents[i]), seed,
+                   meta["rules_version"], meta["package_version"], meta["git_commit"],
+                   dict(infos[i])) for i in range(n)]
 
 
 def write_records(path, records, overwrite=False):
