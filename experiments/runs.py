@@ -13,7 +13,7 @@ from savanna.files import atomic_write_text
 from savanna.metadata import run_metadata
 
 __all__ = ["EVAL_FILE", "METADATA_KEY", "METRICS_FILE", "RunLog", "Stop", "checkpoint_file",
-           "read_csv", "save_config"]
+           "eval_records_file", "read_csv", "save_config"]
 
 METRICS_FILE, EVAL_FILE = "metrics.csv", "eval.csv"
 METADATA_KEY = "metadata"  # config.json's entry that is no setting
@@ -23,6 +23,14 @@ def checkpoint_file(resume):
     """The checkpoint that ``--resume`` names: a file, or a run folder's ``last.pt``."""
     path = Path(resume)
     return path / "last.pt" if path.is_dir() else path
+
+
+def eval_records_file(folder, step):
+    """``eval-records/step-<step>.jsonl`` in a run folder (the folder made if missing): the
+    game records of the evaluation at ``step`` (``savanna replay`` shows them)."""
+    path = Path(folder) / "eval-records" / f"step-{step}.jsonl"
+    path.parent.mkdir(exist_ok=True)
+    return path
 
 
 def save_config(folder, config, game):

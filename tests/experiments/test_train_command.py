@@ -14,6 +14,7 @@ from agents.ppo import PPOConfig
 from experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
 from experiments.cli import build_parser, main
 from savanna.metadata import package_version
+from savanna.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINERS = [("ppo", PPOConfig), ("az", AZConfig)]
@@ -155,4 +156,6 @@ def test_an_alphazero_run_gets_a_new_folder_and_an_atomic_config(tmp_path, monke
     assert metadata["rules_version"].startswith("v0 zebres.md@")
     assert metadata["package_version"] == package_version()
     assert {"best.pt", "config.json", "last.pt", "eval.csv"} <= {p.name for p in folder.iterdir()}
+    evaluation = folder / "eval-records" / "step-0.jsonl"  # at the start (and at the end)
+    assert len(read_records(evaluation)) == 2  # --eval-games against the one rung
     assert not list(folder.glob("*.tmp*"))
