@@ -15,6 +15,10 @@ games (1 for a higher return, 1/2 for an equal one): for two players, ``(wins + 
 Its Elo is ``400 log10(s / (1 - s))`` against the field (for two players, the Elo difference
 between them), with 95% Wilson intervals (``agents.stats``).
 
+With ``record=True`` every game is kept as a ``savanna.records.Record`` (its start, every
+decision and chance outcome, its returns), replayed from the batches' logs after play: the
+games and results are the same with or without.
+
 ``tournament(game, agents, games_per_pair)`` plays every pair of agents (every group of ``P``
 agents for a ``P``-player game) and fits Elo ratings to all pairwise results
 (``agents.stats.fit_elo``). The results, their tables and files are ``agents.results``.

@@ -127,7 +127,9 @@ def build_parser():
         description="Play against an agent, or seat humans and agents with --seats: the board "
                     "is drawn after every move; type moves by name (Zèbres: 'start 14', "
                     "'Z c4', 'swap d4', 'stop', 'impala +2'), 'moves' for the legal ones, "
-                    "'help', 'quit'. Several humans take turns at the keyboard.")
+                    "'hint' for an MCTS analysis of the position, 'help', 'quit'. Several "
+                    "humans take turns at the keyboard. Start from any position with "
+                    "--position or --load, and save the game with --records.")
     play.add_argument("game", help=f"one of: {games}")
     play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
                                       f"with name one of {agents} (default: mcts)")

@@ -94,9 +94,12 @@ class Replay:
         self.index = [record.ply_index(k) for k in range(self.plies + 1)]
 
     def header(self):
+        """The record's game, seats and rules (and the rules now, when they differ)."""
         seats = ", ".join(f"seat {p} {a}" for p, a in enumerate(self.record.agents))
-        return (f"{self.record.where}: {self.game!r}, {seats}; {self.plies} plies "
-                f"({self.record.rules_version})")
+        rules = self.record.rules_version
+        if rules != self.game.rules_version:
+            rules = f"played under {rules}, replayed under {self.game.rules_version}"
+        return f"{self.record.where}: {self.game!r}, {seats}; {self.plies} plies ({rules})"
 
     def events(self, ply):
         """The moves and chance outcomes between the previous position and ply ``ply``."""

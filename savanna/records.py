@@ -169,6 +169,9 @@ class Record:
         for name, kind in checks.items():
             if not isinstance(data[name], kind):
                 raise bad(f"{name} must be a {kind.__name__}, got {clip(data[name])}")
+        for name in ("rules_version", "package_version", "git_commit"):
+            if not isinstance(data[name], str | None):
+                raise bad(f"{name} must be a string or null, got {clip(data[name])}")
         for k, move in enumerate(data["moves"]):
             if not (_is_event(move, ("chance",)) or _is_event(move, ("player", "action"))):
                 raise bad(f"move {k} must be {{\"player\": P, \"action\": A, \"move\": NAME}} "

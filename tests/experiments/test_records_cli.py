@@ -196,3 +196,15 @@ def test_play_start_mistakes_are_one_line_errors(argv, message, zebres_records, 
 def test_play_load_names_a_record_of_another_game(zebres_records, capsys):
     assert main(["play", "bonobo", "--load", str(zebres_records)]) == 2
     assert "is a game of 'zebres', not 'bonobo'" in one_line_error(capsys, "play")
+
+
+def test_replay_says_when_the_rules_changed_since_the_game(zebres_records, tmp_path, capsys,
+                                                            monkeypatch):
+    data = json.loads(zebres_records.read_text().splitlines()[0])
+    data["rules_version"] = "v0 zebres.md@000000000000"
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(data) + "\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["replay", str(path)]) == 0
+    assert "(played under v0 zebres.md@000000000000, replayed under v0 zebres.md@" in (
+        capsys.readouterr().out)
