@@ -38,7 +38,7 @@ from experiments.arguments import (
 )
 from savanna.errors import LIMIT, clip
 from savanna.files import check_new_file, new_folder, output_folder
-from savanna.metadata import package_version
+from savanna.metadata import git_commit, package_version
 from savanna.registry import GAMES, game_class
 
 DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
@@ -115,9 +115,23 @@ def one_line(message):
     return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the package version and, in a git checkout, the commit (asked of git
+    only when the flag is given)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         help="print the version (and the git commit) and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        commit = git_commit()
+        print(f"savanna {package_version()}" + (f" (git {commit})" if commit else ""))
+        parser.exit()
+
+
 def build_parser():
     parser = Parser(prog="savanna", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"savanna {package_version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(GAMES)
     agents = ", ".join(AGENTS)
