@@ -170,3 +170,10 @@ def test_an_unreadable_or_empty_file_is_a_one_line_error(tmp_path):
     (tmp_path / "empty.jsonl").write_text("\n")
     with pytest.raises(ValueError, match="holds no records"):
         read_records(tmp_path / "empty.jsonl")
+
+
+def test_a_log_with_a_decision_for_the_wrong_seat_is_refused():
+    game = make_game("zebres")
+    start = game.init(1)
+    with pytest.raises(ValueError, match="a decision is logged for a seat that is not to move"):
+        make_record(game, start, [(1, game.legal_actions(start)[0])], ["random", "random"])
