@@ -15,6 +15,7 @@ shows only what seat P could see; by default everything, hidden information incl
 ``--gif`` (Pillow) and ``--svg`` (animated SVG, SMIL) draw one frame per position with the
 game's pictures; an existing file is replaced only with ``--overwrite``.
 """
+import functools
 import io
 from pathlib import Path
 
@@ -158,6 +159,7 @@ class Replay:
             ply = target
             write(self.frame(ply))
 
+    @functools.cached_property
     def drawings(self):
         """The picture of every position, captioned with its ply."""
         out = []
@@ -169,7 +171,7 @@ class Replay:
     def write_gif(self, path, seconds):
         from PIL import Image  # lazily: only animations need Pillow
 
-        frames = [Image.fromarray(d.rgb()) for d in self.drawings()]
+        frames = [Image.fromarray(d.rgb()) for d in self.drawings]
         width = max(f.width for f in frames)
         height = max(f.height for f in frames)
         padded = []
@@ -183,4 +185,4 @@ class Replay:
         atomic_write_bytes(path, data.getvalue())
 
     def write_svg(self, path, seconds):
-        atomic_write_text(path, draw.animation(self.drawings(), seconds))
+        atomic_write_text(path, draw.animation(self.drawings, seconds))
