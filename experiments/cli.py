@@ -307,16 +307,12 @@ def run_play(args, extra):
 
 def _recorded_start(args):
     """The game and start of ``play --load FILE --game N --ply K``."""
-    from savanna.records import read_records
+    from savanna.records import read_record
 
     if args.option or args.players is not None:
         raise ValueError("--load plays the recorded game with its own options: give no -o "
                          "or --players")
-    records = read_records(args.load)
-    if args.record_game >= len(records):
-        raise ValueError(f"--game must be in 0..{len(records) - 1} ({clip(str(args.load))} "
-                         f"holds {len(records)} records), got {args.record_game}")
-    record = records[args.record_game]
+    record = read_record(args.load, args.record_game)
     if record.game_name != args.game:
         raise ValueError(f"{record.where} is a game of {clip(record.game_name)}, not "
                          f"{clip(args.game)}")

@@ -55,18 +55,14 @@ def add_parser(commands):
 def run(args, extra=None, read=input, write=print):
     """The command: animations first (if asked), then ``--ply``, ``--all`` or the
     interactive stepper (unless only animations were asked for)."""
-    from savanna.records import read_records  # here: the parser loads no numba
+    from savanna.records import read_record  # here: the parser loads no numba
 
     outputs = [p for p in (args.gif, args.svg) if p is not None]
     for path in outputs:
         check_new_file(path, args.overwrite)
     if not 0 < args.seconds < 3600:
         raise ValueError(f"--seconds must be in (0, 3600), got {args.seconds:g}")
-    records = read_records(args.file)
-    if args.game >= len(records):
-        raise ValueError(f"--game must be in 0..{len(records) - 1} ({clip(str(args.file))} "
-                         f"holds {len(records)} records), got {args.game}")
-    replay = Replay(records[args.game], args.player)
+    replay = Replay(read_record(args.file, args.game), args.player)
     if args.gif is not None:
         replay.write_gif(args.gif, args.seconds)
         write(f"saved {args.gif}")

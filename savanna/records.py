@@ -37,7 +37,8 @@ from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import run_metadata
 from savanna.registry import make_game
 
-__all__ = ["FORMAT", "Record", "make_record", "make_records", "read_records", "write_records"]
+__all__ = ["FORMAT", "Record", "make_record", "make_records", "read_record", "read_records",
+           "write_records"]
 
 FORMAT = "savanna-record/1"
 FIELDS = ("format", "game", "options", "rules_version", "package_version", "git_commit",
@@ -255,6 +256,16 @@ def write_records(path, records, overwrite=False):
              for r in records]
     atomic_write_text(path, "".join(line + "\n" for line in lines))
     return path
+
+
+def read_record(path, index=0):
+    """Game ``index`` (0 for the first) of a records file; a one-line ValueError naming the
+    allowed range when the file holds fewer (``--game N`` of the command line)."""
+    records = read_records(path)
+    if not 0 <= index < len(records):
+        raise ValueError(f"--game must be in 0..{len(records) - 1} ({clip(str(path))} holds "
+                         f"{len(records)} records), got {index}")
+    return records[index]
 
 
 def read_records(path):
