@@ -15,6 +15,10 @@ games (1 for a higher return, 1/2 for an equal one): for two players, ``(wins + 
 Its Elo is ``400 log10(s / (1 - s))`` against the field (for two players, the Elo difference
 between them), with 95% Wilson intervals (``agents.stats``).
 
+With ``record=True`` every game is kept as a ``savanna.records.Record`` (its start, every
+decision and chance outcome, its returns), replayed from the batches' logs after play: the
+games and results are the same with or without.
+
 ``tournament(game, agents, games_per_pair)`` plays every pair of agents (every group of ``P``
 agents for a ``P``-player game) and fits Elo ratings to all pairwise results
 (``agents.stats.fit_elo``). The results, their tables and files are ``agents.results``.
@@ -42,6 +46,8 @@ from agents.random_agent import RandomAgent
 from agents.results import MatchResult, TournamentResult
 from agents.stats import fit_elo, pair_scores
 from savanna.game import CHANCE, Game
+from savanna.metadata import run_metadata
+from savanna.records import make_records
 
 __all__ = ["default_start_method", "play_match", "tournament"]
 
@@ -49,7 +55,7 @@ __all__ = ["default_start_method", "play_match", "tournament"]
 # ----- a match ----------------------------------------------------------------------------------
 def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int = 0,
                workers: int | None = None, progress: bool = True, batch_size: int | None = None,
-               start_method: str | None = None) -> MatchResult:
+               start_method: str | None = None, record: bool = False) -> MatchResult:
     """Play ``games`` games between ``agents`` (one per seat, rotated); a ``MatchResult``.
 
     ``workers``: processes to spread the batches over (default: every core; 1 plays here).
@@ -59,6 +65,8 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
     ``default_start_method``). Spawned workers cannot import classes defined in a notebook or
     an interactive session: with such a game or agent the match is played here, with a
     warning.
+    ``record``: keep every game as a ``savanna.records.Record`` (``result.records``; saved
+    as ``records.jsonl``); the games played are the same with or without.
     """
     agents = list(agents)
     p = game.num_players
@@ -108,18 +116,34 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
                              for i in range(3))
     points = (np.concatenate([parts[k][3] for k in sorted(parts)])
               if parts[0][3] is not None else None)
+    records = (_records(game, labels, seed, [parts[k] for k in sorted(parts)]) if record
+               else None)
     return MatchResult(game.name, labels, [a.settings() for a in agents], seed, seats, returns,
-                       plies, points, time.perf_counter() - start)
+                       plies, points, time.perf_counter() - start, run_metadata(game), records)
+
+
+def _records(game, labels, seed, parts):
+    """The Record of every game, from the batches' starts and logs (``_play_batch``)."""
+    records = []
+    for seats, _, _, _, (first, starts, log) in parts:
+        agents = [[labels[j] for j in np.argsort(row)] for row in seats]
+        infos = [{"match_game": first + g} for g in range(len(starts))]
+        records += make_records(game, starts, log, agents, seed, infos)
+    return records
 
 
 def _play_batch(game, agents, seed, k, first, count):
     """Games ``first .. first + count - 1`` played together with ``default_rng([seed, k])``.
-    Returns ``(seats, returns, plies, points)``, one row per game, one column per agent."""
+    Returns ``(seats, returns, plies, points, history)``, one row per game, one column per
+    agent; ``history`` is ``(first, start states, log)``, the log one ``(who, games,
+    values)`` triple of arrays per round (``who`` a seat or CHANCE) that ``_records``
+    turns into game records."""
     rng = np.random.default_rng([seed, k])
     p = game.num_players
     seats = (np.arange(p)[None, :] + np.arange(first, first + count)[:, None]) % p
     agent_at = np.argsort(seats, axis=1)  # agent_at[g, seat] = the agent sitting there
     states = game.init(count, rng)
+    starts, log = states.copy(), []
     returns = np.zeros((count, p))
     plies = np.zeros(count, np.int64)
     while True:
@@ -127,8 +151,10 @@ def _play_batch(game, agents, seed, k, first, count):
         chance = np.flatnonzero(player == CHANCE)
         if len(chance):
             sub = states[chance]
-            game.apply_chance(sub, game.sample_chance(sub, rng))
+            outcomes = game.sample_chance(sub, rng)
+            game.apply_chance(sub, outcomes)
             states[chance] = sub
+            log.append((np.full(len(chance), CHANCE), chance, outcomes))
             continue
         deciding = np.flatnonzero(player >= 0)
         if not len(deciding):
@@ -145,13 +171,14 @@ def _play_batch(game, agents, seed, k, first, count):
                 actions[mine] = _checked_act(game, agent, sub[mine], rng)
         returns[deciding] += game.step_inplace(sub, actions)
         states[deciding] = sub
+        log.append((player[deciding], deciding, actions))
         plies[deciding] += 1
     rows = np.arange(count)[:, None]
     try:
         points = np.asarray(game.scores(states), np.float64)[rows, seats]
     except NotImplementedError:
         points = None
-    return seats, returns[rows, seats], plies, points
+    return seats, returns[rows, seats], plies, points, (first, starts, log)
 
 
 def _checked_act(game, agent, states, rng):
@@ -214,9 +241,10 @@ def _worker_batch(batch):
 # ----- a tournament -----------------------------------------------------------------------------
 def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, seed: int = 0,
                workers: int | None = None, progress: bool = True,
-               start_method: str | None = None) -> TournamentResult:
+               start_method: str | None = None, record: bool = False) -> TournamentResult:
     """A round robin: every group of ``game.num_players`` agents (every pair, for two players)
-    plays a match of ``games_per_pair`` games; Elo ratings are fitted to all the results."""
+    plays a match of ``games_per_pair`` games; Elo ratings are fitted to all the results.
+    ``record``: keep every game's record (``play_match``)."""
     agents = list(agents)
     p = game.num_players
     if len(agents) < max(p, 2):
@@ -230,8 +258,10 @@ def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, se
     for k, members in enumerate(groups):
         match_seed = int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
         result = play_match(game, [agents[i] for i in members], games_per_pair, match_seed,
-                            workers, progress, start_method=start_method)
+                            workers, progress, start_method=start_method, record=record)
         matches.append((members, result))
+        for r in result.records or ():
+            r.info["match"] = k
         idx = np.array(members)
         pair_score[np.ix_(idx, idx)] += pair_scores(result.returns).sum(axis=0)
         pair_games[np.ix_(idx, idx)] += result.games
@@ -239,4 +269,4 @@ def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, se
     np.fill_diagonal(pair_games, 0)
     ratings, errors = fit_elo(pair_score, pair_games)
     return TournamentResult(game.name, [describe(a) for a in agents], matches, pair_score,
-                            pair_games, ratings, errors)
+                            pair_games, ratings, errors, run_metadata(game))

@@ -11,8 +11,11 @@ import numpy as np
 
 from agents.stats import Z95, elo_from_score, pair_scores, wilson_interval
 from savanna.files import atomic_write_text, output_folder
+from savanna.records import write_records
 
-__all__ = ["MatchResult", "TournamentResult"]
+__all__ = ["RECORDS_FILE", "MatchResult", "TournamentResult"]
+
+RECORDS_FILE = "records.jsonl"
 
 
 @dataclass
@@ -32,6 +35,8 @@ class MatchResult:
     plies: np.ndarray
     points: np.ndarray | None = None  # None: the game declares no scores
     seconds: float = 0.0
+    metadata: dict | None = None  # savanna.metadata.run_metadata(game)
+    records: list | None = None  # every game's savanna.records.Record, when recorded
     labels: list = field(init=False)
 
     def __post_init__(self):
@@ -132,18 +137,22 @@ class MatchResult:
         summary = [{k: _jsonable(v) for k, v in row.items()} for row in self.summary()]
         return {
             "game": self.game, "agents": self.agents, "seed": self.seed, "games": self.games,
-            "seconds": self.seconds, "summary": summary,
+            "seconds": self.seconds, "metadata": self.metadata, "summary": summary,
             "per_game": {"seats": self.seats.tolist(), "returns": self.returns.tolist(),
                          "plies": self.plies.tolist(),
                          "points": None if self.points is None else self.points.tolist()},
         }
 
     def save(self, directory, overwrite=False):
-        """Write ``match.json``, ``summary.csv`` (one row per agent) and ``games.csv`` (one row
-        per game) into ``directory``, each atomically; returns its path. A folder that already
-        holds files is refused unless ``overwrite`` (``savanna.files.output_folder``)."""
+        """Write ``match.json``, ``summary.csv`` (one row per agent), ``games.csv`` (one row
+        per game) and, when the games were recorded, ``records.jsonl`` (one game record per
+        line, ``savanna.records``) into ``directory``, each atomically; returns its path. A
+        folder that already holds files is refused unless ``overwrite``
+        (``savanna.files.output_folder``)."""
         out = output_folder(directory, overwrite)
         atomic_write_text(out / "match.json", json.dumps(self.to_json(), indent=1))
+        if self.records is not None:
+            write_records(out / RECORDS_FILE, self.records, overwrite=True)
         summary = self.summary()
         _write_csv(out / "summary.csv", [_flat_row(r) for r in summary])
         rows = []
@@ -170,6 +179,14 @@ class TournamentResult:
     pair_games: np.ndarray  # [N, N] pairwise comparisons of i with j
     ratings: np.ndarray
     errors: np.ndarray      # standard errors of the ratings
+    metadata: dict | None = None  # savanna.metadata.run_metadata(game)
+
+    @property
+    def records(self):
+        """Every recorded game of every match, in match order (None when not recorded)."""
+        if any(r.records is None for _, r in self.matches):
+            return None
+        return [record for _, r in self.matches for record in r.records]
 
     @property
     def labels(self):
@@ -207,10 +224,14 @@ class TournamentResult:
         return "\n".join(lines)
 
     def save(self, directory, overwrite=False):
-        """Write ``tournament.json``, ``ratings.csv`` and ``pairs.csv`` into ``directory`` as
-        ``MatchResult.save`` does; returns its path."""
+        """Write ``tournament.json``, ``ratings.csv``, ``pairs.csv`` and, when the games were
+        recorded, ``records.jsonl`` into ``directory`` as ``MatchResult.save`` does; returns
+        its path."""
         out = output_folder(directory, overwrite)
-        data = {"game": self.game, "agents": self.agents, "ratings": self.ranking(),
+        if self.records is not None:
+            write_records(out / RECORDS_FILE, self.records, overwrite=True)
+        data = {"game": self.game, "agents": self.agents, "metadata": self.metadata,
+                "ratings": self.ranking(),
                 "pair_score": self.pair_score.tolist(), "pair_games": self.pair_games.tolist(),
                 "matches": [{"members": list(m), **r.to_json()} for m, r in self.matches]}
         atomic_write_text(out / "tournament.json", json.dumps(data, indent=1))

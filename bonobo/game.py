@@ -53,6 +53,7 @@ class BonoboGame(Game):
 
     name = "bonobo"
     version = 0
+    rules_version = "v0 bonobo.md@c54b777ac262"  # tests/test_metadata.py checks the spec
     num_actions = K.NUM_ACTIONS
     max_chance_outcomes = K.MAX_CHANCE_OUTCOMES
     max_plies = K.MAX_PLIES

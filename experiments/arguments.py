@@ -15,10 +15,11 @@ import re
 import typing
 from pathlib import Path
 
+from experiments.runs import METADATA_KEY
 from savanna.errors import clip
 from savanna.registry import game_class
 
-__all__ = ["add_config_flags", "add_game_options", "game_options", "make_game",
+__all__ = ["add_config_flags", "add_game_options", "game_options", "index", "make_game",
            "option_names", "option_value", "parse_count", "positive_int", "run_settings",
            "seed"]
 
@@ -33,6 +34,11 @@ def positive_int(text):
 
 def seed(text):
     """``type`` of the ``--seed`` arguments: an int >= 0 (what ``np.random`` accepts)."""
+    return _int_at_least(text, 0)
+
+
+def index(text):
+    """``type`` of 0-based positions (a game in a file, a ply, a seat): an int >= 0."""
     return _int_at_least(text, 0)
 
 
@@ -232,7 +238,8 @@ def _flag(name):
 
 
 def read_settings(path):
-    """The dict of a JSON settings file (a ValueError naming the file otherwise)."""
+    """The dict of a JSON settings file (a ValueError naming the file otherwise), without the
+    ``metadata`` a run's ``config.json`` also holds."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as err:
@@ -242,4 +249,5 @@ def read_settings(path):
     if not isinstance(data, dict):
         raise ValueError(f"{clip(str(path))} must hold a JSON object of settings, got "
                          f"{clip(data)}")
+    data.pop(METADATA_KEY, None)
     return data

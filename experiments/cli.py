@@ -4,6 +4,7 @@
     savanna play bonobo --seats human,mcts,human,random  two humans and two agents
     savanna match zebres mcts:sims=1000 greedy --games 200
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
+    savanna replay runs/match-zebres-<time>/records.jsonl --game 3   a recorded game
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
     savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
     savanna bench [--quick]                            the throughput benchmarks
@@ -17,25 +18,27 @@ message and exit status 2, before any game is played. Results go to a new folder
 ``runs/`` (never one that exists), or to ``--out``.
 """
 import argparse
-import importlib.metadata
 import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
+from agents.base import describe
 from agents.registry import AGENTS, make_agent
-from experiments import train, train_az
+from experiments import replay, train, train_az
 from experiments.arguments import (
     add_game_options,
     game_options,
+    index,
     make_game,
     option_names,
     positive_int,
     seed,
 )
 from savanna.errors import LIMIT, clip
-from savanna.files import new_folder, output_folder
+from savanna.files import check_new_file, new_folder, output_folder
+from savanna.metadata import git_commit, package_version
 from savanna.registry import GAMES, game_class
 
 DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
@@ -112,17 +115,23 @@ def one_line(message):
     return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
 
 
-def version():
-    """The installed package's version (``savanna --version``)."""
-    try:
-        return importlib.metadata.version("savanna")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown (not installed)"
+class VersionAction(argparse.Action):
+    """``--version``: the package version and, in a git checkout, the commit (asked of git
+    only when the flag is given)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         help="print the version (and the git commit) and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        commit = git_commit()
+        print(f"savanna {package_version()}" + (f" (git {commit})" if commit else ""))
+        parser.exit()
 
 
 def build_parser():
     parser = Parser(prog="savanna", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"savanna {version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(GAMES)
     agents = ", ".join(AGENTS)
@@ -132,7 +141,9 @@ def build_parser():
         description="Play against an agent, or seat humans and agents with --seats: the board "
                     "is drawn after every move; type moves by name (Zèbres: 'start 14', "
                     "'Z c4', 'swap d4', 'stop', 'impala +2'), 'moves' for the legal ones, "
-                    "'help', 'quit'. Several humans take turns at the keyboard.")
+                    "'hint' for an MCTS analysis of the position, 'help', 'quit'. Several "
+                    "humans take turns at the keyboard. Start from any position with "
+                    "--position or --load, and save the game with --records.")
     play.add_argument("game", help=f"one of: {games}")
     play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
                                       f"with name one of {agents} (default: mcts)")
@@ -146,13 +157,31 @@ def build_parser():
     play.add_argument("--players", type=int, metavar="N",
                       help="number of players (the game option num_players)")
     play.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    start = play.add_mutually_exclusive_group()
+    start.add_argument("--position", metavar="TEXT",
+                       help="start from this position, in the game's notation (as shown above "
+                            "each board and by savanna replay)")
+    start.add_argument("--load", type=Path, metavar="FILE",
+                       help="start from a recorded game (a records file, e.g. a match's "
+                            "records.jsonl), at --ply of its --game; the game and its options "
+                            "are the record's")
+    play.add_argument("--game", type=index, default=0, metavar="N", dest="record_game",
+                      help="with --load: which game of the file, 0 for the first (default: 0)")
+    play.add_argument("--ply", type=index, default=0, metavar="K",
+                      help="with --load: the position where decision K is taken (default: 0)")
+    play.add_argument("--records", type=Path, metavar="FILE",
+                      help="save the game as a record in FILE (JSON Lines, see savanna "
+                           "replay), also when left unfinished")
+    play.add_argument("--overwrite", action="store_true",
+                      help="let --records replace an existing file")
     add_game_options(play)
     play.set_defaults(run=run_play)
 
     match = commands.add_parser(
         "match", help="a match between agents, seats rotated",
         description="Play a match (one agent per seat, seats rotated), print wins/draws/losses "
-                    "with 95% intervals and the Elo difference, save JSON and CSV. With a game "
+                    "with 95% intervals and the Elo difference, save JSON and CSV, and every "
+                    "game as a record (records.jsonl, see savanna replay). With a game "
                     "that takes num_players, the number of agents sets it.")
     match.add_argument("game", help=f"one of: {games}")
     match.add_argument("agents", nargs="+", metavar="AGENT",
@@ -207,6 +236,7 @@ def build_parser():
                       help="MCTS simulations (default: 500)")
     demo.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     demo.set_defaults(run=run_demo)
+    replay.add_parser(commands)
     return parser
 
 
@@ -220,20 +250,35 @@ def _add_arena_options(parser, kind):
     parser.add_argument("--overwrite", action="store_true",
                         help="let --out be a folder that already holds results (they are "
                              "replaced)")
+    parser.add_argument("--no-records", action="store_true",
+                        help="do not save the game records (by default every game is saved in "
+                             "records.jsonl beside the results; see savanna replay)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
 # ----- commands ---------------------------------------------------------------------------------
 def run_play(args, extra):
+    from agents.mcts import MCTSAgent
     from experiments.play import play_seats
+    from savanna.records import make_record, write_records
 
     seats = _play_seats(args)
-    options = game_options(args.game, args.option)
-    if args.players is not None:
-        _set_players(args.game, options, args.players, "--players", required=True)
-    elif args.seats:
-        _set_players(args.game, options, len(seats), "the number of --seats")
-    game = make_game(args.game, options)
+    if args.records is not None:
+        check_new_file(args.records, args.overwrite)
+    elif args.overwrite:
+        raise ValueError("--overwrite needs --records")
+    if args.load is None and (args.record_game or args.ply):
+        raise ValueError("--game and --ply choose a position of a recorded game: give --load")
+    if args.load is not None:
+        game, start = _recorded_start(args)
+    else:
+        options = game_options(args.game, args.option)
+        if args.players is not None:
+            _set_players(args.game, options, args.players, "--players", required=True)
+        elif args.seats:
+            _set_players(args.game, options, len(seats), "the number of --seats")
+        game = make_game(args.game, options)
+        start = None if args.position is None else game.from_text(args.position)
     if args.seats is None:
         seat = 0 if args.seat is None else args.seat
         if not 0 <= seat < game.num_players:
@@ -243,7 +288,36 @@ def run_play(args, extra):
     elif len(seats) != game.num_players:
         raise ValueError(f"--seats gives {len(seats)} seats but {game.name} has "
                          f"{game.num_players} players")
-    play_seats(game, seats, np.random.default_rng(args.seed))
+    rng = np.random.default_rng(args.seed)
+    hint = next((a for a in seats if isinstance(a, MCTSAgent)), None) or MCTSAgent()
+    start = game.init(1, rng) if start is None else start
+    log: list = []
+    try:
+        play_seats(game, seats, rng, start=start, log=log, hint=hint)
+    finally:  # what was played is recorded, also after Ctrl-C
+        if args.records is not None:
+            labels = ["human" if a is None else describe(a) for a in seats]
+            info = {"command": "play"}
+            if args.load is not None:
+                info["from"] = f"{args.load} game {args.record_game} ply {args.ply}"
+            record = make_record(game, start, log, labels, args.seed, info)
+            write_records(args.records, [record], overwrite=args.overwrite)
+            print(f"saved the game to {args.records}")
+
+
+def _recorded_start(args):
+    """The game and start of ``play --load FILE --game N --ply K``."""
+    from savanna.records import read_record
+
+    if args.option or args.players is not None:
+        raise ValueError("--load plays the recorded game with its own options: give no -o "
+                         "or --players")
+    record = read_record(args.load, args.record_game)
+    if record.game_name != args.game:
+        raise ValueError(f"{record.where} is a game of {clip(record.game_name)}, not "
+                         f"{clip(args.game)}")
+    game = record.game()
+    return game, record.position(args.ply, game)
 
 
 def _play_seats(args):
@@ -276,7 +350,8 @@ def run_match(args, extra):
     from agents.arena import play_match
 
     _run_arena("match", args, lambda game, agents: play_match(
-        game, agents, args.games, args.seed, args.workers, progress=not args.no_progress))
+        game, agents, args.games, args.seed, args.workers, progress=not args.no_progress,
+        record=not args.no_records))
 
 
 def run_tournament(args, extra):
@@ -284,7 +359,7 @@ def run_tournament(args, extra):
 
     _run_arena("tournament", args, lambda game, agents: tournament(
         game, agents, args.games_per_pair, args.seed, args.workers,
-        progress=not args.no_progress))
+        progress=not args.no_progress, record=not args.no_records))
 
 
 def _run_arena(kind, args, play):

@@ -1,10 +1,13 @@
 """Humans and agents at one terminal: moves typed by name, the board drawn after each.
 
 At the prompt, type a move by its name (Zèbres: ``start 14``, ``Z c4``, ``swap d4``, ``stop``,
-``impala +2``), or ``moves`` (the legal moves), ``help``, ``quit``. A wrong entry is explained
-and asked again; end of input quits. Chance nodes are drawn with the game's probabilities.
-The board is drawn after every move, and after the dice rolled or tiles drawn that follow it
-(once chance has played out), so that a decision is always taken in sight of the state.
+``impala +2``), or ``moves`` (the legal moves), ``hint`` (an MCTS analysis of the position:
+the most visited moves and their mean value for the player to move), ``help``, ``quit``. A
+wrong entry is explained and asked again; end of input quits. Chance nodes are drawn with
+the game's probabilities. The board is drawn after every move, and after the dice rolled or
+tiles drawn that follow it (once chance has played out), so that a decision is always taken
+in sight of the state. A game may start from any position (``start``) and be recorded
+(``log``, for ``savanna.records``).
 
 Several humans take turns at the keyboard (hot seat); the prompt names the seat to move. In a
 game with hidden information the pictures show one seat's view only (``Game.render(row,
@@ -18,8 +21,9 @@ from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
 
 QUIT = ("quit", "exit", "q")
-HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, "
-        "'help' for this text, 'quit' to stop.")
+HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, 'hint' for an "
+        "analysis of the position, 'help' for this text, 'quit' to stop.")
+HINT_MOVES = 5  # the most visited moves a hint lists
 
 
 def play_human(game, agent, seat, rng, read=None, write=print):
@@ -34,9 +38,13 @@ def play_human(game, agent, seat, rng, read=None, write=print):
     return play_seats(game, seats, rng, read, write)
 
 
-def play_seats(game, seats, rng, read=None, write=print):
+def play_seats(game, seats, rng, read=None, write=print, start=None, log=None, hint=None):
     """Play one game with ``seats[p]`` an agent, or None for a human at this terminal.
 
+    ``start``: the state to play from (a batch of one; default ``game.init``). ``log``: a
+    list that receives every event as ``(who, value)``, a seat and its action or CHANCE and
+    the outcome (``savanna.records.make_record`` turns it into a record). ``hint``: the
+    ``MCTSAgent`` whose analysis ``hint`` prints (default: none offered).
     Returns the final per-player returns, or None if a human quit.
     """
     read = read or input
@@ -47,7 +55,9 @@ def play_seats(game, seats, rng, read=None, write=print):
               for agent in seats]
     write(intro_line(game, seats, humans, labels))
     view = View(game, humans, write)
-    states = game.init(1, rng)
+    states = game.init(1, rng) if start is None else game.check_states(start).copy()
+    log = [] if log is None else log
+    advise = None if hint is None else (lambda row: hint_text(game, hint, row, rng))
     returns = np.zeros(game.num_players)
     changed = True  # since the last picture
     while True:
@@ -55,6 +65,7 @@ def play_seats(game, seats, rng, read=None, write=print):
         if player == CHANCE:
             outcome = int(game.sample_chance(states, rng)[0])
             game.apply_chance(states, [outcome])
+            log.append((CHANCE, outcome))
             write(f"chance: outcome {outcome}")
             changed = True
             continue
@@ -66,7 +77,7 @@ def play_seats(game, seats, rng, read=None, write=print):
         if seats[player] is None:
             view.redraw_for(states[0], player)
             who = "your move" if len(humans) == 1 else f"seat {player}, your move"
-            action = ask_move(game, states[0], read, write, who)
+            action = ask_move(game, states[0], read, write, who, advise)
             if action is None:
                 write("You left the game." if len(humans) == 1 else f"Seat {player} left the game.")
                 return None
@@ -74,6 +85,7 @@ def play_seats(game, seats, rng, read=None, write=print):
             action = int(seats[player].act(game, states, rng)[0])
         name = game.action_to_string(states[0], action)
         returns += game.step_inplace(states, np.array([action]))[0]
+        log.append((player, action))
         write(f"{labels[player]} (seat {player}): {name}")
         changed = True
     write(outcome_line(game, states, returns, humans))
@@ -117,8 +129,9 @@ class View:
             self.draw(row, player)
 
 
-def ask_move(game, row, read, write, who="your move"):
-    """The legal action the human types, asking again after a wrong entry; None to quit."""
+def ask_move(game, row, read, write, who="your move", hint=None):
+    """The legal action the human types, asking again after a wrong entry; None to quit.
+    ``hint(row) -> str`` answers 'hint'."""
     legal = game.legal_actions(row)
     names = [game.action_to_string(row, a) for a in legal]
     while True:
@@ -133,6 +146,9 @@ def ask_move(game, row, read, write, who="your move"):
         if text.lower() == "moves":
             write("legal moves: " + ", ".join(names))
             continue
+        if text.lower() == "hint":
+            write(hint(row) if hint else "no hint in this game")
+            continue
         if text.lower() == "help":
             write(HELP.format(examples=", ".join(repr(n) for n in names[:3])))
             continue
@@ -145,6 +161,22 @@ def ask_move(game, row, read, write, who="your move"):
             write(f"error: {clip(text)} is not legal here; legal: {', '.join(names)}")
             continue
         return action
+
+
+def hint_text(game, agent, row, rng):
+    """``agent.analyse`` (an ``MCTSAgent``) of ``row`` in a few lines: the mean value for
+    the player to move, then the most visited moves with their visits and values."""
+    player = int(game.current_player(np.array([row]))[0])
+    visits, _, action_values = agent.analyse(game, row, rng)
+    tried = np.flatnonzero(visits)
+    value = visits[tried] @ action_values[tried, player] / visits.sum()
+    order = tried[np.argsort(-visits[tried], kind="stable")][:HINT_MOVES]
+    names = [game.action_to_string(row, int(a)) for a in order]
+    width = max(map(len, names))
+    return "\n".join([f"hint ({describe(agent)}, {visits.sum()} simulations; mean value for "
+                      f"seat {player}: {value:+.2f})"] + [
+        f"  {name:<{width}}  {visits[a]:>7} visits  {action_values[a, player]:+.2f}"
+        for name, a in zip(names, order)])
 
 
 def outcome_line(game, states, returns, humans):

@@ -10,11 +10,13 @@ import signal
 from pathlib import Path
 
 from savanna.files import atomic_write_text
+from savanna.metadata import run_metadata
 
-__all__ = ["EVAL_FILE", "METRICS_FILE", "RunLog", "Stop", "checkpoint_file", "read_csv",
-           "save_config"]
+__all__ = ["EVAL_FILE", "METADATA_KEY", "METRICS_FILE", "RunLog", "Stop", "checkpoint_file",
+           "eval_records_file", "read_csv", "save_config"]
 
 METRICS_FILE, EVAL_FILE = "metrics.csv", "eval.csv"
+METADATA_KEY = "metadata"  # config.json's entry that is no setting
 
 
 def checkpoint_file(resume):
@@ -23,9 +25,20 @@ def checkpoint_file(resume):
     return path / "last.pt" if path.is_dir() else path
 
 
-def save_config(folder, config):
-    """Write ``config.json`` (every setting) atomically."""
-    atomic_write_text(Path(folder) / "config.json", json.dumps(config.to_dict(), indent=1))
+def eval_records_file(folder, step):
+    """``eval-records/step-<step>.jsonl`` in a run folder (the folder made if missing): the
+    game records of the evaluation at ``step`` (``savanna replay`` shows them)."""
+    path = Path(folder) / "eval-records" / f"step-{step}.jsonl"
+    path.parent.mkdir(exist_ok=True)
+    return path
+
+
+def save_config(folder, config, game):
+    """Write ``config.json`` atomically: every setting, and under ``"metadata"`` the package
+    version, git commit, the game's full options and rules version
+    (``savanna.metadata.run_metadata``; ``--config FILE`` reads the settings only)."""
+    data = {**config.to_dict(), METADATA_KEY: run_metadata(game)}
+    atomic_write_text(Path(folder) / "config.json", json.dumps(data, indent=1))
 
 
 class RunLog:

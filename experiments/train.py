@@ -14,6 +14,7 @@ another run took that name first) holds
                    steps and when the run stops (Ctrl-C finishes the update, saves, exits)
     best.pt        the network with the best mean score against random and greedy
     curve.png      the learning curve (mean training return; win rates over steps)
+    eval-records/  step-<N>.jsonl: every evaluation game at step N, as game records
     tb/            TensorBoard events, if ``tensorboard`` is installed
 
 Evaluations are arena matches (``agents.arena.play_match``, seats rotated) of the current
@@ -40,10 +41,12 @@ from experiments.runs import (
     RunLog,
     Stop,
     checkpoint_file,
+    eval_records_file,
     read_csv,
     save_config,
 )
 from savanna.files import atomic_write_bytes, new_folder
+from savanna.records import write_records
 
 __all__ = ["add_parser", "demo_training", "evaluate", "plot_curve", "run", "run_training",
            "text_curve"]
@@ -53,21 +56,27 @@ ALIASES = {"num_envs": ("--envs",)}  # the flag's name before flags were generat
 
 
 # ----- evaluation -------------------------------------------------------------------------
-def evaluate(trainer, games, seed):
+def evaluate(trainer, games, seed, records=None):
     """Arena matches of the current network against each baseline: ``{win_random: ...,
-    score_random: ..., win_greedy: ..., score_greedy: ...}``."""
+    score_random: ..., win_greedy: ..., score_greedy: ...}``; every game is saved as a record
+    in the file ``records`` when given (replaced if it exists: a resumed run evaluates the
+    same step again)."""
     from agents.arena import play_match
     from agents.ppo_agent import PPOAgent
     from agents.registry import make_agent
 
     agent = PPOAgent.from_network(trainer.net, trainer.game, f"step {trainer.global_step}")
-    row = {}
+    row, kept = {}, []
     for k, name in enumerate(EVAL_OPPONENTS):
         result = play_match(trainer.game, [agent, make_agent(name)], games=games,
-                            seed=seed * 1000 + k, workers=1, progress=False, batch_size=games)
+                            seed=seed * 1000 + k, workers=1, progress=False, batch_size=games,
+                            record=records is not None)
         summary = result.summary()[0]
         row[f"win_{name}"] = summary["win_rate"]
         row[f"score_{name}"] = summary["score"]
+        kept += result.records or []
+    if records is not None:
+        write_records(records, kept, overwrite=True)
     return row
 
 
@@ -152,7 +161,7 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
         log = RunLog(folder)
         write(f"training PPO on {trainer.game.name}: {folder}")
     cfg = trainer.config
-    save_config(folder, cfg)
+    save_config(folder, cfg, trainer.game)
 
     wall_start = time.perf_counter()
     start_step = trainer.global_step
@@ -201,7 +210,8 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
 
 def _evaluate_and_keep_best(trainer, extra, log, folder):
     cfg = trainer.config
-    row = evaluate(trainer, cfg.eval_games, seed=cfg.seed * 100_003 + trainer.global_step)
+    row = evaluate(trainer, cfg.eval_games, seed=cfg.seed * 100_003 + trainer.global_step,
+                   records=eval_records_file(folder, trainer.global_step))
     log.write(EVAL_FILE, {"step": trainer.global_step, **row})
     extra["last_eval"] = row
     extra["next_eval"] = trainer.global_step + cfg.eval_every

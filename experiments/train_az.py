@@ -16,6 +16,7 @@ another run took that name first) holds
     last.pt       everything to resume, written atomically every ``checkpoint_minutes`` and
                   when the run stops (Ctrl-C finishes the move, saves, exits)
     best.pt       the network with the best mean score over the ladder
+    eval-records/ step-<N>.jsonl: every evaluation game at move N, as game records
 
 ``--minutes`` counts training time (self-play and learning), not evaluations. ``--resume``
 restores everything the checkpoint holds, drops log rows written after it and continues with
@@ -28,15 +29,25 @@ starts from a JSON file of settings (flags override it).
 import time
 
 from experiments.arguments import add_config_flags, add_game_options, make_game, run_settings
-from experiments.runs import EVAL_FILE, METRICS_FILE, RunLog, Stop, checkpoint_file, save_config
+from experiments.runs import (
+    EVAL_FILE,
+    METRICS_FILE,
+    RunLog,
+    Stop,
+    checkpoint_file,
+    eval_records_file,
+    save_config,
+)
 from savanna.files import new_folder
+from savanna.records import write_records
 
 __all__ = ["add_parser", "evaluate", "run", "run_training"]
 
 
-def evaluate(trainer, seed):
+def evaluate(trainer, seed, records=None):
     """The search on the current network against each rung of the ladder: ``{win_<rung>,
-    score_<rung>, elo_<rung>}``."""
+    score_<rung>, elo_<rung>}``; every game is saved as a record in the file ``records`` when
+    given (replaced if it exists)."""
     from agents.arena import play_match
     from agents.az_agent import AZAgent
     from agents.registry import make_agent
@@ -45,14 +56,18 @@ def evaluate(trainer, seed):
     cfg, game = trainer.config, trainer.game
     agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
                                  sims=cfg.eval_sims, max_considered=cfg.max_considered)
-    row = {}
+    row, kept = {}, []
     for k, rung in enumerate(cfg.ladder):
         agents = [agent] + [make_agent(rung) for _ in range(game.num_players - 1)]
         result = play_match(game, agents, games=cfg.eval_games, seed=seed * 1000 + k,
-                            workers=1, progress=False, batch_size=cfg.eval_games)
+                            workers=1, progress=False, batch_size=cfg.eval_games,
+                            record=records is not None)
         summary = result.summary()[0]
         row[f"win_{rung}"], row[f"score_{rung}"] = summary["win_rate"], summary["score"]
         row[f"elo_{rung}"] = elo_from_score(summary["score"])
+        kept += result.records or []
+    if records is not None:
+        write_records(records, kept, overwrite=True)
     return row
 
 
@@ -80,13 +95,14 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
         log = RunLog(folder)
         write(f"training AlphaZero on {trainer.game.name}: {folder}")
     cfg = trainer.config
-    save_config(folder, cfg)
+    save_config(folder, cfg, trainer.game)
 
     def save(name, full=True, more=None):
         save_checkpoint(trainer.checkpoint({**extra, **(more or {})}, full), folder / name)
 
     def evaluate_and_keep_best():
-        row = evaluate(trainer, seed=cfg.seed * 100_003 + trainer.moves)
+        row = evaluate(trainer, seed=cfg.seed * 100_003 + trainer.moves,
+                       records=eval_records_file(folder, trainer.moves))
         log.write(EVAL_FILE, {"step": trainer.moves, "minutes": extra["seconds"] / 60, **row})
         extra["last_eval"] = row
         extra["next_eval"] = extra["seconds"] + 60 * cfg.eval_minutes

@@ -225,6 +225,26 @@ def grid(drawings, captions=None, columns=None, gap=12.0, caption_size=14.0, tex
     return out
 
 
+def animation(drawings, seconds=1.0):
+    """An animated SVG document (a str) showing ``drawings`` in turn, ``seconds`` each, in a
+    loop (SMIL ``animate`` on each frame's visibility: browsers play it, no script)."""
+    n = len(drawings)
+    if n == 0:
+        raise ValueError("an animation needs at least one drawing")
+    w, h = _num(max(d.width for d in drawings)), _num(max(d.height for d in drawings))
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+             f'viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}">',
+             f'<rect width="{w}" height="{h}" fill="#ffffff"/>']
+    for i, d in enumerate(drawings):
+        parts.append(f'<g visibility="{"visible" if i == 0 else "hidden"}">'
+                     f'<animate attributeName="visibility" values="hidden;visible;hidden" '
+                     f'keyTimes="0;{i / n:.6f};{(i + 1) / n:.6f}" calcMode="discrete" '
+                     f'dur="{_num(n * seconds)}s" repeatCount="indefinite"/>')
+        parts.extend(d._svg_body())
+        parts.append("</g>")
+    return "".join(parts) + "</svg>"
+
+
 def png_bytes(img):
     """The PNG file of an ``uint8[H, W, 3]`` image (zlib only, no imaging library)."""
     img = np.ascontiguousarray(img, np.uint8)

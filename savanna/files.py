@@ -16,7 +16,8 @@ from pathlib import Path
 
 from savanna.errors import clip
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "new_folder", "output_folder", "stamp"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "check_new_file", "new_folder",
+           "output_folder", "stamp"]
 
 
 def atomic_write_bytes(path, data):
@@ -37,6 +38,20 @@ def atomic_write_bytes(path, data):
 def atomic_write_text(path, text):
     """``atomic_write_bytes`` of ``text`` in UTF-8."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def check_new_file(path, overwrite=False):
+    """Check, before the work whose result goes there, that a file can be written at ``path``:
+    its folder exists, it is no folder, and it does not exist unless ``overwrite``."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{clip(str(path))} is a folder, not a file")
+    if path.exists() and not overwrite:
+        raise ValueError(f"{clip(str(path))} exists; give a new file, or allow overwriting "
+                         "(--overwrite, overwrite=True)")
+    if not path.parent.is_dir():
+        raise ValueError(f"no folder {clip(str(path.parent))} to write {clip(path.name)} in")
+    return path
 
 
 def stamp():

@@ -85,6 +85,8 @@ class Game:
 
     name: str
     version: int
+    # "v<version> <spec file>@<its sha256, 12 hex digits>": the rules a record was played by
+    rules_version: str = "unspecified"
     num_players: int
     num_actions: int
     max_chance_outcomes: int

@@ -48,6 +48,7 @@ class ZebresGame(Game):
 
     name = "zebres"
     version = 0
+    rules_version = "v0 zebres.md@503e0784256e"  # tests/test_metadata.py checks the spec
     num_players = 2
     num_actions = notation.NUM_ACTIONS
     max_chance_outcomes = 0

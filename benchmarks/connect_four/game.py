@@ -29,6 +29,7 @@ class ConnectFourGame(Game):
 
     name = "connect_four"
     version = 0
+    rules_version = "v0 connect four 6x7 (OpenSpiel's connect_four)"
     num_players = 2
     num_actions = notation.NUM_ACTIONS
     max_chance_outcomes = 0

@@ -9,6 +9,7 @@ from agents.registry import make_agent
 from experiments.arguments import parse_count
 from experiments.cli import main
 from experiments.train import run_training, text_curve
+from savanna.records import read_records
 from savanna.registry import make_game
 
 
@@ -46,6 +47,11 @@ def test_the_resumed_run_continues_its_logs(stopped_and_resumed):
     assert [int(r["step"]) for r in rows(folder / "eval.csv")] == [0, 256, 512]
     for name in ("config.json", "last.pt", "best.pt", "curve.png"):
         assert (folder / name).is_file(), name
+    assert sorted(p.name for p in (folder / "eval-records").iterdir()) == [
+        "step-0.jsonl", "step-256.jsonl", "step-512.jsonl"]
+    records = read_records(folder / "eval-records" / "step-512.jsonl")
+    assert [r.agents[r.info["match_game"] % 2] for r in records[:2]] == [
+        "ppo:checkpoint=step 512"] * 2
     assert len(text_curve(folder).splitlines()) == 4
 
 

@@ -51,7 +51,8 @@ def test_two_matches_started_together_keep_both_results(tmp_path, monkeypatch, f
                                          "match-zebres-20260101-120000-2"]
     seeds = {json.loads((f / "match.json").read_text())["seed"] for f in folders}
     assert seeds == {1, 2}
-    assert all(sorted(p.name for p in f.iterdir()) == ["games.csv", "match.json", "summary.csv"]
+    assert all(sorted(p.name for p in f.iterdir()) == ["games.csv", "match.json",
+                                                       "records.jsonl", "summary.csv"]
                for f in folders)
 
 

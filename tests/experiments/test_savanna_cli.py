@@ -14,7 +14,7 @@ from experiments.arguments import option_value
 from experiments.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ["play", "match", "tournament", "train", "bench", "warmup", "demo"]
+COMMANDS = ["play", "match", "tournament", "replay", "train", "bench", "warmup", "demo"]
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
@@ -39,7 +39,8 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0
-    assert re.fullmatch(r"savanna \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)
+    assert re.fullmatch(r"savanna \d+\.\d+\.\d+\S*( \(git [0-9a-f]{40}(\+dirty)?\))?\n",
+                        capsys.readouterr().out)
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -13,6 +13,8 @@ from agents.alphazero import AZConfig
 from agents.ppo import PPOConfig
 from experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
 from experiments.cli import build_parser, main
+from savanna.metadata import package_version
+from savanna.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINERS = [("ppo", PPOConfig), ("az", AZConfig)]
@@ -66,8 +68,8 @@ def test_a_config_file_is_read_under_the_flags(algorithm, cls, tmp_path):
     earlier = cls(game="bonobo", game_options={"num_players": 3}, seed=4, hidden=(32,),
                   threads=2)
     path = tmp_path / "config.json"
-    path.write_text(json.dumps(earlier.to_dict(), indent=1))
-    again = cls.from_dict(settings([algorithm, "--config", str(path)], cls))
+    path.write_text(json.dumps({**earlier.to_dict(), "metadata": {"git_commit": None}}))
+    again = cls.from_dict(settings([algorithm, "--config", str(path)], cls))  # a run's own
     assert again == earlier
     changed = cls.from_dict(settings([algorithm, "--config", str(path), "--seed", "9",
                                       "-o", "num_players=4"], cls))
@@ -146,7 +148,14 @@ def test_an_alphazero_run_gets_a_new_folder_and_an_atomic_config(tmp_path, monke
                  "--ladder", "random", "--runs-dir", str(tmp_path)]) == 0
     assert list(taken.iterdir()) == []
     folder = tmp_path / "zebres-az-3-20260101-120000-2"
-    config = AZConfig.from_dict(json.loads((folder / "config.json").read_text()))
+    data = json.loads((folder / "config.json").read_text())
+    metadata = data.pop("metadata")
+    config = AZConfig.from_dict(data)
     assert (config.seed, config.games, config.ladder) == (3, 2, ("random",))
+    assert metadata["options"] == {"board": "standard", "first_placer": 1}
+    assert metadata["rules_version"].startswith("v0 zebres.md@")
+    assert metadata["package_version"] == package_version()
     assert {"best.pt", "config.json", "last.pt", "eval.csv"} <= {p.name for p in folder.iterdir()}
+    evaluation = folder / "eval-records" / "step-0.jsonl"  # at the start (and at the end)
+    assert len(read_records(evaluation)) == 2  # --eval-games against the one rung
     assert not list(folder.glob("*.tmp*"))
