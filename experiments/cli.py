@@ -6,6 +6,7 @@
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
     savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
+    savanna analyse zebres "<position>" --agent mcts:sims=100000   every move's visits, values
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.registry import AGENTS, make_agent
-from experiments import train, train_az
+from experiments import analyse, train, train_az
 from experiments.arguments import (
     add_game_options,
     game_options,
@@ -185,6 +186,8 @@ def build_parser():
     trainers = trainer.add_subparsers(dest="algorithm", required=True, metavar="ALGORITHM")
     train.add_parser(trainers, "ppo")
     train_az.add_parser(trainers, "az")
+
+    analyse.add_parser(commands)
 
     bench = commands.add_parser(
         "bench", add_help=False, help="throughput benchmarks, as make bench "
