@@ -7,6 +7,7 @@
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
     savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
     savanna analyse zebres "<position>" --agent mcts:sims=100000   every move's visits, values
+    savanna ladder add mcts:sims=200 --games 200       rate an agent on a lasting ladder
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -26,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.registry import AGENTS, make_agent
-from experiments import analyse, train, train_az
+from experiments import analyse, ladder, train, train_az
 from experiments.arguments import (
     add_game_options,
     game_options,
@@ -188,6 +189,7 @@ def build_parser():
     train_az.add_parser(trainers, "az")
 
     analyse.add_parser(commands)
+    ladder.add_parser(commands)
 
     bench = commands.add_parser(
         "bench", add_help=False, help="throughput benchmarks, as make bench "
