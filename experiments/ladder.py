@@ -8,7 +8,8 @@
 ``add`` creates the file (with ``random`` at 0 Elo) if it does not exist, plays the new agent
 against the agents on the ladder (every group of P-1 of them for a P-player game), stores
 the results and refits every rating (Bradley-Terry, ``agents.ladder``); the others never play
-again. The file is rewritten atomically after the games.
+again. The file is rewritten atomically after the games; if another ``ladder add`` saved it
+meanwhile, the new agent and its matches are added to that version.
 """
 from pathlib import Path
 
@@ -84,10 +85,18 @@ def run_add(args, extra=None):
     path, ladder = _open(args, create=True)
     if path.exists() and path.is_dir():
         raise ValueError(f"{clip(str(path))} is a folder, not a ladder file")
+    before = _contents(path)
     ladder.add(args.agent, args.games, args.seed, args.workers, progress=not args.no_progress)
+    if _contents(path) != before:  # another `ladder add` saved meanwhile: keep its agent too
+        ladder, played = Ladder.load(path), ladder
+        ladder.take_agent(played, played.agents[-1])
     ladder.save(path)
     print(ladder.table())
     print(f"saved to {path}")
+
+
+def _contents(path):
+    return path.read_bytes() if path.is_file() else None
 
 
 def run_show(args, extra=None):

@@ -50,3 +50,27 @@ def test_mistakes_are_one_line_errors_with_exit_2(argv, message, tmp_path, monke
     assert code == 2 and out == ""
     assert err.startswith(f"savanna ladder {argv[0]}: error: ")
     assert message in err and err.count("\n") == 1
+
+
+def test_two_adds_at_once_keep_both_agents(tmp_path, monkeypatch, capsys):
+    """While one ``ladder add`` plays, another saves the file: both new agents stay."""
+    import agents.ladder
+    from agents.ladder import Ladder
+
+    monkeypatch.chdir(tmp_path)
+    Ladder.new("zebres").save("x.json")
+    real = agents.ladder.play_match
+
+    def meanwhile(*args, **kwargs):
+        other = Ladder.load("x.json")
+        monkeypatch.setattr(agents.ladder, "play_match", real)
+        other.add("greedy", games=2, workers=1, progress=False)
+        other.save("x.json")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(agents.ladder, "play_match", meanwhile)
+    code, _, _ = run(["ladder", "add", "mcts:sims=4", "--games", "2", "--file", "x.json",
+                      "--workers", "1", "--no-progress"], capsys)
+    assert code == 0
+    assert Ladder.load("x.json").agents == ["random", "greedy:chance_depth=1",
+                                            "mcts:sims=4,c=1.4"]
