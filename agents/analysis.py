@@ -23,6 +23,7 @@ that visited the best move most.
 """
 import html
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -96,8 +97,6 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
     """Search the decision node ``state`` (a row or a batch of one) with ``agent`` (an
     ``MCTSAgent``, e.g. ``mcts`` or ``ppo-mcts``, or an ``AZAgent``); an ``Analysis``.
     A ValueError if the state is not a decision node or the agent does not search."""
-    from agents.az_agent import AZAgent  # here: it imports torch
-
     row = game.check_states(game._as_batch(state))
     player = int(game.current_player(row)[0])
     if player == TERMINAL:
@@ -108,7 +107,7 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
     rng = as_generator(rng)
     if isinstance(agent, MCTSAgent):
         found = _search_mcts(game, row, agent, rng)
-    elif isinstance(agent, AZAgent):
+    elif _is_az(agent):
         found = _search_az(game, row, agent, rng)
     else:
         raise ValueError(f"analysis needs a search agent (mcts, ppo-mcts or az), got "
@@ -125,6 +124,12 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
                         for q in range(game.num_players)}})
     return Analysis(game.name, game.to_text(row), player, describe(agent), int(visits.sum()),
                     [float(v) for v in values], rows, pv)
+
+
+def _is_az(agent):
+    """Whether ``agent`` is an ``AZAgent`` (without importing torch for other agents)."""
+    module = sys.modules.get("agents.az_agent")
+    return module is not None and isinstance(agent, module.AZAgent)
 
 
 def _search_mcts(game, row, agent, rng):
