@@ -98,11 +98,13 @@ class Ladder:
     # ----- playing --------------------------------------------------------------------------
     def add(self, agent, games: int = 100, seed: int = 0, workers: int | None = None,
             progress: bool = True) -> list:
-        """Rate ``agent`` (a spec or an agent) by playing it against every group of ``P - 1``
-        agents of the ladder, ``games`` games a match; its ``MatchResult``s. A ValueError if
-        it is on the ladder already."""
+        """Rate ``agent`` (a spec, or an agent that ``make_agent(describe(agent))`` rebuilds) by
+        playing it against every group of ``P - 1`` agents of the ladder, ``games`` games a
+        match; its ``MatchResult``s. A ValueError if it is on the ladder already."""
         new = make_agent(agent) if isinstance(agent, str) else agent
         label = describe(new)
+        if not isinstance(agent, str):
+            make_agent(label)  # the file names agents by spec: later additions rebuild it
         if label in self.agents:
             raise ValueError(f"{clip(label)} is on the ladder already")
         if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:

@@ -100,3 +100,17 @@ def test_a_file_that_is_not_a_ladder_is_a_one_line_error(tmp_path, content, mess
     with pytest.raises(ValueError) as err:
         Ladder.load(path)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_an_agent_object_must_be_rebuildable_from_its_spec():
+    class Mine:
+        name = "mine"
+
+        def settings(self):
+            return {}
+
+        def act(self, game, states, rng):
+            raise AssertionError("never played")
+
+    with pytest.raises(ValueError, match="unknown agent 'mine'"):
+        Ladder.new("zebres").add(Mine(), games=2, **FAST)

@@ -74,3 +74,13 @@ def test_two_adds_at_once_keep_both_agents(tmp_path, monkeypatch, capsys):
     assert code == 0
     assert Ladder.load("x.json").agents == ["random", "greedy:chance_depth=1",
                                             "mcts:sims=4,c=1.4"]
+
+
+@pytest.mark.parametrize("command", [[], ["add"], ["show"]])
+def test_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["ladder", *command, "--help"])
+    text = capsys.readouterr().out
+    prog = " ".join(["savanna", "ladder", *command])
+    assert exit_.value.code == 0 and text.startswith(f"usage: {prog} ")
+    assert "``" not in text and "%%" not in text
