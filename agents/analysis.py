@@ -30,6 +30,7 @@ import numpy as np
 
 from agents.base import describe
 from agents.mcts import MCTSAgent, compiled_search
+from agents.results import html_table
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL, Game, Row, Seed
 from savanna.rng import as_generator
@@ -84,13 +85,8 @@ class Analysis:
                 "pv": self.pv}
 
     def _repr_html_(self):
-        def row(cells, tag):
-            return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in cells) + "</tr>"
-
-        return (f"<table><caption>{html.escape(self._caption())}</caption>"
-                + row(self._head(), "th") + "".join(row(_cells(r), "td") for r in self.rows)
-                + f"</table><p>principal variation: {html.escape(', '.join(self.pv) or 'none')}"
-                + "</p>")
+        return (html_table(self._caption(), self._head(), [_cells(r) for r in self.rows])
+                + f"<p>principal variation: {html.escape(', '.join(self.pv) or 'none')}</p>")
 
 
 def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
