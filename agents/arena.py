@@ -39,7 +39,7 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from agents.base import Agent, describe
 from agents.random_agent import RandomAgent

@@ -35,6 +35,7 @@ the ``rng`` passed to ``act``: a fixed seed replays the same moves (except with 
 import math
 import time
 import warnings
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -231,6 +232,25 @@ class MCTSAgent:
                 rng: Seed = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``search`` plus ``action_values float64[A, P]``: the mean returns of the
         simulations through each root action (NaN for actions never tried)."""
+        visits = np.zeros(game.num_actions, np.int64)
+        returns = np.zeros((game.num_actions, game.num_players), np.float64)
+        value_sum = np.zeros(game.num_players, np.float64)
+        done = 0
+        for tree in self.trees(game, row, rng):
+            compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, visits,
+                                                returns)
+            value_sum += tree.values[0]
+            done += int(tree.nodes[0]["visits"])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            action_values = returns / visits[:, None]
+        action_values[visits == 0] = np.nan
+        return visits, value_sum / max(done, 1), action_values
+
+    def trees(self, game: Game, row: Row, rng: Seed = None) -> Iterator[Tree]:
+        """The search trees of one decision node, one per determinization, each yielded when
+        its search is done (read it before asking for the next: ``agents.analysis`` reads
+        the priors and the principal variation). A RuntimeWarning at the end if a tree
+        filled up before its simulations were done."""
         root = game.check_states(game._as_batch(row))
         player = int(game.current_player(root)[0])
         if player < 0:
@@ -238,30 +258,20 @@ class MCTSAgent:
             raise ValueError(f"MCTS searches decision nodes; this state is at {where}")
         rng = as_generator(rng)
         rounds = self.determinizations or (1 if game.perfect_information else 8)
-        visits = np.zeros(game.num_actions, np.int64)
-        returns = np.zeros((game.num_actions, game.num_players), np.float64)
-        value_sum = np.zeros(game.num_players, np.float64)
-        done = ran = 0
+        ran = 0
         full = False
         for d in range(rounds):
             sims = self.sims // rounds + (d < self.sims % rounds)
             budget = None if self.time_budget is None else self.time_budget / rounds
             start = root if game.perfect_information else game.resample_hidden(root, player, rng)
             tree, tree_ran, tree_full = self._grow_tree(game, start, rng, sims, budget)
-            compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, visits,
-                                                returns)
-            value_sum += tree.values[0]
-            done += int(tree.nodes[0]["visits"])
+            yield tree
             ran, full = ran + tree_ran, full or tree_full
         if full:
             wanted = "" if self.time_budget is not None else f" of the {self.sims} asked"
             warnings.warn(f"MCTS stopped early: its tree reached max_nodes={self.max_nodes} "
                           f"after {ran} simulations{wanted}; raise max_nodes (memory) or "
-                          "lower sims", RuntimeWarning, stacklevel=2)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            action_values = returns / visits[:, None]
-        action_values[visits == 0] = np.nan
-        return visits, value_sum / max(done, 1), action_values
+                          "lower sims", RuntimeWarning, stacklevel=3)
 
     def _grow_tree(self, game, root, rng, sims, budget):
         deadline = None if budget is None else time.perf_counter() + budget

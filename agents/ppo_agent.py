@@ -137,9 +137,9 @@ class PPOMCTSAgent(MCTSAgent):
                 out[key] = getattr(self, key)
         return out
 
-    def search(self, game, row, rng=None):
+    def trees(self, game, row, rng=None):
         self.evaluator = self.ppo.evaluator(game)
-        return super().search(game, row, rng)
+        return super().trees(game, row, rng)
 
     def __repr__(self):
         return f"PPOMCTSAgent({self.ppo.checkpoint!r}, sims={self.sims}, c={self.c})"

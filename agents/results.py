@@ -114,23 +114,17 @@ class MatchResult:
 
     def _repr_html_(self):
         """The summary as an HTML table, for notebooks (the numbers of ``table``)."""
-        import html
-
         has_points = self.points is not None
         head = ["agent", "wins", "draws", "losses", "score", "Elo"] + ["points"] * has_points
         rows = []
         for row in self.summary():
             low, high = row["elo_ci"]
-            cells = [html.escape(row["agent"])] + [
+            rows.append([row["agent"]] + [
                 f"{row[k + '_rate']:.1%} [{row[k + '_ci'][0]:.1%}, {row[k + '_ci'][1]:.1%}]"
                 for k in ("win", "draw", "loss")] + [
                 f"{row['score']:.1%}", f"{_signed(row['elo'])} [{_signed(low)}, {_signed(high)}]"
-            ] + ([f"{row['mean_points']:.1f}"] if has_points else [])
-            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        caption = html.escape(self.table().splitlines()[0])
-        return (f"<table><caption>{caption}</caption><tr>"
-                + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + "".join(rows)
-                + "</table>")
+            ] + ([f"{row['mean_points']:.1f}"] if has_points else []))
+        return html_table(self.table().splitlines()[0], head, rows)
 
     def to_json(self):
         """A JSON-ready dict: the match, its summary and every game."""
@@ -223,6 +217,13 @@ class TournamentResult:
                          + f"   ({i})")
         return "\n".join(lines)
 
+    def _repr_html_(self):
+        """The ratings as an HTML table, for notebooks (the first part of ``table``)."""
+        rows = [[str(r["rank"]), r["agent"], f"{r['elo']:+.0f}", f"±{r['elo_ci95']:.0f}",
+                 str(r["games"]), f"{r['score']:.1%}"] for r in self.ranking()]
+        return html_table(self.table().splitlines()[0],
+                           ["rank", "agent", "Elo", "95% CI", "games", "score"], rows)
+
     def save(self, directory, overwrite=False):
         """Write ``tournament.json``, ``ratings.csv``, ``pairs.csv`` and, when the games were
         recorded, ``records.jsonl`` into ``directory`` as ``MatchResult.save`` does; returns
@@ -245,6 +246,17 @@ class TournamentResult:
 
 
 # ----- helpers ----------------------------------------------------------------------------------
+def html_table(caption, head, rows):
+    """An HTML table of text cells (escaped), with a caption and a header row."""
+    import html
+
+    def line(cells, tag):
+        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in cells) + "</tr>"
+
+    return (f"<table><caption>{html.escape(caption)}</caption>" + line(head, "th")
+            + "".join(line(r, "td") for r in rows) + "</table>")
+
+
 def _unique_labels(labels):
     """Labels, numbered where two agents share one (``random #0``, ``random #1``)."""
     return [f"{x} #{j}" if labels.count(x) > 1 else x for j, x in enumerate(labels)]

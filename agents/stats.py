@@ -1,11 +1,11 @@
 """Statistics of match results: Wilson score intervals, Elo from a score, and Elo ratings
-fitted to a round robin (Bradley-Terry).
+fitted to a round robin or a ladder (Bradley-Terry).
 
 Intervals are 95% Wilson score intervals: for the win, draw and loss rates exactly the binomial
 Wilson interval; for the score (draws count half) the same formula, which is slightly
 conservative when there are draws; the Elo interval maps the score interval's ends. Ratings are
 fitted to all pairwise results, draws as half points, with one virtual draw per pair so that an
-agent that wins everything keeps a finite rating; ratings average 0.
+agent that wins everything keeps a finite rating; ratings average 0, or a ladder's anchor is 0.
 """
 import math
 
@@ -42,11 +42,13 @@ def pair_scores(returns):
     return (diff > 0) + 0.5 * (diff == 0)
 
 
-def fit_elo(pair_score, pair_games, iterations=100):
+def fit_elo(pair_score, pair_games, iterations=100, anchor=None):
     """Bradley-Terry Elo ratings (mean 0) and their standard errors from pairwise results.
 
     ``pair_score[i, j]`` is i's summed score against j over ``pair_games[i, j]`` comparisons.
     One virtual draw is added to every pair that met, so perfect records keep finite ratings.
+    With ``anchor`` (an agent's index) the ratings are shifted so that agent's is 0, and the
+    errors are those of the differences from it (the anchor's own is 0).
     """
     met = pair_games > 0
     score = pair_score + 0.5 * met
@@ -65,5 +67,10 @@ def fit_elo(pair_score, pair_games, iterations=100):
         if np.abs(step).max() < 1e-10:
             break
     scale = 400 / math.log(10)
-    errors = np.sqrt(np.maximum(np.diag(np.linalg.pinv(hessian)), 0))
+    covariance = np.linalg.pinv(hessian)
+    variances = np.diag(covariance)
+    if anchor is not None:
+        beta = beta - beta[anchor]
+        variances = variances + covariance[anchor, anchor] - 2 * covariance[:, anchor]
+    errors = np.sqrt(np.maximum(variances, 0))
     return beta * scale, errors * scale

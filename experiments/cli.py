@@ -7,6 +7,8 @@
     savanna replay runs/match-zebres-<time>/records.jsonl --game 3   a recorded game
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
     savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
+    savanna analyse zebres "<position>" --agent mcts:sims=100000   every move's visits, values
+    savanna ladder add mcts:sims=200 --games 200       rate an agent on a lasting ladder
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -26,7 +28,7 @@ import numpy as np
 
 from agents.base import describe
 from agents.registry import AGENTS, make_agent
-from experiments import replay, train, train_az
+from experiments import analyse, ladder, replay, train, train_az
 from experiments.arguments import (
     add_game_options,
     game_options,
@@ -214,6 +216,9 @@ def build_parser():
     trainers = trainer.add_subparsers(dest="algorithm", required=True, metavar="ALGORITHM")
     train.add_parser(trainers, "ppo")
     train_az.add_parser(trainers, "az")
+
+    analyse.add_parser(commands)
+    ladder.add_parser(commands)
 
     bench = commands.add_parser(
         "bench", add_help=False, help="throughput benchmarks, as make bench "

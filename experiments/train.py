@@ -26,6 +26,12 @@ made.
 Every setting of ``agents.ppo.PPOConfig`` is a flag (``--rollout-len 64``, ``--hidden 256,256``,
 ``--no-anneal-lr``), generated from the dataclass; ``--config FILE`` starts from a JSON file of
 settings (flags override it).
+
+From Python (a notebook: ``experiments/notebooks/train_and_load.ipynb``), ``run_training`` is
+the whole command; the checkpoint it leaves is an agent::
+
+    folder = run_training(PPOConfig(game="zebres", steps=200_000, seed=0))
+    agent = make_agent(f"ppo:{folder / 'best.pt'}")
 """
 import io
 import math
@@ -233,7 +239,7 @@ def _postfix(metrics, last_eval):
 def _progress_bar(progress, total, initial):
     if not progress:
         return None
-    from tqdm import tqdm
+    from tqdm.auto import tqdm
     return tqdm(total=total, initial=initial, unit="step", unit_scale=True, smoothing=0.1)
 
 

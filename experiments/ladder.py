@@ -1,0 +1,117 @@
+"""``savanna ladder``: a rating ladder kept in a file, to which agents are added one at a time.
+
+    savanna ladder add greedy --games 200                  runs/ladder-zebres.json, random = 0
+    savanna ladder add mcts:sims=200 --games 200           plays random and greedy only
+    savanna ladder show --plot ladder.png                  the ratings, 95% intervals, a chart
+    savanna ladder add mcts --game bonobo -o num_players=3 --file bonobo3.json
+
+``add`` creates the file (with ``random`` at 0 Elo) if it does not exist, plays the new agent
+against the agents on the ladder (every group of P-1 of them for a P-player game), stores
+the results and refits every rating (Bradley-Terry, ``agents.ladder``); the others never play
+again. The file is rewritten atomically after the games; if another ``ladder add`` saved it
+meanwhile, the new agent and its matches are added to that version.
+"""
+from pathlib import Path
+
+from agents.ladder import Ladder
+from experiments.arguments import add_game_options, game_options, positive_int, seed
+from savanna.errors import clip
+from savanna.files import atomic_write_bytes, atomic_write_text
+
+__all__ = ["add_parser"]
+
+
+def add_parser(commands):
+    """Register ``ladder add`` and ``ladder show`` on the ``savanna`` command's subparsers."""
+    parser = commands.add_parser("ladder", help="a lasting rating ladder: add an agent, show "
+                                                "the ratings", description=__doc__)
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = actions.add_parser("add", help="rate a new agent against the ladder",
+                             description="Play AGENT against the agents on the ladder, store "
+                                         "the results, refit and print the ratings.")
+    add.add_argument("agent", metavar="AGENT", help="the new agent, name[:key=value,...]")
+    add.add_argument("--games", type=positive_int, default=100,
+                     help="games of each match (default: 100)")
+    add.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    add.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    _common(add)
+    add.set_defaults(run=run_add, prog=add.prog)
+
+    show = actions.add_parser("show", help="print the ratings (and plot them)",
+                              description="Print the ladder's ratings with 95% intervals; "
+                                          "--plot draws them (PNG, or SVG by the suffix).")
+    show.add_argument("--plot", type=Path, metavar="FILE",
+                      help="also draw the ratings into FILE (.png or .svg), a new file")
+    show.add_argument("--overwrite", action="store_true", help="let --plot replace a file")
+    _common(show)
+    show.set_defaults(run=run_show, prog=show.prog)
+    return parser
+
+
+def _common(parser):
+    parser.add_argument("--game", help="the game, for a new ladder (default: zebres), or to "
+                                       "check the file's")
+    parser.add_argument("--file", type=Path,
+                        help="the ladder file (default: runs/ladder-<game>.json)")
+    add_game_options(parser)
+
+
+def _ladder_file(args):
+    return args.file or Path("runs") / f"ladder-{args.game or 'zebres'}.json"
+
+
+def _open(args, create):
+    """The ladder of ``--file`` (or the default file), checked against ``--game`` and ``-o``;
+    a new one if the file does not exist and ``create``."""
+    path = _ladder_file(args)
+    if not path.exists():
+        if not create:
+            raise ValueError(f"no ladder file {clip(str(path))}: create it with savanna "
+                             "ladder add AGENT")
+        name = args.game or "zebres"
+        return path, Ladder.new(name, game_options(name, args.option))
+    ladder = Ladder.load(path)
+    if args.game and args.game != ladder.game_name:
+        raise ValueError(f"{clip(str(path))} is a {ladder.game_name} ladder, not "
+                         f"{clip(args.game)}")
+    if args.option and game_options(ladder.game_name, args.option) != ladder.options:
+        raise ValueError(f"{clip(str(path))} has the game options {clip(ladder.options)}; "
+                         "leave -o out or give the same")
+    return path, ladder
+
+
+def run_add(args, extra=None):
+    path, ladder = _open(args, create=True)
+    if path.exists() and path.is_dir():
+        raise ValueError(f"{clip(str(path))} is a folder, not a ladder file")
+    before = _contents(path)
+    ladder.add(args.agent, args.games, args.seed, args.workers, progress=not args.no_progress)
+    if _contents(path) != before:  # another `ladder add` saved meanwhile: keep its agent too
+        ladder, played = Ladder.load(path), ladder
+        ladder.take_agent(played, played.agents[-1])
+    ladder.save(path)
+    print(ladder.table())
+    print(f"saved to {path}")
+
+
+def _contents(path):
+    return path.read_bytes() if path.is_file() else None
+
+
+def run_show(args, extra=None):
+    path, ladder = _open(args, create=False)
+    plot = args.plot
+    if plot is not None:
+        if plot.suffix.lower() not in (".png", ".svg"):
+            raise ValueError(f"--plot must name a .png or .svg file, got {clip(str(plot))}")
+        if plot.exists() and not args.overwrite:
+            raise ValueError(f"{clip(str(plot))} exists; give a new file or --overwrite")
+    print(ladder.table())
+    if plot is not None:
+        picture = ladder.drawing()
+        if plot.suffix.lower() == ".svg":
+            atomic_write_text(plot, picture.svg())
+        else:
+            atomic_write_bytes(plot, picture.png(scale=2))
+        print(f"plot saved to {plot}")
