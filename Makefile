@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# CPU build first: a bare or open-ended torch requirement could pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,plot,interop]'
+	$(PY) -m pip install --quiet -e '.[dev,plot,interop,ray]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -20,7 +20,7 @@ demo: $(STAMP)
 
 test: $(STAMP) lint
 	$(PY) -m experiments warmup  # compile once, serially: the test workers then share the cache
-	$(PY) -m pytest -n 2 -m "not slow"
+	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow"  # loadgroup: the Ray tests share one cluster
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
 	$(PY) -m ruff check --quiet .

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.arena import BACKENDS
 from agents.registry import AGENTS, make_agent
 from experiments import train, train_az
 from experiments.arguments import (
@@ -214,6 +215,14 @@ def _add_arena_options(parser, kind):
     add_game_options(parser)
     parser.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     parser.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="local: a pool of --workers processes; ray: every batch of games "
+                             "a Ray task on a cluster (pip install 'savanna[ray]'), the same "
+                             "results (default: local)")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="the Ray cluster (with --backend ray): HOST:PORT of its head, or "
+                             "auto for the one this machine joined with 'ray start' (default: "
+                             "RAY_ADDRESS, else a Ray started for this command)")
     parser.add_argument("--out", type=Path,
                         help=f"folder for the JSON and CSV results, new or empty (default: a "
                              f"new runs/{kind}-<game>-<time>)")
@@ -276,7 +285,8 @@ def run_match(args, extra):
     from agents.arena import play_match
 
     _run_arena("match", args, lambda game, agents: play_match(
-        game, agents, args.games, args.seed, args.workers, progress=not args.no_progress))
+        game, agents, args.games, args.seed, args.workers, progress=not args.no_progress,
+        backend=args.backend, address=args.address))
 
 
 def run_tournament(args, extra):
@@ -284,7 +294,7 @@ def run_tournament(args, extra):
 
     _run_arena("tournament", args, lambda game, agents: tournament(
         game, agents, args.games_per_pair, args.seed, args.workers,
-        progress=not args.no_progress))
+        progress=not args.no_progress, backend=args.backend, address=args.address))
 
 
 def _run_arena(kind, args, play):
@@ -295,6 +305,7 @@ def _run_arena(kind, args, play):
         _set_players(args.game, options, len(args.agents), "the number of agents")
     game = make_game(args.game, options)
     agents = [make_agent(spec) for spec in args.agents]
+    _check_backend(args)
     if args.out is not None:
         out = output_folder(args.out, args.overwrite)
     elif args.overwrite:
@@ -336,6 +347,16 @@ def run_demo(args, extra):
 
 
 # ----- helpers ----------------------------------------------------------------------------------
+def _check_backend(args):
+    """``--backend``/``--address`` make sense together, and Ray is installed if asked for."""
+    if args.address is not None and args.backend != "ray":
+        raise ValueError("--address is the Ray cluster's: give it with --backend ray")
+    if args.backend == "ray":
+        from agents.distributed import require_ray
+
+        require_ray()
+
+
 def _set_players(name, options, n, source, required=False):
     """Set the option num_players to ``n`` (the number of seats ``source`` gives) if game
     ``name`` has it, or, when ``required``, let ``game_options`` name the mistake; a
