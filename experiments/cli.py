@@ -6,6 +6,7 @@
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
     savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
+    savanna sweep ppo zebres --trials 16 --backend ray  settings searched with Ray Tune
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -26,7 +27,7 @@ import numpy as np
 
 from agents.arena import BACKENDS
 from agents.registry import AGENTS, make_agent
-from experiments import train, train_az
+from experiments import sweep, train, train_az
 from experiments.arguments import (
     add_game_options,
     game_options,
@@ -186,6 +187,8 @@ def build_parser():
     trainers = trainer.add_subparsers(dest="algorithm", required=True, metavar="ALGORITHM")
     train.add_parser(trainers, "ppo")
     train_az.add_parser(trainers, "az")
+
+    sweep.add_parser(commands)
 
     bench = commands.add_parser(
         "bench", add_help=False, help="throughput benchmarks, as make bench "

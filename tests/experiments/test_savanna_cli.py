@@ -81,6 +81,9 @@ def test_version(capsys):
      "--address is the Ray cluster's: give it with --backend ray"),
     (["tournament", "zebres", "--backend", "spark"],
      "argument --backend: invalid choice: 'spark'"),
+    (["sweep", "ppo", "zebres", "--budget", "lots"], "--budget must be a number like 3M"),
+    (["sweep", "az", "zebres", "--budget", "-1"], "--budget must be minutes > 0 for az, got '-1'"),
+    (["sweep", "dqn", "zebres"], "argument algorithm: invalid choice: 'dqn'"),
 ])
 def test_bad_arguments_end_with_one_line_naming_the_mistake(argv, message, capsys):
     assert main(argv) == 2
