@@ -20,7 +20,7 @@ demo: $(STAMP)
 
 test: $(STAMP) lint
 	$(PY) -m experiments warmup  # compile once, serially: the test workers then share the cache
-	$(PY) -m pytest -n 2 --dist loadgroup -m "not slow"  # loadgroup: the Ray tests share one cluster
+	$(PY) -m pytest -n 2 -m "not slow"
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
 	$(PY) -m ruff check --quiet .

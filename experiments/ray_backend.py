@@ -106,9 +106,9 @@ class RaySelfPlay:
     def _send(self, i, moves):
         self.calls[self.actors[i].play.remote(self.weights, moves)] = i
 
-    def nodes(self):
-        """The node of each actor (waits until they run)."""
-        return self.ray.get([actor.node.remote() for actor in self.actors])
+    def nodes(self, timeout=None):
+        """The node of each actor (waits until they run, ``timeout`` seconds at most)."""
+        return self.ray.get([actor.node.remote() for actor in self.actors], timeout=timeout)
 
     def state_dict(self):
         return {"games_finished": self.games_finished, "restarts": self.restarts}

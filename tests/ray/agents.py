@@ -23,7 +23,8 @@ class DiesOnce(RandomAgent):
 
 class HangsOnNode(RandomAgent):
     """On node ``node_id``, writes ``marker`` and waits there (the test removes that node);
-    elsewhere plays at once."""
+    elsewhere waits for the marker first, so that the other nodes stay busy until a task
+    runs on that node (a minute at most)."""
 
     def __init__(self, node_id, marker):
         self.node_id, self.marker = node_id, str(marker)
@@ -34,4 +35,7 @@ class HangsOnNode(RandomAgent):
         if ray.get_runtime_context().get_node_id() == self.node_id:
             Path(self.marker).write_text("started")
             time.sleep(600)
+        deadline = time.monotonic() + 60
+        while not os.path.exists(self.marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
         return super().act(game, states, rng)

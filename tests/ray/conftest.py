@@ -1,6 +1,7 @@
-"""One local Ray cluster of two nodes (one CPU each) shared by every test in this folder: it
-takes seconds to start. The tests skip when Ray is not installed, and run in one pytest-xdist
-worker (``xdist_group``, ``make test``'s ``--dist loadgroup``)."""
+"""One local Ray cluster of two nodes (one CPU each) shared by the tests of this folder that a
+pytest process runs (it takes seconds to start; pytest-xdist's ``loadgroup``, which would keep
+them in one worker, does not group them with pytest 9.2 and xdist 3.8). The tests skip when Ray
+is not installed."""
 import pytest
 
 # Short health checks: a removed node is declared dead in about a second, not fifteen.
@@ -26,11 +27,9 @@ def cluster():
 
 @pytest.fixture
 def two_nodes(cluster):
-    """The cluster with two live nodes again (a test may have removed one)."""
-    import ray
-
-    alive = [n for n in ray.nodes() if n["Alive"]]
-    for _ in range(2 - len(alive)):
+    """The cluster with two live nodes again (a test may have removed one: the cluster's own
+    list knows at once, Ray's only after its health checks)."""
+    for _ in range(2 - len(cluster.list_all_nodes())):
         cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
     return cluster

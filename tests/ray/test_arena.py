@@ -4,15 +4,11 @@ import json
 import threading
 import time
 
-import pytest
-
 from agents.arena import play_match, tournament
 from agents.random_agent import RandomAgent
 from agents.registry import make_agent
 from tests.agents.coin_game import CoinGame
 from tests.ray.agents import DiesOnce, HangsOnNode
-
-pytestmark = pytest.mark.xdist_group("ray")
 
 
 def coin_table(choices):
@@ -40,7 +36,7 @@ def _timeless(data):
     return data
 
 
-def test_a_sharded_match_gives_the_local_files(cluster, tmp_path):
+def test_a_sharded_match_gives_the_local_files(two_nodes, tmp_path):
     from zebres.game import ZebresGame
 
     game, agents = ZebresGame(), [make_agent("greedy"), RandomAgent()]
@@ -51,7 +47,7 @@ def test_a_sharded_match_gives_the_local_files(cluster, tmp_path):
     assert_same_files(local, sharded, tmp_path)
 
 
-def test_a_sharded_tournament_gives_the_local_files(cluster, tmp_path):
+def test_a_sharded_tournament_gives_the_local_files(two_nodes, tmp_path):
     game = CoinGame(coin_table)
     field = [RandomAgent(), make_agent("greedy"), RandomAgent()]
     local = tournament(game, field, games_per_pair=20, seed=3, workers=1, progress=False)

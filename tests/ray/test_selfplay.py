@@ -1,11 +1,8 @@
 """AlphaZero self-play on Ray actors: two actors on the two nodes fill the learner's window
 with the latest weights, and the run goes on when an actor is killed."""
-import pytest
 
 from agents.alphazero import AZConfig, Trainer
 from tests.agents.tiny_games import Nim
-
-pytestmark = pytest.mark.xdist_group("ray")
 
 TINY = AZConfig(game="nim", games=8, sims=8, max_considered=4, hidden=(16,), batch_size=16,
                 replay_window=4096)
@@ -18,7 +15,7 @@ def test_two_actors_on_two_nodes_fill_the_buffer_and_outlive_a_killed_actor(two_
 
     trainer = Trainer(TINY, Nim(), RaySelfPlay.factory(2))
     selfplay = trainer.selfplay
-    assert len(set(selfplay.nodes())) == 2  # one actor on each node
+    assert len(set(selfplay.nodes(timeout=300))) == 2  # one actor on each node
     while trainer.learner.steps == 0:
         trainer.step()
     filled = trainer.learner.size

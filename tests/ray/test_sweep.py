@@ -2,10 +2,6 @@
 best is the one with the highest score among those that went furthest."""
 import csv
 
-import pytest
-
-pytestmark = pytest.mark.xdist_group("ray")
-
 TINY_PPO = {"game": "zebres", "num_envs": 8, "rollout_len": 8, "hidden": (16,), "epochs": 1,
             "minibatches": 1, "eval_games": 4, "eval_every": 10**9, "checkpoint_every": 10**9,
             "snapshot_every": 10**9}
