@@ -92,6 +92,10 @@ def sweep(algorithm, settings, trials=8, budget=None, rungs=3, runs_dir="runs", 
     write(f"best of {trials} trials: " + ", ".join(
         f"{key}={best[key]:.4g}" for key in SPACES[algorithm]) +
         f": score {best['score']:.1%} after {best['rungs']} of {rungs} rungs, {best['folder']}")
+    evaluation = read_csv(Path(best["folder"]) / EVAL_FILE)[-1]
+    write("its last evaluation: " + ", ".join(
+        f"{key} {value:.1%}" for key, value in evaluation.items()
+        if key.startswith(("win_", "score_"))))
     return folder, rows
 
 

@@ -23,4 +23,5 @@ def test_a_sweep_of_four_short_trials_completes_and_picks_the_best(two_nodes, tm
     assert len({r["lr"] for r in rows}) == 4
     saved = list(csv.DictReader(open(folder / "sweep.csv")))
     assert [float(r["score"]) for r in saved] == [r["score"] for r in rows]
-    assert rows[0]["folder"] in messages[-1] and "best of 4 trials" in messages[-1]
+    assert rows[0]["folder"] in messages[-2] and "best of 4 trials" in messages[-2]
+    assert "win_greedy" in messages[-1] and "score_random" in messages[-1]
