@@ -6,7 +6,8 @@ plays every seat equally often. Games are played in batches of ``batch_size``: a
 every agent gets, in one ``act`` call, all the states of the batch where one of its seats is
 to move, and chance nodes are sampled from ``game.chance_probs``. Batch ``k`` draws all its
 randomness from ``default_rng([seed, k])``, so a match is reproducible and its results are the
-same for any number of worker processes (batches are spread over the cores).
+same for any number of worker processes (batches are spread over the cores) and on Ray
+(``backend="ray"``: every batch a Ray task on a cluster, retried if its worker or node dies).
 
 Outcomes come from each agent's return (its summed rewards): the agent wins a game when its
 return is the highest alone, draws when it shares the highest, and loses otherwise. The
@@ -16,7 +17,8 @@ Its Elo is ``400 log10(s / (1 - s))`` against the field (for two players, the El
 between them), with 95% Wilson intervals (``agents.stats``).
 
 ``tournament(game, agents, games_per_pair)`` plays every pair of agents (every group of ``P``
-agents for a ``P``-player game) and fits Elo ratings to all pairwise results
+agents for a ``P``-player game), the batches of all its matches at once on one pool (or one
+Ray cluster), and fits Elo ratings to all pairwise results
 (``agents.stats.fit_elo``). The results, their tables and files are ``agents.results``.
 
 Example::
