@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# CPU build first: a bare or open-ended torch requirement could pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,plot,interop]'
+	$(PY) -m pip install --quiet -e '.[dev,plot,interop,ray]'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -538,9 +538,12 @@ def az_loss(net, obs, mask, policy, value, value_weight):
 # ----- the trainer ------------------------------------------------------------------------------
 class Trainer:
     """One AlphaZero run: self-play and learner in turn (see the module docstring).
-    ``game`` overrides the config's game name with an instance (e.g. a test game)."""
+    ``game`` overrides the config's game name with an instance (e.g. a test game).
+    ``selfplay(game, config, rng)`` makes the self-play: ``SelfPlay`` here, or anything with
+    its ``play``, ``load_weights``, ``games_finished``, ``search.stats`` and state dicts
+    (``experiments.ray_backend.RaySelfPlay``: actors on a Ray cluster)."""
 
-    def __init__(self, config, game=None):
+    def __init__(self, config, game=None, selfplay=SelfPlay):
         self.config = cfg = config
         self.game = game if game is not None else resolve_game(cfg.game, cfg.game_options)
         torch.set_num_threads(cfg.threads)
@@ -548,7 +551,7 @@ class Trainer:
         self.play_rng = np.random.default_rng([cfg.seed, 0])
         self.learn_rng = np.random.default_rng([cfg.seed, 1])
         self.learner = Learner(self.game, cfg, self.learn_rng)
-        self.selfplay = SelfPlay(self.game, cfg, self.play_rng)
+        self.selfplay = selfplay(self.game, cfg, self.play_rng)
         self.selfplay.load_weights(self.learner.weights())
         self.moves = 0          # self-play rounds (one move of every game each)
         self.positions = 0      # positions handed to the learner
@@ -594,12 +597,12 @@ class Trainer:
         return data
 
     @classmethod
-    def from_checkpoint(cls, data, game=None, **overrides):
+    def from_checkpoint(cls, data, game=None, selfplay=SelfPlay, **overrides):
         """A trainer continuing exactly from a full checkpoint's contents (``overrides``
         change settings such as ``minutes``); returns ``(trainer, extra)``."""
         if "trainer" not in data:
             raise ValueError("this checkpoint holds a network only; resuming needs last.pt")
-        trainer = cls(AZConfig.from_dict({**data["config"], **overrides}), game)
+        trainer = cls(AZConfig.from_dict({**data["config"], **overrides}), game, selfplay)
         saved = data["trainer"]
         trainer.learner.load_state_dict(saved["learner"])
         trainer.selfplay.load_state_dict(saved["selfplay"])

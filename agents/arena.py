@@ -6,7 +6,8 @@ plays every seat equally often. Games are played in batches of ``batch_size``: a
 every agent gets, in one ``act`` call, all the states of the batch where one of its seats is
 to move, and chance nodes are sampled from ``game.chance_probs``. Batch ``k`` draws all its
 randomness from ``default_rng([seed, k])``, so a match is reproducible and its results are the
-same for any number of worker processes (batches are spread over the cores).
+same for any number of worker processes (batches are spread over the cores) and on Ray
+(``backend="ray"``: every batch a Ray task on a cluster, retried if its worker or node dies).
 
 Outcomes come from each agent's return (its summed rewards): the agent wins a game when its
 return is the highest alone, draws when it shares the highest, and loses otherwise. The
@@ -15,12 +16,9 @@ games (1 for a higher return, 1/2 for an equal one): for two players, ``(wins + 
 Its Elo is ``400 log10(s / (1 - s))`` against the field (for two players, the Elo difference
 between them), with 95% Wilson intervals (``agents.stats``).
 
-With ``record=True`` every game is kept as a ``savanna.records.Record`` (its start, every
-decision and chance outcome, its returns), replayed from the batches' logs after play: the
-games and results are the same with or without.
-
 ``tournament(game, agents, games_per_pair)`` plays every pair of agents (every group of ``P``
-agents for a ``P``-player game) and fits Elo ratings to all pairwise results
+agents for a ``P``-player game), the batches of all its matches at once on one pool (or one
+Ray cluster), and fits Elo ratings to all pairwise results
 (``agents.stats.fit_elo``). The results, their tables and files are ``agents.results``.
 
 Example::
@@ -45,73 +43,105 @@ from agents.base import Agent, describe
 from agents.random_agent import RandomAgent
 from agents.results import MatchResult, TournamentResult
 from agents.stats import fit_elo, pair_scores
+from savanna.errors import clip
 from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
 from savanna.records import make_records
 
-__all__ = ["default_start_method", "play_match", "tournament"]
+__all__ = ["BACKENDS", "default_start_method", "play_match", "tournament"]
 
 
 # ----- a match ----------------------------------------------------------------------------------
+BACKENDS = ("local", "ray")
+
+
 def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int = 0,
                workers: int | None = None, progress: bool = True, batch_size: int | None = None,
-               start_method: str | None = None, record: bool = False) -> MatchResult:
+               start_method: str | None = None, backend: str = "local",
+               address: str | None = None, record: bool = False) -> MatchResult:
     """Play ``games`` games between ``agents`` (one per seat, rotated); a ``MatchResult``.
 
     ``workers``: processes to spread the batches over (default: every core; 1 plays here).
     ``batch_size``: games stepped together (default ``min(64, ceil(games / 16))``); results
-    depend on ``seed`` and ``batch_size``, never on ``workers``.
+    depend on ``seed`` and ``batch_size``, never on ``workers`` or ``backend``.
     ``start_method``: how workers start, ``"fork"`` or ``"spawn"`` (default: see
     ``default_start_method``). Spawned workers cannot import classes defined in a notebook or
     an interactive session: with such a game or agent the match is played here, with a
     warning.
+    ``backend``: ``"local"`` (a pool of ``workers`` processes) or ``"ray"``: every batch is a
+    Ray task (``agents.distributed``) on the cluster at ``address`` (default: ``RAY_ADDRESS``
+    or a Ray started here; ``"auto"``: the cluster this machine belongs to), retried if its
+    worker or node dies; ``workers`` and ``start_method`` are then unused.
     ``record``: keep every game as a ``savanna.records.Record`` (``result.records``; saved
     as ``records.jsonl``); the games played are the same with or without.
     """
+    agents = _checked_agents(game, agents)
+    _check_count("games", games)
+    batch_size = _default_batch_size(games) if batch_size is None else batch_size
+    _check_count("batch_size", batch_size)
+    match = (tuple(range(len(agents))), int(games), seed, int(batch_size))
+    return _play_matches(game, agents, [match], workers, progress, start_method, backend,
+                         address, " vs ".join(describe(a) for a in agents), record)[0]
+
+
+def _checked_agents(game, agents):
     agents = list(agents)
     p = game.num_players
     if len(agents) != p:
         raise ValueError(f"{game.name} is a {p}-player game: give {p} agents, got {len(agents)}")
+    _check_agents(agents)
+    return agents
+
+
+def _check_count(name, value):
+    if not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+
+
+def _default_batch_size(games):
+    return min(64, -(-games // 16))
+
+
+def _check_agents(agents):
     for agent in agents:
         if not all(hasattr(agent, a) for a in ("name", "settings", "act")):
             raise ValueError(f"{agent!r} is not an agent: it needs name, settings() and act()")
-    if not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
-    if batch_size is None:
-        batch_size = min(64, -(-games // 16))
-    if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
-    batches = [(k, first, min(batch_size, games - first))
-               for k, first in enumerate(range(0, games, batch_size))]
-    workers = os.cpu_count() if workers is None else workers
-    if not isinstance(workers, (int, np.integer)) or workers < 1:
-        raise ValueError(f"workers must be a positive int, got {workers!r}")
-    workers = min(int(workers), len(batches))
-    labels = [describe(a) for a in agents]
+
+
+def _play_matches(game, agents, matches, workers, progress, start_method, backend, address,
+                  desc, record):
+    """Play ``matches``, each ``(members, games, seed, batch_size)`` (``members`` index
+    ``agents``), all their batches on one pool (or one Ray cluster) at once; their
+    ``MatchResult``s (with records if ``record``). A match's ``seconds`` run from the start to
+    its last batch."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {clip(backend)}")
+    jobs = [(m, k, first, min(batch_size, games - first))
+            for m, (_, games, _, batch_size) in enumerate(matches)
+            for k, first in enumerate(range(0, games, batch_size))]
     start = time.perf_counter()
-    parts = {}
-    context = None
-    if workers > 1:
-        context = multiprocessing.get_context(start_method or default_start_method())
-        interactive = _interactive_classes([game, *agents])
-        if context.get_start_method() != "fork" and interactive:
-            warnings.warn(f"{', '.join(interactive)} defined interactively cannot be sent to "
-                          "spawned worker processes: playing in this process (define them in "
-                          "a module to use workers)", stacklevel=2)
-            context = None
-    with tqdm(total=games, desc=" vs ".join(labels), unit="game", disable=not progress,
-              leave=False) as bar:
-        if context is None:
-            for k, first, count in batches:
-                parts[k] = _play_batch(game, agents, seed, k, first, count)
-                bar.update(count)
-        else:
-            if context.get_start_method() == "fork":
-                _warm_up(game, agents, seed)
-            with context.Pool(workers, _init_worker, (game, agents, seed)) as pool:
-                for k, part in pool.imap_unordered(_worker_batch, batches):
-                    parts[k] = part
-                    bar.update(len(part[2]))
+    parts = [{} for _ in matches]
+    seconds = [0.0] * len(matches)
+    if backend == "ray":
+        from agents.distributed import ray_map
+
+        done = ray_map(_play_job, (game, agents, matches), jobs, address)
+    else:
+        done = _local_map(game, agents, matches, jobs, workers, start_method)
+    with tqdm(total=sum(job[3] for job in jobs), desc=desc, unit="game",
+              disable=not progress, leave=False) as bar:
+        for (m, k, _, count), part in done:
+            parts[m][k] = part
+            seconds[m] = time.perf_counter() - start
+            bar.update(count)
+    labels = [describe(a) for a in agents]
+    return [_match_result(game, [agents[i] for i in members], [labels[i] for i in members],
+                          seed, parts[m], seconds[m], record)
+            for m, (members, _, seed, _) in enumerate(matches)]
+
+
+def _match_result(game, agents, labels, seed, parts, seconds, record):
+    """The ``MatchResult`` of a match's batches (``parts[k]`` from ``_play_batch``)."""
     seats, returns, plies = (np.concatenate([parts[k][i] for k in sorted(parts)])
                              for i in range(3))
     points = (np.concatenate([parts[k][3] for k in sorted(parts)])
@@ -119,7 +149,7 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
     records = (_records(game, labels, seed, [parts[k] for k in sorted(parts)]) if record
                else None)
     return MatchResult(game.name, labels, [a.settings() for a in agents], seed, seats, returns,
-                       plies, points, time.perf_counter() - start, run_metadata(game), records)
+                       plies, points, seconds, run_metadata(game), records)
 
 
 def _records(game, labels, seed, parts):
@@ -130,6 +160,40 @@ def _records(game, labels, seed, parts):
         infos = [{"match_game": first + g} for g in range(len(starts))]
         records += make_records(game, starts, log, agents, seed, infos)
     return records
+
+
+def _play_job(game, agents, matches, job):
+    """Batch ``k`` (games ``first .. first + count - 1``) of match ``m``: ``_play_batch``."""
+    m, k, first, count = job
+    members, _, seed, _ = matches[m]
+    return _play_batch(game, [agents[i] for i in members], seed, k, first, count)
+
+
+def _local_map(game, agents, matches, jobs, workers, start_method):
+    """``(job, _play_job(...))`` pairs as they complete: here, or on one pool of ``workers``
+    processes for all the jobs (a tournament starts its workers once)."""
+    workers = os.cpu_count() if workers is None else workers
+    _check_count("workers", workers)
+    workers = min(int(workers), len(jobs))
+    context = None
+    if workers > 1:
+        context = multiprocessing.get_context(start_method or default_start_method())
+        interactive = _interactive_classes([game, *agents])
+        if context.get_start_method() != "fork" and interactive:
+            warnings.warn(f"{', '.join(interactive)} defined interactively cannot be sent to "
+                          "spawned worker processes: playing in this process (define them in "
+                          "a module to use workers)", stacklevel=4)
+            context = None
+    if context is None:
+        return ((job, _play_job(game, agents, matches, job)) for job in jobs)
+    if context.get_start_method() == "fork":
+        _warm_up(game, agents, matches[0][2])
+    return _pooled(context, workers, (game, agents, matches), jobs)
+
+
+def _pooled(context, workers, shared, jobs):
+    with context.Pool(workers, _init_worker, shared) as pool:
+        yield from pool.imap_unordered(_worker_job, jobs)
 
 
 def _play_batch(game, agents, seed, k, first, count):
@@ -227,46 +291,53 @@ def _warm_up(game, agents, seed):
 _WORKER: dict = {}
 
 
-def _init_worker(game, agents, seed):
+def _init_worker(game, agents, matches):
     if "torch" in sys.modules:  # the workers are the parallelism: torch's own OpenMP threads
         sys.modules["torch"].set_num_threads(1)  # would spin against them (7x slower)
-    _WORKER.update(game=game, agents=agents, seed=seed)
+    _WORKER.update(game=game, agents=agents, matches=matches)
 
 
-def _worker_batch(batch):
-    k, first, count = batch
-    return k, _play_batch(_WORKER["game"], _WORKER["agents"], _WORKER["seed"], k, first, count)
+def _worker_job(job):
+    return job, _play_job(_WORKER["game"], _WORKER["agents"], _WORKER["matches"], job)
 
 
 # ----- a tournament -----------------------------------------------------------------------------
 def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, seed: int = 0,
                workers: int | None = None, progress: bool = True,
-               start_method: str | None = None, record: bool = False) -> TournamentResult:
+               start_method: str | None = None, backend: str = "local",
+               address: str | None = None, record: bool = False) -> TournamentResult:
     """A round robin: every group of ``game.num_players`` agents (every pair, for two players)
     plays a match of ``games_per_pair`` games; Elo ratings are fitted to all the results.
-    ``record``: keep every game's record (``play_match``)."""
+    The batches of all the matches are played at once, on one pool of ``workers`` processes
+    or on Ray (``backend``, ``address``: see ``play_match``). ``record``: keep every game's
+    record (``play_match``)."""
     agents = list(agents)
     p = game.num_players
     if len(agents) < max(p, 2):
         raise ValueError(f"a {game.name} tournament needs at least {max(p, 2)} agents, "
                          f"got {len(agents)}")
+    _check_agents(agents)
+    _check_count("games_per_pair", games_per_pair)
     n = len(agents)
-    pair_score = np.zeros((n, n))
-    pair_games = np.zeros((n, n))
-    matches = []
+    batch_size = _default_batch_size(games_per_pair)
     groups = list(itertools.combinations(range(n), p))
-    for k, members in enumerate(groups):
-        match_seed = int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
-        result = play_match(game, [agents[i] for i in members], games_per_pair, match_seed,
-                            workers, progress, start_method=start_method, record=record)
-        matches.append((members, result))
+    matches = [(members, int(games_per_pair),
+                int(np.random.SeedSequence([seed, k]).generate_state(1)[0]), batch_size)
+               for k, members in enumerate(groups)]
+    results = _play_matches(game, agents, matches, workers, progress, start_method, backend,
+                            address, f"{game.name} round robin", record)
+    for k, result in enumerate(results):
         for r in result.records or ():
             r.info["match"] = k
+    pair_score = np.zeros((n, n))
+    pair_games = np.zeros((n, n))
+    for members, result in zip(groups, results):
         idx = np.array(members)
         pair_score[np.ix_(idx, idx)] += pair_scores(result.returns).sum(axis=0)
         pair_games[np.ix_(idx, idx)] += result.games
     np.fill_diagonal(pair_score, 0)
     np.fill_diagonal(pair_games, 0)
     ratings, errors = fit_elo(pair_score, pair_games)
-    return TournamentResult(game.name, [describe(a) for a in agents], matches, pair_score,
-                            pair_games, ratings, errors, run_metadata(game))
+    return TournamentResult(game.name, [describe(a) for a in agents],
+                            list(zip(groups, results)), pair_score, pair_games, ratings, errors,
+                            run_metadata(game))

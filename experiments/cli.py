@@ -9,6 +9,7 @@
     savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
     savanna analyse zebres "<position>" --agent mcts:sims=100000   every move's visits, values
     savanna ladder add mcts:sims=200 --games 200       rate an agent on a lasting ladder
+    savanna sweep ppo zebres --trials 16 --backend ray  settings searched with Ray Tune
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -26,9 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.arena import BACKENDS
 from agents.base import describe
 from agents.registry import AGENTS, make_agent
-from experiments import analyse, ladder, replay, train, train_az
+from experiments import analyse, ladder, replay, sweep, train, train_az
 from experiments.arguments import (
     add_game_options,
     game_options,
@@ -219,6 +221,7 @@ def build_parser():
 
     analyse.add_parser(commands)
     ladder.add_parser(commands)
+    sweep.add_parser(commands)
 
     bench = commands.add_parser(
         "bench", add_help=False, help="throughput benchmarks, as make bench "
@@ -249,6 +252,14 @@ def _add_arena_options(parser, kind):
     add_game_options(parser)
     parser.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     parser.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="local: a pool of --workers processes; ray: every batch of games "
+                             "a Ray task on a cluster (pip install 'savanna[ray]'), the same "
+                             "results (default: local)")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="the Ray cluster (with --backend ray): HOST:PORT of its head, or "
+                             "auto for the one this machine joined with 'ray start' (default: "
+                             "RAY_ADDRESS, else a Ray started for this command)")
     parser.add_argument("--out", type=Path,
                         help=f"folder for the JSON and CSV results, new or empty (default: a "
                              f"new runs/{kind}-<game>-<time>)")
@@ -356,7 +367,7 @@ def run_match(args, extra):
 
     _run_arena("match", args, lambda game, agents: play_match(
         game, agents, args.games, args.seed, args.workers, progress=not args.no_progress,
-        record=not args.no_records))
+        record=not args.no_records, backend=args.backend, address=args.address))
 
 
 def run_tournament(args, extra):
@@ -364,7 +375,8 @@ def run_tournament(args, extra):
 
     _run_arena("tournament", args, lambda game, agents: tournament(
         game, agents, args.games_per_pair, args.seed, args.workers,
-        progress=not args.no_progress, record=not args.no_records))
+        progress=not args.no_progress, record=not args.no_records, backend=args.backend,
+        address=args.address))
 
 
 def _run_arena(kind, args, play):
@@ -375,6 +387,7 @@ def _run_arena(kind, args, play):
         _set_players(args.game, options, len(args.agents), "the number of agents")
     game = make_game(args.game, options)
     agents = [make_agent(spec) for spec in args.agents]
+    _check_backend(args)
     if args.out is not None:
         out = output_folder(args.out, args.overwrite)
     elif args.overwrite:
@@ -416,6 +429,16 @@ def run_demo(args, extra):
 
 
 # ----- helpers ----------------------------------------------------------------------------------
+def _check_backend(args):
+    """``--backend``/``--address`` make sense together, and Ray is installed if asked for."""
+    if args.address is not None and args.backend != "ray":
+        raise ValueError("--address is the Ray cluster's: give it with --backend ray")
+    if args.backend == "ray":
+        from agents.distributed import require_ray
+
+        require_ray()
+
+
 def _set_players(name, options, n, source, required=False):
     """Set the option num_players to ``n`` (the number of seats ``source`` gives) if game
     ``name`` has it, or, when ``required``, let ``game_options`` name the mistake; a

@@ -3,6 +3,7 @@
     savanna train az zebres --minutes 60 --seed 0 [--games 256] [--sims 32] ...
     savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
     savanna train az --resume runs/zebres-az-0-20260101-120000
+    savanna train az zebres --backend ray --actors 8 [--address auto]   self-play on Ray
 
 A run folder ``runs/<game>-az-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
 another run took that name first) holds
@@ -22,13 +23,24 @@ another run took that name first) holds
 restores everything the checkpoint holds, drops log rows written after it and continues with
 exactly the moves and updates the run would have made.
 
+``--backend ray --actors N`` plays self-play on N Ray actors (``experiments.ray_backend``,
+one CPU each, anywhere on the cluster at ``--address``) while this process learns; an actor
+that dies is replaced. How a run is played is not one of its settings: give the flags again
+with ``--resume``.
+
 Every setting of ``agents.alphazero.AZConfig`` is a flag (``--max-considered 8``,
 ``--ladder mcts:sims=100,mcts:sims=1000``), generated from the dataclass; ``--config FILE``
 starts from a JSON file of settings (flags override it).
 """
 import time
 
-from experiments.arguments import add_config_flags, add_game_options, make_game, run_settings
+from experiments.arguments import (
+    add_config_flags,
+    add_game_options,
+    make_game,
+    positive_int,
+    run_settings,
+)
 from experiments.runs import (
     EVAL_FILE,
     METRICS_FILE,
@@ -72,22 +84,28 @@ def evaluate(trainer, seed, records=None):
 
 
 def run_training(config=None, runs_dir="runs", resume=None, game=None, write=print,
-                 stop_after=None):
+                 stop_after=None, selfplay=None):
     """Train (or resume) a run; returns its folder. ``resume`` is a run folder or a checkpoint
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
-    that many moves (as if interrupted: tests)."""
-    from agents.alphazero import Trainer, load_checkpoint, save_checkpoint
+    that many moves (as if interrupted: tests); ``selfplay`` the ``Trainer``'s (default:
+    ``SelfPlay``, here)."""
+    from agents.alphazero import SelfPlay, Trainer, load_checkpoint, save_checkpoint
 
+    selfplay = selfplay or SelfPlay
     if resume is not None:
         checkpoint = checkpoint_file(resume)
         overrides = {} if config is None else {"minutes": config.minutes}
-        trainer, extra = Trainer.from_checkpoint(load_checkpoint(checkpoint, game), game,
-                                                 **overrides)
+        data = load_checkpoint(checkpoint, game)
+        if selfplay is SelfPlay and "states" not in data.get("trainer", {}).get("selfplay", {
+                "states": None}):
+            raise ValueError("this run played its self-play on Ray (its games in progress are "
+                             "not in the checkpoint): resume it with --backend ray")
+        trainer, extra = Trainer.from_checkpoint(data, game, selfplay, **overrides)
         folder = checkpoint.parent
         log = RunLog(folder, resume_step=trainer.moves)
         write(f"resuming {folder} at move {trainer.moves:,}")
     else:
-        trainer = Trainer(config, game)
+        trainer = Trainer(config, game, selfplay)
         folder = new_folder(runs_dir, f"{trainer.game.name}-az-{config.seed}")
         extra = {"seconds": 0.0, "next_eval": 0.0,
                  "next_checkpoint": 60 * config.checkpoint_minutes, "best_score": -1.0,
@@ -179,6 +197,14 @@ def add_parser(subparsers, name="az"):
                                                 "--config)")
     parser.add_argument("--resume", metavar="RUN", help="continue a run folder or checkpoint")
     parser.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="self-play here (local) or on Ray actors (ray: pip install "
+                             "'savanna[ray]') (default: local)")
+    parser.add_argument("--actors", type=positive_int,
+                        help="self-play actors with --backend ray, one CPU each (default: 2)")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="the Ray cluster with --backend ray: HOST:PORT of its head, or "
+                             "auto (default: RAY_ADDRESS, else a Ray started here)")
     add_game_options(parser)
     parser.set_defaults(run=run, prog=parser.prog)
     return parser
@@ -198,10 +224,27 @@ def run(args, extra=None):
     from agents.alphazero import AZConfig
 
     settings = run_settings(AZConfig, args, resumable=("minutes",))
+    selfplay = _selfplay(args)
     if args.resume:
-        run_training(AZConfig(**settings) if settings else None, resume=args.resume)
+        run_training(AZConfig(**settings) if settings else None, resume=args.resume,
+                     selfplay=selfplay)
     else:
         config = AZConfig.from_dict(settings)
         run_training(config, runs_dir=args.runs_dir,
-                     game=make_game(config.game, config.game_options))
+                     game=make_game(config.game, config.game_options), selfplay=selfplay)
     return 0
+
+
+def _selfplay(args):
+    """The ``Trainer``'s self-play for ``--backend``, ``--actors`` and ``--address`` (None:
+    here)."""
+    if args.backend == "local":
+        if args.address is not None or args.actors is not None:
+            raise ValueError("--actors and --address are for --backend ray")
+        return None
+    from agents.distributed import require_ray
+
+    require_ray()
+    from experiments.ray_backend import RaySelfPlay
+
+    return RaySelfPlay.factory(args.actors or 2, args.address)

@@ -104,7 +104,18 @@ def test_the_references_and_notations_load_no_numba():
 
 def test_import_savanna_loads_nothing_above_the_core():
     code = ("import sys, savanna; print(sorted({m.split('.')[0] for m in sys.modules} & "
-            "{'torch', 'agents', 'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli'}))")
+            "{'torch', 'agents', 'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli', "
+            "'ray'}))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_agents_and_the_command_line_load_ray_only_when_asked():
+    """Ray is an optional extra: the arena, the trainers and ``savanna`` import it lazily."""
+    code = ("import sys, agents, agents.arena, agents.distributed, agents.alphazero, "
+            "experiments.cli, experiments.sweep, experiments.train_az; "
+            "print('ray' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "False"

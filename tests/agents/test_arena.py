@@ -199,7 +199,7 @@ def test_worker_processes_run_torch_on_one_thread():
     before = torch.get_num_threads()
     torch.set_num_threads(2)
     try:
-        _init_worker(None, [], 0)
+        _init_worker(None, [], [])
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)
@@ -216,3 +216,22 @@ def test_agents_defined_in_a_notebook_are_played_here_not_sent_to_spawned_worker
                           start_method="spawn")
     alone = play_match(game, agents, games=8, seed=5, workers=1, progress=False)
     assert (here.returns == alone.returns).all()
+
+
+def test_a_tournament_plays_all_its_matches_on_one_pool_with_the_same_results(monkeypatch):
+    """Workers start once per tournament, not once per match (spawned workers import torch
+    and load the compiled code: seconds each); the results are those of one process."""
+    import agents.arena
+
+    pools = []
+    pooled = agents.arena._pooled
+    monkeypatch.setattr(agents.arena, "_pooled", lambda *a: pools.append(1) or pooled(*a))
+    field = [ConstantAgent(0), ConstantAgent(1), RandomAgent()]
+    one = tournament(CoinGame(strong_one), field, games_per_pair=12, workers=1,
+                     progress=False)
+    two = tournament(CoinGame(strong_one), field, games_per_pair=12, workers=2,
+                     progress=False, start_method="fork")
+    assert pools == [1]
+    assert (one.ratings == two.ratings).all() and len(two.matches) == 3
+    for (_, a), (_, b) in zip(one.matches, two.matches):
+        assert (a.returns == b.returns).all() and (a.seats == b.seats).all()

@@ -78,6 +78,13 @@ def test_version(capsys):
     (["train", "ppo", "zebres", "--envs", "x"],
      "argument --num-envs/--envs: num_envs must be a number like 3M"),
     (["train", "ppo", "zebres", "-o", "size=9"], "game 'zebres' has no option 'size'"),
+    (["match", "zebres", "random", "random", "--address", "auto"],
+     "--address is the Ray cluster's: give it with --backend ray"),
+    (["tournament", "zebres", "--backend", "spark"],
+     "argument --backend: invalid choice: 'spark'"),
+    (["sweep", "ppo", "zebres", "--budget", "lots"], "--budget must be a number like 3M"),
+    (["sweep", "az", "zebres", "--budget", "-1"], "--budget must be minutes > 0 for az, got '-1'"),
+    (["sweep", "dqn", "zebres"], "argument algorithm: invalid choice: 'dqn'"),
 ])
 def test_bad_arguments_end_with_one_line_naming_the_mistake(argv, message, capsys):
     assert main(argv) == 2

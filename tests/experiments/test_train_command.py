@@ -109,6 +109,8 @@ def test_a_bad_config_file_is_a_one_line_error(content, message, tmp_path, capsy
     (["az", "zebres", "--hidden", "8,x"], "hidden must be comma-separated ints, got 'x'"),
     (["az", "zebres", "--batch-size", "0"], "batch_size must be a positive int, got 0"),
     (["az"], "name the game to train on (e.g. savanna train az zebres)"),
+    (["az", "zebres", "--actors", "4"], "--actors and --address are for --backend ray"),
+    (["az", "zebres", "--backend", "dask"], "argument --backend: invalid choice: 'dask'"),
     (["sarsa", "zebres"], "invalid choice: 'sarsa'"),
 ])
 def test_bad_train_arguments_are_one_line_errors_naming_the_trainer(argv, message, capsys):

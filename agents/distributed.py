@@ -1,0 +1,60 @@
+"""Ray, the optional engine for more than one machine (``pip install 'savanna[ray]'``).
+
+* ``ray_map(fn, shared, items, address)``: ``fn(*shared, item)`` for every item, each a Ray
+  task (``shared`` goes to the object store once), yielded as ``(item, result)`` pairs in the
+  order the tasks finish. A task whose worker process or node dies is run again
+  (``MAX_RETRIES``): the arena's batches draw all their randomness from their own seed, so a
+  retried batch gives the same games.
+* ``connect(address)``: joins the cluster at ``address`` (``"auto"``: the one this machine
+  belongs to; None: ``RAY_ADDRESS`` or a Ray started for this process), once per process.
+
+Every node must have savanna installed (the same version) and reach the driver's files: Ray
+ships the functions by module name, not by value.
+"""
+import importlib.util
+
+__all__ = ["MAX_RETRIES", "connect", "ray_map", "require_ray"]
+
+MAX_RETRIES = 4  # runs of a task after its worker or node died
+
+
+def require_ray():
+    """The ``ray`` module, or a one-line ValueError saying how to install it."""
+    if importlib.util.find_spec("ray") is None:
+        raise ValueError("--backend ray needs Ray: pip install 'savanna[ray]'")
+    import ray
+
+    return ray
+
+
+def connect(address=None):
+    """``ray``, initialised: on the cluster at ``address`` or, if Ray already runs in this
+    process, as it is."""
+    ray = require_ray()
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    return ray
+
+
+def _call(fn, shared, item):
+    return item, fn(*shared, item)
+
+
+def ray_map(fn, shared, items, address=None):
+    """``(item, fn(*shared, item))`` for each of ``items``, as their Ray tasks finish; every
+    task is submitted here, at once (Ray queues what the cluster cannot start yet)."""
+    ray = connect(address)
+    task = ray.remote(_call).options(max_retries=MAX_RETRIES)
+    shared_ref = ray.put(tuple(shared))
+    return _finished(ray, [task.remote(fn, shared_ref, item) for item in items])
+
+
+def _finished(ray, pending):
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        for ref in pending:  # stopped early (an error, Ctrl-C): drop what is left
+            ray.cancel(ref)
