@@ -57,13 +57,19 @@ class RunLog:
             self.tensorboard = None
 
     def write(self, name, row):
+        """Append ``row``; a column that appears later (an AlphaZero learner's losses once it
+        has a batch) widens the file, earlier rows leaving it empty."""
         path = self.folder / name
-        new = not path.exists()
+        cells = {k: _cell(v) for k, v in row.items()}
+        header, rows = _read_rows(path)
+        if header and not set(cells) <= set(header):
+            header += [k for k in cells if k not in header]
+            _write_rows(path, header, rows)
         with open(path, "a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(row))
-            if new:
+            writer = csv.DictWriter(f, fieldnames=header or list(cells), restval="")
+            if not header:
                 writer.writeheader()
-            writer.writerow({k: _cell(v) for k, v in row.items()})
+            writer.writerow(cells)
         if self.tensorboard is not None:
             group = name.split(".")[0]
             for key, value in row.items():
@@ -80,16 +86,26 @@ def _cell(value):
 
 
 def _truncate_csv(path, step):
+    header, rows = _read_rows(path)
+    if rows:
+        _write_rows(path, header, [r for r in rows if int(float(r["step"])) <= step])
+
+
+def _read_rows(path):
+    """``(header, rows)`` of a CSV file; ``([], [])`` when there is none."""
     if not path.exists():
-        return
+        return [], []
     with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        return
+        reader = csv.DictReader(f)
+        rows = list(reader)
+        return list(reader.fieldnames or []), rows
+
+
+def _write_rows(path, header, rows):
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+    writer = csv.DictWriter(text, fieldnames=header, restval="")
     writer.writeheader()
-    writer.writerows(r for r in rows if int(float(r["step"])) <= step)
+    writer.writerows(rows)
     atomic_write_text(path, text.getvalue())
 
 

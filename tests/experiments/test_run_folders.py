@@ -127,3 +127,21 @@ def test_a_failed_atomic_write_keeps_the_old_file_and_leaves_no_temporary(tmp_pa
         atomic_write_bytes(path, "text is not bytes")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_a_metrics_column_that_appears_later_widens_the_file_and_survives_a_resume(tmp_path):
+    """AlphaZero logs before its learner has a batch: the loss columns come later."""
+    import csv
+
+    from experiments.runs import METRICS_FILE, RunLog
+
+    log = RunLog(tmp_path)
+    log.write(METRICS_FILE, {"step": 1, "games": 4})
+    log.write(METRICS_FILE, {"step": 2, "games": 8, "loss": 0.5})
+    log.write(METRICS_FILE, {"step": 3, "games": 12, "loss": 0.25})
+    log.close()
+    RunLog(tmp_path, resume_step=2).close()
+    with open(tmp_path / METRICS_FILE, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows == [{"step": "1", "games": "4", "loss": ""},
+                    {"step": "2", "games": "8", "loss": "0.5"}]
