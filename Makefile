@@ -16,10 +16,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m experiments demo
+	$(PY) -m savanna_experiments demo
 
 test: $(STAMP) lint
-	$(PY) -m experiments warmup  # compile once, serially: the test workers then share the cache
+	$(PY) -m savanna_experiments warmup  # compile once, serially: the test workers then share the cache
 	$(PY) -m pytest -n 2 -m "not slow"
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
@@ -30,7 +30,7 @@ check-full: $(STAMP) lint
 	$(PY) -m pytest -n 2 --hypothesis-profile=full
 
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	$(PY) -m savanna_benchmarks
 
 clean:
 	rm -rf $(NUMBA_CACHE_DIR) .pytest_cache build *.egg-info

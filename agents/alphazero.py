@@ -1,16 +1,16 @@
 """AlphaZero with Gumbel search for any Savanna game, in one file: search, self-play, learner.
 
 * **Search** (``GumbelSearch``): the trees of a whole batch of games live in one flat pool
-  searched by compiled loops (``agents._az_kernels``). Each round every game descends to one
+  searched by compiled loops (``savanna_agents._az_kernels``). Each round every game descends to one
   leaf; the leaves of all games are evaluated in one forward pass of the network and backed
   up. The root uses Gumbel top-k sampling with sequential halving, the inside the paper's
   deterministic selection (Danihelka et al., ICLR 2022; mctx's ``gumbel_muzero_policy``), so
   that 16-64 simulations already improve the policy. Imperfect information: every search
   starts from ``game.resample_hidden(state, player, rng)``, one draw of the hidden cards
   consistent with what the player to move knows (the network itself sees only observations).
-* **Network** (``AZNet``): PPO's trunk (``agents.ppo.PolicyValueNet``: a sparse first layer
-  over the observation's active features, ``agents.features``), a policy head of one logit per
-  action (masked softmax over the legal ones) and a value head of one output per player, in
+* **Network** (``AZNet``): PPO's trunk (``savanna_agents.ppo.PolicyValueNet``: a sparse first layer
+  over the observation's active features, ``savanna_agents.features``), a policy head of one logit
+  per action (masked softmax over the legal ones) and a value head of one output per player, in
   seats relative to the observer (output ``k`` is seat ``(observer + k) % P``).
 * **Self-play** (``SelfPlay``): ``games`` games played at once, each move searched; chance nodes
   are sampled, ended games restarted. It turns weights into trajectories: every decision gives
@@ -44,24 +44,24 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents import _az_kernels
-from agents._mcts_kernels import NODE_DTYPE
-from agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
-from agents.features import active_features
-from agents.mcts import compiled_search
-from agents.policy_head import probabilities
-from agents.ppo import (
+from savanna.errors import clip
+from savanna.game import CHANCE, TERMINAL
+from savanna.registry import resolve_game
+from savanna.rng import make_streams
+from savanna_agents import _az_kernels
+from savanna_agents._mcts_kernels import NODE_DTYPE
+from savanna_agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
+from savanna_agents.features import active_features
+from savanna_agents.mcts import compiled_search
+from savanna_agents.policy_head import probabilities
+from savanna_agents.ppo import (
     PolicyValueNet,
     _packed,
     _unpacked,
     masked_log_probs,
     obs_scale_of,
 )
-from agents.settings import setting
-from savanna.errors import clip
-from savanna.game import CHANCE, TERMINAL
-from savanna.registry import resolve_game
-from savanna.rng import make_streams
+from savanna_agents.settings import setting
 
 __all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
            "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_evaluator",
@@ -100,7 +100,7 @@ class AZConfig:
     ladder: tuple = setting(("mcts:sims=100", "mcts:sims=1000"),
                             "the agents evaluated against, one per rung")
     checkpoint_minutes: float = setting(5.0, "training minutes between two checkpoints")
-    threads: int = setting(1, "torch threads (1: see agents.ppo on shared cores)")
+    threads: int = setting(1, "torch threads (1: see savanna_agents.ppo on shared cores)")
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
@@ -163,7 +163,7 @@ def make_network(game, hidden):
 def network_evaluator(net):
     """The search's evaluator on ``net``: ``(obs uint8[n, O], mask bool[n, A]) -> (priors
     float64[n, A], values float32[n, P] in relative seats)``, priors the masked softmax
-    evaluated at the legal actions only (``agents.policy_head``)."""
+    evaluated at the legal actions only (``savanna_agents.policy_head``)."""
 
     @torch.no_grad()
     def evaluate(obs, mask):
@@ -175,8 +175,8 @@ def network_evaluator(net):
 
 # ----- the batched search ---------------------------------------------------------------------
 def compiled_az(game):
-    """``agents._az_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS node
-    helpers of ``agents._mcts_kernels``, compiled for the same game."""
+    """``savanna_agents._az_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS node
+    helpers of ``savanna_agents._mcts_kernels``, compiled for the same game."""
     mcts = compiled_search(game)
     return game.compiled(_az_kernels, **{name: getattr(mcts, name) for name in (
         "expand", "materialise", "backup", "select_chance", "init_node")})
@@ -189,7 +189,7 @@ class SearchResult(NamedTuple):
 
 
 class _Pool:
-    """The node and state arrays of a batch of trees (``agents._az_kernels``), grown on
+    """The node and state arrays of a batch of trees (``savanna_agents._az_kernels``), grown on
     demand and kept from one search to the next."""
 
     def __init__(self, game, nodes, states):
@@ -225,7 +225,7 @@ def _resized(array, size, used):
 
 class GumbelSearch:
     """Searches a batch of decision nodes at once (see the module docstring and
-    ``agents._az_kernels``): ``run(states, evaluate, rng) -> SearchResult``.
+    ``savanna_agents._az_kernels``): ``run(states, evaluate, rng) -> SearchResult``.
 
     sims            simulations per state
     max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
@@ -541,7 +541,7 @@ class Trainer:
     ``game`` overrides the config's game name with an instance (e.g. a test game).
     ``selfplay(game, config, rng)`` makes the self-play: ``SelfPlay`` here, or anything with
     its ``play``, ``load_weights``, ``games_finished``, ``search.stats`` and state dicts
-    (``experiments.ray_backend.RaySelfPlay``: actors on a Ray cluster)."""
+    (``savanna_experiments.ray_backend.RaySelfPlay``: actors on a Ray cluster)."""
 
     def __init__(self, config, game=None, selfplay=SelfPlay):
         self.config = cfg = config
@@ -622,7 +622,7 @@ _CONTENTS = {"game": str, "obs_shape": list, "num_actions": int, "num_players": 
 
 def save_checkpoint(data, path):
     """Writes checkpoint contents sealed with their SHA-256, atomically
-    (``agents.checkpoint.save_sealed``)."""
+    (``savanna_agents.checkpoint.save_sealed``)."""
     save_sealed(data, path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
 
 

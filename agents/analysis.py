@@ -28,12 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import describe
-from agents.mcts import MCTSAgent, compiled_search
-from agents.results import html_table
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL, Game, Row, Seed
 from savanna.rng import as_generator
+from savanna_agents.base import describe
+from savanna_agents.mcts import MCTSAgent, compiled_search
+from savanna_agents.results import html_table
 
 __all__ = ["Analysis", "analyse"]
 
@@ -124,7 +124,7 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
 
 def _is_az(agent):
     """Whether ``agent`` is an ``AZAgent`` (without importing torch for other agents)."""
-    module = sys.modules.get("agents.az_agent")
+    module = sys.modules.get("savanna_agents.az_agent")
     return module is not None and isinstance(agent, module.AZAgent)
 
 
@@ -164,7 +164,7 @@ def _search_az(game, row, agent, rng):
     """The same from the AlphaZero agent's Gumbel search (one tree)."""
     import torch
 
-    from agents.alphazero import GumbelSearch, network_evaluator
+    from savanna_agents.alphazero import GumbelSearch, network_evaluator
 
     search = GumbelSearch(game, agent.sims, agent.max_considered,
                           gumbel_scale=agent.gumbel_scale)
@@ -187,7 +187,7 @@ def _children(nodes, node):
 
 def principal_variation(game: Game, nodes: np.ndarray, states: np.ndarray,
                         root: int) -> list[str]:
-    """The most visited line of a search tree (``agents._mcts_kernels``' node arrays) from
+    """The most visited line of a search tree (``savanna_agents._mcts_kernels``' node arrays) from
     ``root`` while its nodes have visits: move names, chance outcomes in parentheses."""
     line: list[str] = []
     node = root

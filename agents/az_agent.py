@@ -1,7 +1,7 @@
 """AlphaZero checkpoints as agents: ``az:<checkpoint>[,sims=N]`` searches with the network,
 ``az-policy:<checkpoint>`` plays the network's most probable legal move.
 
-``AZAgent`` runs ``agents.alphazero.GumbelSearch`` on the whole batch of states it is given
+``AZAgent`` runs ``savanna_agents.alphazero.GumbelSearch`` on the whole batch of states it is given
 (one network call per round for all of them) and plays the search's move: the best of
 ``gumbel + log prior + sigma(q)`` among the most visited root actions (``gumbel_scale=0``
 makes it deterministic). All randomness comes from the ``rng`` given to ``act``.
@@ -12,13 +12,13 @@ makes it deterministic). All randomness comes from the ``rng`` given to ``act``.
 import numpy as np
 import torch
 
-from agents.alphazero import (
+from savanna_agents.alphazero import (
     GumbelSearch,
     load_checkpoint,
     network_evaluator,
     network_from_checkpoint,
 )
-from agents.base import random_argmax
+from savanna_agents.base import random_argmax
 
 __all__ = ["AZAgent", "AZPolicyAgent"]
 

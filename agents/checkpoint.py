@@ -4,7 +4,7 @@ A checkpoint is a torch file (read with ``weights_only=True``: no pickled code r
 ``{"format", "version", "sha256", "payload"}``: the payload is the torch serialisation of the
 contents as bytes, stored with their SHA-256, so that a changed or missing byte anywhere is
 refused on load rather than played. Each trainer checks its own contents on top
-(``agents.ppo.load_checkpoint``, ``agents.alphazero.load_checkpoint``).
+(``savanna_agents.ppo.load_checkpoint``, ``savanna_agents.alphazero.load_checkpoint``).
 """
 import glob
 import hashlib

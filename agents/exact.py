@@ -10,7 +10,7 @@ tiny games). Hidden information is ignored: the solve sees the whole state.
 """
 import numpy as np
 
-from agents import _exact_kernels
+from savanna_agents import _exact_kernels
 
 
 def solve(game, row, max_depth=256):
@@ -31,5 +31,5 @@ def solve(game, row, max_depth=256):
 
 
 def _solver(game):
-    """``agents._exact_kernels`` bound to ``game``'s kernels (``Game.compiled``)."""
+    """``savanna_agents._exact_kernels`` bound to ``game``'s kernels (``Game.compiled``)."""
     return game.compiled(_exact_kernels)

@@ -17,8 +17,8 @@ All (state, legal action) pairs of a batch are evaluated together: one ``step``,
 """
 import numpy as np
 
-from agents.base import random_argmax
 from savanna.game import CHANCE
+from savanna_agents.base import random_argmax
 
 
 class GreedyAgent:

@@ -13,7 +13,7 @@ each row's legal actions, with the analytic gradient::
     d/dh = sum_k dz_k W_k,   d/dW_k = sum_rows dz_k h,   d/db_k = sum_rows dz_k
 
 Every row needs at least one legal action, and ``actions`` must be legal (the caller's
-promise: the learner's actions were sampled under the same masks). ``agents.ppo``'s
+promise: the learner's actions were sampled under the same masks). ``savanna_agents.ppo``'s
 ``masked_log_probs`` over the dense layer's logits is the same distribution in plain torch;
 the tests check the two agree, values and gradients.
 """

@@ -12,7 +12,7 @@ One update:
 1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
    observation (as its active features, see below), the legal-action mask, the sampled
    action, its log-probability and the value. Illegal actions get probability exactly 0:
-   the softmax runs over the legal actions only (``agents.policy_head``; for the agents'
+   the softmax runs over the legal actions only (``savanna_agents.policy_head``; for the agents'
    dense logits, ``masked_log_probs`` shifts illegal ones by the finite ``MASKED_LOGIT``,
    never ``-inf``: a NaN would follow from ``0 * -inf``).
    With ``shaping > 0`` the learner also gets the potential-based reward
@@ -31,9 +31,9 @@ One update:
 
 Speed: the network is small (two layers of 128) and one torch thread is the default: on two
 cores shared with anything else, a second OpenMP thread spins and slows the run several-fold.
-The first layer reads the observation's few active features (``agents.features``: the same
+The first layer reads the observation's few active features (``savanna_agents.features``: the same
 function as a dense layer at a tenth of the arithmetic), and the policy layer is evaluated at
-the legal actions only, fused with the masked softmax (``agents.policy_head``).
+the legal actions only, fused with the masked softmax (``savanna_agents.policy_head``).
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
@@ -61,15 +61,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
-from agents.features import active_features, sparse_linear, stack_features
-from agents.greedy import GreedyAgent
-from agents.policy_head import log_prob_and_entropy, sample
-from agents.settings import setting
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
 from savanna.game import Game
 from savanna.registry import resolve_game
+from savanna_agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
+from savanna_agents.features import active_features, sparse_linear, stack_features
+from savanna_agents.greedy import GreedyAgent
+from savanna_agents.policy_head import log_prob_and_entropy, sample
+from savanna_agents.settings import setting
 
 __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
            "check_game", "load_checkpoint", "masked_log_probs", "network_from_checkpoint",
@@ -244,7 +244,7 @@ def group_sizes(shares, n):
 class PolicyValueNet(nn.Module):
     """A small MLP over the flattened player-relative observation: shared trunk, a policy
     head (one logit per action) and a value head (the observer's expected return). The first
-    layer is computed from the observation's active features (``agents.features``)."""
+    layer is computed from the observation's active features (``savanna_agents.features``)."""
 
     def __init__(self, obs_size, num_actions, hidden=(128, 128), obs_scale=1.0):
         super().__init__()
@@ -282,7 +282,7 @@ def _layer(fan_in, fan_out, gain):
 def masked_log_probs(logits, mask):
     """Log-probabilities with illegal actions shifted by ``MASKED_LOGIT``: their probability
     is exactly 0 and everything stays finite, even with a single legal action. (The learner
-    uses the fused kernels of ``agents.policy_head`` for the same distribution.)"""
+    uses the fused kernels of ``savanna_agents.policy_head`` for the same distribution.)"""
     return torch.log_softmax(logits + (1 - mask.float()) * MASKED_LOGIT, dim=-1)
 
 
@@ -641,7 +641,7 @@ def _unpacked(saved, like):
     return saved
 
 
-# ----- checkpoint files (sealed with a SHA-256: agents.checkpoint) ----------------------------
+# ----- checkpoint files (sealed with a SHA-256: savanna_agents.checkpoint) -----------------------
 
 _CONTENTS = {"game": str, "obs_shape": list, "num_actions": int, "num_players": int,
              "config": dict, "global_step": int, "extra": dict}
@@ -651,7 +651,7 @@ _TRAINER_CONTENTS = {"model": dict, "optimizer": dict, "pool": list, "counters":
 
 def save_atomically(data, path):
     """Write checkpoint contents ``data`` at ``path``, sealed and atomically
-    (``agents.checkpoint.save_sealed``)."""
+    (``savanna_agents.checkpoint.save_sealed``)."""
     save_sealed(data, path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
 
 

@@ -6,7 +6,7 @@ randomness comes from the ``rng`` given to ``act``. The registry spec is ``ppo:<
 (``ppo:runs/x/best.pt,sample=true``).
 
 ``agent.evaluator(game)`` is the PUCT evaluator ``(obs, mask, players) -> (priors, values)``
-of ``agents.mcts``: priors are the masked policy; the network values the position for the
+of ``savanna_agents.mcts``: priors are the masked policy; the network values the position for the
 player to move, so ``values[j, players[j]] = v`` and, the games being zero-sum, every other
 seat gets ``-v / (P - 1)`` (for two players, ``-v``).
 
@@ -27,16 +27,16 @@ import inspect
 import numpy as np
 import torch
 
-from agents.base import random_argmax
-from agents.mcts import MCTSAgent
-from agents.ppo import (
+from savanna.errors import clip
+from savanna_agents.base import random_argmax
+from savanna_agents.mcts import MCTSAgent
+from savanna_agents.ppo import (
     check_game,
     load_checkpoint,
     masked_log_probs,
     network_from_checkpoint,
     quoted_path,
 )
-from savanna.errors import clip
 
 __all__ = ["PPOAgent", "PPOMCTSAgent"]
 

@@ -1,5 +1,5 @@
 """The uniform random baseline: every legal action equally likely."""
-from agents.base import random_argmax
+from savanna_agents.base import random_argmax
 
 
 class RandomAgent:

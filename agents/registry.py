@@ -13,20 +13,20 @@ import types
 import typing
 from typing import Any
 
-from agents.base import Agent
 from savanna.errors import clip
 from savanna.registry import load_entry
+from savanna_agents.base import Agent
 
 __all__ = ["AGENTS", "agent_class", "make_agent", "parse_spec"]
 
 AGENTS = {
-    "random": "agents.random_agent:RandomAgent",
-    "greedy": "agents.greedy:GreedyAgent",
-    "mcts": "agents.mcts:MCTSAgent",
-    "ppo": "agents.ppo_agent:PPOAgent",
-    "ppo-mcts": "agents.ppo_agent:PPOMCTSAgent",
-    "az": "agents.az_agent:AZAgent",
-    "az-policy": "agents.az_agent:AZPolicyAgent",
+    "random": "savanna_agents.random_agent:RandomAgent",
+    "greedy": "savanna_agents.greedy:GreedyAgent",
+    "mcts": "savanna_agents.mcts:MCTSAgent",
+    "ppo": "savanna_agents.ppo_agent:PPOAgent",
+    "ppo-mcts": "savanna_agents.ppo_agent:PPOMCTSAgent",
+    "az": "savanna_agents.az_agent:AZAgent",
+    "az-policy": "savanna_agents.az_agent:AZPolicyAgent",
 }
 
 _NONE = type(None)

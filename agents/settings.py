@@ -1,5 +1,5 @@
 """Settings declared once: a dataclass field carries its default and a one-line doc, from which
-the command line (``experiments.arguments``) generates the flag, its parser and its help."""
+the command line (``savanna_experiments.arguments``) generates the flag, its parser and its help."""
 import copy
 from dataclasses import field
 

@@ -2,7 +2,7 @@
 run's wall time (self-play search, inference and learning together), and the share of that
 time spent in each.
 
-    python -m benchmarks.az_selfplay [--game zebres] [--games 256] [--sims 32] [--moves 30]
+    python -m savanna_benchmarks.az_selfplay [--game zebres] [--games 256] [--sims 32] [--moves 30]
 """
 import argparse
 import time
@@ -12,9 +12,10 @@ __all__ = ["selfplay_speed"]
 
 def selfplay_speed(game="zebres", moves=30, warmup_moves=3, **settings):
     """``{leaf_evals_per_s, search_share, inference_share, learn_share, other_share,
-    positions_per_s}`` over ``moves`` self-play moves of a fresh ``agents.alphazero.Trainer``
-    (``settings`` are ``AZConfig`` fields), after ``warmup_moves`` (compilation)."""
-    from agents.alphazero import AZConfig, Trainer
+    positions_per_s}`` over ``moves`` self-play moves of a fresh
+    ``savanna_agents.alphazero.Trainer`` (``settings`` are ``AZConfig`` fields), after
+    ``warmup_moves`` (compilation)."""
+    from savanna_agents.alphazero import AZConfig, Trainer
 
     trainer = Trainer(AZConfig(game=game, **settings))
     for _ in range(warmup_moves):

@@ -1,10 +1,10 @@
 """Run the benchmarks and write them, with the machine and versions, to RESULTS.md.
 
-    python -m benchmarks                   # every available game, full repeats
-    python -m benchmarks --games zebres    # one game
-    python -m benchmarks --quick --no-write
-    python -m benchmarks --peers           # side by side with OpenSpiel, sb3, PettingZoo, pgx
-    python -m benchmarks --validation      # what checking the states that enter the API costs
+    python -m savanna_benchmarks                 # every available game, full repeats
+    python -m savanna_benchmarks --games zebres  # one game
+    python -m savanna_benchmarks --quick --no-write
+    python -m savanna_benchmarks --peers         # side by side with OpenSpiel, sb3, PettingZoo, pgx
+    python -m savanna_benchmarks --validation    # what checking the states that enter the API costs
 """
 import argparse
 import datetime
@@ -14,8 +14,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from benchmarks.throughput import GAMES, measure_game
 from savanna.registry import game_class
+from savanna_benchmarks.throughput import GAMES, measure_game
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 
@@ -83,10 +83,10 @@ def write_results(sections):
     RESULTS.write_text(header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
 
 
-def main(argv=None, prog="python -m benchmarks"):
+def main(argv=None, prog="python -m savanna_benchmarks"):
     """The command line; ``prog`` is how it was called (``savanna bench`` too)."""
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.replace(
-        "python -m benchmarks", prog), formatter_class=argparse.RawDescriptionHelpFormatter)
+        "python -m savanna_benchmarks", prog), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*",
                         help=f"games to measure (default: all of {list(GAMES)})")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller batches")
@@ -119,7 +119,7 @@ def main(argv=None, prog="python -m benchmarks"):
 
 def peers_main(args, when, command, where):
     """``--peers``: the side-by-side section of RESULTS.md and its bar chart."""
-    from benchmarks import peers
+    from savanna_benchmarks import peers
 
     results = peers.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
     body = peers.section(results, when, command, where)
@@ -132,7 +132,7 @@ def peers_main(args, when, command, where):
 
 def validation_main(args, when, command, where):
     """``--validation``: the section on what checking incoming states costs."""
-    from benchmarks import validation
+    from savanna_benchmarks import validation
 
     rows = validation.measure(repeats=5 if args.quick else 15,
                               progress=lambda m: print(m, file=sys.stderr))

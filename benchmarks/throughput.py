@@ -173,7 +173,7 @@ def first_decision(game, rng=0):
 
 def mcts_simulations(game, sims, repeats):
     """UCT simulations per second (one random rollout each) from the first decision, 1 thread."""
-    from agents.mcts import MCTSAgent
+    from savanna_agents.mcts import MCTSAgent
 
     agent = MCTSAgent(sims=sims, rollouts=1, determinizations=1)
     row = first_decision(game)
@@ -184,7 +184,7 @@ def training_throughput(game="zebres", updates=10, **settings):
     """End-to-end PPO training speed in learner steps per second of wall time: rollouts from
     the batched envs against the default opponent pool, and the updates, after one warm-up
     update (compilation)."""
-    from agents.ppo import PPOConfig, Trainer
+    from savanna_agents.ppo import PPOConfig, Trainer
 
     trainer = Trainer(PPOConfig(game=game, steps=10**12, **settings))
     trainer.train_update()

@@ -1,6 +1,6 @@
-"""``python -m experiments``: the ``savanna`` command."""
+"""``python -m savanna_experiments``: the ``savanna`` command."""
 import sys
 
-from experiments.cli import main
+from savanna_experiments.cli import main
 
 sys.exit(main())

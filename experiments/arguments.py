@@ -1,7 +1,7 @@
-"""The command line's argument helpers, shared by ``experiments.cli`` and the trainers: typed
-counts and seeds, game options (``-o KEY=VALUE``), and the flags of a settings dataclass
-(``agents.ppo.PPOConfig``, ``agents.alphazero.AZConfig``) generated from its fields, their
-defaults and their docs (``agents.settings.setting``), with ``--config FILE``.
+"""The command line's argument helpers, shared by ``savanna_experiments.cli`` and the trainers:
+typed counts and seeds, game options (``-o KEY=VALUE``), and the flags of a settings dataclass
+(``savanna_agents.ppo.PPOConfig``, ``savanna_agents.alphazero.AZConfig``) generated from its fields,
+their defaults and their docs (``savanna_agents.settings.setting``), with ``--config FILE``.
 
 Every mistake is a one-line error: an ``argparse.ArgumentTypeError`` from a ``type`` (argparse
 names the flag) or a ``ValueError`` naming the setting and what is allowed.
@@ -15,9 +15,9 @@ import re
 import typing
 from pathlib import Path
 
-from experiments.runs import METADATA_KEY
 from savanna.errors import clip
 from savanna.registry import game_class
+from savanna_experiments.runs import METADATA_KEY
 
 __all__ = ["add_config_flags", "add_game_options", "game_options", "index", "make_game",
            "option_names", "option_value", "parse_count", "positive_int", "run_settings",

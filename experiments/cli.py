@@ -1,4 +1,4 @@
-"""The ``savanna`` command (also ``python -m experiments``).
+"""The ``savanna`` command (also ``python -m savanna_experiments``).
 
     savanna play zebres --agent mcts --sims 2000       a human against an agent
     savanna play bonobo --seats human,mcts,human,random  two humans and two agents
@@ -13,7 +13,7 @@
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
-Agents are written ``name[:key=value,...]`` (see ``agents.registry``); game options are
+Agents are written ``name[:key=value,...]`` (see ``savanna_agents.registry``); game options are
 ``-o key=value`` (``-o board=president``; a value with commas is a list:
 ``-o course=K3,T8,T6,T1``). A mistake in the arguments (an unknown game or agent, a malformed
 spec, a bad number, an output folder that cannot take the results) ends with a one-line
@@ -27,11 +27,15 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import BACKENDS
-from agents.base import describe
-from agents.registry import AGENTS, make_agent
-from experiments import analyse, ladder, replay, sweep, train, train_az
-from experiments.arguments import (
+from savanna.errors import LIMIT, clip
+from savanna.files import check_new_file, new_folder, output_folder
+from savanna.metadata import git_commit, package_version
+from savanna.registry import GAMES, game_class
+from savanna_agents.arena import BACKENDS
+from savanna_agents.base import describe
+from savanna_agents.registry import AGENTS, make_agent
+from savanna_experiments import analyse, ladder, replay, sweep, train, train_az
+from savanna_experiments.arguments import (
     add_game_options,
     game_options,
     index,
@@ -40,10 +44,6 @@ from experiments.arguments import (
     positive_int,
     seed,
 )
-from savanna.errors import LIMIT, clip
-from savanna.files import check_new_file, new_folder, output_folder
-from savanna.metadata import git_commit, package_version
-from savanna.registry import GAMES, game_class
 
 DEFAULT_TOURNAMENT = ["random", "greedy", "mcts:sims=200"]
 
@@ -274,9 +274,9 @@ def _add_arena_options(parser, kind):
 
 # ----- commands ---------------------------------------------------------------------------------
 def run_play(args, extra):
-    from agents.mcts import MCTSAgent
-    from experiments.play import play_seats
     from savanna.records import make_record, write_records
+    from savanna_agents.mcts import MCTSAgent
+    from savanna_experiments.play import play_seats
 
     seats = _play_seats(args)
     if args.records is not None:
@@ -363,7 +363,7 @@ def _play_seats(args):
 
 
 def run_match(args, extra):
-    from agents.arena import play_match
+    from savanna_agents.arena import play_match
 
     _run_arena("match", args, lambda game, agents: play_match(
         game, agents, args.games, args.seed, args.workers, progress=not args.no_progress,
@@ -371,7 +371,7 @@ def run_match(args, extra):
 
 
 def run_tournament(args, extra):
-    from agents.arena import tournament
+    from savanna_agents.arena import tournament
 
     _run_arena("tournament", args, lambda game, agents: tournament(
         game, agents, args.games_per_pair, args.seed, args.workers,
@@ -406,15 +406,15 @@ def _run_arena(kind, args, play):
 
 def run_bench(args, extra):
     try:
-        from benchmarks.report import main as bench_main
+        from savanna_benchmarks.report import main as bench_main
     except ImportError as err:
         raise ValueError(f"the benchmarks are not available ({err})") from None
     return bench_main(extra, prog="savanna bench")
 
 
 def run_warmup(args, extra):
-    from agents.mcts import MCTSAgent
     from savanna.batch_play import warmup
+    from savanna_agents.mcts import MCTSAgent
 
     for name in sorted(GAMES):  # one compiled copy serves every option and player count
         game = game_class(name)()
@@ -423,7 +423,7 @@ def run_warmup(args, extra):
 
 
 def run_demo(args, extra):
-    from experiments.demo import demo
+    from savanna_experiments.demo import demo
 
     demo(games=args.games, sims=args.sims, seed=args.seed)
 
@@ -434,7 +434,7 @@ def _check_backend(args):
     if args.address is not None and args.backend != "ray":
         raise ValueError("--address is the Ray cluster's: give it with --backend ray")
     if args.backend == "ray":
-        from agents.distributed import require_ray
+        from savanna_agents.distributed import require_ray
 
         require_ray()
 

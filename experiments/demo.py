@@ -4,18 +4,18 @@
 2. MCTS against random and against greedy: small seeded matches with a progress bar and
    their result tables (skipped with a note if MCTS is not available).
 3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
-4. A short PPO run on Zèbres (about a minute, ``experiments.train.demo_training``) and its
+4. A short PPO run on Zèbres (about a minute, ``savanna_experiments.train.demo_training``) and its
    learning curve in text.
 """
 import textwrap
 
 import numpy as np
 
-from agents.arena import play_match
-from agents.random_agent import RandomAgent
-from agents.registry import make_agent
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import make_game
+from savanna_agents.arena import play_match
+from savanna_agents.random_agent import RandomAgent
+from savanna_agents.registry import make_agent
 
 SEAT_NAMES = ("red", "green")
 
@@ -38,14 +38,14 @@ def demo(games=20, sims=500, seed=0, write=print):
 
     write("== 3. Throughput (random play, quick measurement) ==\n")
     try:
-        from benchmarks.report import quick_table
+        from savanna_benchmarks.report import quick_table
     except ImportError as err:
         write(f"skipped: the benchmarks are not available ({err})")
     else:
         write(quick_table())
 
     write("\n== 4. A short PPO training run (about a minute) ==\n")
-    from experiments.train import demo_training
+    from savanna_experiments.train import demo_training
     demo_training(seed=seed, write=write)
 
 

@@ -7,16 +7,16 @@
 
 ``add`` creates the file (with ``random`` at 0 Elo) if it does not exist, plays the new agent
 against the agents on the ladder (every group of P-1 of them for a P-player game), stores
-the results and refits every rating (Bradley-Terry, ``agents.ladder``); the others never play
-again. The file is rewritten atomically after the games; if another ``ladder add`` saved it
+the results and refits every rating (Bradley-Terry, ``savanna_agents.ladder``); the others never
+play again. The file is rewritten atomically after the games; if another ``ladder add`` saved it
 meanwhile, the new agent and its matches are added to that version.
 """
 from pathlib import Path
 
-from agents.ladder import Ladder
-from experiments.arguments import add_game_options, game_options, positive_int, seed
 from savanna.errors import clip
 from savanna.files import atomic_write_bytes, atomic_write_text
+from savanna_agents.ladder import Ladder
+from savanna_experiments.arguments import add_game_options, game_options, positive_int, seed
 
 __all__ = ["add_parser"]
 

@@ -16,9 +16,9 @@ says whose view it is).
 """
 import numpy as np
 
-from agents.base import describe
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
+from savanna_agents.base import describe
 
 QUIT = ("quit", "exit", "q")
 HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, 'hint' for an "

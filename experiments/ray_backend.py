@@ -1,7 +1,8 @@
 """AlphaZero self-play on Ray actors (``savanna train az ... --backend ray --actors N``).
 
 The learner stays one process, the driver; ``RaySelfPlay`` stands in for ``SelfPlay`` in
-``agents.alphazero.Trainer`` through the same narrow interface (trajectories in, weights out):
+``savanna_agents.alphazero.Trainer`` through the same narrow interface (trajectories in, weights
+out):
 
 * ``load_weights(weights)`` puts the learner's weights in Ray's object store once; every
   actor's next call reads them from there (one copy per node, not one per actor).
@@ -19,8 +20,8 @@ import types
 
 import numpy as np
 
-from agents.alphazero import SelfPlay, Trajectories
-from agents.distributed import connect
+from savanna_agents.alphazero import SelfPlay, Trajectories
+from savanna_agents.distributed import connect
 
 __all__ = ["RaySelfPlay", "SelfPlayActor"]
 

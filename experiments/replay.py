@@ -19,10 +19,10 @@ import functools
 import io
 from pathlib import Path
 
-from experiments.arguments import index
 from savanna import draw
 from savanna.errors import clip
 from savanna.files import atomic_write_bytes, atomic_write_text, check_new_file
+from savanna_experiments.arguments import index
 
 __all__ = ["Replay", "add_parser", "run"]
 

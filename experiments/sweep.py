@@ -17,8 +17,10 @@ the best settings and their evaluation are printed.
 import math
 from pathlib import Path
 
-from agents.results import _write_csv
-from experiments.arguments import (
+from savanna.errors import clip
+from savanna.files import new_folder
+from savanna_agents.results import _write_csv
+from savanna_experiments.arguments import (
     _number,
     add_game_options,
     parse_count,
@@ -26,9 +28,7 @@ from experiments.arguments import (
     run_settings,
     seed,
 )
-from experiments.runs import EVAL_FILE, read_csv
-from savanna.errors import clip
-from savanna.files import new_folder
+from savanna_experiments.runs import EVAL_FILE, read_csv
 
 __all__ = ["SPACES", "add_parser", "run", "sweep"]
 
@@ -48,7 +48,7 @@ def sweep(algorithm, settings, trials=8, budget=None, rungs=3, runs_dir="runs", 
     ``game`` included) with ``trials`` trials of ``budget`` steps (PPO) or minutes (AlphaZero)
     each, cut in ``rungs`` parts for ASHA; returns ``(folder, rows)``, ``rows`` the trials,
     best first."""
-    from agents.distributed import connect
+    from savanna_agents.distributed import connect
 
     if algorithm not in SPACES:
         raise ValueError(f"sweep one of {', '.join(SPACES)}, got {algorithm!r}")
@@ -115,7 +115,7 @@ def _trial(params, spec):
         part = total * rung / rungs
         config = cls.from_dict({**settings, name: int(part) if name == "steps" else part})
         if folder is None:
-            from experiments.arguments import make_game
+            from savanna_experiments.arguments import make_game
 
             folder = module.run_training(config, runs_dir=spec["folder"], **quiet,
                                          game=make_game(config.game, config.game_options))
@@ -127,17 +127,17 @@ def _trial(params, spec):
 
 
 def _module(algorithm):
-    from experiments import train, train_az
+    from savanna_experiments import train, train_az
 
     return {"ppo": train, "az": train_az}[algorithm]
 
 
 def _config_class(algorithm):
     if algorithm == "ppo":
-        from agents.ppo import PPOConfig
+        from savanna_agents.ppo import PPOConfig
 
         return PPOConfig
-    from agents.alphazero import AZConfig
+    from savanna_agents.alphazero import AZConfig
 
     return AZConfig
 
@@ -174,7 +174,7 @@ def add_parser(commands):
 
 
 def run(args, extra=None):
-    from agents.distributed import require_ray
+    from savanna_agents.distributed import require_ray
 
     require_ray()
     args.prog = f"savanna sweep {args.algorithm}"

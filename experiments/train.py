@@ -17,15 +17,15 @@ another run took that name first) holds
     eval-records/  step-<N>.jsonl: every evaluation game at step N, as game records
     tb/            TensorBoard events, if ``tensorboard`` is installed
 
-Evaluations are arena matches (``agents.arena.play_match``, seats rotated) of the current
+Evaluations are arena matches (``savanna_agents.arena.play_match``, seats rotated) of the current
 network, playing its most probable legal move, against random and greedy, every
 ``eval_every`` steps and at the start. ``--resume`` restores everything the checkpoint holds,
 drops log rows written after it, and continues with exactly the updates the run would have
 made.
 
-Every setting of ``agents.ppo.PPOConfig`` is a flag (``--rollout-len 64``, ``--hidden 256,256``,
-``--no-anneal-lr``), generated from the dataclass; ``--config FILE`` starts from a JSON file of
-settings (flags override it).
+Every setting of ``savanna_agents.ppo.PPOConfig`` is a flag (``--rollout-len 64``, ``--hidden
+256,256``, ``--no-anneal-lr``), generated from the dataclass; ``--config FILE`` starts from a JSON
+file of settings (flags override it).
 
 From Python (a notebook: ``experiments/notebooks/train_and_load.ipynb``), ``run_training`` is
 the whole command; the checkpoint it leaves is an agent::
@@ -40,8 +40,15 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.arguments import add_config_flags, add_game_options, make_game, run_settings
-from experiments.runs import (
+from savanna.files import atomic_write_bytes, new_folder
+from savanna.records import write_records
+from savanna_experiments.arguments import (
+    add_config_flags,
+    add_game_options,
+    make_game,
+    run_settings,
+)
+from savanna_experiments.runs import (
     EVAL_FILE,
     METRICS_FILE,
     RunLog,
@@ -51,8 +58,6 @@ from experiments.runs import (
     read_csv,
     save_config,
 )
-from savanna.files import atomic_write_bytes, new_folder
-from savanna.records import write_records
 
 __all__ = ["add_parser", "demo_training", "evaluate", "plot_curve", "run", "run_training",
            "text_curve"]
@@ -67,9 +72,9 @@ def evaluate(trainer, games, seed, records=None):
     score_random: ..., win_greedy: ..., score_greedy: ...}``; every game is saved as a record
     in the file ``records`` when given (replaced if it exists: a resumed run evaluates the
     same step again)."""
-    from agents.arena import play_match
-    from agents.ppo_agent import PPOAgent
-    from agents.registry import make_agent
+    from savanna_agents.arena import play_match
+    from savanna_agents.ppo_agent import PPOAgent
+    from savanna_agents.registry import make_agent
 
     agent = PPOAgent.from_network(trainer.net, trainer.game, f"step {trainer.global_step}")
     row, kept = {}, []
@@ -150,7 +155,7 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
     """Train (or resume) a run; returns its folder. ``resume`` is a run folder or a checkpoint
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many updates (as if interrupted: tests)."""
-    from agents.ppo import Trainer
+    from savanna_agents.ppo import Trainer
 
     if resume is not None:
         checkpoint = checkpoint_file(resume)
@@ -247,7 +252,8 @@ def _progress_bar(progress, total, initial):
 def add_parser(subparsers, name="ppo"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``PPOConfig`` setting (unset flags keep
-    ``--config``'s value or the default). ``subparsers`` makes ``experiments.cli.Parser``s."""
+    ``--config``'s value or the default). ``subparsers`` makes
+    ``savanna_experiments.cli.Parser``s."""
     parser = subparsers.add_parser(name, help="masked PPO with self-play", description=__doc__,
                                    setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -261,9 +267,9 @@ def add_parser(subparsers, name="ppo"):
 
 
 def _add_settings(parser):
-    """The flags of ``PPOConfig`` (``experiments.cli.Parser`` adds them when the command runs:
-    ``agents.ppo`` imports torch)."""
-    from agents.ppo import PPOConfig
+    """The flags of ``PPOConfig`` (``savanna_experiments.cli.Parser`` adds them when the command
+    runs: ``savanna_agents.ppo`` imports torch)."""
+    from savanna_agents.ppo import PPOConfig
 
     add_config_flags(parser, PPOConfig, ALIASES)
 
@@ -271,7 +277,7 @@ def _add_settings(parser):
 def run(args, extra=None):
     """Run the command parsed by ``add_parser``: a new run, or ``--resume`` (then only
     ``--steps`` may change)."""
-    from agents.ppo import PPOConfig
+    from savanna_agents.ppo import PPOConfig
 
     settings = run_settings(PPOConfig, args, resumable=("steps",))
     if args.resume:
@@ -289,7 +295,7 @@ def run(args, extra=None):
 def demo_training(steps=3_000_000, seed=0, write=print, runs_dir="runs"):
     """``make demo``'s short PPO run on Zèbres (about a minute): trains, then prints the
     learning curve as text."""
-    from agents.ppo import PPOConfig
+    from savanna_agents.ppo import PPOConfig
 
     config = PPOConfig(steps=steps, seed=seed, eval_every=max(steps // 4, 1), eval_games=100,
                        checkpoint_every=steps)

@@ -1,4 +1,4 @@
-"""``savanna train az <game>``: an AlphaZero run (``agents.alphazero``) in its own folder.
+"""``savanna train az <game>``: an AlphaZero run (``savanna_agents.alphazero``) in its own folder.
 
     savanna train az zebres --minutes 60 --seed 0 [--games 256] [--sims 32] ...
     savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
@@ -23,25 +23,27 @@ another run took that name first) holds
 restores everything the checkpoint holds, drops log rows written after it and continues with
 exactly the moves and updates the run would have made.
 
-``--backend ray --actors N`` plays self-play on N Ray actors (``experiments.ray_backend``,
+``--backend ray --actors N`` plays self-play on N Ray actors (``savanna_experiments.ray_backend``,
 one CPU each, anywhere on the cluster at ``--address``) while this process learns; an actor
 that dies is replaced. How a run is played is not one of its settings: give the flags again
 with ``--resume``.
 
-Every setting of ``agents.alphazero.AZConfig`` is a flag (``--max-considered 8``,
+Every setting of ``savanna_agents.alphazero.AZConfig`` is a flag (``--max-considered 8``,
 ``--ladder mcts:sims=100,mcts:sims=1000``), generated from the dataclass; ``--config FILE``
 starts from a JSON file of settings (flags override it).
 """
 import time
 
-from experiments.arguments import (
+from savanna.files import new_folder
+from savanna.records import write_records
+from savanna_experiments.arguments import (
     add_config_flags,
     add_game_options,
     make_game,
     positive_int,
     run_settings,
 )
-from experiments.runs import (
+from savanna_experiments.runs import (
     EVAL_FILE,
     METRICS_FILE,
     RunLog,
@@ -50,8 +52,6 @@ from experiments.runs import (
     eval_records_file,
     save_config,
 )
-from savanna.files import new_folder
-from savanna.records import write_records
 
 __all__ = ["add_parser", "evaluate", "run", "run_training"]
 
@@ -60,10 +60,10 @@ def evaluate(trainer, seed, records=None):
     """The search on the current network against each rung of the ladder: ``{win_<rung>,
     score_<rung>, elo_<rung>}``; every game is saved as a record in the file ``records`` when
     given (replaced if it exists)."""
-    from agents.arena import play_match
-    from agents.az_agent import AZAgent
-    from agents.registry import make_agent
-    from agents.stats import elo_from_score
+    from savanna_agents.arena import play_match
+    from savanna_agents.az_agent import AZAgent
+    from savanna_agents.registry import make_agent
+    from savanna_agents.stats import elo_from_score
 
     cfg, game = trainer.config, trainer.game
     agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
@@ -89,7 +89,7 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many moves (as if interrupted: tests); ``selfplay`` the ``Trainer``'s (default:
     ``SelfPlay``, here)."""
-    from agents.alphazero import SelfPlay, Trainer, load_checkpoint, save_checkpoint
+    from savanna_agents.alphazero import SelfPlay, Trainer, load_checkpoint, save_checkpoint
 
     selfplay = selfplay or SelfPlay
     if resume is not None:
@@ -190,7 +190,8 @@ class _Window:
 def add_parser(subparsers, name="az"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``AZConfig`` setting (unset flags keep
-    ``--config``'s value or the default). ``subparsers`` makes ``experiments.cli.Parser``s."""
+    ``--config``'s value or the default). ``subparsers`` makes
+    ``savanna_experiments.cli.Parser``s."""
     parser = subparsers.add_parser(name, help="AlphaZero with Gumbel search",
                                    description=__doc__, setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -211,9 +212,9 @@ def add_parser(subparsers, name="az"):
 
 
 def _add_settings(parser):
-    """The flags of ``AZConfig`` (``experiments.cli.Parser`` adds them when the command runs:
-    ``agents.alphazero`` imports torch)."""
-    from agents.alphazero import AZConfig
+    """The flags of ``AZConfig`` (``savanna_experiments.cli.Parser`` adds them when the command
+    runs: ``savanna_agents.alphazero`` imports torch)."""
+    from savanna_agents.alphazero import AZConfig
 
     add_config_flags(parser, AZConfig)
 
@@ -221,7 +222,7 @@ def _add_settings(parser):
 def run(args, extra=None):
     """Run the command parsed by ``add_parser``: a new run, or ``--resume`` (then only
     ``--minutes`` may change)."""
-    from agents.alphazero import AZConfig
+    from savanna_agents.alphazero import AZConfig
 
     settings = run_settings(AZConfig, args, resumable=("minutes",))
     selfplay = _selfplay(args)
@@ -242,9 +243,9 @@ def _selfplay(args):
         if args.address is not None or args.actors is not None:
             raise ValueError("--actors and --address are for --backend ray")
         return None
-    from agents.distributed import require_ray
+    from savanna_agents.distributed import require_ray
 
     require_ray()
-    from experiments.ray_backend import RaySelfPlay
+    from savanna_experiments.ray_backend import RaySelfPlay
 
     return RaySelfPlay.factory(args.actors or 2, args.address)

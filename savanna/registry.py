@@ -9,7 +9,7 @@ GAMES = {
     "bonobo": "bonobo.game:BonoboGame",
     "banjooli": "banjooli.game:BanjooliGame",
     # a yardstick for side-by-side benchmarks (OpenSpiel, pgx, PettingZoo), not a mission game
-    "connect_four": "benchmarks.connect_four.game:ConnectFourGame",
+    "connect_four": "savanna_benchmarks.connect_four.game:ConnectFourGame",
 }
 
 

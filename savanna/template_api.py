@@ -1,7 +1,7 @@
 """The free names a compiled template may use, as typed stubs for readers, linters and editors.
 
-A template (``savanna._drivers``, ``agents._mcts_kernels``, ...) is a module of numba loops over
-one game's kernels. ``Game.compiled(template)`` binds these names to the game's ``Kernels`` and
+A template (``savanna._drivers``, ``savanna_agents._mcts_kernels``, ...) is a module of numba loops
+over one game's kernels. ``Game.compiled(template)`` binds these names to the game's ``Kernels`` and
 constants in a generated, cacheable copy of the template (``savanna.specialize``). The template
 imports them from here under ``if TYPE_CHECKING:`` only, a block that never runs, so every name
 can be followed to its documentation below while the compiled copy uses the game's own.

@@ -1,8 +1,11 @@
 """The layers of the project (STYLE.md): no import cycle between its modules or its packages,
-arrows that point down, and an ``import savanna`` that loads nothing above the core."""
+arrows that point down, and an ``import savanna`` that loads nothing above the core; the
+folders agents/, experiments/ and benchmarks/ import as savanna_agents, savanna_experiments
+and savanna_benchmarks, which a user's own ``agents.py`` cannot shadow."""
 import ast
 import subprocess
 import sys
+import tomllib
 from collections import defaultdict
 from pathlib import Path
 
@@ -13,20 +16,32 @@ GAMES = ("zebres", "bonobo", "banjooli")
 ALLOWED = {
     "savanna": set(),
     **{game: {"savanna"} for game in GAMES},
-    "agents": {"savanna"},
-    "benchmarks": {"agents", "savanna", *GAMES},
-    "experiments": {"benchmarks", "agents", "savanna", *GAMES},
+    "savanna_agents": {"savanna"},
+    "savanna_benchmarks": {"savanna_agents", "savanna", *GAMES},
+    "savanna_experiments": {"savanna_benchmarks", "savanna_agents", "savanna", *GAMES},
 }
+FOLDERS = {"agents": "savanna_agents", "benchmarks": "savanna_benchmarks",
+           "experiments": "savanna_experiments"}   # folder -> the name it imports as
 
 
 def modules():
     """Every module of the project's packages: dotted name -> path."""
     found = {}
     for package in ALLOWED:
-        for path in (ROOT / package).rglob("*.py"):
-            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            found[name.removesuffix(".__init__")] = path
+        folder = next((f for f, name in FOLDERS.items() if name == package), package)
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = (package, *path.relative_to(ROOT / folder).with_suffix("").parts)
+            found[".".join(parts).removesuffix(".__init__")] = path
     return found
+
+
+def imported_names(path):
+    """The dotted names of every import in ``path``'s code."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
 
 
 def import_graph():
@@ -87,6 +102,38 @@ def test_no_import_cycle_between_packages_and_arrows_point_down():
     assert wrong == []
 
 
+def test_nothing_imports_a_folder_by_its_own_name():
+    """From a checkout's root ``import agents`` would still work and hide a missed rename."""
+    files = [*modules().values(), *ROOT.glob("tests/**/*.py")]
+    wrong = sorted(f"{path.relative_to(ROOT)}: {name}" for path in files
+                   for name in imported_names(path) if name.split(".")[0] in FOLDERS)
+    assert wrong == []
+
+
+def test_the_installed_packages_are_every_package_of_the_checkout():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert config["package-dir"] == {name: folder for folder, name in FOLDERS.items()}
+    found = set()
+    for init in ROOT.glob("*/**/__init__.py"):
+        parts = init.parent.relative_to(ROOT).parts
+        if parts[0] in ALLOWED or parts[0] in FOLDERS:
+            found.add(".".join((FOLDERS.get(parts[0], parts[0]), *parts[1:])))
+    assert sorted(config["packages"]) == sorted(found)
+
+
+def test_a_users_own_agents_py_does_not_shadow_ours(tmp_path):
+    for name in FOLDERS:
+        (tmp_path / f"{name}.py").write_text("raise ImportError('the user\'s own file')\n")
+    code = ("from savanna_agents import make_agent, play_match; from savanna import make_game; "
+            "import savanna_experiments.cli, savanna_benchmarks.report; "
+            "r = play_match(make_game('zebres'), [make_agent('random'), make_agent('greedy')], "
+            "games=2, workers=1, progress=False); print(r.games)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "2"
+
+
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
@@ -104,8 +151,8 @@ def test_the_references_and_notations_load_no_numba():
 
 def test_import_savanna_loads_nothing_above_the_core():
     code = ("import sys, savanna; print(sorted({m.split('.')[0] for m in sys.modules} & "
-            "{'torch', 'agents', 'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli', "
-            "'ray'}))")
+            "{'torch', 'savanna_agents', 'savanna_experiments', 'savanna_benchmarks', 'agents', "
+            "'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli', 'ray'}))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True)
     assert done.stdout.strip() == "[]"
@@ -113,8 +160,9 @@ def test_import_savanna_loads_nothing_above_the_core():
 
 def test_the_agents_and_the_command_line_load_ray_only_when_asked():
     """Ray is an optional extra: the arena, the trainers and ``savanna`` import it lazily."""
-    code = ("import sys, agents, agents.arena, agents.distributed, agents.alphazero, "
-            "experiments.cli, experiments.sweep, experiments.train_az; "
+    code = ("import sys, savanna_agents, savanna_agents.arena, savanna_agents.distributed, "
+            "savanna_agents.alphazero, savanna_experiments.cli, savanna_experiments.sweep, "
+            "savanna_experiments.train_az; "
             "print('ray' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True)

@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from agents.arena import play_match
 from bonobo import notation
 from savanna.env import SavannaEnv
+from savanna_agents.arena import play_match
 from tests.agents.coin_game import CoinGame, ConstantAgent
 from tests.banjooli.helpers import game_of, position
 from tests.conftest import play_random

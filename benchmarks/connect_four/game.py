@@ -13,10 +13,10 @@ Example::
 """
 import numpy as np
 
-from benchmarks.connect_four import _kernels as K
-from benchmarks.connect_four import notation
 from savanna.draw import Drawing
 from savanna.game import Game, Kernels
+from savanna_benchmarks.connect_four import _kernels as K
+from savanna_benchmarks.connect_four import notation
 
 __all__ = ["ConnectFourGame"]
 

@@ -1,11 +1,11 @@
-"""AlphaZero (agents.alphazero): the Gumbel search against exact values on the tiny games,
+"""AlphaZero (savanna_agents.alphazero): the Gumbel search against exact values on the tiny games,
 chance and three players, determinization, training, exact resume, checkpoints and agents."""
 import numpy as np
 import pytest
 import torch
 
-from agents._az_kernels import considered_visits
-from agents.alphazero import (
+from savanna_agents._az_kernels import considered_visits
+from savanna_agents.alphazero import (
     AZConfig,
     GumbelSearch,
     Trainer,
@@ -14,8 +14,8 @@ from agents.alphazero import (
     network_evaluator,
     save_checkpoint,
 )
-from agents.exact import solve
-from agents.registry import make_agent
+from savanna_agents.exact import solve
+from savanna_agents.registry import make_agent
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
 
@@ -212,8 +212,8 @@ def test_agents_play_legal_moves(nim_checkpoint, spec):
 
 
 def test_fused_priors_equal_the_dense_masked_softmax():
-    from agents.policy_head import probabilities
-    from agents.ppo import masked_log_probs
+    from savanna_agents.policy_head import probabilities
+    from savanna_agents.ppo import masked_log_probs
 
     torch.manual_seed(1)
     layer = torch.nn.Linear(8, 12)
@@ -226,7 +226,7 @@ def test_fused_priors_equal_the_dense_masked_softmax():
 
 
 def test_a_run_folder_stops_and_resumes(tmp_path):
-    from experiments.train_az import run_training
+    from savanna_experiments.train_az import run_training
 
     game = Nim((2, 3, 4))
     config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "log_every": 2, "eval_games": 4,

@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from agents.arena import _init_worker, default_start_method, play_match, tournament
-from agents.random_agent import RandomAgent
-from agents.stats import elo_from_score, fit_elo, wilson_interval
+from savanna_agents.arena import _init_worker, default_start_method, play_match, tournament
+from savanna_agents.random_agent import RandomAgent
+from savanna_agents.stats import elo_from_score, fit_elo, wilson_interval
 from tests.agents.coin_game import CoinGame, ConstantAgent
 
 
@@ -221,11 +221,11 @@ def test_agents_defined_in_a_notebook_are_played_here_not_sent_to_spawned_worker
 def test_a_tournament_plays_all_its_matches_on_one_pool_with_the_same_results(monkeypatch):
     """Workers start once per tournament, not once per match (spawned workers import torch
     and load the compiled code: seconds each); the results are those of one process."""
-    import agents.arena
+    import savanna_agents.arena
 
     pools = []
-    pooled = agents.arena._pooled
-    monkeypatch.setattr(agents.arena, "_pooled", lambda *a: pools.append(1) or pooled(*a))
+    pooled = savanna_agents.arena._pooled
+    monkeypatch.setattr(savanna_agents.arena, "_pooled", lambda *a: pools.append(1) or pooled(*a))
     field = [ConstantAgent(0), ConstantAgent(1), RandomAgent()]
     one = tournament(CoinGame(strong_one), field, games_per_pair=12, workers=1,
                      progress=False)

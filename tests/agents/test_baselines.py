@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from agents.base import describe, random_argmax
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent
+from savanna_agents.base import describe, random_argmax
+from savanna_agents.greedy import GreedyAgent
+from savanna_agents.random_agent import RandomAgent
 from tests.agents.coin_game import CoinGame, GambleGame
 from zebres.game import ZebresGame
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-import agents.checkpoint
-import agents.ppo
-from agents.ppo import (
+import savanna_agents.checkpoint
+import savanna_agents.ppo
+from savanna_agents.ppo import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
     PPOConfig,
@@ -21,7 +21,7 @@ from agents.ppo import (
     network_shapes,
     save_atomically,
 )
-from agents.registry import make_agent
+from savanna_agents.registry import make_agent
 from tests.agents.test_ppo import tiny_config
 from tests.agents.tiny_games import Nim
 
@@ -126,7 +126,7 @@ def test_malformed_contents_are_refused_before_anything_is_built(tmp_path, saved
     change(data)
     path = tmp_path / "malformed.pt"
     save_atomically(data, path)  # a valid hash: the contents themselves are wrong
-    monkeypatch.setattr(agents.ppo, "make_network", None)  # nothing may be built
+    monkeypatch.setattr(savanna_agents.ppo, "make_network", None)  # nothing may be built
     refused(path, message)
 
 
@@ -189,7 +189,7 @@ def test_a_save_that_fails_midway_keeps_the_previous_file(tmp_path, monkeypatch)
     trainer.save(path)
     before = path.read_bytes()
     trainer.train_update()
-    monkeypatch.setattr(agents.checkpoint, "open", FullDisk, raising=False)
+    monkeypatch.setattr(savanna_agents.checkpoint, "open", FullDisk, raising=False)
     with pytest.raises(OSError, match="No space left on device.*previous file, if any, is kept"
                        ) as err:
         trainer.save(path)

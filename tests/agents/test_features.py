@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.features import active_features, sparse_linear, stack_features
+from savanna_agents.features import active_features, sparse_linear, stack_features
 
 
 def observations(rng, n, size, high):

@@ -6,11 +6,11 @@ counts a draw as half a win.
 """
 import pytest
 
-from agents.arena import play_match
-from agents.greedy import GreedyAgent
-from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
 from savanna import make_game
+from savanna_agents.arena import play_match
+from savanna_agents.greedy import GreedyAgent
+from savanna_agents.mcts import MCTSAgent
+from savanna_agents.random_agent import RandomAgent
 
 zebres_game = pytest.importorskip("zebres.game")
 

@@ -1,10 +1,10 @@
 """MCTS on Zèbres: decisive moves on hand-picked positions, and root values against an exact
-solve of endgames with 6 to 8 empty cells (agents.exact)."""
+solve of endgames with 6 to 8 empty cells (savanna_agents.exact)."""
 import numpy as np
 import pytest
 
-from agents.exact import solve
-from agents.mcts import MCTSAgent
+from savanna_agents.exact import solve
+from savanna_agents.mcts import MCTSAgent
 
 zebres_game = pytest.importorskip("zebres.game")
 

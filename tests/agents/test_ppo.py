@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import torch
 
-from agents.arena import play_match
-from agents.features import stack_features
-from agents.policy_head import log_prob_and_entropy, sample
-from agents.ppo import (
+from savanna_agents.arena import play_match
+from savanna_agents.features import stack_features
+from savanna_agents.policy_head import log_prob_and_entropy, sample
+from savanna_agents.ppo import (
     MASKED_LOGIT,
     PPOConfig,
     Trainer,
@@ -17,8 +17,8 @@ from agents.ppo import (
     parse_shares,
     ppo_loss,
 )
-from agents.ppo_agent import PPOAgent, PPOMCTSAgent
-from agents.random_agent import RandomAgent
+from savanna_agents.ppo_agent import PPOAgent, PPOMCTSAgent
+from savanna_agents.random_agent import RandomAgent
 from tests.agents.tiny_games import Nim
 
 

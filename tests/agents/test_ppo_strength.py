@@ -6,12 +6,12 @@ Slow (about 5 minutes on two idle cores: 3 of training, then a 400-game match): 
 """
 import pytest
 
-from agents.arena import play_match
-from agents.mcts import MCTSAgent
-from agents.ppo import PPOConfig
-from agents.registry import make_agent
-from experiments.train import run_training
 from savanna import make_game
+from savanna_agents.arena import play_match
+from savanna_agents.mcts import MCTSAgent
+from savanna_agents.ppo import PPOConfig
+from savanna_agents.registry import make_agent
+from savanna_experiments.train import run_training
 
 
 @pytest.mark.slow

@@ -106,8 +106,8 @@ def test_bad_max_threads_is_a_value_error():
 
 def test_adaptive_playouts_equal_the_serial_ones():
     """The real kernels: whichever arm runs, the results are the same."""
-    from benchmarks.connect_four.game import ConnectFourGame
     from savanna.rng import make_streams
+    from savanna_benchmarks.connect_four.game import ConnectFourGame
 
     game = ConnectFourGame()
     d = game.drivers

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from experiments.cli import main
+from savanna_experiments.cli import main
 
 
 def run(argv, capsys):
@@ -44,7 +44,7 @@ def test_mistakes_are_one_line_errors_with_exit_2(argv, message, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     (tmp_path / "taken.png").write_bytes(b"")
     (tmp_path / "bad.json").write_text("{")
-    from agents.ladder import Ladder
+    from savanna_agents.ladder import Ladder
     Ladder.new("zebres").save(tmp_path / "x.json")
     code, out, err = run(["ladder", *argv], capsys)
     assert code == 2 and out == ""
@@ -54,21 +54,21 @@ def test_mistakes_are_one_line_errors_with_exit_2(argv, message, tmp_path, monke
 
 def test_two_adds_at_once_keep_both_agents(tmp_path, monkeypatch, capsys):
     """While one ``ladder add`` plays, another saves the file: both new agents stay."""
-    import agents.ladder
-    from agents.ladder import Ladder
+    import savanna_agents.ladder
+    from savanna_agents.ladder import Ladder
 
     monkeypatch.chdir(tmp_path)
     Ladder.new("zebres").save("x.json")
-    real = agents.ladder.play_match
+    real = savanna_agents.ladder.play_match
 
     def meanwhile(*args, **kwargs):
         other = Ladder.load("x.json")
-        monkeypatch.setattr(agents.ladder, "play_match", real)
+        monkeypatch.setattr(savanna_agents.ladder, "play_match", real)
         other.add("greedy", games=2, workers=1, progress=False)
         other.save("x.json")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(agents.ladder, "play_match", meanwhile)
+    monkeypatch.setattr(savanna_agents.ladder, "play_match", meanwhile)
     code, _, _ = run(["ladder", "add", "mcts:sims=4", "--games", "2", "--file", "x.json",
                       "--workers", "1", "--no-progress"], capsys)
     assert code == 0

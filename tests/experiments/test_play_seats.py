@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from banjooli.game import BanjooliGame
-from experiments.cli import main
+from savanna_experiments.cli import main
 
 
 def first_legal_move_player(capsys, prompts):

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphazero import AZConfig
-from agents.ppo import PPOConfig
-from experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
-from experiments.cli import build_parser, main
 from savanna.metadata import package_version
 from savanna.records import read_records
+from savanna_agents.alphazero import AZConfig
+from savanna_agents.ppo import PPOConfig
+from savanna_experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
+from savanna_experiments.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINERS = [("ppo", PPOConfig), ("az", AZConfig)]
@@ -131,7 +131,7 @@ def test_a_setting_of_a_type_without_a_flag_is_refused_when_flags_are_made():
 
 def test_the_other_commands_do_not_import_torch():
     """The trainers' flags are made when ``train`` runs (their modules import torch)."""
-    code = ("import sys; from experiments.cli import build_parser; "
+    code = ("import sys; from savanna_experiments.cli import build_parser; "
             "build_parser().parse_args(['match', 'zebres', 'random', 'random']); "
             "print('torch' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,

@@ -4,9 +4,9 @@ import json
 import threading
 import time
 
-from agents.arena import play_match, tournament
-from agents.random_agent import RandomAgent
-from agents.registry import make_agent
+from savanna_agents.arena import play_match, tournament
+from savanna_agents.random_agent import RandomAgent
+from savanna_agents.registry import make_agent
 from tests.agents.coin_game import CoinGame
 from tests.ray.agents import DiesOnce, HangsOnNode
 
