@@ -22,18 +22,19 @@ def selfplay_speed(game="zebres", moves=30, warmup_moves=3, **settings):
     stats, timing = trainer.selfplay.search.stats, trainer.timing
     before = (stats["leaves"], stats["search_seconds"], stats["inference_seconds"],
               timing["learn_seconds"], trainer.positions)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for _ in range(moves):
         trainer.step()
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     leaves, search, inference, learn, positions = (
         now - then for now, then in zip((stats["leaves"], stats["search_seconds"],
                                          stats["inference_seconds"], timing["learn_seconds"],
                                          trainer.positions), before))
-    return {"leaf_evals_per_s": leaves / wall, "search_share": search / wall,
+    return {"leaf_evals_per_s": leaves / wall, "leaf_evals_per_cpu_s": leaves / cpu,
+            "search_share": search / wall,
             "inference_share": inference / wall, "learn_share": learn / wall,
             "other_share": 1 - (search + inference + learn) / wall,
-            "positions_per_s": positions / wall, "seconds": wall}
+            "positions_per_s": positions / wall, "seconds": wall, "cpu_seconds": cpu}
 
 
 def main(argv=None):

@@ -225,6 +225,45 @@ def test_fused_priors_equal_the_dense_masked_softmax():
     assert (probabilities(hidden, layer, legal)[~legal] == 0).all()
 
 
+def test_fused_policy_loss_is_the_dense_cross_entropy_values_and_gradients():
+    from agents.policy_head import cross_entropy
+    from agents.ppo import masked_log_probs
+
+    rng = np.random.default_rng(2)
+    layer = torch.nn.Linear(8, 12)
+    legal = rng.random((6, 12)) < 0.4
+    legal[:, 5] = True
+    target = np.where(legal, rng.random((6, 12)), 0).astype(np.float32)
+    target /= target.sum(axis=1, keepdims=True)
+    upstream = torch.from_numpy(rng.normal(size=6).astype(np.float32))
+    start = rng.normal(size=(6, 8)).astype(np.float32)
+    results = []
+    for fused in (False, True):
+        hidden = torch.tensor(start, requires_grad=True)
+        layer.zero_grad()
+        legal_t, target_t = torch.from_numpy(legal), torch.from_numpy(target)
+        loss = (cross_entropy(hidden, layer, legal_t, target_t) if fused else
+                -(target_t * masked_log_probs(layer(hidden), legal_t)).sum(dim=1))
+        (loss * upstream).sum().backward()
+        results.append((loss.detach(), hidden.grad, layer.weight.grad.clone(),
+                        layer.bias.grad.clone()))
+    for dense, fused in zip(*results):
+        assert torch.allclose(dense, fused, atol=1e-5)
+
+
+def test_the_search_evaluator_is_the_network():
+    game = HighCard()
+    net = make_network(game, (16, 8)).eval()
+    states = game.init(6, np.random.default_rng(0))
+    obs = game.observe(states, np.zeros(6, np.int64)).reshape(6, -1)
+    mask = np.ones((6, game.num_actions), np.bool_)
+    priors, values = network_evaluator(net)(obs, mask)
+    with torch.no_grad():
+        logits, expected = net(obs)
+    assert values == pytest.approx(expected.numpy(), abs=1e-6)
+    assert priors == pytest.approx(torch.softmax(logits, dim=1).numpy(), abs=1e-6)
+
+
 def test_a_run_folder_stops_and_resumes(tmp_path):
     from experiments.train_az import run_training
 
