@@ -75,7 +75,7 @@ class AZConfig:
     game_options: dict = setting({}, "the game's keyword options")
     seed: int = setting(0, "random seed")
     minutes: float = setting(60.0, "training time of the run (evaluations not counted)")
-    games: int = setting(256, "self-play games searched together (the leaf batch)")
+    games: int = setting(1024, "self-play games searched together (the leaf batch)")
     sims: int = setting(32, "simulations per move")
     max_considered: int = setting(16, "root actions sampled by Gumbel top-k")
     value_scale: float = setting(0.1, "sigma(q) = (maxvisit_init + max N) * value_scale * q")

@@ -1,6 +1,6 @@
 """``savanna train az <game>``: an AlphaZero run (``agents.alphazero``) in its own folder.
 
-    savanna train az zebres --minutes 60 --seed 0 [--games 256] [--sims 32] ...
+    savanna train az zebres --minutes 60 --seed 0 [--games 1024] [--sims 32] ...
     savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
     savanna train az --resume runs/zebres-az-0-20260101-120000
 
