@@ -1,5 +1,7 @@
 """AlphaZero (agents.alphazero): the Gumbel search against exact values on the tiny games,
 chance and three players, determinization, training, exact resume, checkpoints and agents."""
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -14,8 +16,10 @@ from agents.alphazero import (
     network_evaluator,
     save_checkpoint,
 )
+from agents.az_agent import baseline_path, shipped_baselines
 from agents.exact import solve
 from agents.registry import make_agent
+from savanna.game import CHANCE
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
 
@@ -209,6 +213,40 @@ def test_agents_play_legal_moves(nim_checkpoint, spec):
         actions = agent.act(game, states, np.random.default_rng(5))
         assert game.legal_mask(states)[np.arange(len(states)), actions].all()
         states, _ = game.step(states, actions)
+
+
+@pytest.mark.parametrize("name", shipped_baselines())
+def test_each_shipped_baseline_loads_and_plays_legal_moves(name):
+    from savanna import make_game
+
+    game_name, players = name.removesuffix("p.pt").rsplit("-", 1)
+    game = make_game(game_name)
+    if game.num_players != int(players):
+        game = make_game(game_name, num_players=int(players))
+    assert os.path.getsize(baseline_path(game)) <= 2_000_000
+    rng = np.random.default_rng(0)
+    states = game.init(4, rng)
+    for spec in ("az:baseline,sims=8", "az-policy:baseline"):
+        agent = make_agent(spec)
+        for _ in range(3):
+            while (game.current_player(states) == CHANCE).any():
+                chance = game.current_player(states) == CHANCE
+                drawn = states[chance]
+                game.apply_chance(drawn, game.sample_chance(drawn, rng))
+                states[chance] = drawn
+            states = states[game.current_player(states) >= 0]
+            actions = agent.act(game, states, rng)
+            assert game.legal_mask(states)[np.arange(len(states)), actions].all()
+            states, _ = game.step(states, actions)
+
+
+def test_a_game_without_a_baseline_says_which_exist():
+    agent = make_agent("az:baseline")
+    game = Nim()
+    with pytest.raises(ValueError, match="no AlphaZero baseline for nim with 2 players; "
+                                         "shipped: ") as err:
+        agent.act(game, game.init(1, np.random.default_rng(0)), np.random.default_rng(0))
+    assert "\n" not in str(err.value)
 
 
 def test_fused_priors_equal_the_dense_masked_softmax():
