@@ -16,9 +16,10 @@ Measured on the 2-core development machine while three other jobs ran (load aver
 this process had about a quarter of a core), ``--warmup 150 --moves 50 --repeats 3``, default
 settings (1,024 games, 32 simulations, hidden (128, 128), reuse 4): 108,277 leaf evaluations
 per CPU second (26,720 per wall second under that load); wall time: search 38%, inference
-34%, learning 25%, other 3%. Before the speed work (256 games, dense policy layer in the
-learner, unfused Adam, pending positions re-concatenated every move): about 86,000 per CPU
-second at 256 games and 95,000 at 1,024.
+34%, learning 25%, other 3%. The code before this speed work (256 games, a dense policy
+layer in the learner, unfused Adam, pending positions re-concatenated every move), timed from
+a fresh trainer over moves 3-123 (an earlier protocol: fewer finished games, so less
+learning), gave 97,000 per CPU second at 256 games and 95,000 at 1,024.
 """
 import argparse
 import time
