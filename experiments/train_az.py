@@ -33,6 +33,10 @@ from savanna.files import new_folder
 
 __all__ = ["add_parser", "evaluate", "run", "run_training"]
 
+# the learner's metrics: every metrics.csv row has them (NaN before the first learner step), so
+# the header, written from the first row, names them
+LOSSES = ("policy_loss", "value_loss", "policy_kl")
+
 
 def evaluate(trainer, seed):
     """The search on the current network against each rung of the ladder: ``{win_<rung>,
@@ -110,7 +114,8 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
                 if trainer.moves % cfg.log_every == 0:
                     log.write(METRICS_FILE, {"step": trainer.moves,
                                              "minutes": extra["seconds"] / 60,
-                                             **trainer.counters(), **window.rates(), **metrics})
+                                             **trainer.counters(), **window.rates(),
+                                             **dict.fromkeys(LOSSES, float("nan")), **metrics})
                 if extra["seconds"] >= extra["next_checkpoint"]:
                     extra["next_checkpoint"] += 60 * cfg.checkpoint_minutes
                     save("last.pt")

@@ -316,4 +316,6 @@ def test_a_run_folder_stops_and_resumes(tmp_path):
                  write=messages.append)
     for name in ("config.json", "metrics.csv", "eval.csv", "last.pt", "best.pt"):
         assert (folder / name).is_file(), name
+    header = (folder / "metrics.csv").read_text().splitlines()[0].split(",")
+    assert {"policy_loss", "value_loss", "policy_kl"} <= set(header)
     assert any("resuming" in m and "move 4" in m for m in messages)
