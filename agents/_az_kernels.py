@@ -2,7 +2,9 @@
 
 One flat pool holds the trees of a batch of ``G`` games, in ``savanna_agents._mcts_kernels``' layout
 (``nodes``, ``values``, ``rewards``, ``states``, ``counts``; node ``g`` is the root of game
-``g``) plus ``raw``: float32[nodes, P], the network's value vector of each evaluated node. The
+``g``) plus ``raw``: float32[nodes, P], the network's value vector of each evaluated node, and
+``log_priors``: float64[nodes], the log of each decision child's prior, taken once at
+expansion rather than at every selection. The
 node helpers (``expand``, ``materialise``, ``backup``, ``select_chance``, ``init_node``) are the
 MCTS ones, bound from ``savanna_agents.mcts.compiled_search``, so values are per-player vectors
 credited to whoever chooses, for any number of players, non-alternating turns and chance nodes.
@@ -83,7 +85,7 @@ def considered_visits(max_considered, num_sims):
 
 
 @njit(cache=True)
-def set_roots(nodes, values, rewards, raw, states, counts, roots):
+def set_roots(nodes, values, rewards, raw, log_priors, states, counts, roots):
     """Empties the pool and makes ``roots[g]`` the root of game ``g`` (node and slot ``g``)."""
     for g in range(len(roots)):
         states[g] = roots[g]
@@ -91,6 +93,7 @@ def set_roots(nodes, values, rewards, raw, states, counts, roots):
         nodes[g].slot = g
         nodes[g].player = current_player_one(states, g)
         raw[g, :] = 0.0
+        log_priors[g] = 0.0
     counts[0] = len(roots)
     counts[1] = len(roots)
 
@@ -146,7 +149,8 @@ def completed_q(nodes, values, rewards, raw, node, value_scale, maxvisit_init, q
 
 
 @njit(cache=True)
-def select_root(nodes, values, rewards, raw, g, gumbel, table, value_scale, maxvisit_init, q):
+def select_root(nodes, values, rewards, raw, log_priors, g, gumbel, table, value_scale,
+                maxvisit_init, q):
     """Gumbel root selection with sequential halving for game ``g`` (its root is node ``g``)."""
     nd = nodes[g]
     first, n = nd.first_child, nd.num_children
@@ -158,7 +162,7 @@ def select_root(nodes, values, rewards, raw, g, gumbel, table, value_scale, maxv
     best, best_score = first, -np.inf
     for j in range(n):
         ch = nodes[first + j]
-        score = gumbel[g, ch.action] + math.log(max(ch.prior, TINY_PRIOR)) + q[j]
+        score = gumbel[g, ch.action] + log_priors[first + j] + q[j]
         if ch.visits != target:
             score += UNCONSIDERED
         if score > best_score:
@@ -167,13 +171,13 @@ def select_root(nodes, values, rewards, raw, g, gumbel, table, value_scale, maxv
 
 
 @njit(cache=True)
-def improved_policy(nodes, node, q, out):
+def improved_policy(nodes, log_priors, node, q, out):
     """``out[j] = softmax(log prior + q)[j]`` over the children of ``node``."""
     nd = nodes[node]
     first, n = nd.first_child, nd.num_children
     top = -np.inf
     for j in range(n):
-        out[j] = math.log(max(nodes[first + j].prior, TINY_PRIOR)) + q[j]
+        out[j] = log_priors[first + j] + q[j]
         top = max(top, out[j])
     total = 0.0
     for j in range(n):
@@ -184,12 +188,13 @@ def improved_policy(nodes, node, q, out):
 
 
 @njit(cache=True)
-def select_interior(nodes, values, rewards, raw, node, value_scale, maxvisit_init, q, pi):
+def select_interior(nodes, values, rewards, raw, log_priors, node, value_scale, maxvisit_init,
+                    q, pi):
     """The deterministic selection: the child maximising ``pi'(a) - N(a) / (1 + sum N)``."""
     nd = nodes[node]
     first, n = nd.first_child, nd.num_children
     completed_q(nodes, values, rewards, raw, node, value_scale, maxvisit_init, q)
-    improved_policy(nodes, node, q, pi)
+    improved_policy(nodes, log_priors, node, q, pi)
     visits = 0
     for j in range(n):
         visits += nodes[first + j].visits
@@ -202,8 +207,9 @@ def select_interior(nodes, values, rewards, raw, node, value_scale, maxvisit_ini
 
 
 @njit(cache=True)
-def descend(nodes, values, rewards, raw, states, counts, gumbel, table, sims_done, num_sims,
-            value_scale, maxvisit_init, streams, leaves, leaf_games, obs, masks, players):
+def descend(nodes, values, rewards, raw, log_priors, states, counts, gumbel, table, sims_done,
+            num_sims, value_scale, maxvisit_init, streams, leaves, leaf_games, obs, masks,
+            players):
     """One round: every game with simulations left descends to a leaf (written as leaf ``j``
     of the round, with ``leaf_games[j] = g``); simulations that reach the end of the game are
     backed up at once and the game descends again. Returns ``(leaves, short)``: ``short`` is
@@ -232,11 +238,11 @@ def descend(nodes, values, rewards, raw, states, counts, gumbel, table, sims_don
                 if nd.player == CHANCE:
                     child = select_chance(nodes, node, stream)
                 elif node == g:
-                    child = select_root(nodes, values, rewards, raw, g, gumbel, table,
-                                        value_scale, maxvisit_init, q)
+                    child = select_root(nodes, values, rewards, raw, log_priors, g, gumbel,
+                                        table, value_scale, maxvisit_init, q)
                 else:
-                    child = select_interior(nodes, values, rewards, raw, node, value_scale,
-                                            maxvisit_init, q, pi)
+                    child = select_interior(nodes, values, rewards, raw, log_priors, node,
+                                            value_scale, maxvisit_init, q, pi)
                 if nodes[child].slot < 0 and not materialise(nodes, rewards, states, counts,
                                                              child):
                     full = True
@@ -258,8 +264,8 @@ def descend(nodes, values, rewards, raw, states, counts, gumbel, table, sims_don
 
 
 @njit(cache=True)
-def expand_and_backup(nodes, values, rewards, raw, states, counts, leaves, leaf_games, players,
-                      priors, relative_values, sims_done):
+def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, leaves,
+                      leaf_games, players, priors, relative_values, sims_done):
     """Gives leaf ``j`` its children with ``priors[j]`` and backs up its value vector,
     ``relative_values[j]`` rotated from its player's seat to absolute seats; counts the
     simulation of its game. The caller leaves room for ``len(leaves) * A`` nodes."""
@@ -273,13 +279,16 @@ def expand_and_backup(nodes, values, rewards, raw, states, counts, leaves, leaf_
             ret[(players[j] + k) % num_players] = relative_values[j, k]
         raw[leaf, :] = ret
         expand(nodes, values, rewards, states, counts, leaf, priors[j], actions, probs)
+        first = nodes[leaf].first_child
+        for k in range(first, first + nodes[leaf].num_children):
+            log_priors[k] = math.log(max(nodes[k].prior, TINY_PRIOR))
         backup(nodes, values, rewards, leaf, ret)
         sims_done[leaf_games[j]] += 1
 
 
 @njit(cache=True)
-def root_results(nodes, values, rewards, raw, gumbel, value_scale, maxvisit_init, policy,
-                 chosen, root_values):
+def root_results(nodes, values, rewards, raw, log_priors, gumbel, value_scale, maxvisit_init,
+                 policy, chosen, root_values):
     """Per game: the improved policy (``policy[g, a]``, zero where illegal), the move (the best
     ``gumbel + log prior + sigma(q)`` among the most visited root children) and the root's
     mean value vector."""
@@ -289,7 +298,7 @@ def root_results(nodes, values, rewards, raw, gumbel, value_scale, maxvisit_init
         nd = nodes[g]
         first, n = nd.first_child, nd.num_children
         completed_q(nodes, values, rewards, raw, g, value_scale, maxvisit_init, q)
-        improved_policy(nodes, g, q, pi)
+        improved_policy(nodes, log_priors, g, q, pi)
         most = 0
         for j in range(n):
             policy[g, nodes[first + j].action] = pi[j]
@@ -297,7 +306,7 @@ def root_results(nodes, values, rewards, raw, gumbel, value_scale, maxvisit_init
         best, best_score = first, -np.inf
         for j in range(n):
             ch = nodes[first + j]
-            score = gumbel[g, ch.action] + math.log(max(ch.prior, TINY_PRIOR)) + q[j]
+            score = gumbel[g, ch.action] + log_priors[first + j] + q[j]
             if ch.visits == most and score > best_score:
                 best, best_score = first + j, score
         chosen[g] = nodes[best].action

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from savanna.errors import clip
@@ -51,16 +52,10 @@ from savanna.rng import make_streams
 from savanna_agents import _az_kernels
 from savanna_agents._mcts_kernels import NODE_DTYPE
 from savanna_agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
-from savanna_agents.features import active_features
+from savanna_agents.features import active_features, observation_bags
 from savanna_agents.mcts import compiled_search
-from savanna_agents.policy_head import probabilities
-from savanna_agents.ppo import (
-    PolicyValueNet,
-    _packed,
-    _unpacked,
-    masked_log_probs,
-    obs_scale_of,
-)
+from savanna_agents.policy_head import cross_entropy, probabilities
+from savanna_agents.ppo import PolicyValueNet, _packed, _unpacked, obs_scale_of
 from savanna_agents.settings import setting
 
 __all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
@@ -80,7 +75,7 @@ class AZConfig:
     game_options: dict = setting({}, "the game's keyword options")
     seed: int = setting(0, "random seed")
     minutes: float = setting(60.0, "training time of the run (evaluations not counted)")
-    games: int = setting(256, "self-play games searched together (the leaf batch)")
+    games: int = setting(1024, "self-play games searched together (the leaf batch)")
     sims: int = setting(32, "simulations per move")
     max_considered: int = setting(16, "root actions sampled by Gumbel top-k")
     value_scale: float = setting(0.1, "sigma(q) = (maxvisit_init + max N) * value_scale * q")
@@ -161,13 +156,20 @@ def make_network(game, hidden):
 
 
 def network_evaluator(net):
-    """The search's evaluator on ``net``: ``(obs uint8[n, O], mask bool[n, A]) -> (priors
-    float64[n, A], values float32[n, P] in relative seats)``, priors the masked softmax
-    evaluated at the legal actions only (``savanna_agents.policy_head``)."""
+    """The search's evaluator on ``net`` as its weights are now: ``(obs uint8[n, O], mask
+    bool[n, A]) -> (priors float64[n, A], values float32[n, P] in relative seats)``. The first
+    layer is an embedding bag over the observations' active features (its weights transposed
+    and scaled once here), the priors the masked softmax evaluated at the legal actions only
+    (``savanna_agents.policy_head``)."""
+    first = net.trunk[0]
+    table = (first.weight.detach().t() * net.obs_scale).contiguous()
+    bias, rest = first.bias.detach(), net.trunk[1:]
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def evaluate(obs, mask):
-        hidden = net.encode(torch.from_numpy(active_features(obs)))
+        flat, starts = observation_bags(obs)
+        hidden = rest(F.embedding_bag(torch.from_numpy(flat), table, torch.from_numpy(starts),
+                                      mode="sum").add_(bias))
         return probabilities(hidden, net.policy, mask), net.value(hidden).numpy()
 
     return evaluate
@@ -198,19 +200,21 @@ class _Pool:
         self.values = np.empty((nodes, p), np.float64)
         self.rewards = np.empty((nodes, p), np.float32)
         self.raw = np.empty((nodes, p), np.float32)
+        self.log_priors = np.empty(nodes, np.float64)
         self.states = np.empty(states, game.state_dtype)
         self.counts = np.zeros(2, np.int64)
 
     @property
     def arrays(self):
-        return self.nodes, self.values, self.rewards, self.raw, self.states, self.counts
+        return (self.nodes, self.values, self.rewards, self.raw, self.log_priors, self.states,
+                self.counts)
 
     def reserve(self, nodes, states):
         """Room for ``nodes`` more nodes and ``states`` more states (doubling what is short)."""
         used_nodes, used_states = int(self.counts[0]), int(self.counts[1])
         if len(self.nodes) - used_nodes < nodes:
             size = max(2 * len(self.nodes), used_nodes + nodes)
-            for name in ("nodes", "values", "rewards", "raw"):
+            for name in ("nodes", "values", "rewards", "raw", "log_priors"):
                 setattr(self, name, _resized(getattr(self, name), size, used_nodes))
         if len(self.states) - used_states < states:
             size = max(2 * len(self.states), used_states + states)
@@ -296,7 +300,7 @@ class GumbelSearch:
         policy = np.zeros((n, game.num_actions), np.float32)
         actions = np.empty(n, np.int64)
         values = np.empty((n, game.num_players), np.float64)
-        k.root_results(pool.nodes, pool.values, pool.rewards, pool.raw, gumbel,
+        k.root_results(pool.nodes, pool.values, pool.rewards, pool.raw, pool.log_priors, gumbel,
                        self.value_scale, self.maxvisit_init, policy, actions, values)
         self.stats["search_seconds"] += time.perf_counter() - started
         return SearchResult(actions, policy, values)
@@ -357,6 +361,7 @@ class Trajectories(NamedTuple):
 
 
 PENDING = ("obs", "mask", "policy", "player", "episode", "collected")
+TAKEN = -1  # the episode of a pending position once handed out
 
 
 class SelfPlay:
@@ -422,19 +427,32 @@ class SelfPlay:
                 return
 
     def _harvest(self):
-        """The pending positions of finished games, with their value targets."""
-        if not self.pending["obs"] or not self.finished:
+        """The pending positions of finished games, with their value targets. Each move's
+        positions stay one block; a position handed out gets episode ``TAKEN`` and a block
+        is dropped once all of its positions are, so a move costs what it hands out, not
+        what is pending."""
+        if not self.finished:
             return Trajectories.concatenate([], self.game)
-        pending = {key: np.concatenate(parts) for key, parts in self.pending.items()}
-        done = np.isin(pending["episode"], np.fromiter(self.finished, np.int64))
-        self.pending = {key: [value[~done]] for key, value in pending.items()}
-        final = np.array([self.finished[e] for e in pending["episode"][done]])
-        self.finished = {}
+        ended = np.fromiter(self.finished, np.int64)
+        out, keep = {key: [] for key in PENDING}, []
+        for i, episode in enumerate(self.pending["episode"]):
+            done = np.isin(episode, ended)
+            if done.any():
+                for key in PENDING:
+                    out[key].append(self.pending[key][i][done])
+                episode[done] = TAKEN
+            if (episode != TAKEN).any():
+                keep.append(i)
+        self.pending = {key: [parts[i] for i in keep] for key, parts in self.pending.items()}
+        finished, self.finished = self.finished, {}
+        if not out["obs"]:  # games that ended before any decision
+            return Trajectories.concatenate([], self.game)
+        done = {key: np.concatenate(parts) for key, parts in out.items()}
+        final = np.array([finished[e] for e in done["episode"]])
         p = self.game.num_players
-        seats = (pending["player"][done, None] + np.arange(p)) % p
-        value = np.take_along_axis(final - pending["collected"][done], seats, axis=1)
-        return Trajectories(pending["obs"][done], pending["mask"][done],
-                            pending["policy"][done], value.astype(np.float32))
+        seats = (done["player"][:, None] + np.arange(p)) % p
+        value = np.take_along_axis(final - done["collected"], seats, axis=1)
+        return Trajectories(done["obs"], done["mask"], done["policy"], value.astype(np.float32))
 
     def state_dict(self):
         return {"states": _packed(self.states), "collected": torch.from_numpy(self.collected),
@@ -464,7 +482,7 @@ class Learner:
         self.game, self.rng = game, rng
         self.net = make_network(game, cfg.hidden)
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=cfg.lr,
-                                           weight_decay=cfg.weight_decay)
+                                           weight_decay=cfg.weight_decay, fused=True)
         w, obs_size = cfg.replay_window, int(np.prod(game.obs_shape))
         self.replay = Trajectories(np.zeros((w, obs_size), np.uint8),
                                    np.zeros((w, game.num_actions), np.bool_),
@@ -521,17 +539,17 @@ class Learner:
 
 
 def az_loss(net, obs, mask, policy, value, value_weight):
-    """Cross-entropy of the masked policy to the search's policy plus ``value_weight`` times
-    the squared error of the value vector (summed over seats); and their values."""
-    logits, predicted = net(obs)
-    log_probs = masked_log_probs(logits, torch.from_numpy(mask))
-    target = torch.from_numpy(policy)
-    policy_loss = -(target * log_probs).sum(dim=1).mean()
-    value_loss = ((predicted - torch.from_numpy(value)) ** 2).sum(dim=1).mean()
-    with torch.no_grad():
-        entropy = -(target * torch.log(target.clamp_min(1e-12))).sum(dim=1).mean()
+    """Cross-entropy of the masked policy to the search's policy (the fused head of
+    ``savanna_agents.policy_head``, at the legal actions only) plus ``value_weight`` times the
+    squared error of the value vector (summed over seats); and their values."""
+    hidden = net.encode(torch.from_numpy(active_features(obs)))
+    policy_loss = cross_entropy(hidden, net.policy, torch.from_numpy(mask),
+                                torch.from_numpy(policy)).mean()
+    value_loss = ((net.value(hidden) - torch.from_numpy(value)) ** 2).sum(dim=1).mean()
+    support = policy[policy > 0]
+    entropy = -(support * np.log(support)).sum() / len(policy)
     stats = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
-             "policy_kl": policy_loss.item() - entropy.item()}
+             "policy_kl": policy_loss.item() - float(entropy)}
     return policy_loss + value_weight * value_loss, stats
 
 

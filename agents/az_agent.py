@@ -1,6 +1,10 @@
 """AlphaZero checkpoints as agents: ``az:<checkpoint>[,sims=N]`` searches with the network,
 ``az-policy:<checkpoint>`` plays the network's most probable legal move.
 
+The checkpoint ``baseline`` is the model shipped with the package for the game being played
+and its number of players (``agents/baselines/<game>-<players>p.pt``, see ``baseline_path``),
+so ``make_agent("az:baseline")`` plays any game that has one.
+
 ``AZAgent`` runs ``savanna_agents.alphazero.GumbelSearch`` on the whole batch of states it is given
 (one network call per round for all of them) and plays the search's move: the best of
 ``gumbel + log prior + sigma(q)`` among the most visited root actions (``gumbel_scale=0``
@@ -9,6 +13,8 @@ makes it deterministic). All randomness comes from the ``rng`` given to ``act``.
 >>> agent = AZAgent("runs/zebres-az-0-20260101-120000/best.pt", sims=100)
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 """
+from importlib import resources
+
 import numpy as np
 import torch
 
@@ -20,7 +26,27 @@ from savanna_agents.alphazero import (
 )
 from savanna_agents.base import random_argmax
 
-__all__ = ["AZAgent", "AZPolicyAgent"]
+__all__ = ["AZAgent", "AZPolicyAgent", "BASELINE", "baseline_path", "shipped_baselines"]
+
+BASELINE = "baseline"  # the checkpoint name of the shipped model of the game being played
+
+
+def shipped_baselines():
+    """The shipped baseline files, by name (``zebres-2p.pt``, ...)."""
+    folder = resources.files("agents") / "baselines"
+    return sorted(f.name for f in folder.iterdir() if f.name.endswith(".pt")) \
+        if folder.is_dir() else []
+
+
+def baseline_path(game):
+    """The shipped baseline of ``game`` and its player count; a one-line ValueError naming
+    the shipped ones when there is none."""
+    name = f"{game.name}-{game.num_players}p.pt"
+    if name not in shipped_baselines():
+        shipped = ", ".join(n.removesuffix(".pt") for n in shipped_baselines()) or "none"
+        raise ValueError(f"no AlphaZero baseline for {game.name} with {game.num_players} "
+                         f"players; shipped: {shipped}")
+    return str(resources.files("agents") / "baselines" / name)
 
 
 class AZPolicyAgent:
@@ -30,7 +56,7 @@ class AZPolicyAgent:
 
     def __init__(self, checkpoint: str):
         self.checkpoint = str(checkpoint)
-        self._data = load_checkpoint(self.checkpoint)
+        self._data = None if self.checkpoint == BASELINE else load_checkpoint(self.checkpoint)
         self._nets = {}
 
     @classmethod
@@ -51,11 +77,14 @@ class AZPolicyAgent:
         """The network, checked against ``game`` (a ValueError if it was trained on another)."""
         key = _key(game)
         if key not in self._nets:
-            if self._data is None:
-                raise ValueError(f"this network plays {next(iter(self._nets))[0]}, not "
+            if self.checkpoint == BASELINE:
+                data = load_checkpoint(baseline_path(game), game)
+            elif self._data is None:
+                raise ValueError(f"this network plays {next(iter(self._nets))[1]}, not "
                                  f"{game.name}")
-            load_checkpoint(self.checkpoint, game)  # the clear error when the game differs
-            self._nets[key] = network_from_checkpoint(self._data, game)
+            else:
+                data = load_checkpoint(self.checkpoint, game)  # the error if the game differs
+            self._nets[key] = network_from_checkpoint(data, game)
         return self._nets[key]
 
     def act(self, game, states, rng):

@@ -1,7 +1,9 @@
-"""The PPO learner's policy layer and masked softmax, computed at the legal actions only.
+"""The learners' policy layer and masked softmax, computed at the legal actions only.
 
-The learner needs, per row, only the log-probability of one action and the entropy over the
-legal actions (to learn), or one sampled action (to play). Illegal actions get probability
+PPO's learner needs, per row, only the log-probability of one action and the entropy over
+the legal actions (to learn), or one sampled action (to play); AlphaZero's, the
+cross-entropy to the search's policy (to learn) and the probabilities of the legal actions
+(the search's priors). Illegal actions get probability
 exactly 0 and no gradient, so their logits are never needed: a Zèbres position has 3 to 24
 legal actions among 206. Here the policy layer ``z = W h + b`` is evaluated at the legal
 actions only and fused with the masked softmax, forward and backward, in numba loops over
@@ -10,6 +12,7 @@ each row's legal actions, with the analytic gradient::
     p = softmax over the legal actions,   log p_k = z_k - logsumexp_legal(z)
     d log p_a / d z_k = [k == a] - p_k
     d H / d z_k       = -p_k (log p_k + H)         (legal k; 0 for illegal ones)
+    d CE(t) / d z_k   = p_k sum(t) - t_k           (CE(t) = -sum_k t_k log p_k)
     d/dh = sum_k dz_k W_k,   d/dW_k = sum_rows dz_k h,   d/db_k = sum_rows dz_k
 
 Every row needs at least one legal action, and ``actions`` must be legal (the caller's
@@ -23,7 +26,7 @@ import numpy as np
 import torch
 from numba import njit
 
-__all__ = ["log_prob_and_entropy", "probabilities", "sample"]
+__all__ = ["cross_entropy", "log_prob_and_entropy", "probabilities", "sample"]
 
 
 def log_prob_and_entropy(hidden, layer, legal, actions):
@@ -31,6 +34,14 @@ def log_prob_and_entropy(hidden, layer, legal, actions):
     (``layer`` an ``nn.Linear``, ``legal`` bool ``[n, A]``, ``actions`` int64 ``[n]``),
     differentiable in ``hidden`` and the layer's parameters."""
     return _LogProbEntropy.apply(hidden, layer.weight, layer.bias, legal, actions)
+
+
+def cross_entropy(hidden, layer, legal, target):
+    """``[n]``: ``-sum_k target[r, k] log p[r, k]`` for the masked softmax ``p`` of
+    ``layer(hidden)`` (AlphaZero's policy loss against the search's policy; ``target`` float32
+    ``[n, A]`` must be 0 at illegal actions), differentiable in ``hidden`` and the layer's
+    parameters. Its gradient in ``z_k`` is ``p_k sum(target) - target_k`` at legal ``k``."""
+    return _CrossEntropy.apply(hidden, layer.weight, layer.bias, legal, target)
 
 
 @torch.no_grad()
@@ -64,6 +75,22 @@ class _LogProbEntropy(torch.autograd.Function):
     def backward(ctx, grad_log_prob, grad_entropy):
         grads = _backward(*ctx.arrays, *ctx.saved, grad_log_prob.contiguous().numpy(),
                           grad_entropy.contiguous().numpy())
+        return (*(torch.from_numpy(g) for g in grads), None, None)
+
+
+class _CrossEntropy(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, hidden, weight, bias, legal, target):
+        arrays = (hidden.detach().numpy(), weight.detach().numpy(), bias.detach().numpy(),
+                  legal.numpy(), target.numpy())
+        loss, logits, log_norm = _cross_entropy_forward(*arrays)
+        ctx.arrays, ctx.saved = arrays, (logits, log_norm)
+        return torch.from_numpy(loss)
+
+    @staticmethod
+    def backward(ctx, grad_loss):
+        grads = _cross_entropy_backward(*ctx.arrays, *ctx.saved,
+                                        grad_loss.contiguous().numpy())
         return (*(torch.from_numpy(g) for g in grads), None, None)
 
 
@@ -140,10 +167,55 @@ def _backward(hidden, weight, bias, legal, actions, logits, log_norm, entropy,
             dz = -grad_log_prob[r] * p - grad_entropy[r] * p * (lp + entropy[r])
             if k == actions[r]:
                 dz += grad_log_prob[r]
-            grad_bias[k] += dz
-            for d in range(hidden.shape[1]):
-                grad_hidden[r, d] += dz * weight[k, d]
-                grad_weight[k, d] += dz * hidden[r, d]
+            _add_logit_grad(hidden, weight, r, k, dz, grad_hidden, grad_weight, grad_bias)
+    return grad_hidden, grad_weight, grad_bias
+
+
+@njit(cache=True, fastmath=True)
+def _add_logit_grad(hidden, weight, r, k, dz, grad_hidden, grad_weight, grad_bias):
+    """Adds the gradient ``dz`` of logit ``z[r, k]`` to those of ``hidden`` and the layer."""
+    grad_bias[k] += dz
+    for d in range(hidden.shape[1]):
+        grad_hidden[r, d] += dz * weight[k, d]
+        grad_weight[k, d] += dz * hidden[r, d]
+
+
+@njit(cache=True)
+def _cross_entropy_forward(hidden, weight, bias, legal, target):
+    n, num_actions = legal.shape
+    loss = np.empty(n, np.float32)
+    log_norm = np.empty(n, np.float32)
+    logits = np.empty((n, num_actions), np.float32)  # filled at legal actions only
+    legal_actions = np.empty(num_actions, np.int64)
+    for r in range(n):
+        count = _legal_list(legal, r, legal_actions)
+        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
+        norm = top + math.log(total)
+        value = 0.0
+        for c in range(count):
+            k = legal_actions[c]
+            value += target[r, k] * (norm - logits[r, k])
+        loss[r] = value
+        log_norm[r] = norm
+    return loss, logits, log_norm
+
+
+@njit(cache=True)
+def _cross_entropy_backward(hidden, weight, bias, legal, target, logits, log_norm, grad_loss):
+    grad_hidden = np.zeros(hidden.shape, np.float32)
+    grad_weight = np.zeros(weight.shape, np.float32)
+    grad_bias = np.zeros(bias.shape, np.float32)
+    legal_actions = np.empty(legal.shape[1], np.int64)
+    for r in range(len(hidden)):
+        count = _legal_list(legal, r, legal_actions)
+        mass = 0.0
+        for c in range(count):
+            mass += target[r, legal_actions[c]]
+        for c in range(count):
+            k = legal_actions[c]
+            p = math.exp(logits[r, k] - log_norm[r])
+            _add_logit_grad(hidden, weight, r, k, grad_loss[r] * (p * mass - target[r, k]),
+                            grad_hidden, grad_weight, grad_bias)
     return grad_hidden, grad_weight, grad_bias
 
 

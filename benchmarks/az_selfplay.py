@@ -1,8 +1,29 @@
 """AlphaZero self-play speed end to end: network leaf evaluations per second of a training
-run's wall time (self-play search, inference and learning together), and the share of that
-time spent in each.
+run (self-play search, inference and learning together), and the share of that time spent in
+each.
 
-    python -m savanna_benchmarks.az_selfplay [--game zebres] [--games 256] [--sims 32] [--moves 30]
+    python -m savanna_benchmarks.az_selfplay [--game zebres] [--games 1024] [--sims 32] [--moves 40]
+                                     [--repeats 3] [--warmup 100]
+
+A fresh ``savanna_agents.alphazero.Trainer`` (default settings unless given) is warmed up
+(compilation, and enough moves that games finish and the learner works at its steady pace), then
+timed over ``--repeats`` windows of ``--moves`` moves; the median window (by CPU rate) is reported.
+Rates are given per second of wall time and per second of this process's CPU time: on a
+machine shared with other work the CPU rate is what one idle core would do (everything here
+runs on one thread).
+
+Measured on the 2-core development machine while other jobs ran, ``--warmup 150 --moves 50
+--repeats 3``, default settings (1,024 games, 32 simulations, hidden (128, 128), reuse 4):
+108,277 leaf evaluations per CPU second at load average 7-8 (26,720 per wall second: this
+process had about a quarter of a core), 107,701 per CPU second at load 5-9 (50,728 per wall
+second); wall time: search 38-39%, inference 33-34%, learning 25%, other 3%. The Zèbres
+training run of the README (same settings, 131,072 positions kept), when the machine was
+less loaded, logged 103,398 leaf evaluations per wall second end to end over its training
+minutes 25-30 and 104,762 over minutes 30-35 (search 38-40%, inference 33-35%, learning
+17-20%; ``metrics.csv``). The code before this speed work (256 games, a dense policy
+layer in the learner, unfused Adam, pending positions re-concatenated every move), timed from
+a fresh trainer over moves 3-123 (an earlier protocol: fewer finished games, so less
+learning), gave 97,000 per CPU second at 256 games and 95,000 at 1,024.
 """
 import argparse
 import time
@@ -10,49 +31,62 @@ import time
 __all__ = ["selfplay_speed"]
 
 
-def selfplay_speed(game="zebres", moves=30, warmup_moves=3, **settings):
-    """``{leaf_evals_per_s, search_share, inference_share, learn_share, other_share,
-    positions_per_s}`` over ``moves`` self-play moves of a fresh
-    ``savanna_agents.alphazero.Trainer`` (``settings`` are ``AZConfig`` fields), after
-    ``warmup_moves`` (compilation)."""
+def selfplay_speed(game="zebres", moves=40, repeats=3, warmup_moves=100, **settings):
+    """One fresh ``savanna_agents.alphazero.Trainer`` (``settings`` are ``AZConfig`` fields) run for
+    ``warmup_moves`` (compilation, and games finishing so that the learner works at its steady
+    pace), then timed over ``repeats`` windows of ``moves`` moves: per window, ``{
+    leaf_evals_per_s, leaf_evals_per_cpu_s, search_share, inference_share, learn_share,
+    other_share, positions_per_s, seconds, cpu_seconds}`` (shares of wall time)."""
     from savanna_agents.alphazero import AZConfig, Trainer
 
     trainer = Trainer(AZConfig(game=game, **settings))
     for _ in range(warmup_moves):
         trainer.step()
     stats, timing = trainer.selfplay.search.stats, trainer.timing
-    before = (stats["leaves"], stats["search_seconds"], stats["inference_seconds"],
-              timing["learn_seconds"], trainer.positions)
-    started = time.perf_counter()
-    for _ in range(moves):
-        trainer.step()
-    wall = time.perf_counter() - started
-    leaves, search, inference, learn, positions = (
-        now - then for now, then in zip((stats["leaves"], stats["search_seconds"],
-                                         stats["inference_seconds"], timing["learn_seconds"],
-                                         trainer.positions), before))
-    return {"leaf_evals_per_s": leaves / wall, "search_share": search / wall,
-            "inference_share": inference / wall, "learn_share": learn / wall,
-            "other_share": 1 - (search + inference + learn) / wall,
-            "positions_per_s": positions / wall, "seconds": wall}
+
+    def totals():
+        return (stats["leaves"], stats["search_seconds"], stats["inference_seconds"],
+                timing["learn_seconds"], trainer.positions)
+
+    windows = []
+    for _ in range(repeats):
+        before = totals()
+        started, cpu = time.perf_counter(), time.process_time()
+        for _ in range(moves):
+            trainer.step()
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+        leaves, search, inference, learn, positions = (
+            now - then for now, then in zip(totals(), before))
+        windows.append({
+            "leaf_evals_per_s": leaves / wall, "leaf_evals_per_cpu_s": leaves / cpu,
+            "search_share": search / wall, "inference_share": inference / wall,
+            "learn_share": learn / wall, "other_share": 1 - (search + inference + learn) / wall,
+            "positions_per_s": positions / wall, "seconds": wall, "cpu_seconds": cpu})
+    return windows
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="zebres")
-    parser.add_argument("--games", type=int, default=256, help="self-play games at once")
-    parser.add_argument("--sims", type=int, default=32)
-    parser.add_argument("--moves", type=int, default=30, help="moves measured")
+    parser.add_argument("--games", type=int, help="self-play games at once (default: AZConfig's)")
+    parser.add_argument("--sims", type=int, help="simulations per move (default: AZConfig's)")
+    parser.add_argument("--moves", type=int, default=40, help="moves timed per repeat")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--warmup", type=int, default=100, help="moves before timing")
     args = parser.parse_args(argv)
-    result = selfplay_speed(args.game, args.moves, games=args.games, sims=args.sims)
-    print(f"{args.game}, {args.games} games, {args.sims} simulations, {args.moves} moves "
-          f"({result['seconds']:.1f} s):")
-    print(f"  {result['leaf_evals_per_s']:,.0f} network leaf evaluations/s end to end; "
+    settings = {k: v for k, v in (("games", args.games), ("sims", args.sims)) if v is not None}
+    runs = selfplay_speed(args.game, args.moves, args.repeats, args.warmup, **settings)
+    result = sorted(runs, key=lambda run: run["leaf_evals_per_cpu_s"])[len(runs) // 2]
+    print(f"{args.game}, {settings or 'default settings'}, median of {args.repeats} windows of "
+          f"{args.moves} moves ({result['seconds']:.0f} s wall, {result['cpu_seconds']:.0f} s "
+          f"CPU):")
+    print(f"  {result['leaf_evals_per_s']:,.0f} network leaf evaluations/s of wall time, "
+          f"{result['leaf_evals_per_cpu_s']:,.0f} per CPU second; "
           f"{result['positions_per_s']:,.0f} training positions/s")
-    print("  time: " + ", ".join(f"{k.removesuffix('_share')} {result[k]:.0%}" for k in
-                                 ("search_share", "inference_share", "learn_share",
-                                  "other_share")))
+    print("  wall time: " + ", ".join(f"{k.removesuffix('_share')} {result[k]:.0%}" for k in
+                                      ("search_share", "inference_share", "learn_share",
+                                       "other_share")))
 
 
 if __name__ == "__main__":

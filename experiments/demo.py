@@ -6,6 +6,8 @@
 3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
 4. A short PPO run on Zèbres (about a minute, ``savanna_experiments.train.demo_training``) and its
    learning curve in text.
+5. The shipped AlphaZero baseline (``az:baseline``, 100 simulations) against the same MCTS
+   (skipped with a note if no baseline is shipped).
 """
 import textwrap
 
@@ -47,6 +49,18 @@ def demo(games=20, sims=500, seed=0, write=print):
     write("\n== 4. A short PPO training run (about a minute) ==\n")
     from savanna_experiments.train import demo_training
     demo_training(seed=seed, write=write)
+
+    write(f"\n== 5. The shipped AlphaZero baseline (100 simulations) against MCTS ({sims} "
+          f"simulations), {games} games ==\n")
+    try:
+        from savanna_agents.az_agent import baseline_path
+        baseline_path(game)
+        baseline = make_agent("az:baseline", sims=100)
+        mcts = make_agent("mcts", sims=sims)
+    except (ImportError, ValueError) as err:
+        write(f"skipped: {err}")
+    else:
+        write(play_match(game, [baseline, mcts], games=games, seed=seed).table())
 
 
 def explain_random_game(game, rng, write):

@@ -1,6 +1,6 @@
 """``savanna train az <game>``: an AlphaZero run (``savanna_agents.alphazero``) in its own folder.
 
-    savanna train az zebres --minutes 60 --seed 0 [--games 256] [--sims 32] ...
+    savanna train az zebres --minutes 60 --seed 0 [--games 1024] [--sims 32] ...
     savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
     savanna train az --resume runs/zebres-az-0-20260101-120000
     savanna train az zebres --backend ray --actors 8 [--address auto]   self-play on Ray
@@ -54,6 +54,10 @@ from savanna_experiments.runs import (
 )
 
 __all__ = ["add_parser", "evaluate", "run", "run_training"]
+
+# the learner's metrics: every metrics.csv row has them (NaN before the first learner step), so
+# the header, written from the first row, names them
+LOSSES = ("policy_loss", "value_loss", "policy_kl")
 
 
 def evaluate(trainer, seed, records=None):
@@ -144,7 +148,8 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
                 if trainer.moves % cfg.log_every == 0:
                     log.write(METRICS_FILE, {"step": trainer.moves,
                                              "minutes": extra["seconds"] / 60,
-                                             **trainer.counters(), **window.rates(), **metrics})
+                                             **trainer.counters(), **window.rates(),
+                                             **dict.fromkeys(LOSSES, float("nan")), **metrics})
                 if extra["seconds"] >= extra["next_checkpoint"]:
                     extra["next_checkpoint"] += 60 * cfg.checkpoint_minutes
                     save("last.pt")

@@ -1,9 +1,12 @@
 """AlphaZero (savanna_agents.alphazero): the Gumbel search against exact values on the tiny games,
 chance and three players, determinization, training, exact resume, checkpoints and agents."""
+import os
+
 import numpy as np
 import pytest
 import torch
 
+from savanna.game import CHANCE
 from savanna_agents._az_kernels import considered_visits
 from savanna_agents.alphazero import (
     AZConfig,
@@ -14,6 +17,7 @@ from savanna_agents.alphazero import (
     network_evaluator,
     save_checkpoint,
 )
+from savanna_agents.az_agent import baseline_path, shipped_baselines
 from savanna_agents.exact import solve
 from savanna_agents.registry import make_agent
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
@@ -211,6 +215,40 @@ def test_agents_play_legal_moves(nim_checkpoint, spec):
         states, _ = game.step(states, actions)
 
 
+@pytest.mark.parametrize("name", shipped_baselines())
+def test_each_shipped_baseline_loads_and_plays_legal_moves(name):
+    from savanna import make_game
+
+    game_name, players = name.removesuffix("p.pt").rsplit("-", 1)
+    game = make_game(game_name)
+    if game.num_players != int(players):
+        game = make_game(game_name, num_players=int(players))
+    assert os.path.getsize(baseline_path(game)) <= 2_000_000
+    rng = np.random.default_rng(0)
+    states = game.init(4, rng)
+    for spec in ("az:baseline,sims=8", "az-policy:baseline"):
+        agent = make_agent(spec)
+        for _ in range(3):
+            while (game.current_player(states) == CHANCE).any():
+                chance = game.current_player(states) == CHANCE
+                drawn = states[chance]
+                game.apply_chance(drawn, game.sample_chance(drawn, rng))
+                states[chance] = drawn
+            states = states[game.current_player(states) >= 0]
+            actions = agent.act(game, states, rng)
+            assert game.legal_mask(states)[np.arange(len(states)), actions].all()
+            states, _ = game.step(states, actions)
+
+
+def test_a_game_without_a_baseline_says_which_exist():
+    agent = make_agent("az:baseline")
+    game = Nim()
+    with pytest.raises(ValueError, match="no AlphaZero baseline for nim with 2 players; "
+                                         "shipped: ") as err:
+        agent.act(game, game.init(1, np.random.default_rng(0)), np.random.default_rng(0))
+    assert "\n" not in str(err.value)
+
+
 def test_fused_priors_equal_the_dense_masked_softmax():
     from savanna_agents.policy_head import probabilities
     from savanna_agents.ppo import masked_log_probs
@@ -223,6 +261,45 @@ def test_fused_priors_equal_the_dense_masked_softmax():
     dense = masked_log_probs(layer(hidden), torch.from_numpy(legal)).exp().detach().numpy()
     assert probabilities(hidden, layer, legal) == pytest.approx(dense, abs=1e-6)
     assert (probabilities(hidden, layer, legal)[~legal] == 0).all()
+
+
+def test_fused_policy_loss_is_the_dense_cross_entropy_values_and_gradients():
+    from savanna_agents.policy_head import cross_entropy
+    from savanna_agents.ppo import masked_log_probs
+
+    rng = np.random.default_rng(2)
+    layer = torch.nn.Linear(8, 12)
+    legal = rng.random((6, 12)) < 0.4
+    legal[:, 5] = True
+    target = np.where(legal, rng.random((6, 12)), 0).astype(np.float32)
+    target /= target.sum(axis=1, keepdims=True)
+    upstream = torch.from_numpy(rng.normal(size=6).astype(np.float32))
+    start = rng.normal(size=(6, 8)).astype(np.float32)
+    results = []
+    for fused in (False, True):
+        hidden = torch.tensor(start, requires_grad=True)
+        layer.zero_grad()
+        legal_t, target_t = torch.from_numpy(legal), torch.from_numpy(target)
+        loss = (cross_entropy(hidden, layer, legal_t, target_t) if fused else
+                -(target_t * masked_log_probs(layer(hidden), legal_t)).sum(dim=1))
+        (loss * upstream).sum().backward()
+        results.append((loss.detach(), hidden.grad, layer.weight.grad.clone(),
+                        layer.bias.grad.clone()))
+    for dense, fused in zip(*results):
+        assert torch.allclose(dense, fused, atol=1e-5)
+
+
+def test_the_search_evaluator_is_the_network():
+    game = HighCard()
+    net = make_network(game, (16, 8)).eval()
+    states = game.init(6, np.random.default_rng(0))
+    obs = game.observe(states, np.zeros(6, np.int64)).reshape(6, -1)
+    mask = np.ones((6, game.num_actions), np.bool_)
+    priors, values = network_evaluator(net)(obs, mask)
+    with torch.no_grad():
+        logits, expected = net(obs)
+    assert values == pytest.approx(expected.numpy(), abs=1e-6)
+    assert priors == pytest.approx(torch.softmax(logits, dim=1).numpy(), abs=1e-6)
 
 
 def test_a_run_folder_stops_and_resumes(tmp_path):
@@ -239,4 +316,6 @@ def test_a_run_folder_stops_and_resumes(tmp_path):
                  write=messages.append)
     for name in ("config.json", "metrics.csv", "eval.csv", "last.pt", "best.pt"):
         assert (folder / name).is_file(), name
+    header = (folder / "metrics.csv").read_text().splitlines()[0].split(",")
+    assert {"policy_loss", "value_loss", "policy_kl"} <= set(header)
     assert any("resuming" in m and "move 4" in m for m in messages)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from savanna_agents.features import active_features, sparse_linear, stack_features
+from savanna_agents.features import active_features, observation_bags, sparse_linear, stack_features
 
 
 def observations(rng, n, size, high):
@@ -17,6 +17,15 @@ def test_active_features_list_each_entry_as_often_as_its_value():
     obs = np.array([[0, 1, 0, 2], [0, 0, 0, 0], [3, 0, 0, 1]], np.uint8)
     assert active_features(obs).tolist() == [[1, 3, 3, 4, 4], [4, 4, 4, 4, 4],
                                              [0, 0, 0, 3, 4]]
+
+
+@pytest.mark.parametrize("high", [1, 3])
+def test_observation_bags_are_the_active_features_end_to_end(high):
+    obs = observations(np.random.default_rng(high), 40, 30, high)
+    features = active_features(obs)
+    flat, starts = observation_bags(obs)
+    rows = np.split(flat, starts[1:])
+    assert [row.tolist() for row in rows] == [f[f < 30].tolist() for f in features]
 
 
 @pytest.mark.parametrize("high, scale", [(1, 1.0), (3, 1.0), (3, 0.25)])
