@@ -32,6 +32,7 @@ Example::
 import itertools
 import multiprocessing
 import os
+import signal
 import sys
 import time
 import warnings
@@ -293,6 +294,9 @@ _WORKER: dict = {}
 
 
 def _init_worker(game, agents, matches):
+    # A forked worker inherits the parent's SIGTERM handler; Ray's (a driver installs one) drains
+    # its node first and never returns here, so the pool could never terminate its workers.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if "torch" in sys.modules:  # the workers are the parallelism: torch's own OpenMP threads
         sys.modules["torch"].set_num_threads(1)  # would spin against them (7x slower)
     _WORKER.update(game=game, agents=agents, matches=matches)

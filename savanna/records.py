@@ -263,7 +263,7 @@ def read_record(path, index=0):
     allowed range when the file holds fewer (``--game N`` of the command line)."""
     records = read_records(path)
     if not 0 <= index < len(records):
-        raise ValueError(f"--game must be in 0..{len(records) - 1} ({clip(str(path))} holds "
+        raise ValueError(f"--game must be in 0..{len(records) - 1} ({path} holds "
                          f"{len(records)} records), got {index}")
     return records[index]
 
@@ -276,17 +276,17 @@ def read_records(path):
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or "not UTF-8 text"
-        raise ValueError(f"cannot read records from {clip(str(path))}: {reason}") from None
+        raise ValueError(f"cannot read records from {path}: {reason}") from None
     records = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{clip(str(path))} line {n}"
+        where = f"{path} line {n}"
         try:
             data = json.loads(line)
         except json.JSONDecodeError as err:
             raise ValueError(f"{where}: not JSON ({err.msg} at column {err.colno})") from None
         records.append(Record.from_json(data, where))
     if not records:
-        raise ValueError(f"{clip(str(path))} holds no records")
+        raise ValueError(f"{path} holds no records")
     return records

@@ -158,7 +158,7 @@ def test_a_record_that_does_not_replay_is_a_one_line_error_naming_it(edit, messa
     with pytest.raises(ValueError) as err:
         record.states()
     assert message in str(err.value) and "\n" not in str(err.value)
-    assert str(err.value).startswith(f"{str(path)!r} line 1: ")
+    assert str(err.value).startswith(f"{path} line 1: ")
 
 
 def test_an_unreadable_or_empty_file_is_a_one_line_error(tmp_path):

@@ -2,6 +2,7 @@
 import csv
 import json
 import math
+import subprocess
 import sys
 
 import numpy as np
@@ -235,3 +236,16 @@ def test_a_tournament_plays_all_its_matches_on_one_pool_with_the_same_results(mo
     assert (one.ratings == two.ratings).all() and len(two.matches) == 3
     for (_, a), (_, b) in zip(one.matches, two.matches):
         assert (a.returns == b.returns).all() and (a.seats == b.seats).all()
+
+
+def test_a_pool_ends_its_workers_whatever_sigterm_handler_the_parent_installed():
+    """Ray's driver installs a SIGTERM handler that never returns in a forked child: the
+    workers must not inherit it, or the pool waits for them forever."""
+    code = ("import signal, time; signal.signal(signal.SIGTERM, lambda *_: time.sleep(1e6)); "
+            "from savanna import make_game; from savanna_agents import make_agent, play_match; "
+            "r = play_match(make_game('zebres'), [make_agent('random')] * 2, games=4, "
+            "workers=2, progress=False, start_method='fork'); print(r.games)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "4"
