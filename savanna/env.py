@@ -119,7 +119,8 @@ class SavannaEnv(gym.Env):
             raise ValueError(f"action must be an int in 0..{self.game.num_actions - 1}, "
                              f"got {clip(action)}")
         self._action[0] = a if 0 <= a < self.game.num_actions else -1
-        if play.refuse_illegal(self._action, self._acting, self.illegal_action, [action])[0]:
+        if a != self._action[0] or not play.mask[0, a]:  # the shared rule only when illegal
+            play.refuse_illegal(self._action, self._acting, self.illegal_action, [action])
             self._over = True
             return self._observation(), -1.0, True, False, {"seat": self.seat,
                                                            "illegal_action": True}
