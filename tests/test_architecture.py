@@ -134,6 +134,13 @@ def test_a_users_own_agents_py_does_not_shadow_ours(tmp_path):
     assert done.stdout.strip() == "2"
 
 
+def printed_by(code):
+    """What ``code`` prints, run in a fresh interpreter from the checkout's root."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    return done.stdout.strip()
+
+
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
@@ -144,18 +151,14 @@ def test_the_references_and_notations_load_no_numba():
             "zebres.notation, bonobo.notation, banjooli.notation; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'torch'}) + "
             "sorted(m for m in sys.modules if m.endswith('_kernels')))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, check=True)
-    assert done.stdout.strip() == "[]"
+    assert printed_by(code) == "[]"
 
 
 def test_import_savanna_loads_nothing_above_the_core():
     code = ("import sys, savanna; print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'torch', 'savanna_agents', 'savanna_experiments', 'savanna_benchmarks', 'agents', "
             "'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli', 'ray'}))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, check=True)
-    assert done.stdout.strip() == "[]"
+    assert printed_by(code) == "[]"
 
 
 def test_the_agents_and_the_command_line_load_ray_only_when_asked():
@@ -164,6 +167,4 @@ def test_the_agents_and_the_command_line_load_ray_only_when_asked():
             "savanna_agents.alphazero, savanna_experiments.cli, savanna_experiments.sweep, "
             "savanna_experiments.train_az; "
             "print('ray' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, check=True)
-    assert done.stdout.strip() == "False"
+    assert printed_by(code) == "False"
