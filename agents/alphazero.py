@@ -494,11 +494,12 @@ class Learner:
 
     def add(self, trajectories):
         """Puts positions in the window, overwriting the oldest."""
-        m = len(trajectories.obs)
         w = self.config.replay_window
-        rows = (self.cursor + np.arange(m)) % w
+        m = len(trajectories.obs)
+        kept = min(m, w)  # more than the window: only the newest fit
+        rows = (self.cursor + np.arange(m - kept, m)) % w
         for store, new in zip(self.replay, trajectories):
-            store[rows] = new[-w:] if m > w else new
+            store[rows] = new[m - kept:]
         self.cursor = int((self.cursor + m) % w)
         self.size = min(w, self.size + m)
 

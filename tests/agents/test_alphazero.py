@@ -12,6 +12,7 @@ from savanna_agents.alphazero import (
     AZConfig,
     GumbelSearch,
     Trainer,
+    Trajectories,
     load_checkpoint,
     make_network,
     network_evaluator,
@@ -132,6 +133,34 @@ def test_determinized_search_leaks_no_hidden_card():
 # ----- training --------------------------------------------------------------------------------
 TINY = {"game": "nim", "games": 32, "sims": 16, "hidden": (32, 32), "batch_size": 64,
         "replay_window": 4096, "reuse": 8.0, "lr": 3e-3}
+
+
+@pytest.mark.parametrize("sizes", [(3, 2), (5, 7, 1, 9), (20,), (8, 8, 3)])
+def test_the_replay_window_keeps_the_newest_positions_in_order(sizes):
+    """Batches larger than the window, or wrapping its end, leave exactly the last
+    ``replay_window`` positions, the oldest at the cursor."""
+    game = Nim((2, 3, 4))
+    window = 8
+    learner = Trainer(AZConfig(**{**TINY, "replay_window": window, "batch_size": 4}),
+                      game).learner
+    added = np.arange(sum(sizes))
+    start = 0
+    for m in sizes:
+        ids = added[start:start + m]
+        learner.add(Trajectories(np.repeat(ids[:, None], learner.replay.obs.shape[1], 1)
+                                 .astype(np.uint8),
+                                 np.ones((m, game.num_actions), np.bool_),
+                                 np.zeros((m, game.num_actions), np.float32),
+                                 np.repeat(ids[:, None], game.num_players, 1)
+                                 .astype(np.float32)))
+        start += m
+    newest = added[-window:]
+    assert learner.size == min(window, len(added))
+    in_order = np.roll(learner.replay.value[:learner.size, 0], -learner.cursor
+                       if learner.size == window else 0)
+    assert np.array_equal(in_order, newest[-learner.size:])
+    assert np.array_equal(learner.replay.obs[:learner.size, 0], learner.replay.value[
+        :learner.size, 0])
 
 
 def test_training_on_nim_reaches_the_exact_values():
