@@ -33,7 +33,7 @@ BASELINE = "baseline"  # the checkpoint name of the shipped model of the game be
 
 def shipped_baselines():
     """The shipped baseline files, by name (``zebres-2p.pt``, ...)."""
-    folder = resources.files("agents") / "baselines"
+    folder = resources.files("savanna_agents") / "baselines"
     return sorted(f.name for f in folder.iterdir() if f.name.endswith(".pt")) \
         if folder.is_dir() else []
 
@@ -46,7 +46,7 @@ def baseline_path(game):
         shipped = ", ".join(n.removesuffix(".pt") for n in shipped_baselines()) or "none"
         raise ValueError(f"no AlphaZero baseline for {game.name} with {game.num_players} "
                          f"players; shipped: {shipped}")
-    return str(resources.files("agents") / "baselines" / name)
+    return str(resources.files("savanna_agents") / "baselines" / name)
 
 
 class AZPolicyAgent:

@@ -126,6 +126,7 @@ def test_a_users_own_agents_py_does_not_shadow_ours(tmp_path):
         (tmp_path / f"{name}.py").write_text("raise ImportError('the user\'s own file')\n")
     code = ("from savanna_agents import make_agent, play_match; from savanna import make_game; "
             "import savanna_experiments.cli, savanna_benchmarks.report; "
+            "from savanna_agents.az_agent import shipped_baselines; shipped_baselines(); "
             "r = play_match(make_game('zebres'), [make_agent('random'), make_agent('greedy')], "
             "games=2, workers=1, progress=False); print(r.games)")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
