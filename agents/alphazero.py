@@ -81,6 +81,8 @@ class AZConfig:
     value_scale: float = setting(0.1, "sigma(q) = (maxvisit_init + max N) * value_scale * q")
     maxvisit_init: float = setting(50.0, "visit offset of sigma(q) (see value_scale)")
     gumbel_scale: float = setting(1.0, "root noise scale (0: top-k of the prior alone)")
+    rollout_weight: float = setting(0.0, "weight of one random playout in each leaf's value "
+                                         "(AlphaGo's mix; 0: the network's value alone)")
     hidden: tuple = setting((128, 128), "hidden layer widths")
     lr: float = setting(1e-3, "learning rate")
     weight_decay: float = setting(1e-4, "weight decay of the optimizer")
@@ -112,6 +114,9 @@ class AZConfig:
                      "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0, got {clip(getattr(self, name))}")
+        if not 0 <= self.rollout_weight <= 1:
+            raise ValueError(f"rollout_weight must be in [0, 1], got "
+                             f"{clip(self.rollout_weight)}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must be one or more positive widths, got "
                              f"{clip(self.hidden)}")
@@ -235,19 +240,23 @@ class GumbelSearch:
     max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
     value_scale, maxvisit_init   the scale of sigma(q)
     gumbel_scale    the root noise (0: the prior's top-k, deterministic)
+    rollout_weight  w: a leaf's value is ``(1 - w) * network value + w * the returns of one
+                    random playout from it`` (AlphaGo's mix: the playout corrects a value
+                    head that is still wrong, early in training above all; 0: none)
 
     ``stats`` adds up the seconds spent in the compiled search and in the evaluator, and the
     leaves evaluated, for throughput reports.
     """
 
     def __init__(self, game, sims=32, max_considered=16, value_scale=0.1, maxvisit_init=50.0,
-                 gumbel_scale=1.0):
+                 gumbel_scale=1.0, rollout_weight=0.0):
         self.game = game
         self.sims = int(sims)
         self.table = _az_kernels.considered_visits(int(max_considered), self.sims)
         self.value_scale = float(value_scale)
         self.maxvisit_init = float(maxvisit_init)
         self.gumbel_scale = float(gumbel_scale)
+        self.rollout_weight = float(rollout_weight)
         self.kernels = compiled_az(game)
         self.width = max(game.num_actions, game.max_chance_outcomes)
         self.pool = None
@@ -278,7 +287,8 @@ class GumbelSearch:
         sims_done = np.zeros(n, np.int32)
         k.collect_roots(pool.nodes, pool.states, n, leaves, obs, masks, leaf_players)
         self.stats["search_seconds"] += time.perf_counter() - started
-        self._evaluate(evaluate, n, leaves, leaf_games, obs, masks, leaf_players, sims_done)
+        self._evaluate(evaluate, n, leaves, leaf_games, obs, masks, leaf_players, sims_done,
+                       rng)
         started = time.perf_counter()
         sims_done[:] = 0  # the roots' evaluation is not a simulation
         gumbel = self.gumbel_scale * rng.gumbel(size=(n, game.num_actions))
@@ -291,7 +301,7 @@ class GumbelSearch:
             if got:
                 self.stats["search_seconds"] += time.perf_counter() - started
                 self._evaluate(evaluate, got, leaves, leaf_games, obs, masks, leaf_players,
-                               sims_done)
+                               sims_done, rng)
                 started = time.perf_counter()
             elif short:
                 pool.reserve(2 * len(pool.nodes), 2 * len(pool.states))
@@ -317,18 +327,32 @@ class GumbelSearch:
                                       / nodes["visits"][kids, None])
         return out
 
-    def _evaluate(self, evaluate, got, leaves, leaf_games, obs, masks, players, sims_done):
+    def _evaluate(self, evaluate, got, leaves, leaf_games, obs, masks, players, sims_done,
+                  rng):
         started = time.perf_counter()
         priors, values = evaluate(obs[:got], masks[:got])
         self.stats["inference_seconds"] += time.perf_counter() - started
         self.stats["leaves"] += got
         started = time.perf_counter()
+        if self.rollout_weight:
+            w = self.rollout_weight
+            values = (1 - w) * values + w * self._playouts(leaves[:got], players[:got], rng)
         self.pool.reserve(got * self.game.num_actions, 0)
         self.kernels.expand_and_backup(
             *self.pool.arrays, leaves[:got],
             leaf_games[:got], players[:got], np.ascontiguousarray(priors, np.float64),
             np.ascontiguousarray(values, np.float32), sims_done)
         self.stats["search_seconds"] += time.perf_counter() - started
+
+
+    def _playouts(self, leaves, players, rng):
+        """The returns of one random playout from each leaf, in its player's relative seats."""
+        game, p = self.game, self.game.num_players
+        states = self.pool.states[self.pool.nodes["slot"][leaves]]  # a copy, played in place
+        returns = np.zeros((len(states), p), np.float32)
+        game.drivers.random_playouts(states, make_streams(rng, len(states)), returns,
+                                     np.zeros(len(states), np.int64))
+        return np.take_along_axis(returns, (players[:, None] + np.arange(p)) % p, axis=1)
 
 
 def _resampled(game, states, players, rng):
@@ -374,7 +398,7 @@ class SelfPlay:
         self.game, self.rng = game, rng
         self.net = make_network(game, cfg.hidden).eval()
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
-                                   cfg.maxvisit_init, cfg.gumbel_scale)
+                                   cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight)
         self.states = game.init(cfg.games, rng)
         self.collected = np.zeros((cfg.games, game.num_players), np.float64)
         self.episode = np.arange(cfg.games, dtype=np.int64)

@@ -164,10 +164,9 @@ def _search_az(game, row, agent, rng):
     """The same from the AlphaZero agent's Gumbel search (one tree)."""
     import torch
 
-    from savanna_agents.alphazero import GumbelSearch, network_evaluator
+    from savanna_agents.alphazero import network_evaluator
 
-    search = GumbelSearch(game, agent.sims, agent.max_considered,
-                          gumbel_scale=agent.gumbel_scale)
+    search = agent.new_search(game)
     with torch.no_grad():
         result = search.run(row, network_evaluator(agent.network(game)), rng)
     nodes = search.pool.nodes

@@ -57,13 +57,16 @@ class AZPolicyAgent:
     def __init__(self, checkpoint: str):
         self.checkpoint = str(checkpoint)
         self._data = None if self.checkpoint == BASELINE else load_checkpoint(self.checkpoint)
-        self._nets = {}
+        self._nets = {}     # game key -> the network
+        self._trained = {}  # game key -> the settings it was trained with (AZConfig dict)
 
     @classmethod
-    def from_network(cls, net, game, label="training", **settings):
-        """An agent on an in-memory network (the trainer's evaluations), for ``game`` only."""
+    def from_network(cls, net, game, label="training", trained=None, **settings):
+        """An agent on an in-memory network (the trainer's evaluations), for ``game`` only;
+        ``trained``: the run's settings (``AZConfig.to_dict()``), whose search it repeats."""
         agent = cls.__new__(cls)
-        agent.checkpoint, agent._data, agent._nets = label, None, {_key(game): net}
+        agent.checkpoint, agent._data = label, None
+        agent._nets, agent._trained = {_key(game): net}, {_key(game): trained or {}}
         agent._configure(**settings)
         return agent
 
@@ -85,6 +88,7 @@ class AZPolicyAgent:
             else:
                 data = load_checkpoint(self.checkpoint, game)  # the error if the game differs
             self._nets[key] = network_from_checkpoint(data, game)
+            self._trained[key] = data["config"]
         return self._nets[key]
 
     def act(self, game, states, rng):
@@ -104,18 +108,21 @@ class AZAgent(AZPolicyAgent):
     name = "az"
 
     def __init__(self, checkpoint: str, sims: int = 100, max_considered: int = 16,
-                 gumbel_scale: float = 1.0):
+                 gumbel_scale: float = 1.0, rollout_weight: float | None = None):
         super().__init__(checkpoint)
-        self._configure(sims, max_considered, gumbel_scale)
+        self._configure(sims, max_considered, gumbel_scale, rollout_weight)
 
-    def _configure(self, sims=100, max_considered=16, gumbel_scale=1.0):
+    def _configure(self, sims=100, max_considered=16, gumbel_scale=1.0, rollout_weight=None):
         for name, value in (("sims", sims), ("max_considered", max_considered)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         if not gumbel_scale >= 0:
             raise ValueError(f"gumbel_scale must be >= 0, got {gumbel_scale!r}")
+        if rollout_weight is not None and not 0 <= rollout_weight <= 1:
+            raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
         self.sims, self.max_considered = int(sims), int(max_considered)
         self.gumbel_scale = float(gumbel_scale)
+        self.rollout_weight = rollout_weight  # None: as the network was trained
         self._searches = {}
 
     def settings(self):
@@ -124,15 +131,27 @@ class AZAgent(AZPolicyAgent):
             out["max_considered"] = self.max_considered
         if self.gumbel_scale != 1.0:
             out["gumbel_scale"] = self.gumbel_scale
+        if self.rollout_weight is not None:
+            out["rollout_weight"] = self.rollout_weight
         return out
+
+    def new_search(self, game):
+        """A ``GumbelSearch`` with this agent's settings; the scale of sigma(q) and, unless
+        given, the rollout weight are those the network was trained with."""
+        self.network(game)
+        trained = self._trained[_key(game)]
+        weight = self.rollout_weight if self.rollout_weight is not None \
+            else trained.get("rollout_weight", 0.0)
+        return GumbelSearch(game, self.sims, self.max_considered,
+                            trained.get("value_scale", 0.1), trained.get("maxvisit_init", 50.0),
+                            self.gumbel_scale, weight)
 
     @torch.no_grad()
     def act(self, game, states, rng):
         states = game.check_states(states)
         key = _key(game)
         if key not in self._searches:
-            self._searches[key] = GumbelSearch(game, self.sims, self.max_considered,
-                                               gumbel_scale=self.gumbel_scale)
+            self._searches[key] = self.new_search(game)
         evaluate = network_evaluator(self.network(game))
         return self._searches[key].run(states, evaluate, rng).actions
 

@@ -71,7 +71,8 @@ def evaluate(trainer, seed, records=None):
 
     cfg, game = trainer.config, trainer.game
     agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
-                                 sims=cfg.eval_sims, max_considered=cfg.max_considered)
+                                 trained=cfg.to_dict(), sims=cfg.eval_sims,
+                                 max_considered=cfg.max_considered)
     row, kept = {}, []
     for k, rung in enumerate(cfg.ladder):
         agents = [agent] + [make_agent(rung) for _ in range(game.num_players - 1)]

@@ -90,6 +90,19 @@ def test_without_search_values_the_moves_follow_the_gumbel_top_k_of_the_prior():
     assert (counts > 0).all() and counts.max() < 40   # one simulation: a uniform draw
 
 
+@pytest.mark.parametrize("weight", [0.0, 0.5, 1.0])
+def test_a_leafs_value_mixes_the_network_and_a_playout_from_the_movers_seat(weight):
+    """Nim (0, 0, 2), two simulations (one per move): taking one stone leaves the opponent
+    the last one, so a playout from there returns -1 to the mover; the evaluator says 0."""
+    game = Nim((0, 0, 2))
+    search = GumbelSearch(game, sims=2, rollout_weight=weight)
+    search.run(game.init(1), uniform_evaluator(2), np.random.default_rng(0))
+    take_one, take_two = (game.action_names.index(f"take {k} from 2") for k in (1, 2))
+    values = search.action_values(0)
+    assert values[take_one] == pytest.approx([-weight, weight])
+    assert values[take_two] == pytest.approx([1, -1])   # the game's end: no playout
+
+
 # ----- chance nodes and three players: per-player values backed up ----------------------------
 def test_chance_nodes_back_up_the_expected_values():
     game = DiceRace()
@@ -242,6 +255,17 @@ def test_agents_play_legal_moves(nim_checkpoint, spec):
         actions = agent.act(game, states, np.random.default_rng(5))
         assert game.legal_mask(states)[np.arange(len(states)), actions].all()
         states, _ = game.step(states, actions)
+
+
+def test_the_agent_searches_as_its_network_was_trained(tmp_path):
+    game = Nim((2, 3, 4))
+    trainer = Trainer(AZConfig(**{**TINY, "games": 2, "value_scale": 0.05,
+                                  "rollout_weight": 0.3}), game)
+    path = tmp_path / "mixed.pt"
+    save_checkpoint(trainer.checkpoint(full=False), path)
+    search = make_agent(f"az:{path},sims=8").new_search(game)
+    assert (search.value_scale, search.rollout_weight, search.sims) == (0.05, 0.3, 8)
+    assert make_agent(f"az:{path},rollout_weight=0").new_search(game).rollout_weight == 0
 
 
 @pytest.mark.parametrize("name", shipped_baselines())
