@@ -8,6 +8,9 @@
   that 16-64 simulations already improve the policy. Imperfect information: every search
   starts from ``game.resample_hidden(state, player, rng)``, one draw of the hidden cards
   consistent with what the player to move knows (the network itself sees only observations).
+  With ``rollout_weight`` w > 0 a leaf's value mixes in one random playout from it (AlphaGo's
+  ``(1 - w) * network + w * playout``): early in a run the value head knows nothing, a
+  playout already something.
 * **Network** (``AZNet``): PPO's trunk (``savanna_agents.ppo.PolicyValueNet``: a sparse first layer
   over the observation's active features, ``savanna_agents.features``), a policy head of one logit
   per action (masked softmax over the legal ones) and a value head of one output per player, in
