@@ -191,7 +191,9 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
                 metrics["seconds"] = extra["seconds"]
                 log.write(METRICS_FILE, {"step": metrics.pop("step"), **metrics})
                 if trainer.global_step >= extra["next_checkpoint"]:
-                    extra["next_checkpoint"] += cfg.checkpoint_every
+                    if trainer.global_step >= extra["next_eval"]:  # before the checkpoint: a
+                        _evaluate_and_keep_best(trainer, extra, log, folder)  # resumed run
+                    extra["next_checkpoint"] += cfg.checkpoint_every  # must not repeat it
                     trainer.save(folder / "last.pt", extra)
                 if bar is not None:
                     bar.update(cfg.batch_size)
@@ -199,7 +201,7 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
                 updates += 1
                 if stop_after is not None and updates >= stop_after:
                     stop.request("stop_after")
-            if not stop:
+            if not stop and extra.get("last_eval_step") != trainer.global_step:
                 _evaluate_and_keep_best(trainer, extra, log, folder)
             trainer.save(folder / "last.pt", extra)
     finally:
@@ -224,7 +226,7 @@ def _evaluate_and_keep_best(trainer, extra, log, folder):
     row = evaluate(trainer, cfg.eval_games, seed=cfg.seed * 100_003 + trainer.global_step,
                    records=eval_records_file(folder, trainer.global_step))
     log.write(EVAL_FILE, {"step": trainer.global_step, **row})
-    extra["last_eval"] = row
+    extra["last_eval"], extra["last_eval_step"] = row, trainer.global_step
     extra["next_eval"] = trainer.global_step + cfg.eval_every
     score = float(np.mean([row[f"score_{name}"] for name in EVAL_OPPONENTS]))
     if score > extra["best_score"]:

@@ -127,7 +127,7 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
         row = evaluate(trainer, seed=cfg.seed * 100_003 + trainer.moves,
                        records=eval_records_file(folder, trainer.moves))
         log.write(EVAL_FILE, {"step": trainer.moves, "minutes": extra["seconds"] / 60, **row})
-        extra["last_eval"] = row
+        extra["last_eval"], extra["last_eval_move"] = row, trainer.moves
         extra["next_eval"] = extra["seconds"] + 60 * cfg.eval_minutes
         score = sum(row[f"score_{r}"] for r in cfg.ladder) / len(cfg.ladder)
         write(f"move {trainer.moves:,} ({extra['seconds'] / 60:.1f} min): " + ", ".join(
@@ -152,11 +152,13 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
                                              **trainer.counters(), **window.rates(),
                                              **dict.fromkeys(LOSSES, float("nan")), **metrics})
                 if extra["seconds"] >= extra["next_checkpoint"]:
+                    if extra["seconds"] >= extra["next_eval"]:  # before the checkpoint: a run
+                        evaluate_and_keep_best()  # resumed from it must not evaluate again
                     extra["next_checkpoint"] += 60 * cfg.checkpoint_minutes
                     save("last.pt")
                 if stop_after is not None and moves >= stop_after:
                     stop.request("stop_after")
-            if not stop:
+            if not stop and extra.get("last_eval_move") != trainer.moves:
                 evaluate_and_keep_best()
             save("last.pt")
     finally:

@@ -355,6 +355,34 @@ def test_the_search_evaluator_is_the_network():
     assert priors == pytest.approx(torch.softmax(logits, dim=1).numpy(), abs=1e-6)
 
 
+def test_a_run_killed_after_a_checkpoint_evaluates_each_move_once(tmp_path, monkeypatch):
+    """An evaluation due with a checkpoint runs before it is saved: a run killed after the
+    checkpoint and resumed from it does not evaluate (and log) the same move again."""
+    from savanna_experiments.train_az import run_training
+
+    game = Nim((2, 3, 4))
+    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "eval_games": 2, "eval_sims": 2,
+                         "ladder": ("random",), "eval_minutes": 1e-9,
+                         "checkpoint_minutes": 1e-9})
+    step, calls = Trainer.step, []
+
+    def killed_at_the_third_step(trainer):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # the process dies between two checkpoints
+        return step(trainer)
+
+    monkeypatch.setattr(Trainer, "step", killed_at_the_third_step)
+    with pytest.raises(KeyboardInterrupt):
+        run_training(config, runs_dir=tmp_path, game=game, write=lambda m: None)
+    monkeypatch.setattr(Trainer, "step", step)
+    folder = next(tmp_path.iterdir())
+    run_training(AZConfig(**{**TINY, "minutes": 0.005}), resume=folder, game=game,
+                 write=lambda m: None)
+    steps = [line.split(",")[0] for line in (folder / "eval.csv").read_text().splitlines()[1:]]
+    assert len(steps) > 3 and len(steps) == len(set(steps)), ", ".join(steps)
+
+
 def test_a_run_folder_stops_and_resumes(tmp_path):
     from savanna_experiments.train_az import run_training
 
