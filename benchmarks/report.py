@@ -5,6 +5,7 @@
     python -m savanna_benchmarks --quick --no-write
     python -m savanna_benchmarks --peers         # side by side with OpenSpiel, sb3, PettingZoo, pgx
     python -m savanna_benchmarks --validation    # what checking the states that enter the API costs
+    python -m savanna_benchmarks --alphazero     # AlphaZero self-play speed on Zèbres, end to end
 """
 import argparse
 import datetime
@@ -14,6 +15,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from savanna.files import atomic_write_text
 from savanna.registry import game_class
 from savanna_benchmarks.throughput import GAMES, measure_game
 
@@ -80,7 +82,7 @@ def write_results(sections):
         kept[title] = "## " + block.rstrip() + "\n"
     for title, body in sections.items():
         kept[title] = body
-    RESULTS.write_text(header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
+    atomic_write_text(RESULTS, header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
 
 
 def main(argv=None, prog="python -m savanna_benchmarks"):
@@ -96,6 +98,8 @@ def main(argv=None, prog="python -m savanna_benchmarks"):
                         help="instead: Savanna side by side with OpenSpiel, sb3, PettingZoo, pgx")
     parser.add_argument("--validation", action="store_true",
                         help="instead: the cost of validating states in Game.step")
+    parser.add_argument("--alphazero", action="store_true",
+                        help="instead: AlphaZero self-play speed on Zèbres, end to end")
     args = parser.parse_args(argv)
     command = f"{prog} " + shlex.join(argv or [])
     sections = {}
@@ -105,6 +109,8 @@ def main(argv=None, prog="python -m savanna_benchmarks"):
         return peers_main(args, when, command.strip(), where)
     if args.validation:
         return validation_main(args, when, command.strip(), where)
+    if args.alphazero:
+        return alphazero_main(args, when, command.strip(), where)
     for name in available_games(args.games):
         rows = measure_game(name, quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
         body = (f"## {name} — random play\n\n{when}; `{command.strip()}`; {where}\n\n"
@@ -141,5 +147,33 @@ def validation_main(args, when, command, where):
     print(body)
     if not args.no_write and not args.quick:
         write_results({"validation — cost of checking incoming states": body})
+        print(f"written to {RESULTS}")
+    return 0
+
+
+def alphazero_main(args, when, command, where):
+    """``--alphazero``: self-play speed end to end (``savanna_benchmarks.az_selfplay``) at the
+    default settings, the median of its timed windows by CPU rate."""
+    from savanna_benchmarks.az_selfplay import selfplay_speed
+
+    repeats = 3 if args.quick else 5
+    windows = selfplay_speed("zebres", moves=20 if args.quick else 50, repeats=repeats,
+                             warmup_moves=40 if args.quick else 150)
+    load = os.getloadavg()[0]
+    w = sorted(windows, key=lambda run: run["leaf_evals_per_cpu_s"])[len(windows) // 2]
+    rows = [("network leaf evaluations per second of wall time", w["leaf_evals_per_s"], "/s"),
+            ("network leaf evaluations per CPU second", w["leaf_evals_per_cpu_s"], "/s"),
+            ("training positions per second of wall time", w["positions_per_s"], "/s")] + [
+        (f"share of wall time: {part}", 100 * w[f"{part}_share"], "%")
+        for part in ("search", "inference", "learn", "other")]
+    body = (f"## alphazero — self-play speed\n\n{when}; `{command}`; {where}\n\n"
+            "Zèbres, default `AZConfig` (1,024 games searched together, 32 simulations, "
+            f"hidden 128×128, reuse 4): a fresh trainer warmed up, then the median of {repeats} "
+            "timed windows (by CPU rate); everything runs on one thread, so the CPU rate is "
+            f"what one idle core does (load average at the end: {load:.1f}).\n\n"
+            + table(rows) + "\n")
+    print(body)
+    if not args.no_write and not args.quick:
+        write_results({"alphazero — self-play speed": body})
         print(f"written to {RESULTS}")
     return 0
