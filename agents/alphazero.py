@@ -347,7 +347,6 @@ class GumbelSearch:
             np.ascontiguousarray(values, np.float32), sims_done)
         self.stats["search_seconds"] += time.perf_counter() - started
 
-
     def _playouts(self, leaves, players, rng):
         """The returns of one random playout from each leaf, in its player's relative seats."""
         game, p = self.game, self.game.num_players
