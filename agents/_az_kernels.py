@@ -27,8 +27,9 @@ as mctx's ``gumbel_muzero_policy`` does:
   ``pi'(a) - N(a) / (1 + sum N)`` with ``pi' = softmax(log prior + sigma(q))``;
 * ``sigma(q)`` is ``qtransform_completed_by_mix_value``: unvisited children take the node's
   mixed value (its network value blended with the prior-weighted mean Q of visited children),
-  all are rescaled to [0, 1] by their min and max, then scaled by
-  ``(maxvisit_init + max N) * value_scale``.
+  all are rescaled to [0, 1] by their min and max (or, with ``value_range`` > 0, divided by
+  that fixed span: mctx's ``rescale_values=False``, so that small, noisy differences stay
+  small), then scaled by ``(maxvisit_init + max N) * value_scale``.
 
 The move and the policy target (``root_results``): the improved policy
 ``softmax(log prior + sigma(q))`` over the legal actions, and the action maximising
@@ -119,7 +120,7 @@ def collect_roots(nodes, states, num_games, leaves, obs, masks, players):
 
 
 @njit(cache=True)
-def completed_q(nodes, values, rewards, raw, node, value_scale, maxvisit_init, q):
+def completed_q(nodes, values, rewards, raw, node, value_scale, maxvisit_init, value_range, q):
     """``q[j]``: sigma of the completed Q-value of child ``j`` of ``node`` for the player
     choosing there (mctx's ``qtransform_completed_by_mix_value``, see the module docstring)."""
     nd = nodes[node]
@@ -143,18 +144,19 @@ def completed_q(nodes, values, rewards, raw, node, value_scale, maxvisit_init, q
             q[j] = mixed
         low = min(low, q[j])
         high = max(high, q[j])
-    scale = (maxvisit_init + most) * value_scale / max(high - low, 1e-8)
+    span = value_range if value_range > 0 else max(high - low, 1e-8)
+    scale = (maxvisit_init + most) * value_scale / span
     for j in range(n):
         q[j] = (q[j] - low) * scale
 
 
 @njit(cache=True)
 def select_root(nodes, values, rewards, raw, log_priors, g, gumbel, table, value_scale,
-                maxvisit_init, q):
+                maxvisit_init, value_range, q):
     """Gumbel root selection with sequential halving for game ``g`` (its root is node ``g``)."""
     nd = nodes[g]
     first, n = nd.first_child, nd.num_children
-    completed_q(nodes, values, rewards, raw, g, value_scale, maxvisit_init, q)
+    completed_q(nodes, values, rewards, raw, g, value_scale, maxvisit_init, value_range, q)
     done = 0
     for j in range(n):
         done += nodes[first + j].visits
@@ -189,11 +191,11 @@ def improved_policy(nodes, log_priors, node, q, out):
 
 @njit(cache=True)
 def select_interior(nodes, values, rewards, raw, log_priors, node, value_scale, maxvisit_init,
-                    q, pi):
+                    value_range, q, pi):
     """The deterministic selection: the child maximising ``pi'(a) - N(a) / (1 + sum N)``."""
     nd = nodes[node]
     first, n = nd.first_child, nd.num_children
-    completed_q(nodes, values, rewards, raw, node, value_scale, maxvisit_init, q)
+    completed_q(nodes, values, rewards, raw, node, value_scale, maxvisit_init, value_range, q)
     improved_policy(nodes, log_priors, node, q, pi)
     visits = 0
     for j in range(n):
@@ -208,8 +210,8 @@ def select_interior(nodes, values, rewards, raw, log_priors, node, value_scale, 
 
 @njit(cache=True)
 def descend(nodes, values, rewards, raw, log_priors, states, counts, gumbel, table, sims_done,
-            num_sims, value_scale, maxvisit_init, streams, leaves, leaf_games, obs, masks,
-            players):
+            num_sims, value_scale, maxvisit_init, value_range, streams, leaves, leaf_games, obs,
+            masks, players):
     """One round: every game with simulations left descends to a leaf (written as leaf ``j``
     of the round, with ``leaf_games[j] = g``); simulations that reach the end of the game are
     backed up at once and the game descends again. Returns ``(leaves, short)``: ``short`` is
@@ -239,10 +241,10 @@ def descend(nodes, values, rewards, raw, log_priors, states, counts, gumbel, tab
                     child = select_chance(nodes, node, stream)
                 elif node == g:
                     child = select_root(nodes, values, rewards, raw, log_priors, g, gumbel,
-                                        table, value_scale, maxvisit_init, q)
+                                        table, value_scale, maxvisit_init, value_range, q)
                 else:
                     child = select_interior(nodes, values, rewards, raw, log_priors, node,
-                                            value_scale, maxvisit_init, q, pi)
+                                            value_scale, maxvisit_init, value_range, q, pi)
                 if nodes[child].slot < 0 and not materialise(nodes, rewards, states, counts,
                                                              child):
                     full = True
@@ -288,7 +290,7 @@ def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, l
 
 @njit(cache=True)
 def root_results(nodes, values, rewards, raw, log_priors, gumbel, value_scale, maxvisit_init,
-                 policy, chosen, root_values):
+                 value_range, policy, chosen, root_values):
     """Per game: the improved policy (``policy[g, a]``, zero where illegal), the move (the best
     ``gumbel + log prior + sigma(q)`` among the most visited root children) and the root's
     mean value vector."""
@@ -297,7 +299,7 @@ def root_results(nodes, values, rewards, raw, log_priors, gumbel, value_scale, m
     for g in range(len(chosen)):
         nd = nodes[g]
         first, n = nd.first_child, nd.num_children
-        completed_q(nodes, values, rewards, raw, g, value_scale, maxvisit_init, q)
+        completed_q(nodes, values, rewards, raw, g, value_scale, maxvisit_init, value_range, q)
         improved_policy(nodes, log_priors, g, q, pi)
         most = 0
         for j in range(n):

@@ -83,6 +83,8 @@ class AZConfig:
     max_considered: int = setting(16, "root actions sampled by Gumbel top-k")
     value_scale: float = setting(0.1, "sigma(q) = (maxvisit_init + max N) * value_scale * q")
     maxvisit_init: float = setting(50.0, "visit offset of sigma(q) (see value_scale)")
+    value_range: float = setting(0.0, "q divided by this fixed span before sigma (0: by the "
+                                      "children's min-max, as mctx's rescale_values)")
     gumbel_scale: float = setting(1.0, "root noise scale (0: top-k of the prior alone)")
     rollout_weight: float = setting(0.0, "weight of one random playout in each leaf's value "
                                          "(AlphaGo's mix; 0: the network's value alone)")
@@ -113,8 +115,8 @@ class AZConfig:
         for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {clip(getattr(self, name))}")
-        for name in ("value_scale", "maxvisit_init", "gumbel_scale", "weight_decay",
-                     "value_weight"):
+        for name in ("value_scale", "maxvisit_init", "value_range", "gumbel_scale",
+                     "weight_decay", "value_weight"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0, got {clip(getattr(self, name))}")
         if not 0 <= self.rollout_weight <= 1:
@@ -242,6 +244,9 @@ class GumbelSearch:
     sims            simulations per state
     max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
     value_scale, maxvisit_init   the scale of sigma(q)
+    value_range     0: Q-values rescaled by their min and max (mctx's default); > 0: divided
+                    by this fixed span (e.g. 2 for returns in [-1, 1]), so that small, noisy
+                    differences make small, not sharp, policy targets
     gumbel_scale    the root noise (0: the prior's top-k, deterministic)
     rollout_weight  w: a leaf's value is ``(1 - w) * network value + w * the returns of one
                     random playout from it`` (AlphaGo's mix: the playout corrects a value
@@ -252,12 +257,13 @@ class GumbelSearch:
     """
 
     def __init__(self, game, sims=32, max_considered=16, value_scale=0.1, maxvisit_init=50.0,
-                 gumbel_scale=1.0, rollout_weight=0.0):
+                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0):
         self.game = game
         self.sims = int(sims)
         self.table = _az_kernels.considered_visits(int(max_considered), self.sims)
         self.value_scale = float(value_scale)
         self.maxvisit_init = float(maxvisit_init)
+        self.value_range = float(value_range)
         self.gumbel_scale = float(gumbel_scale)
         self.rollout_weight = float(rollout_weight)
         self.kernels = compiled_az(game)
@@ -299,8 +305,8 @@ class GumbelSearch:
         while True:
             pool.reserve(n * self.width, 2 * n)
             got, short = k.descend(*pool.arrays, gumbel, self.table, sims_done, self.sims,
-                                   self.value_scale, self.maxvisit_init, streams, leaves,
-                                   leaf_games, obs, masks, leaf_players)
+                                   self.value_scale, self.maxvisit_init, self.value_range,
+                                   streams, leaves, leaf_games, obs, masks, leaf_players)
             if got:
                 self.stats["search_seconds"] += time.perf_counter() - started
                 self._evaluate(evaluate, got, leaves, leaf_games, obs, masks, leaf_players,
@@ -314,7 +320,8 @@ class GumbelSearch:
         actions = np.empty(n, np.int64)
         values = np.empty((n, game.num_players), np.float64)
         k.root_results(pool.nodes, pool.values, pool.rewards, pool.raw, pool.log_priors, gumbel,
-                       self.value_scale, self.maxvisit_init, policy, actions, values)
+                       self.value_scale, self.maxvisit_init, self.value_range, policy, actions,
+                       values)
         self.stats["search_seconds"] += time.perf_counter() - started
         return SearchResult(actions, policy, values)
 
@@ -400,7 +407,8 @@ class SelfPlay:
         self.game, self.rng = game, rng
         self.net = make_network(game, cfg.hidden).eval()
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
-                                   cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight)
+                                   cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight,
+                                   cfg.value_range)
         self.states = game.init(cfg.games, rng)
         self.collected = np.zeros((cfg.games, game.num_players), np.float64)
         self.episode = np.arange(cfg.games, dtype=np.int64)

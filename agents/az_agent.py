@@ -136,15 +136,15 @@ class AZAgent(AZPolicyAgent):
         return out
 
     def new_search(self, game):
-        """A ``GumbelSearch`` with this agent's settings; the scale of sigma(q) and, unless
-        given, the rollout weight are those the network was trained with."""
+        """A ``GumbelSearch`` with this agent's settings; the scale of sigma(q), its value
+        range and, unless given, the rollout weight are those the network was trained with."""
         self.network(game)
         trained = self._trained[_key(game)]
         weight = self.rollout_weight if self.rollout_weight is not None \
             else trained.get("rollout_weight", 0.0)
         return GumbelSearch(game, self.sims, self.max_considered,
                             trained.get("value_scale", 0.1), trained.get("maxvisit_init", 50.0),
-                            self.gumbel_scale, weight)
+                            self.gumbel_scale, weight, trained.get("value_range", 0.0))
 
     @torch.no_grad()
     def act(self, game, states, rng):

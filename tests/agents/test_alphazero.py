@@ -103,6 +103,21 @@ def test_a_leafs_value_mixes_the_network_and_a_playout_from_the_movers_seat(weig
     assert values[take_two] == pytest.approx([1, -1])   # the game's end: no playout
 
 
+@pytest.mark.parametrize("value_range, sharp", [(0.0, True), (2.0, False)])
+def test_a_fixed_value_range_keeps_small_q_differences_small(value_range, sharp):
+    """Children a few hundredths apart: the min-max rescaling stretches that to the full
+    sigma (a sharp target), a fixed span of 2 (returns in [-1, 1]) keeps it near the prior."""
+    game = Nim((0, 3, 3))
+
+    def close_values(obs, mask):
+        v = 0.01 * obs.sum(axis=1).astype(np.float32)
+        return mask / mask.sum(axis=1, keepdims=True), np.stack([v, -v], axis=1)
+
+    result = GumbelSearch(game, sims=6, value_range=value_range).run(
+        game.init(1), close_values, np.random.default_rng(0))
+    assert (result.policy.max() > 0.4) if sharp else (result.policy.max() < 0.2)
+
+
 # ----- chance nodes and three players: per-player values backed up ----------------------------
 def test_chance_nodes_back_up_the_expected_values():
     game = DiceRace()
@@ -260,11 +275,12 @@ def test_agents_play_legal_moves(nim_checkpoint, spec):
 def test_the_agent_searches_as_its_network_was_trained(tmp_path):
     game = Nim((2, 3, 4))
     trainer = Trainer(AZConfig(**{**TINY, "games": 2, "value_scale": 0.05,
-                                  "rollout_weight": 0.3}), game)
+                                  "value_range": 2.0, "rollout_weight": 0.3}), game)
     path = tmp_path / "mixed.pt"
     save_checkpoint(trainer.checkpoint(full=False), path)
     search = make_agent(f"az:{path},sims=8").new_search(game)
-    assert (search.value_scale, search.rollout_weight, search.sims) == (0.05, 0.3, 8)
+    assert (search.value_scale, search.value_range, search.rollout_weight, search.sims) == (
+        0.05, 2.0, 0.3, 8)
     assert make_agent(f"az:{path},rollout_weight=0").new_search(game).rollout_weight == 0
 
 
