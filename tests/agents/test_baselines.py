@@ -93,3 +93,36 @@ def test_greedy_averages_the_chance_that_follows_its_action():
     s = game.init(1)
     assert GreedyAgent().action_values(game, s).tolist() == [[1.0, 1.5]]
     assert GreedyAgent(chance_depth=0).action_values(game, s).tolist() == [[0.0, 0.0]]
+
+
+class _CheckedOnly:
+    """A game seen only through its public, checked API (no ``kernels``): the path a game
+    written in Python takes."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        if name == "kernels":
+            raise AttributeError(name)
+        return getattr(self._game, name)
+
+
+def test_greedy_values_every_move_as_the_checked_api_does(game):
+    """The agent's unchecked calls on the states it makes agree with the public API, on
+    states met in random games of every configuration (chance nodes followed two deep)."""
+    from tests.conftest import play_random
+
+    rng = np.random.default_rng(3)
+    met = []
+    play_random(game, game.init(8, rng), rng, on_step=lambda s: met.append(
+        s[game.current_player(s) >= 0]))
+    states = np.concatenate(met[::3])
+    agent = GreedyAgent(chance_depth=2)
+    if game.kernels.scores_one is None:  # connect four: no score to be greedy on
+        for either in (game, _CheckedOnly(game)):
+            with pytest.raises(NotImplementedError, match="scores_one"):
+                agent.action_values(either, states)
+        return
+    assert np.array_equal(agent.action_values(game, states),
+                          agent.action_values(_CheckedOnly(game), states))
