@@ -150,14 +150,16 @@ def _match_result(game, agents, labels, seed, parts, seconds, record):
               if parts[0][3] is not None else None)
     records = (_records(game, labels, seed, [parts[k] for k in sorted(parts)]) if record
                else None)
+    think, decisions = (sum(parts[k][5][i] for k in parts) for i in range(2))
     return MatchResult(game.name, labels, [a.settings() for a in agents], seed, seats, returns,
-                       plies, points, seconds, run_metadata(game), records)
+                       plies, points, seconds, run_metadata(game), records,
+                       think / np.maximum(decisions, 1))
 
 
 def _records(game, labels, seed, parts):
     """The Record of every game, from the batches' starts and logs (``_play_batch``)."""
     records = []
-    for seats, _, _, _, (first, starts, log) in parts:
+    for seats, _, _, _, (first, starts, log), _ in parts:
         agents = [[labels[j] for j in np.argsort(row)] for row in seats]
         infos = [{"match_game": first + g} for g in range(len(starts))]
         records += make_records(game, starts, log, agents, seed, infos)
@@ -200,10 +202,10 @@ def _pooled(context, workers, shared, jobs):
 
 def _play_batch(game, agents, seed, k, first, count):
     """Games ``first .. first + count - 1`` played together with ``default_rng([seed, k])``.
-    Returns ``(seats, returns, plies, points, history)``, one row per game, one column per
-    agent; ``history`` is ``(first, start states, log)``, the log one ``(who, games,
+    Returns ``(seats, returns, plies, points, history, timing)``, one row per game, one column
+    per agent; ``history`` is ``(first, start states, log)``, the log one ``(who, games,
     values)`` triple of arrays per round (``who`` a seat or CHANCE) that ``_records``
-    turns into game records."""
+    turns into game records; ``timing`` is ``(seconds in act, decisions)`` per agent."""
     rng = np.random.default_rng([seed, k])
     p = game.num_players
     seats = (np.arange(p)[None, :] + np.arange(first, first + count)[:, None]) % p
@@ -212,6 +214,7 @@ def _play_batch(game, agents, seed, k, first, count):
     starts, log = states.copy(), []
     returns = np.zeros((count, p))
     plies = np.zeros(count, np.int64)
+    think, decisions = np.zeros(len(agents)), np.zeros(len(agents), np.int64)
     while True:
         player = game.current_player(states)
         chance = np.flatnonzero(player == CHANCE)
@@ -234,7 +237,10 @@ def _play_batch(game, agents, seed, k, first, count):
         for j, agent in enumerate(agents):
             mine = np.flatnonzero(owner == j)
             if len(mine):
+                started = time.perf_counter()
                 actions[mine] = _checked_act(game, agent, sub[mine], rng)
+                think[j] += time.perf_counter() - started
+                decisions[j] += len(mine)
         returns[deciding] += game.step_inplace(sub, actions)
         states[deciding] = sub
         log.append((player[deciding], deciding, actions))
@@ -244,7 +250,8 @@ def _play_batch(game, agents, seed, k, first, count):
         points = np.asarray(game.scores(states), np.float64)[rows, seats]
     except NotImplementedError:
         points = None
-    return seats, returns[rows, seats], plies, points, (first, starts, log)
+    return (seats, returns[rows, seats], plies, points, (first, starts, log),
+            (think, decisions))
 
 
 def _checked_act(game, agent, states, rng):

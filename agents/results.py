@@ -37,6 +37,7 @@ class MatchResult:
     seconds: float = 0.0
     metadata: dict | None = None  # savanna.metadata.run_metadata(game)
     records: list | None = None  # every game's savanna.records.Record, when recorded
+    seconds_per_decision: np.ndarray | None = None  # each agent's mean time in act() per move
     labels: list = field(init=False)
 
     def __post_init__(self):
@@ -79,6 +80,8 @@ class MatchResult:
             row["mean_return"] = float(self.returns[:, j].mean())
             if self.points is not None:
                 row["mean_points"] = float(self.points[:, j].mean())
+            if self.seconds_per_decision is not None:
+                row["seconds_per_decision"] = float(self.seconds_per_decision[j])
             rows.append(row)
         return rows
 
@@ -94,14 +97,17 @@ class MatchResult:
                  f"{self.seconds:.1f} s, {self.plies.mean():.1f} decisions per game"]
         width = max(len("agent"), *(len(x) for x in self.labels))
         has_points = self.points is not None
+        timed = self.seconds_per_decision is not None
         lines.append(f"{'agent':<{width}}  {'wins':>20}  {'draws':>20}  {'losses':>20}  "
-                     f"{'score':>6}" + ("  points" if has_points else ""))
+                     f"{'score':>6}" + ("  points" if has_points else "")
+                     + ("  ms/move" if timed else ""))
         for row in self.summary():
             cells = [f"{row[k + '_rate']:6.1%} [{row[k + '_ci'][0]:5.1%},{row[k + '_ci'][1]:6.1%}]"
                      for k in ("win", "draw", "loss")]
             lines.append(f"{row['agent']:<{width}}  " + "  ".join(f"{c:>20}" for c in cells)
                          + f"  {row['score']:6.1%}"
-                         + (f"  {row['mean_points']:6.1f}" if has_points else ""))
+                         + (f"  {row['mean_points']:6.1f}" if has_points else "")
+                         + (f"  {1e3 * row['seconds_per_decision']:7.2f}" if timed else ""))
         if p == 2:
             elo, low, high = self.elo_difference()
             lines.append(f"Elo difference ({self.labels[0]} - {self.labels[1]}): "
