@@ -7,12 +7,17 @@ so ``make_agent("az:baseline")`` plays any game that has one.
 
 ``AZAgent`` runs ``savanna_agents.alphazero.GumbelSearch`` on the whole batch of states it is given
 (one network call per round for all of them) and plays the search's move: the best of
-``gumbel + log prior + sigma(q)`` among the most visited root actions (``gumbel_scale=0``
-makes it deterministic). All randomness comes from the ``rng`` given to ``act``.
+``gumbel + log prior + sigma(q)`` among the most visited root actions. At play time there is
+no root noise by default (``gumbel_scale=0``: the prior's top-k, deterministic; noise helps
+self-play explore and costs strength in a match). All randomness comes from the ``rng`` given
+to ``act``. With ``time_budget`` (seconds per move) the simulation count of each call is the
+budget divided by the measured cost of one simulation of one state in the calls before
+(at least 2), so that ``az`` and ``mcts`` can be compared at equal time per move.
 
 >>> agent = AZAgent("runs/zebres-az-0-20260101-120000/best.pt", sims=100)
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 """
+import time
 from importlib import resources
 
 import numpy as np
@@ -28,6 +33,7 @@ from savanna_agents.base import random_argmax
 
 __all__ = ["AZAgent", "AZPolicyAgent", "BASELINE", "baseline_path", "shipped_baselines"]
 
+MAX_SIMS = 1 << 20  # simulations per move: the trees of a batch must fit in memory
 BASELINE = "baseline"  # the checkpoint name of the shipped model of the game being played
 
 
@@ -108,52 +114,74 @@ class AZAgent(AZPolicyAgent):
     name = "az"
 
     def __init__(self, checkpoint: str, sims: int = 100, max_considered: int = 16,
-                 gumbel_scale: float = 1.0, rollout_weight: float | None = None):
+                 gumbel_scale: float = 0.0, rollout_weight: float | None = None,
+                 time_budget: float | None = None):
         super().__init__(checkpoint)
-        self._configure(sims, max_considered, gumbel_scale, rollout_weight)
+        self._configure(sims, max_considered, gumbel_scale, rollout_weight, time_budget)
 
-    def _configure(self, sims=100, max_considered=16, gumbel_scale=1.0, rollout_weight=None):
+    def _configure(self, sims=100, max_considered=16, gumbel_scale=0.0, rollout_weight=None,
+                   time_budget=None):
         for name, value in (("sims", sims), ("max_considered", max_considered)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+                    or not 1 <= value <= MAX_SIMS:
+                raise ValueError(f"{name} must be an int in 1..{MAX_SIMS:,}, got {value!r}")
         if not gumbel_scale >= 0:
             raise ValueError(f"gumbel_scale must be >= 0, got {gumbel_scale!r}")
         if rollout_weight is not None and not 0 <= rollout_weight <= 1:
             raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
+        if time_budget is not None and not 0 < time_budget < 1e6:
+            raise ValueError(f"time_budget must be a positive number of seconds or None, got "
+                             f"{time_budget!r}")
         self.sims, self.max_considered = int(sims), int(max_considered)
         self.gumbel_scale = float(gumbel_scale)
         self.rollout_weight = rollout_weight  # None: as the network was trained
+        self.time_budget = None if time_budget is None else float(time_budget)
         self._searches = {}
+        self._sim_seconds = None  # measured seconds of one simulation of one state
 
     def settings(self):
         out = {"checkpoint": self.checkpoint, "sims": self.sims}
         if self.max_considered != 16:
             out["max_considered"] = self.max_considered
-        if self.gumbel_scale != 1.0:
+        if self.gumbel_scale != 0.0:
             out["gumbel_scale"] = self.gumbel_scale
         if self.rollout_weight is not None:
             out["rollout_weight"] = self.rollout_weight
+        if self.time_budget is not None:
+            out["time_budget"] = self.time_budget
         return out
 
-    def new_search(self, game):
-        """A ``GumbelSearch`` with this agent's settings; the scale of sigma(q), its value
-        range and, unless given, the rollout weight are those the network was trained with."""
+    def new_search(self, game, sims=None):
+        """A ``GumbelSearch`` with this agent's settings (``sims`` simulations, default the
+        agent's); the scale of sigma(q), its value range and, unless given, the rollout weight
+        are those the network was trained with."""
         self.network(game)
         trained = self._trained[_key(game)]
         weight = self.rollout_weight if self.rollout_weight is not None \
             else trained.get("rollout_weight", 0.0)
-        return GumbelSearch(game, self.sims, self.max_considered,
+        return GumbelSearch(game, sims or self.sims, self.max_considered,
                             trained.get("value_scale", 0.1), trained.get("maxvisit_init", 50.0),
                             self.gumbel_scale, weight, trained.get("value_range", 0.0))
 
     @torch.no_grad()
     def act(self, game, states, rng):
         states = game.check_states(states)
-        key = _key(game)
+        sims = self.sims if self.time_budget is None else self._budgeted_sims()
+        key = (_key(game), sims)
         if key not in self._searches:
-            self._searches[key] = self.new_search(game)
+            self._searches[key] = self.new_search(game, sims)
         evaluate = network_evaluator(self.network(game))
-        return self._searches[key].run(states, evaluate, rng).actions
+        started = time.perf_counter()
+        actions = self._searches[key].run(states, evaluate, rng).actions
+        if self.time_budget is not None:
+            self._sim_seconds = (time.perf_counter() - started) / (len(states) * sims)
+        return actions
+
+    def _budgeted_sims(self):
+        """Simulations that fit the time budget at the last measured cost (8 to measure)."""
+        if self._sim_seconds is None:
+            return 8
+        return int(min(MAX_SIMS, max(2, self.time_budget / self._sim_seconds)))
 
     def __getstate__(self):  # arena workers get the agent without its search buffers
         return {**self.__dict__, "_searches": {}}
