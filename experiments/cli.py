@@ -34,7 +34,7 @@ from savanna.registry import GAMES, game_class
 from savanna_agents.arena import BACKENDS
 from savanna_agents.base import describe
 from savanna_agents.registry import AGENTS, make_agent
-from savanna_experiments import analyse, ladder, replay, sweep, train, train_az
+from savanna_experiments import analyse, distill, ladder, replay, sweep, train, train_az
 from savanna_experiments.arguments import (
     add_game_options,
     game_options,
@@ -220,6 +220,7 @@ def build_parser():
     train_az.add_parser(trainers, "az")
 
     analyse.add_parser(commands)
+    distill.add_parsers(commands)
     ladder.add_parser(commands)
     sweep.add_parser(commands)
 

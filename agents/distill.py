@@ -1,0 +1,300 @@
+"""Distillation datasets: a UCT teacher's self-play, every position with what its search knew.
+
+``distill(config, folder)`` plays ``config.games`` games of the teacher against itself, in parts
+of ``part_games`` games searched together in one compiled call per move
+(``savanna_agents._distill_kernels``, on every numba thread), and writes each part as
+``part-00000.npz`` beside ``dataset.json`` (the settings, the game and its options, the
+versions). A part depends only on the seed and its number, so a run that was stopped resumes
+with the next missing part, and the dataset is the same whatever the thread count.
+
+Every decision is a row: the state itself (observations and legal masks are computed from it
+when needed, so a row costs about a hundred bytes), the player to move, its decision number in
+the game, the move played, the root's mean return vector (absolute seats), the returns
+collected before it, and the searched children (action, visits, the mover's mean return after
+it), stored end to end. Every game has its returns and final scores. ``load_dataset`` reads
+them back as one ``Dataset``, with value targets in the mover's relative seats.
+
+The teacher searches the true state: in a game with hidden information (Banjooli's prediction
+cards) its values are those of the deal, and a network that sees only observations learns
+their expectation over what it cannot see.
+
+Example::
+
+    >>> cfg = DistillConfig(game="zebres", games=512, teacher="mcts:sims=64", seed=0)
+    >>> folder = distill(cfg, "runs/zebres-uct64")
+    >>> data = load_dataset(folder)
+    >>> data.value_targets(outcome_weight=0.0).shape    # root values, relative seats
+    (20480, 2)
+"""
+import dataclasses
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from savanna.errors import clip
+from savanna.files import atomic_write_bytes, atomic_write_text
+from savanna.game import CHANCE, TERMINAL, Game
+from savanna.metadata import package_version
+from savanna.registry import resolve_game
+from savanna.rng import make_streams
+from savanna_agents import _distill_kernels
+from savanna_agents._mcts_kernels import NODE_DTYPE
+from savanna_agents.mcts import MCTSAgent, compiled_search
+from savanna_agents.settings import setting
+
+__all__ = ["Dataset", "DistillConfig", "compiled_distill", "distill", "load_dataset"]
+
+FORMAT = "savanna-distill"
+VERSION = 1
+META_FILE = "dataset.json"
+MAX_GAMES = 10_000_000
+
+
+@dataclass
+class DistillConfig:
+    """The settings of a distillation dataset; saved in ``dataset.json``."""
+
+    game: str = setting("zebres", "the game's registry name")
+    game_options: dict = setting({}, "the game's keyword options")
+    teacher: str = setting("mcts:sims=64", "the teacher: a UCT agent spec (mcts:sims=N,c=X,"
+                                           "rollouts=K)")
+    games: int = setting(10_000, "games of teacher self-play")
+    part_games: int = setting(512, "games searched together and saved as one part")
+    sample_decisions: int = setting(12, "each game's first decisions drawn in proportion to "
+                                        "the visits (variety); the most visited after")
+    seed: int = setting(0, "random seed")
+
+    def __post_init__(self):
+        for name, low, high in (("games", 1, MAX_GAMES), ("part_games", 1, 65_536),
+                                ("sample_decisions", 0, 1 << 30), ("seed", 0, 1 << 63)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+                    or not low <= value <= high:
+                raise ValueError(f"{name} must be an int in {low}..{high:,}, got {clip(value)}")
+        teacher_settings(self.teacher)
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+
+def teacher_settings(spec):
+    """``(sims, c, rollouts)`` of a UCT teacher spec; a one-line ValueError for any other."""
+    from savanna_agents.registry import make_agent
+
+    agent = make_agent(spec)
+    if not isinstance(agent, MCTSAgent) or agent.evaluator is not None \
+            or agent.time_budget is not None:
+        raise ValueError(f"the teacher must be a UCT agent with a simulation count, "
+                         f"'mcts:sims=N[,c=X,rollouts=K]'; got {clip(spec)}")
+    return agent.sims, agent.c, agent.rollouts
+
+
+def compiled_distill(game):
+    """``savanna_agents._distill_kernels`` bound to ``game`` and to its MCTS kernels."""
+    mcts = compiled_search(game)
+    return game.compiled(_distill_kernels, **{name: getattr(mcts, name) for name in (
+        "set_root", "run_uct", "root_children")})
+
+
+# ----- playing a part ---------------------------------------------------------------------------
+def play_part(game, config, part):
+    """The teacher's self-play of part ``part`` (``config.part_games`` games, fewer in the last
+    part): a dict of arrays, as saved (see the module docstring)."""
+    sims, c, rollouts = teacher_settings(config.teacher)
+    n = min(config.part_games, config.games - part * config.part_games)
+    rng = np.random.default_rng([config.seed, part])
+    kernels = compiled_distill(game)
+    states = game.init(n, rng)
+    streams = make_streams(rng, n)
+    p, a = game.num_players, game.num_actions
+    chunks = min(n, 64)
+    width = max(a, game.max_chance_outcomes)
+    node_cap, state_cap = 1 + (sims + 1) * width, sims + 2
+    trees = (np.empty(chunks * node_cap, NODE_DTYPE), np.empty((chunks * node_cap, p)),
+             np.empty((chunks * node_cap, p), np.float32),
+             np.empty(chunks * state_cap, game.state_dtype), np.zeros((chunks, 2), np.int64))
+    visits, q = np.zeros((n, a), np.int32), np.zeros((n, a), np.float64)
+    root, chosen = np.zeros((n, p), np.float64), np.zeros(n, np.int64)
+    decisions = np.zeros(n, np.int64)
+    collected = np.zeros((n, p), np.float64)
+    rows = []
+    players = _settle(game, states, rng)
+    while (players != TERMINAL).any():
+        active = players >= 0
+        kernels.search_moves(states, active, decisions, streams, sims, c, rollouts,
+                             config.sample_decisions, *trees, visits, q, root, chosen)
+        idx = np.flatnonzero(active)
+        kept = visits[idx] > 0
+        rows.append({
+            "state": states[idx].copy(), "player": players[idx].astype(np.int8),
+            "episode": (part * config.part_games + idx).astype(np.int32),
+            "decision": decisions[idx].astype(np.int32), "action": chosen[idx].astype(np.int16),
+            "root_value": root[idx].astype(np.float32),
+            "collected": collected[idx].astype(np.float32),
+            "child_count": kept.sum(axis=1).astype(np.int16),
+            "child_action": np.nonzero(kept)[1].astype(np.int16),
+            "child_visits": visits[idx][kept], "child_q": q[idx][kept].astype(np.float32)})
+        sub = states[idx]
+        collected[idx] += game.step_inplace(sub, chosen[idx])
+        states[idx] = sub
+        decisions[idx] += 1
+        players = _settle(game, states, rng)
+    out = {key: np.concatenate([r[key] for r in rows]) for key in rows[0]}
+    out["game_returns"] = collected.astype(np.float32)
+    out["game_scores"] = game.scores(states) if game.kernels.scores_one is not None \
+        else np.zeros((n, p), np.int64)
+    out["game_decisions"] = decisions.astype(np.int32)
+    return out
+
+
+def _settle(game, states, rng):
+    """Plays the chance nodes (drawn from ``rng``) until every game is at a decision node or
+    over; the players to move."""
+    while True:
+        players = game.current_player(states)
+        chance = np.flatnonzero(players == CHANCE)
+        if not len(chance):
+            return players
+        sub = states[chance]
+        game.apply_chance(sub, game.sample_chance(sub, rng))
+        states[chance] = sub
+
+
+# ----- the dataset folder -------------------------------------------------------------------------
+def part_file(folder, part):
+    return Path(folder) / f"part-{part:05d}.npz"
+
+
+def num_parts(config):
+    return -(-config.games // config.part_games)
+
+
+def distill(config, folder, progress=True, game=None):
+    """Writes the dataset of ``config`` into ``folder`` (created if missing), part by part; a
+    folder that already holds some of this dataset's parts is resumed (its ``dataset.json``
+    must name the same settings). ``game``: an instance for a game not in the registry.
+    Returns the folder."""
+    from tqdm.auto import tqdm
+
+    folder = Path(folder)
+    game = game if game is not None else resolve_game(config.game, config.game_options)
+    meta = {"format": FORMAT, "version": VERSION, "config": config.to_dict(),
+            "num_players": game.num_players, "num_actions": game.num_actions,
+            "rules_version": game.rules_version, "package_version": package_version()}
+    meta_path = folder / META_FILE
+    if meta_path.exists():
+        old = read_meta(folder)
+        if old["config"] != meta["config"]:
+            raise ValueError(f"{clip(str(folder))} holds a dataset of other settings; give a "
+                             "new folder to start another")
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        if any(folder.iterdir()):
+            raise ValueError(f"{clip(str(folder))} holds other files; give a new folder")
+        atomic_write_text(meta_path, json.dumps(meta, indent=1))
+    todo = [k for k in range(num_parts(config)) if not part_file(folder, k).exists()]
+    bar = tqdm(total=config.games, initial=config.games - sum(
+        min(config.part_games, config.games - k * config.part_games) for k in todo),
+        unit="game", desc=f"distill {game.name}", disable=not progress)
+    with bar:
+        for k in todo:
+            part = play_part(game, config, k)
+            buffer = io.BytesIO()
+            np.savez(buffer, **part)
+            atomic_write_bytes(part_file(folder, k), buffer.getvalue())
+            bar.update(len(part["game_returns"]))
+            bar.set_postfix(positions=f"{len(part['player']):,}")
+    return folder
+
+
+def read_meta(folder):
+    """The checked ``dataset.json`` of a dataset folder."""
+    path = Path(folder) / META_FILE
+    try:
+        meta = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise ValueError(f"{clip(str(path))} is not a distillation dataset: "
+                         f"{clip(str(err))}") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT \
+            or meta.get("version") != VERSION or not isinstance(meta.get("config"), dict):
+        raise ValueError(f"{clip(str(path))} is not a {FORMAT} file of version {VERSION}")
+    return meta
+
+
+class Dataset(NamedTuple):
+    """A distillation dataset in memory: one entry per decision (``episode`` is its game's
+    number; ``child_*`` end to end, ``child_start[i]`` .. ``child_start[i + 1]`` for decision
+    ``i``), ``game_*`` per game."""
+
+    config: DistillConfig
+    game: Game
+    state: np.ndarray
+    player: np.ndarray
+    episode: np.ndarray
+    decision: np.ndarray
+    action: np.ndarray
+    root_value: np.ndarray
+    collected: np.ndarray
+    child_start: np.ndarray
+    child_action: np.ndarray
+    child_visits: np.ndarray
+    child_q: np.ndarray
+    game_returns: np.ndarray
+    game_scores: np.ndarray
+    game_decisions: np.ndarray
+
+    def __len__(self):
+        return len(self.player)
+
+    def relative(self, values):
+        """``values[i]`` (absolute seats) rotated to decision ``i``'s mover: seat k = mover + k."""
+        p = values.shape[1]
+        seats = (self.player[:, None].astype(np.int64) + np.arange(p)) % p
+        return np.take_along_axis(values, seats, axis=1)
+
+    def outcomes(self):
+        """float32[m, P]: the returns each seat collected from decision ``i`` to the end
+        (relative seats)."""
+        return self.relative(self.game_returns[self.episode] - self.collected)
+
+    def value_targets(self, outcome_weight=0.0):
+        """float32[m, P]: ``(1 - w) * root value + w * outcome``, relative seats."""
+        root = self.relative(self.root_value)
+        return ((1 - outcome_weight) * root + outcome_weight * self.outcomes()).astype(
+            np.float32)
+
+
+def load_dataset(folder, partial=False, game=None):
+    """Every part of the dataset in ``folder`` (a one-line ValueError for a folder that is
+    not one, or a part that is corrupt or missing); ``partial``: the parts written so far;
+    ``game``: an instance for a game not in the registry."""
+    meta = read_meta(folder)
+    config = DistillConfig(**meta["config"])
+    game = game if game is not None else resolve_game(config.game, config.game_options)
+    parts = []
+    for k in range(num_parts(config)):
+        path = part_file(folder, k)
+        if not path.exists() and partial:
+            continue
+        if not path.exists():
+            raise ValueError(f"{clip(str(path))} is missing: resume the dataset with "
+                             "`savanna distill --resume` first")
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                parts.append({key: f[key] for key in f.files})
+        except (OSError, ValueError, KeyError) as err:
+            raise ValueError(f"{clip(str(path))} is corrupt: {clip(str(err))}") from None
+    if not parts:
+        raise ValueError(f"{clip(str(folder))} holds no part yet")
+    columns = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    if columns["state"].dtype != game.state_dtype:
+        raise ValueError(f"{clip(str(folder))} holds states of another version of "
+                         f"{game.name}")
+    game.check_states(columns["state"])
+    count = columns.pop("child_count").astype(np.int64)
+    start = np.concatenate([[0], np.cumsum(count)])
+    return Dataset(config=config, game=game, child_start=start, **columns)

@@ -1,0 +1,288 @@
+"""Offline fitting with a gate: a network trained on a distillation dataset, judged on games it
+never saw.
+
+``fit(dataset, config)`` holds out ``held_out`` of the dataset's games (whole games, so no
+position of a held-out game is seen in training), trains an ``AZNet`` with AdamW and a cosine
+learning-rate schedule on the value target (the teacher's root value, the outcome, or a mix:
+``outcome_weight``) and the teacher's visit distribution (``policy_weight``), evaluates the
+held-out games every ``eval_every`` steps and keeps the weights of the best held-out value
+error (early stopping after ``patience`` evaluations without progress).
+
+The **gate report** (``FitResult.report``) says whether the network can stand in for the
+search, by phase of the game (decision number): its held-out value error against the target
+and against the outcome, next to the teacher's own root value against the outcome (what
+search achieves); the policy's KL divergence from the teacher's visits next to the uniform
+policy's; and how often its most probable move is the teacher's most visited one.
+
+Observations and legal masks are computed from the stored states batch by batch, so memory
+holds the states only. The network is saved as an AlphaZero checkpoint holding the weights
+only (``save_model``), which ``az:<file>`` and ``savanna train az --init`` read.
+
+Example::
+
+    >>> result = fit(load_dataset("runs/zebres-uct64"), FitConfig(hidden=(256, 256)))
+    >>> print(result.report_text())
+    >>> save_model(result, "runs/zebres-fit/model.pt")
+"""
+import dataclasses
+import math
+import time
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import torch
+
+from savanna.errors import clip
+from savanna_agents.alphazero import AZConfig, az_loss, make_network, save_checkpoint
+from savanna_agents.distill import Dataset
+from savanna_agents.features import active_features
+from savanna_agents.settings import setting
+
+__all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
+
+PHASES = ((0, 10), (10, 20), (20, 40), (40, 80), (80, 1 << 30))  # decision numbers
+
+
+@dataclass
+class FitConfig:
+    """Every setting of an offline fit; saved with the report and in the checkpoint."""
+
+    hidden: tuple = setting((256, 256), "hidden layer widths")
+    outcome_weight: float = setting(0.0, "value target: (1 - w) * root value + w * outcome")
+    policy_weight: float = setting(1.0, "weight of the policy loss (cross-entropy to the "
+                                        "teacher's visits) against the value loss")
+    lr: float = setting(2e-3, "peak learning rate (cosine decay to 5% over the steps)")
+    weight_decay: float = setting(1e-4, "weight decay of AdamW")
+    batch_size: int = setting(1024, "positions per step")
+    steps: int = setting(20_000, "the most training steps")
+    minutes: float = setting(30.0, "the most training minutes")
+    held_out: float = setting(0.05, "share of the games held out for the gate")
+    eval_every: int = setting(500, "steps between two held-out evaluations")
+    patience: int = setting(6, "evaluations without a better held-out value error before "
+                               "stopping")
+    seed: int = setting(0, "random seed")
+    threads: int = setting(1, "torch threads")
+
+    def __post_init__(self):
+        self.hidden = tuple(int(h) for h in self.hidden)
+        for name in ("batch_size", "steps", "eval_every", "patience", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+        if not self.hidden or min(self.hidden) < 1 or max(self.hidden) > 4096:
+            raise ValueError(f"hidden must be widths in 1..4096, got {clip(self.hidden)}")
+        for name, low, high in (("outcome_weight", 0, 1), ("held_out", 0.001, 0.5),
+                                ("policy_weight", 0, 1e3), ("lr", 1e-7, 1.0),
+                                ("weight_decay", 0, 1.0), ("minutes", 1e-3, 1e5)):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and low <= value <= high):
+                raise ValueError(f"{name} must be a number in [{low}, {high}], got "
+                                 f"{clip(value)}")
+
+    def to_dict(self):
+        data = dataclasses.asdict(self)
+        data["hidden"] = list(self.hidden)
+        return data
+
+
+class FitResult(NamedTuple):
+    net: torch.nn.Module
+    game: object
+    config: FitConfig
+    data_config: dict
+    report: dict        # the gate (see the module docstring)
+    curve: list         # one dict per evaluation: step, seconds, train and held-out losses
+
+
+class Batches:
+    """Network inputs and targets for rows of a dataset, computed from its states."""
+
+    def __init__(self, data: Dataset, outcome_weight):
+        self.data = data
+        self.game = data.game
+        self.values = data.value_targets(outcome_weight)
+        self.outcomes = data.outcomes().astype(np.float32)
+        self.teacher_values = data.relative(data.root_value).astype(np.float32)
+
+    def inputs(self, rows):
+        """``(obs uint8[n, O], mask bool[n, A], visit policy float32[n, A])``."""
+        d, game = self.data, self.game
+        states = d.state[rows]
+        obs = game.observe(states, d.player[rows].astype(np.int64)).reshape(len(rows), -1)
+        return obs, game.legal_mask(states), visit_policy(d, rows, game.num_actions)
+
+
+def visit_policy(data, rows, num_actions):
+    """float32[len(rows), A]: the teacher's visit distribution at each row."""
+    lo, hi = data.child_start[rows], data.child_start[rows + 1]
+    count = hi - lo
+    owner = np.repeat(np.arange(len(rows)), count)
+    flat = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(count.sum())
+    visits = data.child_visits[flat].astype(np.float32)
+    totals = np.bincount(owner, visits, len(rows))
+    out = np.zeros((len(rows), num_actions), np.float32)
+    out[owner, data.child_action[flat]] = visits / np.maximum(totals[owner], 1)
+    return out
+
+
+def split_games(data, share, rng):
+    """``(train rows, held-out rows)``: whole games held out."""
+    games = np.unique(data.episode)
+    held = rng.choice(games, max(1, int(round(share * len(games)))), replace=False)
+    is_held = np.isin(data.episode, held)
+    return np.flatnonzero(~is_held), np.flatnonzero(is_held)
+
+
+def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResult:
+    """Trains a network on ``data`` (see the module docstring)."""
+    from tqdm.auto import tqdm
+
+    cfg = config
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    batches = Batches(data, cfg.outcome_weight)
+    game = batches.game
+    train, held = split_games(data, cfg.held_out, rng)
+    if len(train) < cfg.batch_size:
+        raise ValueError(f"the dataset has {len(train)} training positions, fewer than one "
+                         f"batch of {cfg.batch_size}")
+    held_inputs = [batches.inputs(rows) for rows in np.array_split(
+        held, max(1, len(held) // 8192))]
+    net = make_network(game, cfg.hidden)
+    optimizer = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(
+            step / cfg.steps, 1.0))))
+    best, best_state, stale, curve = np.inf, None, 0, []
+    started, sums = time.perf_counter(), {}
+    bar = tqdm(total=cfg.steps, unit="step", desc=f"fit {game.name}", disable=not progress)
+    with bar:
+        for step in range(1, cfg.steps + 1):
+            rows = rng.choice(train, cfg.batch_size)
+            obs, mask, policy = batches.inputs(rows)
+            net.train()
+            loss, stats = az_loss(net, obs, mask, policy, batches.values[rows], 1.0,
+                                  cfg.policy_weight)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            bar.update()
+            for key, value in stats.items():
+                sums[key] = sums.get(key, 0.0) + value
+            out_of_time = time.perf_counter() - started > 60 * cfg.minutes
+            if step % cfg.eval_every and step < cfg.steps and not out_of_time:
+                continue
+            heldout = evaluate_value(net, batches, held, held_inputs)
+            row = {"step": step, "seconds": round(time.perf_counter() - started, 1),
+                   **{f"train_{k}": v / cfg.eval_every for k, v in sums.items()},
+                   "heldout_value_mse": heldout}
+            sums = {}
+            curve.append(row)
+            bar.set_postfix(heldout=f"{heldout:.4f}")
+            if heldout < best - 1e-5:
+                best, stale = heldout, 0
+                best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
+            else:
+                stale += 1
+            if stale >= cfg.patience or out_of_time:
+                break
+    net.load_state_dict(best_state)
+    net.eval()
+    report = gate_report(net, batches, held, held_inputs)
+    report.update(train_positions=int(len(train)), heldout_positions=int(len(held)),
+                  steps=curve[-1]["step"], seconds=curve[-1]["seconds"])
+    return FitResult(net, game, cfg, data.config.to_dict(), report, curve)
+
+
+@torch.no_grad()
+def predict(net, inputs):
+    """``(log-probabilities [n, A] with -inf at illegal actions, values [n, P])`` of held-out
+    input chunks, concatenated."""
+    logps, values = [], []
+    for obs, mask, _ in inputs:
+        logits, value = net.from_features(torch.from_numpy(active_features(obs)))
+        logits = logits.masked_fill(~torch.from_numpy(mask), -math.inf)
+        logps.append(torch.log_softmax(logits, dim=1).numpy())
+        values.append(value.numpy())
+    return np.concatenate(logps), np.concatenate(values)
+
+
+def evaluate_value(net, batches, rows, inputs):
+    """The mean over seats of the held-out squared error of the value against its target."""
+    net.eval()
+    _, values = predict(net, inputs)
+    return float(((values - batches.values[rows]) ** 2).mean())
+
+
+def gate_report(net, batches, rows, inputs):
+    """The gate (see the module docstring): overall and by phase."""
+    logp, values = predict(net, inputs)
+    mask = np.concatenate([m for _, m, _ in inputs])
+    policy = np.concatenate([p for _, _, p in inputs])
+    legal = mask.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plogp = np.where(policy > 0, policy * np.log(policy), 0.0).sum(axis=1)
+        kl_net = plogp - np.where(policy > 0, policy * logp, 0.0).sum(axis=1)
+    kl_uniform = plogp + np.log(legal)
+    agree = logp.argmax(axis=1) == policy.argmax(axis=1)
+    target, outcome = batches.values[rows], batches.outcomes[rows]
+    teacher = batches.teacher_values[rows]
+    decision = batches.data.decision[rows]
+
+    def summary(sel):
+        return {"positions": int(sel.sum()),
+                "value_mse_vs_target": _mse(values[sel], target[sel]),
+                "value_mse_vs_outcome": _mse(values[sel], outcome[sel]),
+                "teacher_mse_vs_outcome": _mse(teacher[sel], outcome[sel]),
+                "value_corr_with_teacher": _corr(values[sel, 0], teacher[sel, 0]),
+                "policy_kl": float(kl_net[sel].mean()),
+                "uniform_kl": float(kl_uniform[sel].mean()),
+                "teacher_move_agreement": float(agree[sel].mean())}
+
+    phases = {}
+    for lo, hi in PHASES:
+        sel = (decision >= lo) & (decision < hi)
+        if sel.any():
+            phases[f"{lo}-{hi - 1}" if hi < 1 << 30 else f"{lo}+"] = summary(sel)
+    return {"all": summary(np.ones(len(rows), bool)), "phases": phases}
+
+
+def _mse(a, b):
+    return float(((a - b) ** 2).mean())
+
+
+def _corr(a, b):
+    return float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else float("nan")
+
+
+def report_text(report):
+    """The gate as a Markdown table."""
+    columns = ("positions", "value_mse_vs_target", "value_mse_vs_outcome",
+               "teacher_mse_vs_outcome", "value_corr_with_teacher", "policy_kl", "uniform_kl",
+               "teacher_move_agreement")
+    lines = ["| decisions | " + " | ".join(c.replace("_", " ") for c in columns) + " |",
+             "|---" * (len(columns) + 1) + "|"]
+    for name, row in [("all", report["all"]), *report["phases"].items()]:
+        lines.append(f"| {name} | " + " | ".join(
+            f"{row[c]:,}" if c == "positions" else f"{row[c]:.3f}" for c in columns) + " |")
+    return "\n".join(lines)
+
+
+def save_model(result: FitResult, path, half=True):
+    """The fitted network as a weight-only AlphaZero checkpoint (``az:<path>`` plays it; ``half``
+    stores the weights in float16, halving the file; they load back as float32)."""
+    data_cfg = result.data_config
+    game = result.game
+    az = AZConfig(game=data_cfg["game"], game_options=data_cfg["game_options"],
+                  hidden=result.config.hidden, gumbel_scale=0.0)
+    model = {k: (v.half() if half and v.is_floating_point() else v)
+             for k, v in result.net.state_dict().items()}
+    save_checkpoint({"game": game.name, "obs_shape": list(game.obs_shape),
+                     "num_actions": game.num_actions, "num_players": game.num_players,
+                     "config": az.to_dict(), "counters": {}, "model": model,
+                     "extra": {"fit": result.config.to_dict(), "data": data_cfg,
+                               "report": result.report}}, path)
+

@@ -1,0 +1,107 @@
+"""``savanna distill`` and ``savanna fit``: a teacher's self-play as a dataset, and a network fitted
+to it offline with a gate report (``savanna_agents.distill``, ``savanna_agents.fit``).
+
+    savanna distill zebres --teacher mcts:sims=64 --games 60000 --out runs/zebres-uct64
+    savanna distill --resume runs/zebres-uct64          the missing parts of a stopped run
+    savanna fit runs/zebres-uct64 --hidden 256,256 --out runs/zebres-fit
+    savanna match zebres az:runs/zebres-fit/model.pt mcts:sims=100 --games 400
+
+``distill`` writes ``dataset.json`` and one ``part-NNNNN.npz`` per ``--part-games`` games (a
+stopped run resumes with the next missing part and gives the same dataset). ``fit`` writes
+``model.pt`` (the network, weights only, an AlphaZero checkpoint for ``az:``, ``az-policy:`` and
+``savanna train az --init``), ``report.md`` and ``report.json`` (the gate: held-out value error
+by phase of the game next to the teacher's own, policy KL against the uniform's, agreement with
+the teacher's move), ``curve.csv`` and ``config.json``. Every setting is a flag generated from
+``DistillConfig`` and ``FitConfig``.
+"""
+import csv
+import dataclasses
+import io
+import json
+from pathlib import Path
+
+from savanna.files import atomic_write_text, new_folder, output_folder
+from savanna_experiments.arguments import add_config_flags, add_game_options, run_settings
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(commands):
+    """Register ``distill`` and ``fit`` on the ``savanna`` command's subparsers."""
+    distill = commands.add_parser(
+        "distill", help="a UCT teacher's self-play as a dataset of search targets",
+        description=__doc__, setup=_distill_settings)
+    distill.add_argument("game", nargs="?", help="the game (not needed with --resume)")
+    distill.add_argument("--out", type=Path, help="the dataset folder (default: a new "
+                                                  "runs/distill-<game>-<time>)")
+    distill.add_argument("--resume", type=Path, metavar="DIR",
+                         help="write the missing parts of a stopped dataset")
+    distill.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_game_options(distill)
+    distill.set_defaults(run=run_distill, prog=distill.prog)
+
+    fit = commands.add_parser(
+        "fit", help="fit a network to a distillation dataset, with a held-out gate report",
+        description=__doc__, setup=_fit_settings)
+    fit.add_argument("data", type=Path, help="a dataset folder written by savanna distill")
+    fit.add_argument("--out", type=Path, help="the run folder (default: a new "
+                                              "runs/fit-<game>-<time>)")
+    fit.add_argument("--overwrite", action="store_true", help="let --out hold earlier files")
+    fit.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    fit.set_defaults(run=run_fit, prog=fit.prog)
+
+
+def _distill_settings(parser):
+    from savanna_agents.distill import DistillConfig
+
+    add_config_flags(parser, DistillConfig)
+
+
+def _fit_settings(parser):
+    from savanna_agents.fit import FitConfig
+
+    add_config_flags(parser, FitConfig)
+
+
+def run_distill(args, extra=None):
+    from savanna_agents.distill import DistillConfig, distill, read_meta
+
+    settings = run_settings(DistillConfig, args, resumable=())
+    if args.resume:
+        folder = args.resume
+        config = DistillConfig(**read_meta(folder)["config"])
+    else:
+        config = DistillConfig(**settings)
+        folder = output_folder(args.out) if args.out else new_folder(
+            "runs", f"distill-{config.game}")
+    distill(config, folder, progress=not args.no_progress)
+    print(f"dataset written to {folder}")
+
+
+def run_fit(args, extra=None):
+    from savanna_agents.distill import load_dataset, read_meta
+    from savanna_agents.fit import FitConfig, fit, report_text, save_model
+
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(FitConfig)
+             if getattr(args, f.name, None) is not None}
+    settings = {**(json.loads(args.config.read_text()) if args.config else {}), **given}
+    config = FitConfig(**settings)
+    game = read_meta(args.data)["config"]["game"]
+    folder = output_folder(args.out, args.overwrite) if args.out else new_folder(
+        "runs", f"fit-{game}")
+    result = fit(load_dataset(args.data), config, progress=not args.no_progress)
+    save_model(result, folder / "model.pt")
+    text = report_text(result.report)
+    atomic_write_text(folder / "config.json", json.dumps(
+        {"fit": config.to_dict(), "data": str(args.data), "data_config": result.data_config},
+        indent=1))
+    atomic_write_text(folder / "report.json", json.dumps(result.report, indent=1))
+    atomic_write_text(folder / "report.md", f"# Gate: {game}, data {args.data}\n\n{text}\n")
+    buffer = io.StringIO()
+    keys = list(dict.fromkeys(k for row in result.curve for k in row))
+    writer = csv.DictWriter(buffer, keys)
+    writer.writeheader()
+    writer.writerows(result.curve)
+    atomic_write_text(folder / "curve.csv", buffer.getvalue())
+    print(text)
+    print(f"model and report written to {folder}")

@@ -1,0 +1,130 @@
+"""Distillation datasets (``savanna_agents.distill``), offline fitting (``savanna_agents.fit``) and
+``train az --init``: on Nim, whose exact values the solver gives."""
+import numba
+import numpy as np
+import pytest
+import torch
+
+from savanna_agents.alphazero import AZConfig, Trainer, load_checkpoint
+from savanna_agents.distill import DistillConfig, distill, load_dataset, part_file, play_part
+from savanna_agents.exact import solve
+from savanna_agents.fit import FitConfig, fit, save_model, visit_policy
+from savanna_experiments.train_az import initial_weights, run_training
+from tests.agents.tiny_games import Nim
+
+NIM = DistillConfig(game="nim", games=96, part_games=32, teacher="mcts:sims=200",
+                    sample_decisions=3, seed=5)
+SMALL_FIT = FitConfig(hidden=(32, 32), batch_size=128, steps=600, eval_every=100, lr=3e-3,
+                      held_out=0.1, patience=20)
+
+
+@pytest.fixture(scope="module")
+def nim_data(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nim-data")
+    distill(NIM, folder, progress=False, game=Nim())
+    return folder
+
+
+def test_a_dataset_round_trips_and_replays_the_games_it_stores(nim_data):
+    game = Nim()
+    data = load_dataset(nim_data, game=game)
+    assert len(data) == data.game_decisions.sum()
+    assert sorted(set(data.episode)) == list(range(NIM.games))
+    order = np.lexsort((data.decision, data.episode))  # rows are stored move by move
+    for j, i in enumerate(order):  # each stored decision's move leads to the next stored state
+        lo, hi = data.child_start[i], data.child_start[i + 1]
+        assert data.child_visits[lo:hi].sum() == 200
+        assert data.action[i] in data.child_action[lo:hi]
+        assert game.legal_mask(data.state[i:i + 1])[0, data.child_action[lo:hi]].all()
+        after, _ = game.step(data.state[i:i + 1], [data.action[i]])
+        following = order[j + 1] if j + 1 < len(order) else None
+        if following is not None and data.episode[following] == data.episode[i]:
+            assert data.decision[following] == data.decision[i] + 1
+            assert after.tobytes() == data.state[following:following + 1].tobytes()
+        else:
+            assert game.current_player(after)[0] < 0  # the game's last decision
+    assert np.abs(data.root_value).max() <= 1
+    outcome = data.outcomes()
+    assert np.array_equal(outcome[:, 0], -outcome[:, 1]) and set(outcome[:, 0]) <= {-1, 1}
+
+
+def test_a_resumed_dataset_and_one_on_another_thread_count_are_the_same(nim_data, tmp_path):
+    again = tmp_path / "again"
+    distill(NIM, again, progress=False, game=Nim())
+    part_file(again, 1).unlink()
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        distill(NIM, again, progress=False, game=Nim())  # resumes: writes part 1 only
+    finally:
+        numba.set_num_threads(threads)
+    for k in range(3):
+        with np.load(part_file(nim_data, k)) as a, np.load(part_file(again, k)) as b:
+            assert a.files == b.files
+            for key in a.files:
+                assert np.array_equal(a[key], b[key]), (k, key)
+    with pytest.raises(ValueError, match="holds a dataset of other settings"):
+        distill(DistillConfig(**{**NIM.to_dict(), "seed": 6}), again, game=Nim())
+
+
+def test_only_a_uct_teacher_is_accepted():
+    for spec in ("greedy", "mcts:time_budget=0.1", "random"):
+        with pytest.raises(ValueError, match="the teacher must be a UCT agent"):
+            DistillConfig(teacher=spec)
+
+
+def test_the_visit_policy_is_the_stored_visits_normalised():
+    game = Nim()
+    part = play_part(game, NIM, 0)
+    start = np.concatenate([[0], np.cumsum(part["child_count"])])
+
+    class Rows:
+        child_start, child_visits, child_action = start, part["child_visits"], \
+            part["child_action"]
+
+    rows = np.array([0, 3, 7, 3])
+    policy = visit_policy(Rows, rows, game.num_actions)
+    for j, i in enumerate(rows):
+        expected = np.zeros(game.num_actions)
+        expected[part["child_action"][start[i]:start[i + 1]]] = \
+            part["child_visits"][start[i]:start[i + 1]] / 200
+        assert policy[j] == pytest.approx(expected)
+
+
+def test_fitting_reaches_the_solvers_values(nim_data):
+    game = Nim()
+    result = fit(load_dataset(nim_data, game=game), SMALL_FIT, progress=False)
+    report = result.report["all"]
+    assert report["value_mse_vs_target"] < report["teacher_mse_vs_outcome"] + 0.1
+    states = np.unique(load_dataset(nim_data, game=game).state)
+    obs = game.observe(states, game.current_player(states)).reshape(len(states), -1)
+    with torch.no_grad():
+        from savanna_agents.features import active_features
+
+        _, values = result.net.from_features(torch.from_numpy(active_features(obs)))
+    exact = np.array([solve(game, states[i:i + 1])[0][game.current_player(
+        states[i:i + 1])[0]] for i in range(len(states))])
+    agree = np.sign(values[:, 0].numpy()) == exact
+    assert agree.mean() >= 0.9, (agree.mean(), len(states))
+
+
+def test_train_az_starts_from_a_fitted_model_or_from_data(nim_data, tmp_path):
+    game = Nim()
+    result = fit(load_dataset(nim_data, game=game), SMALL_FIT, progress=False)
+    save_model(result, tmp_path / "model.pt")
+    stored = load_checkpoint(tmp_path / "model.pt", game)
+    assert stored["model"]["trunk.0.weight"].dtype == torch.float16  # half: smaller files
+    config = AZConfig(game="nim", hidden=(32, 32), init=str(tmp_path / "model.pt"), games=8,
+                      sims=8, batch_size=16, eval_games=2, eval_sims=2, ladder=("random",))
+    trainer = Trainer(config, game, init_weights=initial_weights(config, game))
+    for key, value in trainer.learner.net.state_dict().items():
+        assert torch.equal(value, stored["model"][key].float()), key
+        assert torch.equal(value, trainer.selfplay.net.state_dict()[key]), key
+    with pytest.raises(ValueError, match=r"hidden widths \(32, 32\).*give --hidden 32,32"):
+        initial_weights(AZConfig(game="nim", hidden=(16,), init=config.init), game)
+    folder = run_training(config, runs_dir=tmp_path, game=game, stop_after=2,
+                          write=lambda *_: None)
+    assert (folder / "last.pt").exists()
+    from_data = AZConfig(**{**config.to_dict(), "init": str(nim_data)})
+    weights = initial_weights(from_data, game, fit_config=SMALL_FIT)
+    assert weights.keys() == trainer.learner.net.state_dict().keys()
