@@ -95,6 +95,17 @@ class AZConfig:
     replay_window: int = setting(65_536, "positions kept for the learner")
     reuse: float = setting(4.0, "learner samples per self-play position, on average")
     value_weight: float = setting(1.0, "weight of the value loss against the policy loss")
+    outcome_weight: float = setting(1.0, "value target: (1 - w) * the search's root value + w "
+                                         "* the game's outcome (1: AlphaZero's outcome; 0: "
+                                         "expert iteration's root value)")
+    lr_half_life: float = setting(0.0, "learner steps over which the learning rate halves "
+                                       "(0: constant)")
+    save_replay: bool = setting(False, "keep the replay window in last.pt, for a resume that "
+                                       "continues exactly (without: a few MB, and a resumed "
+                                       "run refills the window)")
+    init: str = setting("", "the weights the run starts from: a checkpoint (savanna fit's "
+                            "model.pt, a run's best.pt) or a distillation dataset folder "
+                            "(fitted first, savanna_agents.fit; '': random)")
     log_every: int = setting(10, "self-play moves between two rows of metrics.csv")
     eval_minutes: float = setting(10.0, "training minutes between two ladder evaluations")
     eval_games: int = setting(100, "games per rung of the ladder")
@@ -116,9 +127,12 @@ class AZConfig:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {clip(getattr(self, name))}")
         for name in ("value_scale", "maxvisit_init", "value_range", "gumbel_scale",
-                     "weight_decay", "value_weight"):
+                     "weight_decay", "value_weight", "lr_half_life"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0, got {clip(getattr(self, name))}")
+        if not 0 <= self.outcome_weight <= 1:
+            raise ValueError(f"outcome_weight must be in [0, 1], got "
+                             f"{clip(self.outcome_weight)}")
         if not 0 <= self.rollout_weight <= 1:
             raise ValueError(f"rollout_weight must be in [0, 1], got "
                              f"{clip(self.rollout_weight)}")
@@ -380,7 +394,9 @@ class Trajectories(NamedTuple):
     obs: np.ndarray          # uint8[m, O]: the observation of the player to move
     mask: np.ndarray         # bool[m, A]: the legal actions
     policy: np.ndarray       # float32[m, A]: the search's improved policy
-    value: np.ndarray        # float32[m, P]: returns from the position on, seat k = mover + k
+    value: np.ndarray        # float32[m, P]: the value target (``outcome_weight`` mixes the
+                             # returns from the position on and the root value), seat k =
+                             # mover + k
 
     @staticmethod
     def concatenate(parts, game):
@@ -393,7 +409,7 @@ class Trajectories(NamedTuple):
         return Trajectories(*(np.concatenate(column) for column in zip(*parts)))
 
 
-PENDING = ("obs", "mask", "policy", "player", "episode", "collected")
+PENDING = ("obs", "mask", "policy", "player", "episode", "collected", "root")
 TAKEN = -1  # the episode of a pending position once handed out
 
 
@@ -405,6 +421,7 @@ class SelfPlay:
     def __init__(self, game, config, rng):
         cfg = config
         self.game, self.rng = game, rng
+        self.outcome_weight = cfg.outcome_weight
         self.net = make_network(game, cfg.hidden).eval()
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
                                    cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight,
@@ -431,7 +448,7 @@ class SelfPlay:
             for key, value in zip(PENDING, (
                     game.observe(self.states, players).reshape(len(players), -1),
                     game.legal_mask(self.states), result.policy, players.astype(np.int64),
-                    self.episode.copy(), self.collected.copy())):
+                    self.episode.copy(), self.collected.copy(), result.values)):
                 self.pending[key].append(value)
             self.collected += game.step_inplace(self.states, result.actions)
             self._settle()
@@ -485,7 +502,10 @@ class SelfPlay:
         final = np.array([finished[e] for e in done["episode"]])
         p = self.game.num_players
         seats = (done["player"][:, None] + np.arange(p)) % p
-        value = np.take_along_axis(final - done["collected"], seats, axis=1)
+        outcome = np.take_along_axis(final - done["collected"], seats, axis=1)
+        root = np.take_along_axis(done["root"], seats, axis=1)
+        w = self.outcome_weight
+        value = w * outcome + (1 - w) * root
         return Trajectories(done["obs"], done["mask"], done["policy"], value.astype(np.float32))
 
     def state_dict(self):
@@ -545,6 +565,9 @@ class Learner:
             return {}
         sums = {}
         for _ in range(steps):
+            if cfg.lr_half_life:
+                for group in self.optimizer.param_groups:
+                    group["lr"] = cfg.lr * 0.5 ** (self.steps / cfg.lr_half_life)
             rows = self.rng.integers(0, self.size, cfg.batch_size)
             loss, stats = az_loss(self.net, *(column[rows] for column in self.replay),
                                   cfg.value_weight)
@@ -553,7 +576,7 @@ class Learner:
             self.optimizer.step()
             for key, value in stats.items():
                 sums[key] = sums.get(key, 0.0) + value
-        self.steps += steps
+            self.steps += 1
         return {key: value / steps for key, value in sums.items()}
 
     def weights(self):
@@ -561,31 +584,36 @@ class Learner:
         return {k: v.detach().clone() for k, v in self.net.state_dict().items()}
 
     def state_dict(self):
+        """Weights, optimizer, counters and, with ``save_replay``, the replay window."""
+        replay = self.config.save_replay
         return {"model": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
-                "replay": [torch.from_numpy(column[:self.size]) for column in self.replay],
-                "size": self.size, "cursor": self.cursor, "steps": self.steps}
+                "replay": [torch.from_numpy(column[:self.size]) for column in self.replay]
+                if replay else None,
+                "size": self.size if replay else 0, "cursor": self.cursor if replay else 0,
+                "steps": self.steps}
 
     def load_state_dict(self, state):
         self.net.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.size, self.cursor, self.steps = (int(state[k]) for k in ("size", "cursor", "steps"))
-        for store, saved in zip(self.replay, state["replay"]):
+        for store, saved in zip(self.replay, state["replay"] or ()):
             store[:self.size] = saved.numpy()
 
 
-def az_loss(net, obs, mask, policy, value, value_weight):
-    """Cross-entropy of the masked policy to the search's policy (the fused head of
-    ``savanna_agents.policy_head``, at the legal actions only) plus ``value_weight`` times the
-    squared error of the value vector (summed over seats); and their values."""
+def az_loss(net, obs, mask, policy, value, value_weight, policy_weight=1.0):
+    """``policy_weight`` times the cross-entropy of the masked policy to the search's policy
+    (the fused head of ``savanna_agents.policy_head``, at the legal actions only) plus
+    ``value_weight`` times the squared error of the value vector (the mean over seats, so that
+    it reads the same for any number of players); and their values."""
     hidden = net.encode(torch.from_numpy(active_features(obs)))
     policy_loss = cross_entropy(hidden, net.policy, torch.from_numpy(mask),
                                 torch.from_numpy(policy)).mean()
-    value_loss = ((net.value(hidden) - torch.from_numpy(value)) ** 2).sum(dim=1).mean()
+    value_loss = ((net.value(hidden) - torch.from_numpy(value)) ** 2).mean()
     support = policy[policy > 0]
     entropy = -(support * np.log(support)).sum() / len(policy)
     stats = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
              "policy_kl": policy_loss.item() - float(entropy)}
-    return policy_loss + value_weight * value_loss, stats
+    return policy_weight * policy_loss + value_weight * value_loss, stats
 
 
 # ----- the trainer ------------------------------------------------------------------------------
@@ -596,7 +624,7 @@ class Trainer:
     its ``play``, ``load_weights``, ``games_finished``, ``search.stats`` and state dicts
     (``savanna_experiments.ray_backend.RaySelfPlay``: actors on a Ray cluster)."""
 
-    def __init__(self, config, game=None, selfplay=SelfPlay):
+    def __init__(self, config, game=None, selfplay=SelfPlay, init_weights=None):
         self.config = cfg = config
         self.game = game if game is not None else resolve_game(cfg.game, cfg.game_options)
         torch.set_num_threads(cfg.threads)
@@ -604,6 +632,8 @@ class Trainer:
         self.play_rng = np.random.default_rng([cfg.seed, 0])
         self.learn_rng = np.random.default_rng([cfg.seed, 1])
         self.learner = Learner(self.game, cfg, self.learn_rng)
+        if init_weights is not None:
+            load_weights(self.learner.net, init_weights)
         self.selfplay = selfplay(self.game, cfg, self.play_rng)
         self.selfplay.load_weights(self.learner.weights())
         self.moves = 0          # self-play rounds (one move of every game each)
@@ -707,9 +737,15 @@ def load_checkpoint(path, game=None):
 def network_from_checkpoint(data, game):
     """The network stored in checkpoint contents, in eval mode."""
     net = make_network(game, tuple(data["config"]["hidden"]))
+    load_weights(net, data["model"])
+    return net.eval()
+
+
+def load_weights(net, weights):
+    """Loads a state dict (float16 weights are read as float32) into ``net``; a one-line
+    ValueError if they do not fit it."""
     try:
-        net.load_state_dict(data["model"])
+        net.load_state_dict(weights)
     except RuntimeError as err:
         raise ValueError(f"checkpoint weights do not fit the network: "
                          f"{clip(str(err).splitlines()[0])}") from None
-    return net.eval()

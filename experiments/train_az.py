@@ -4,6 +4,12 @@
     savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
     savanna train az --resume runs/zebres-az-0-20260101-120000
     savanna train az zebres --backend ray --actors 8 [--address auto]   self-play on Ray
+    savanna train az zebres --init runs/zebres-fit/model.pt --outcome-weight 0   expert iteration
+
+``--init`` starts from a network (``savanna fit``'s ``model.pt``, a run's ``best.pt``; its hidden
+widths unless ``--hidden`` is given) or from a distillation dataset folder (fitted first); with
+``--outcome-weight 0`` the value target is the search's own root value, so each round's
+teacher is the current network's search (expert iteration).
 
 A run folder ``runs/<game>-az-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
 another run took that name first) holds
@@ -110,7 +116,9 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
         log = RunLog(folder, resume_step=trainer.moves)
         write(f"resuming {folder} at move {trainer.moves:,}")
     else:
-        trainer = Trainer(config, game, selfplay)
+        game = game if game is not None else make_game(config.game, config.game_options)
+        weights = initial_weights(config, game, write) if config.init else None
+        trainer = Trainer(config, game, selfplay, weights)
         folder = new_folder(runs_dir, f"{trainer.game.name}-az-{config.seed}")
         extra = {"seconds": 0.0, "next_eval": 0.0,
                  "next_checkpoint": 60 * config.checkpoint_minutes, "best_score": -1.0,
@@ -170,6 +178,46 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
         write(f"done: {trainer.moves:,} moves, {trainer.positions:,} positions, "
               f"{trainer.learner.steps:,} learner steps in {extra['seconds'] / 60:.1f} min")
     return folder
+
+
+def initial_weights(config, game, write=print, fit_config=None):
+    """The weights ``config.init`` names: a checkpoint's network (its hidden widths must be
+    the run's), or a network fitted to a distillation dataset folder (``savanna_agents.fit``
+    with ``fit_config``, by default its defaults and the run's hidden widths, batch size and
+    seed)."""
+    from pathlib import Path
+
+    from savanna_agents.alphazero import load_checkpoint
+
+    path = Path(config.init)
+    if path.is_dir():
+        from savanna_agents.distill import load_dataset
+        from savanna_agents.fit import FitConfig, fit
+
+        write(f"fitting a network to the dataset {path} first")
+        fit_config = fit_config or FitConfig(hidden=config.hidden,
+                                             batch_size=config.batch_size, seed=config.seed)
+        fitted = fit(load_dataset(path, game=game), fit_config, progress=False)
+        return fitted.net.state_dict()
+    data = load_checkpoint(path, game)
+    hidden = tuple(data["config"]["hidden"])
+    if hidden != config.hidden:
+        raise ValueError(f"{path} holds a network of hidden widths {hidden}, this run's are "
+                         f"{config.hidden}: give --hidden {','.join(map(str, hidden))}")
+    return data["model"]
+
+
+def init_hidden(settings):
+    """The hidden widths of the network ``settings["init"]`` names when ``hidden`` is not set:
+    a run started from a checkpoint takes its network's shape unless told otherwise."""
+    from pathlib import Path
+
+    from savanna_agents.alphazero import load_checkpoint
+
+    init = settings.get("init")
+    if not init or "hidden" in settings or not Path(init).is_file():
+        return settings
+    return {**settings, "hidden": load_checkpoint(init)["config"]["hidden"]}
 
 
 class _Window:
@@ -238,7 +286,7 @@ def run(args, extra=None):
         run_training(AZConfig(**settings) if settings else None, resume=args.resume,
                      selfplay=selfplay)
     else:
-        config = AZConfig.from_dict(settings)
+        config = AZConfig.from_dict(init_hidden(settings))
         run_training(config, runs_dir=args.runs_dir,
                      game=make_game(config.game, config.game_options), selfplay=selfplay)
     return 0

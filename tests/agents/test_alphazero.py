@@ -204,9 +204,9 @@ def test_training_on_nim_reaches_the_exact_values():
     assert per_action[priors[0].argmax(), 0] == exact[0]   # the one winning move
 
 
-def test_resume_is_exact(tmp_path):
+def test_resume_is_exact_with_the_replay_window(tmp_path):
     game = Nim((2, 3, 4))
-    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16})
+    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "save_replay": True})
     straight = Trainer(config, game)
     for _ in range(30):
         straight.step()
@@ -222,6 +222,22 @@ def test_resume_is_exact(tmp_path):
     for key, value in straight.learner.net.state_dict().items():
         assert torch.equal(value, resumed.learner.net.state_dict()[key]), key
     assert np.array_equal(straight.selfplay.states, resumed.selfplay.states)
+
+
+def test_a_checkpoint_without_the_replay_window_resumes_with_an_empty_one():
+    game = Nim((2, 3, 4))
+    trainer = Trainer(AZConfig(**{**TINY, "games": 8, "batch_size": 16}), game)
+    for _ in range(15):
+        trainer.step()
+    assert trainer.learner.size > 0
+    data = trainer.checkpoint()
+    assert data["trainer"]["learner"]["replay"] is None
+    resumed, _ = Trainer.from_checkpoint(data, game)
+    assert resumed.learner.size == 0 and resumed.learner.steps == trainer.learner.steps
+    for key, value in trainer.learner.net.state_dict().items():
+        assert torch.equal(value, resumed.learner.net.state_dict()[key]), key
+    assert np.array_equal(trainer.selfplay.states, resumed.selfplay.states)
+    resumed.step()
 
 
 # ----- checkpoints and agents ------------------------------------------------------------------
