@@ -48,6 +48,7 @@ from savanna.records import make_records
 from savanna_agents.base import Agent, describe
 from savanna_agents.random_agent import RandomAgent
 from savanna_agents.results import MatchResult, TournamentResult
+from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
 from savanna_agents.stats import fit_elo, pair_scores
 
 __all__ = ["BACKENDS", "default_start_method", "play_match", "tournament"]
@@ -78,9 +79,9 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
     as ``records.jsonl``); the games played are the same with or without.
     """
     agents = _checked_agents(game, agents)
-    _check_count("games", games)
+    _check_count("games", games, MAX_GAMES)
     batch_size = _default_batch_size(games) if batch_size is None else batch_size
-    _check_count("batch_size", batch_size)
+    _check_count("batch_size", batch_size, MAX_GAMES)
     match = (tuple(range(len(agents))), int(games), seed, int(batch_size))
     return _play_matches(game, agents, [match], workers, progress, start_method, backend,
                          address, " vs ".join(describe(a) for a in agents), record)[0]
@@ -95,9 +96,12 @@ def _checked_agents(game, agents):
     return agents
 
 
-def _check_count(name, value):
-    if not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+def _check_count(name, value, most):
+    """A ValueError unless ``value`` is an int in 1..``most``: checked before the list of
+    batches or the pool is made from it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 1 <= value <= most:
+        raise ValueError(f"{name} must be an int in 1..{most}, got {clip(value)}")
 
 
 def _default_batch_size(games):
@@ -175,7 +179,7 @@ def _local_map(game, agents, matches, jobs, workers, start_method):
     """``(job, _play_job(...))`` pairs as they complete: here, or on one pool of ``workers``
     processes for all the jobs (a tournament starts its workers once)."""
     workers = os.cpu_count() if workers is None else workers
-    _check_count("workers", workers)
+    _check_count("workers", workers, MAX_WORKERS)
     workers = min(int(workers), len(jobs))
     context = None
     if workers > 1:
@@ -322,7 +326,7 @@ def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, se
         raise ValueError(f"a {game.name} tournament needs at least {max(p, 2)} agents, "
                          f"got {len(agents)}")
     _check_agents(agents)
-    _check_count("games_per_pair", games_per_pair)
+    _check_count("games_per_pair", games_per_pair, MAX_GAMES)
     n = len(agents)
     batch_size = _default_batch_size(games_per_pair)
     groups = list(itertools.combinations(range(n), p))

@@ -33,6 +33,7 @@ from savanna.registry import make_game
 from savanna_agents.arena import play_match
 from savanna_agents.base import describe
 from savanna_agents.registry import make_agent
+from savanna_agents.settings import MAX_GAMES
 from savanna_agents.stats import Z95, fit_elo, pair_scores
 
 __all__ = ["Ladder"]
@@ -107,8 +108,9 @@ class Ladder:
             make_agent(label)  # the file names agents by spec: later additions rebuild it
         if label in self.agents:
             raise ValueError(f"{clip(label)} is on the ladder already")
-        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-            raise ValueError(f"games must be a positive int, got {clip(games)}")
+        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) \
+                or not 1 <= games <= MAX_GAMES:
+            raise ValueError(f"games must be an int in 1..{MAX_GAMES}, got {clip(games)}")
         others = {spec: make_agent(spec) for spec in self.agents}
         groups = itertools.combinations_with_replacement(self.agents,
                                                          self.game.num_players - 1)

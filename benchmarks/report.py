@@ -85,9 +85,10 @@ def write_results(sections):
     atomic_write_text(RESULTS, header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
 
 
-def main(argv=None, prog="python -m savanna_benchmarks"):
-    """The command line; ``prog`` is how it was called (``savanna bench`` too)."""
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.replace(
+def main(argv=None, prog="python -m savanna_benchmarks", parser_class=argparse.ArgumentParser):
+    """The command line; ``prog`` is how it was called (``savanna bench`` too), whose parser
+    class (``parser_class``) says how a mistake is reported."""
+    parser = parser_class(prog=prog, description=__doc__.replace(
         "python -m savanna_benchmarks", prog), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*",
                         help=f"games to measure (default: all of {list(GAMES)})")

@@ -16,7 +16,8 @@ from pathlib import Path
 from savanna.errors import clip
 from savanna.files import atomic_write_bytes, atomic_write_text
 from savanna_agents.ladder import Ladder
-from savanna_experiments.arguments import add_game_options, game_options, positive_int, seed
+from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
+from savanna_experiments.arguments import add_game_options, count, game_options, seed
 
 __all__ = ["add_parser"]
 
@@ -30,10 +31,10 @@ def add_parser(commands):
                              description="Play AGENT against the agents on the ladder, store "
                                          "the results, refit and print the ratings.")
     add.add_argument("agent", metavar="AGENT", help="the new agent, name[:key=value,...]")
-    add.add_argument("--games", type=positive_int, default=100,
+    add.add_argument("--games", type=count(MAX_GAMES), default=100,
                      help="games of each match (default: 100)")
     add.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
-    add.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add.add_argument("--workers", type=count(MAX_WORKERS), help="processes (default: every core)")
     add.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _common(add)
     add.set_defaults(run=run_add, prog=add.prog)

@@ -127,7 +127,7 @@ def test_replay_exports_a_gif_and_an_animated_svg(zebres_records, tmp_path, caps
     (None, ["--game", "2"], "--game must be in 0..1 ("),
     (None, ["--ply", "999"], "ply must be in 0.."),
     (None, ["--player", "2"], "--player must be a seat in 0..1, got 2"),
-    (None, ["--game", "-1"], "argument --game: expected an int >= 0, got '-1'"),
+    (None, ["--game", "-1"], "argument --game: expected an int in 0..1000000000, got '-1'"),
     (None, ["--seconds", "0"], "--seconds must be in (0, 3600), got 0"),
     (None, ["--ply", "1", "--all"], "not allowed with argument --ply"),
     ("", [], "holds no records"),
