@@ -28,7 +28,7 @@ import numpy as np
 
 from savanna import draw
 from savanna.errors import clip
-from savanna.files import atomic_write_text
+from savanna.files import atomic_write_text, parse_json, read_text
 from savanna.registry import make_game
 from savanna_agents.arena import play_match
 from savanna_agents.base import describe
@@ -39,6 +39,7 @@ from savanna_agents.stats import Z95, fit_elo, pair_scores
 __all__ = ["Ladder"]
 
 FORMAT, VERSION = "savanna-ladder", 1
+MAX_BYTES = 2**26  # a ladder file of 64 MiB holds about 100,000 matches
 
 
 class Ladder:
@@ -61,12 +62,7 @@ class Ladder:
     def load(cls, path) -> "Ladder":
         """The ladder saved in file ``path``; a one-line ValueError if it cannot be one."""
         where = clip(str(path))
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as err:
-            raise ValueError(f"cannot read ladder file {where}: {err.strerror}") from None
-        except ValueError as err:
-            raise ValueError(f"ladder file {where} is not JSON: {err}") from None
+        data = parse_json(read_text(path, "ladder file", MAX_BYTES), f"ladder file {where}")
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{where} is not a ladder file (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:

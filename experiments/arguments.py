@@ -9,13 +9,13 @@ names the flag) or a ``ValueError`` naming the setting and what is allowed.
 import argparse
 import dataclasses
 import inspect
-import json
 import math
 import re
 import typing
 from pathlib import Path
 
 from savanna.errors import clip
+from savanna.files import parse_json, read_text
 from savanna.numbers import parse_float, parse_int
 from savanna.registry import game_class
 from savanna_agents.settings import MAX_SEED
@@ -26,6 +26,7 @@ __all__ = ["MAX_COUNT", "add_config_flags", "add_game_options", "count",
            "positive_int", "run_settings", "seed"]
 
 NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
+MAX_SETTINGS_BYTES = 2**20  # a --config file (a run's config.json is about 2 KB)
 
 
 # ----- counts and seeds -------------------------------------------------------------------------
@@ -257,12 +258,8 @@ def _flag(name):
 def read_settings(path):
     """The dict of a JSON settings file (a ValueError naming the file otherwise), without the
     ``metadata`` a run's ``config.json`` also holds."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ValueError(f"cannot read {clip(str(path))}: {err.strerror}") from None
-    except ValueError as err:
-        raise ValueError(f"{clip(str(path))} is not JSON: {err}") from None
+    data = parse_json(read_text(path, "settings file", MAX_SETTINGS_BYTES),
+                      f"settings file {clip(str(path))}")
     if not isinstance(data, dict):
         raise ValueError(f"{clip(str(path))} must hold a JSON object of settings, got "
                          f"{clip(data)}")

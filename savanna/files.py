@@ -1,4 +1,9 @@
-"""Writing results safely: atomic file writes and output folders that are never shared.
+"""Files read and written safely: bounded JSON, atomic writes, output folders never shared.
+
+Every JSON the project reads (records, ladders, settings) goes through ``read_text`` and
+``parse_json``: at most a given number of bytes is read, and a value nested more than
+``MAX_JSON_DEPTH`` deep is refused, so a hostile file is a one-line ``ValueError`` (never a
+RecursionError or a MemoryError).
 
 A result file is written to a temporary file in its own folder, then renamed over its name
 (``os.replace``, atomic on one file system): a reader, a crash or a full disk never leaves
@@ -9,6 +14,7 @@ already holds results) are one-line ``ValueError``s.
 """
 import datetime
 import itertools
+import json
 import os
 import secrets
 import tempfile
@@ -16,8 +22,59 @@ from pathlib import Path
 
 from savanna.errors import clip
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "check_new_file", "new_folder",
-           "output_folder", "stamp"]
+__all__ = ["MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text", "check_new_file",
+           "new_folder", "output_folder", "parse_json", "read_text", "stamp"]
+
+MAX_JSON_DEPTH = 64  # nested lists and objects; the project's files use 6 at most
+
+
+def read_text(path, what, max_bytes):
+    """The UTF-8 text of file ``path``, at most ``max_bytes`` bytes long; a one-line
+    ValueError naming ``what`` (e.g. "ladder file") and the file otherwise."""
+    where = f"{what} {clip(str(path))}"
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as err:
+        raise ValueError(f"cannot read {where}: {err.strerror}") from None
+    if len(data) > max_bytes:
+        raise ValueError(f"{where} is larger than {max_bytes} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{where} is not UTF-8 text") from None
+
+
+def parse_json(text, where):
+    """The value of the JSON ``text``, nested at most ``MAX_JSON_DEPTH`` deep; a one-line
+    ValueError starting with ``where`` otherwise."""
+    too_deep = ValueError(f"{where}: JSON nested more than {MAX_JSON_DEPTH} deep")
+    try:
+        value = json.loads(text)
+    except RecursionError:  # json's decoder stops at the interpreter's recursion limit
+        raise too_deep from None
+    except json.JSONDecodeError as err:
+        at = f"line {err.lineno} column {err.colno}" if err.lineno > 1 else f"column {err.colno}"
+        raise ValueError(f"{where} is not JSON ({err.msg} at {at})") from None
+    except ValueError as err:  # e.g. an int of more digits than Python converts
+        raise ValueError(f"{where} is not JSON ({clip(str(err))})") from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise too_deep
+    return value
+
+
+def _depth(value):
+    """How deep lists and dicts nest in ``value`` (0 for a number or a string), without
+    recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in children
+                         if isinstance(child, (dict, list)))
+    return deepest
 
 
 def atomic_write_bytes(path, data):

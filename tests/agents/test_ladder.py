@@ -85,6 +85,9 @@ def test_an_agent_on_the_ladder_cannot_be_added_twice():
 
 @pytest.mark.parametrize("content, message", [
     ("{", "is not JSON"),
+    ("[" * 100_000, "JSON nested more than 64 deep"),
+    ('{"format": "savanna-ladder", "x": ' + "[" * 70 + "]" * 70 + "}",
+     "JSON nested more than 64 deep"),
     ('{"format": "savanna-match"}', 'is not a ladder file'),
     ('{"format": "savanna-ladder", "version": 9}', "has version 9"),
     ('{"format": "savanna-ladder", "version": 1, "game": "zebres", "options": {}, '

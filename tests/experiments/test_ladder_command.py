@@ -36,7 +36,8 @@ def test_add_then_show_with_a_plot(tmp_path, monkeypatch, capsys):
     (["show", "--file", "x.json", "--plot", "out.jpg"], "--plot must name a .png or .svg file"),
     (["add", "random", "--file", "x.json"], "'random' is on the ladder already"),
     (["add", "mtcs", "--file", "x.json"], "unknown agent 'mtcs'"),
-    (["add", "greedy", "--games", "0"], "argument --games: expected an int in 1..10000000, got '0'"),
+    (["add", "greedy", "--games", "0"],
+     "argument --games: expected an int in 1..10000000, got '0'"),
     (["add", "greedy", "--game", "chess"], "unknown game 'chess'"),
     (["show", "--file", "bad.json"], "ladder file 'bad.json' is not JSON"),
 ])

@@ -132,7 +132,7 @@ def test_replay_exports_a_gif_and_an_animated_svg(zebres_records, tmp_path, caps
     (None, ["--ply", "1", "--all"], "not allowed with argument --ply"),
     ("", [], "holds no records"),
     ("{}\nnot json\n", [], "line 1: not a savanna-record/1 record"),
-    ("line 2 is bad", [], "line 1: not JSON (Expecting value at column 1)"),
+    ("line 2 is bad", [], "line 1 is not JSON (Expecting value at column 1)"),
 ])
 def test_bad_replays_are_one_line_errors(content, argv, message, zebres_records, tmp_path,
                                          capsys):
@@ -147,7 +147,7 @@ def test_bad_replays_are_one_line_errors(content, argv, message, zebres_records,
 def test_replay_of_a_missing_file_or_a_record_that_does_not_replay(zebres_records, tmp_path,
                                                                    capsys):
     assert main(["replay", str(tmp_path / "none.jsonl")]) == 2
-    assert "cannot read records from" in one_line_error(capsys, "replay")
+    assert "cannot read records file" in one_line_error(capsys, "replay")
     lines = zebres_records.read_text().splitlines()
     data = json.loads(lines[1])
     data["moves"][3]["action"] = data["moves"][2]["action"]

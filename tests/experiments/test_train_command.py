@@ -82,6 +82,9 @@ def test_a_config_file_is_read_under_the_flags(algorithm, cls, tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     ("{not json", "is not JSON"),
+    ('{"game": "zebres", "hidden": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "JSON nested more than 64 deep"),
+    ("1" * 5000, "is not JSON ('Exceeds the limit"),
     ("[1, 2]", "must hold a JSON object of settings, got [1, 2]"),
     ('{"game": "zebres", "stepz": 3}', "unknown PPO settings ['stepz']; known: "),
     ('{"game": "zebres", "hidden": "wide"}', "hidden must be 1 to 8 layer widths"),
@@ -98,7 +101,7 @@ def test_a_bad_config_file_is_a_one_line_error(content, message, tmp_path, capsy
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["ppo", "--config", "missing.json", "zebres"], "cannot read 'missing.json'"),
+    (["ppo", "--config", "missing.json", "zebres"], "cannot read settings file 'missing.json'"),
     (["ppo", "--resume", "runs/x", "--lr", "0.1"],
      "only --steps may change, got --lr"),
     (["az", "--resume", "runs/x", "zebres", "--games", "8", "-o", "num_players=2"],
