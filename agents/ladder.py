@@ -123,22 +123,6 @@ class Ladder:
         self.agents.append(label)
         return results
 
-    def take_agent(self, other: "Ladder", label: str) -> None:
-        """Add agent ``label`` with its matches from ``other``, a copy of this ladder's file
-        in which it was added: two ``savanna ladder add`` run at once on one file both keep
-        their games (each new agent's matches are its own)."""
-        if label in self.agents:
-            raise ValueError(f"{clip(label)} is on the ladder already")
-        if (other.game_name, other.options) != (self.game_name, self.options):
-            raise ValueError("the two ladders are of different games")
-        mine = [m for m in other.matches if m["agents"][0] == label]
-        unknown = {spec for m in mine for spec in m["agents"]} - {label, *self.agents}
-        if unknown:
-            raise ValueError(f"{clip(label)} played agents not on this ladder: "
-                             f"{clip(sorted(unknown))}")
-        self.agents.append(label)
-        self.matches.extend(mine)
-
     # ----- ratings ----------------------------------------------------------------------------
     def _tables(self):
         """``(pair_score, pair_games)`` ``[N, N]`` summed over every match."""

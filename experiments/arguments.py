@@ -21,8 +21,8 @@ from savanna.registry import game_class
 from savanna_agents.settings import MAX_SEED
 from savanna_experiments.runs import METADATA_KEY
 
-__all__ = ["MAX_COUNT", "add_config_flags", "add_game_options", "count",
-           "game_options", "index", "make_game", "option_names", "option_value", "parse_count",
+__all__ = ["MAX_COUNT", "add_config_flags", "add_game_options", "count", "game_options",
+           "index", "make_game", "number", "option_names", "option_value", "parse_count",
            "positive_int", "run_settings", "seed"]
 
 NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
@@ -55,6 +55,11 @@ def index(text):
     return _int_in(text, 0, MAX_COUNT)
 
 
+def number(text):
+    """``type`` of real-valued arguments (``--seconds``): a finite number in ASCII digits."""
+    return _argument_type(lambda text: _number(text, "the value"))(text)
+
+
 def _int_in(text, low, high):
     """An int in ``low..high`` written in ASCII digits (``savanna.numbers.parse_int``), or an
     ArgumentTypeError saying so."""
@@ -79,7 +84,7 @@ def parse_count(text, name, most=1e15):
         raise ValueError(f"{name} must be a number like 3M, 250k or 1e6, got {clip(text)}")
     value = float(match[1]) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[match[2].lower()]
     if not value <= most:
-        limit = f"{most:g}".replace("e+", "e")
+        limit = most if isinstance(most, int) else f"{most:g}".replace("e+", "e")
         raise ValueError(f"{name} must be in 0 .. {limit}, got {clip(text)}")
     if value != int(value):
         raise ValueError(f"{name} must be a whole number, got {clip(text)}")

@@ -56,7 +56,7 @@ def main(argv=None):
     prog = "savanna"
     try:
         args, extra = parser.parse_known_args(argv)
-        prog = getattr(args, "prog", f"savanna {args.command}")  # train's sub-commands set it
+        prog = getattr(args, "prog", f"savanna {args.command or ''}".strip())  # train's set it
         if args.version and (args.command or extra):
             raise UsageError("savanna", "--version takes no command or other arguments")
         if extra and args.command != "bench":

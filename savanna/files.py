@@ -3,7 +3,8 @@
 Every JSON the project reads (records, ladders, settings) goes through ``read_text`` and
 ``parse_json``: at most a given number of bytes is read, and a value nested more than
 ``MAX_JSON_DEPTH`` deep is refused, so a hostile file is a one-line ``ValueError`` (never a
-RecursionError or a MemoryError).
+RecursionError or a MemoryError). A file that is read, changed and written back (the ladder)
+is held ``locked`` from the read to the write.
 
 A result file is written to a temporary file in its own folder, then renamed over its name
 (``os.replace``, atomic on one file system): a reader, a crash or a full disk never leaves
@@ -12,7 +13,9 @@ numbered suffix on collision, so two runs started in the same second keep their 
 Mistakes (a file where a folder should be, a folder without write permission, a folder that
 already holds results) are one-line ``ValueError``s.
 """
+import contextlib
 import datetime
+import fcntl
 import itertools
 import json
 import os
@@ -23,7 +26,8 @@ from pathlib import Path
 from savanna.errors import clip
 
 __all__ = ["MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text", "check_new_file",
-           "new_folder", "output_folder", "parse_json", "read_text", "stamp"]
+           "locked", "make_folders", "new_folder", "output_folder", "parse_json", "read_text",
+           "stamp"]
 
 MAX_JSON_DEPTH = 64  # nested lists and objects; the project's files use 6 at most
 
@@ -77,6 +81,32 @@ def _depth(value):
     return deepest
 
 
+@contextlib.contextmanager
+def locked(path, waiting=None):
+    """Hold an exclusive lock on ``path`` (``fcntl.flock`` on the file ``.<name>.lock`` beside
+    it) while the block runs, so that processes that read, change and write back ``path`` do it
+    one at a time. ``waiting()`` is called if another process holds the lock, before waiting
+    for it. The lock file is left in place (removing it would let a third process lock a new
+    file while a second still waits on the old one)."""
+    path = Path(path)
+    lock = path.with_name(f".{path.name}.lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as err:
+        raise ValueError(f"cannot write in folder {clip(str(lock.parent))}: "
+                         f"{err.strerror}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def atomic_write_bytes(path, data):
     """Write ``data`` to ``path`` through a temporary file beside it and a rename; the
     temporary file is removed if anything fails."""
@@ -108,6 +138,7 @@ def check_new_file(path, overwrite=False):
                          "(--overwrite, overwrite=True)")
     if not path.parent.is_dir():
         raise ValueError(f"no folder {clip(str(path.parent))} to write {clip(path.name)} in")
+    _check_writable(path.parent, "folder")
     return path
 
 
@@ -120,7 +151,7 @@ def new_folder(parent, prefix):
     """Create and return ``parent/<prefix>-<stamp>``, or ``...-2``, ``...-3`` when that name
     is taken: the ``mkdir`` is exclusive, so concurrent runs never get the same folder."""
     parent = Path(parent)
-    _make_dirs(parent)
+    make_folders(parent)
     name = f"{prefix}-{stamp()}"
     for k in itertools.count(1):
         folder = parent / (name if k == 1 else f"{name}-{k}")
@@ -139,20 +170,26 @@ def output_folder(path, overwrite=False):
     it: not a file, writable, and empty unless ``overwrite`` (its files may then be replaced).
     Call it before the work whose results go there, so that a mistake costs nothing."""
     folder = Path(path)
-    _make_dirs(folder)
+    make_folders(folder)
     if not overwrite and any(folder.iterdir()):
         raise ValueError(f"output folder {clip(str(folder))} already holds files; give a new "
                          "folder, or allow overwriting (--overwrite, overwrite=True)")
+    _check_writable(folder, "output folder")
+    return folder
+
+
+def _check_writable(folder, what):
+    """A one-line ValueError unless a file can be created in ``folder`` (a temporary one, as
+    the atomic writes make): not read-only, not a pseudo file system such as /proc."""
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as err:
-        raise ValueError(f"cannot write in output folder {clip(str(folder))}: "
-                         f"{err.strerror}") from None
-    return folder
+        raise ValueError(f"cannot write in {what} {clip(str(folder))}: {err.strerror}") from None
 
 
-def _make_dirs(folder):
+def make_folders(folder):
+    """Create ``folder`` and its parents if missing; a one-line ValueError if it cannot be."""
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{clip(str(folder))} is a file, not a folder")
     try:
