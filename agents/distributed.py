@@ -2,15 +2,17 @@
 
 * ``ray_map(fn, shared, items, address)``: ``fn(*shared, item)`` for every item, each a Ray
   task (``shared`` goes to the object store once), yielded as ``(item, result)`` pairs in the
-  order the tasks finish. A task whose worker process or node dies is run again
-  (``MAX_RETRIES``): the arena's batches draw all their randomness from their own seed, so a
-  retried batch gives the same games.
+  order the tasks finish, their arrays copied out of the store (writeable, as the local pool's
+  are). A task whose worker process or node dies is run again (``MAX_RETRIES``): the arena's
+  batches draw all their randomness from their own seed, so a retried batch gives the same
+  games.
 * ``connect(address)``: joins the cluster at ``address`` (``"auto"``: the one this machine
   belongs to; None: ``RAY_ADDRESS`` or a Ray started for this process), once per process.
 
 Every node must have savanna installed (the same version) and reach the driver's files: Ray
 ships the functions by module name, not by value.
 """
+import copy
 import importlib.util
 
 __all__ = ["MAX_RETRIES", "connect", "ray_map", "require_ray"]
@@ -54,7 +56,10 @@ def _finished(ray, pending):
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            # Ray returns NumPy arrays as read-only views of its object store (which they keep
+            # alive): a copy gives the writeable arrays of their own that the local pool's
+            # results are, and frees the store.
+            yield copy.deepcopy(ray.get(done[0]))
     finally:
         for ref in pending:  # stopped early (an error, Ctrl-C): drop what is left
             ray.cancel(ref)

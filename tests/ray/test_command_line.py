@@ -1,0 +1,31 @@
+"""The command line as a user runs it, records on: ``savanna match`` and ``savanna tournament``
+with ``--backend ray`` write the folder the local backend writes with the same seed (results,
+CSVs and records byte for byte; the JSON but its wall time)."""
+import json
+
+import pytest
+
+from savanna_experiments.cli import main
+from tests.ray.test_arena import _timeless
+
+COMMANDS = [
+    ["match", "zebres", "random", "greedy", "--games", "6", "--seed", "11"],
+    ["tournament", "bonobo", "random", "greedy", "random", "--games-per-pair", "3",
+     "-o", "num_players=2", "--seed", "4"],
+]
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=[argv[0] for argv in COMMANDS])
+def test_the_ray_backend_writes_the_local_folder(argv, two_nodes, tmp_path, capsys):
+    local, ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*argv, "--no-progress", "--workers", "1", "--out", str(local)]) == 0
+    assert main([*argv, "--no-progress", "--backend", "ray", "--out", str(ray)]) == 0
+    assert capsys.readouterr().err == ""
+    names = sorted(p.name for p in local.iterdir())
+    assert "records.jsonl" in names and names == sorted(p.name for p in ray.iterdir())
+    for name in names:
+        if name.endswith(".json"):
+            assert _timeless(json.loads((local / name).read_text())) == _timeless(
+                json.loads((ray / name).read_text())), name
+        else:
+            assert (local / name).read_bytes() == (ray / name).read_bytes(), name
