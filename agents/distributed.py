@@ -14,6 +14,7 @@ ships the functions by module name, not by value.
 """
 import copy
 import importlib.util
+import logging
 
 __all__ = ["MAX_RETRIES", "connect", "ray_map", "require_ray"]
 
@@ -31,11 +32,18 @@ def require_ray():
 
 def connect(address=None):
     """``ray``, initialised: on the cluster at ``address`` or, if Ray already runs in this
-    process, as it is."""
+    process, as it is. Ray's own notices while it starts (the token authentication one) are
+    not shown: a command's output is its results, and an error is one line."""
     ray = require_ray()
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+        logger = logging.getLogger("ray")
+        level = logger.level
+        logger.setLevel(logging.ERROR)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        finally:
+            logger.setLevel(level)
     return ray
 
 

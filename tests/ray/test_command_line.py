@@ -1,12 +1,18 @@
 """The command line as a user runs it, records on: ``savanna match`` and ``savanna tournament``
 with ``--backend ray`` write the folder the local backend writes with the same seed (results,
-CSVs and records byte for byte; the JSON but its wall time)."""
+CSVs and records byte for byte; the JSON but its wall time), and Ray adds nothing to stderr."""
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from savanna_experiments.cli import main
 from tests.ray.test_arena import _timeless
+
+ROOT = Path(__file__).resolve().parents[2]
 
 COMMANDS = [
     ["match", "zebres", "random", "greedy", "--games", "6", "--seed", "11"],
@@ -29,3 +35,16 @@ def test_the_ray_backend_writes_the_local_folder(argv, two_nodes, tmp_path, caps
                 json.loads((ray / name).read_text())), name
         else:
             assert (local / name).read_bytes() == (ray / name).read_bytes(), name
+
+
+def test_a_ray_started_for_the_command_adds_nothing_to_stderr(tmp_path):
+    """In a fresh process (no cluster: the command starts a Ray of its own), Ray's token
+    authentication notice and other start-up messages stay out of stderr."""
+    pytest.importorskip("ray")
+    done = subprocess.run(
+        [sys.executable, "-m", "savanna_experiments", "match", "zebres", "random", "random",
+         "--games", "2", "--backend", "ray", "--no-progress", "--out", str(tmp_path / "m")],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+        text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == ""
+    assert (tmp_path / "m" / "records.jsonl").exists()
