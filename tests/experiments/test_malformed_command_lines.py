@@ -1,7 +1,11 @@
 """Every mistake a user can make on the command line, for every subcommand, ends the same way:
 exit status 2 and exactly one line on stderr, ``savanna <command>: error: ...`` naming the
-mistake, before any game is played or file written. The table: bad, huge and full-width
-numbers, unknown flags, unwritable paths, existing files and folders, hostile JSON."""
+mistake, before any game is played or file written, and no warning. The table: bad, huge and
+full-width numbers, unknown flags, unwritable paths, existing files and folders, hostile JSON,
+a raw pickle given as a checkpoint."""
+import pickle
+import warnings
+
 import pytest
 
 from savanna.records import make_record, write_records
@@ -25,12 +29,13 @@ def paths(tmp_path, monkeypatch):
     (tmp_path / "full" / "result.json").write_text("{}")
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000 + "\n")
     (tmp_path / "old.svg").write_text("<svg/>")
+    (tmp_path / "raw.pt").write_bytes(pickle.dumps({"format": "savanna-ppo"}, protocol=4))
     Ladder.new("zebres").save(tmp_path / "ladder.json")
     game = make_game("zebres")
     start = game.init(1, 0)
     write_records(tmp_path / "game.jsonl", [make_record(game, start, [], ["random"] * 2)])
     return {"file": "file.txt", "full": "full", "deep": "deep.json", "ladder": "ladder.json",
-            "records": "game.jsonl", "existing_svg": "old.svg"}
+            "records": "game.jsonl", "existing_svg": "old.svg", "raw": "raw.pt"}
 
 
 def expected_int(low, high):
@@ -74,6 +79,8 @@ TABLE = [
     (["match", "zebres", "random", "random", "--out", "{full}"], "match", "already holds files"),
     (["match", "zebres", "random", "random", "--out", "{file}"], "match",
      "is a file, not a folder"),
+    (["match", "zebres", "ppo:{raw}", "random"], "match", "is not a readable PPO checkpoint"),
+    (["match", "zebres", "az:{raw}", "random"], "match", "is not a readable AlphaZero checkpoint"),
     (["match", "zebres", "random", "random", "--frobnicate"], "match",
      "unrecognized arguments: --frobnicate"),
     # tournament
@@ -159,7 +166,10 @@ TABLE = [
 def test_a_malformed_command_line_is_one_line_and_exit_2(argv, command, message, paths,
                                                          capsys):
     argv = [arg.format(**paths) for arg in argv]
-    assert main(argv) == 2
+    with warnings.catch_warnings(record=True) as caught:  # a warning is a line on stderr too
+        warnings.simplefilter("always")
+        assert main(argv) == 2
+    assert [str(w.message) for w in caught] == []
     out, err = capsys.readouterr()
     assert err.count("\n") == 1 and err.endswith("\n"), err
     assert err.startswith(f"{f'savanna {command}'.strip()}: error: ")
