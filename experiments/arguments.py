@@ -160,7 +160,8 @@ def add_config_flags(parser, cls, aliases=None):
             continue
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         names = [_flag(f.name), *(aliases or {}).get(f.name, ())]
-        text = f"{f.metadata['doc']} (default: {_shown(default)})".replace("%", "%%")
+        most = f", at most {f.metadata['most']}" if "most" in f.metadata else ""
+        text = f"{f.metadata['doc']} (default: {_shown(default)}{most})".replace("%", "%%")
         if f.type is bool:
             group.add_argument(*names, dest=f.name, action=argparse.BooleanOptionalAction,
                                help=text)
