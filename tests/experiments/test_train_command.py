@@ -29,7 +29,7 @@ def settings(argv, cls):
     ("ppo", PPOConfig, ["--steps N learner decisions in all, e.g. 3M (default: 3000000)",
                         "--opponents TEXT shares of the games played against each opponent kind "
                         "(default: self=0.4,random=0.1,greedy=0.5)",
-                        "--num-envs N, --envs N games played at once (default: 512)",
+                        "--num-envs N, --envs N games played at once (default: 512, at most 65536)",
                         "--anneal-lr, --no-anneal-lr decay the learning rate"]),
     ("az", AZConfig, ["--ladder A,B the agents evaluated against, one per rung (default: "
                       "mcts:sims=100,mcts:sims=1000)",
