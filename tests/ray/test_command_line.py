@@ -31,13 +31,15 @@ def test_the_ray_backend_writes_the_local_folder(argv, two_nodes, tmp_path, caps
 
 
 def test_a_ray_started_for_the_command_adds_nothing_to_stderr(tmp_path):
-    """In a fresh process (no cluster: the command starts a Ray of its own), Ray's token
-    authentication notice and other start-up messages stay out of stderr."""
+    """A Ray started for the command (``--address local``: not the tests' cluster, which a
+    bare ``ray.init()`` on this machine would join) keeps its token authentication notice
+    and other start-up messages out of stderr."""
     pytest.importorskip("ray")
     done = subprocess.run(
         [sys.executable, "-m", "savanna_experiments", "match", "zebres", "random", "random",
-         "--games", "2", "--backend", "ray", "--no-progress", "--out", str(tmp_path / "m")],
+         "--games", "2", "--backend", "ray", "--address", "local", "--no-progress",
+         "--out", str(tmp_path / "m")],
         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
         text=True, timeout=300)
-    assert done.returncode == 0 and done.stderr == ""
+    assert (done.returncode, done.stderr) == (0, "")
     assert (tmp_path / "m" / "records.jsonl").exists()
