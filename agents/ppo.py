@@ -64,6 +64,7 @@ from torch import nn
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
 from savanna.game import Game
+from savanna.numbers import parse_float
 from savanna.registry import resolve_game
 from savanna_agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
 from savanna_agents.features import active_features, sparse_linear, stack_features
@@ -213,7 +214,7 @@ def parse_shares(shares):
         for item in shares.split(","):
             key, eq, value = item.partition("=")
             try:
-                items[key.strip()] = float(value) if eq else 1.0
+                items[key.strip()] = parse_float(value.strip()) if eq else 1.0
             except ValueError:
                 raise ValueError(f"bad opponent share {item!r}; write kind=share, e.g. "
                                  "self=0.5,random=0.25,greedy=0.25") from None
