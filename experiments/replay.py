@@ -22,6 +22,7 @@ from pathlib import Path
 from savanna import draw
 from savanna.errors import clip
 from savanna.files import atomic_write_bytes, atomic_write_text, check_new_file
+from savanna.numbers import parse_int
 from savanna_experiments.arguments import index, number
 
 __all__ = ["Replay", "add_parser", "run"]
@@ -144,11 +145,12 @@ class Replay:
                 target = ply + 1
             elif key == "p":
                 target = ply - 1
-            elif key.isdigit():
-                target = int(key)
             else:
-                write(f"unknown key {clip(key)}; {KEYS}")
-                continue
+                try:
+                    target = parse_int(key)  # ASCII digits: '²'.isdigit() but int('²') fails
+                except ValueError:
+                    write(f"unknown key {clip(key)}; {KEYS}")
+                    continue
             if not 0 <= target <= self.plies:
                 write(f"no ply {target}: plies go from 0 to {self.plies}")
                 continue

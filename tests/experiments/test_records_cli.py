@@ -74,13 +74,17 @@ def test_replay_prints_one_ply_or_every_ply(zebres_records, capsys):
 
 
 def test_replay_steps_forward_and_back_with_keys(zebres_records, capsys, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO("n\n\np\n999\nx\n5\nq\nn\n"))
+    keys = "n\n\np\n999\nx\n\u00b2\n\uff15\n" + "9" * 5000 + "\n5\nq\nn\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(keys))
     assert main(["replay", str(zebres_records)]) == 0
     text = capsys.readouterr().out
     shown = [line.split()[-1].split("/")[0] for line in text.splitlines()
              if line.split("> ")[-1].startswith("ply ")]
     assert shown == ["0", "1", "2", "1", "5"]
     assert "no ply 999: plies go from 0 to " in text and "unknown key 'x'" in text
+    # '²' and '５' are digits to str.isdigit, 5000 digits too many for int(): unknown keys
+    assert "unknown key '\u00b2'" in text and "unknown key '\uff15'" in text
+    assert "unknown key '99999" in text
 
 
 def test_replay_reads_keys_from_standard_input_until_its_end(zebres_records):
