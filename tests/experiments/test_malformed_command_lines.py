@@ -79,8 +79,8 @@ TABLE = [
     (["match", "zebres", "random", "random", "--out", "{full}"], "match", "already holds files"),
     (["match", "zebres", "random", "random", "--out", "{file}"], "match",
      "is a file, not a folder"),
-    (["match", "zebres", "ppo:{raw}", "random"], "match", "is not a readable PPO checkpoint"),
-    (["match", "zebres", "az:{raw}", "random"], "match", "is not a readable AlphaZero checkpoint"),
+    (["match", "zebres", "ppo:{raw}", "random"], "match", "agent 'ppo': 'raw.pt' is not a "),
+    (["match", "zebres", "az:{raw}", "random"], "match", "agent 'az': 'raw.pt' is not a "),
     (["match", "zebres", "random", "random", "--frobnicate"], "match",
      "unrecognized arguments: --frobnicate"),
     # tournament
