@@ -74,9 +74,10 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
     an interactive session: with such a game or agent the match is played here, with a
     warning.
     ``backend``: ``"local"`` (a pool of ``workers`` processes) or ``"ray"``: every batch is a
-    Ray task (``savanna_agents.distributed``) on the cluster at ``address`` (default:
-    ``RAY_ADDRESS`` or a Ray started here; ``"auto"``: the cluster this machine belongs to), retried
-    if its worker or node dies; ``workers`` and ``start_method`` are then unused.
+    Ray task (``savanna_agents.distributed``) on the cluster at ``address`` (default, as
+    ``ray.init``: ``RAY_ADDRESS``, else the cluster running on this machine, else a Ray started
+    here; ``"auto"``: the running one; ``"local"``: a new one), retried if its worker or node
+    dies; ``workers`` and ``start_method`` are then unused.
     ``record``: keep every game as a ``savanna.records.Record`` (``result.records``; saved
     as ``records.jsonl``); the games played are the same with or without.
     """

@@ -6,8 +6,9 @@
   are). A task whose worker process or node dies is run again (``MAX_RETRIES``): the arena's
   batches draw all their randomness from their own seed, so a retried batch gives the same
   games.
-* ``connect(address)``: joins the cluster at ``address`` (``"auto"``: the one this machine
-  belongs to; None: ``RAY_ADDRESS`` or a Ray started for this process), once per process.
+* ``connect(address)``: joins the cluster at ``address`` (``"auto"``: the one running on this
+  machine; ``"local"``: a new one for this process; None: ``RAY_ADDRESS``, else the running
+  one, else a new one, as ``ray.init`` does), once per process.
 
 Every node must have savanna installed (the same version) and reach the driver's files: Ray
 ships the functions by module name, not by value.

@@ -21,11 +21,16 @@ from savanna.registry import game_class
 from savanna_agents.settings import MAX_SEED
 from savanna_experiments.runs import METADATA_KEY
 
-__all__ = ["MAX_COUNT", "add_config_flags", "add_game_options", "count", "game_options",
-           "index", "make_game", "number", "option_names", "option_value", "parse_count",
-           "positive_int", "run_settings", "seed"]
+__all__ = ["ADDRESS_HELP", "MAX_COUNT", "add_config_flags", "add_game_options", "count",
+           "game_options", "index", "make_game", "number", "option_names", "option_value",
+           "parse_count", "positive_int", "run_settings", "seed"]
 
 NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
+# Ray's own order for ray.init(address=None): RAY_ADDRESS, then the latest cluster started on
+# this machine (/tmp/ray/ray_current_cluster), then a new local Ray.
+ADDRESS_HELP = ("the Ray cluster (with --backend ray): HOST:PORT of its head; auto: the one "
+                "running on this machine; local: a new Ray for this command (default: "
+                "RAY_ADDRESS, else the one running on this machine, else a new one)")
 MAX_SETTINGS_BYTES = 2**20  # a --config file (a run's config.json is about 2 KB)
 
 

@@ -37,6 +37,7 @@ from savanna_agents.registry import AGENTS, make_agent
 from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
 from savanna_experiments import analyse, ladder, replay, sweep, train, train_az
 from savanna_experiments.arguments import (
+    ADDRESS_HELP,
     add_game_options,
     count,
     game_options,
@@ -251,9 +252,7 @@ def _add_arena_options(parser, kind):
                              "a Ray task on a cluster (pip install 'savanna[ray]'), the same "
                              "results (default: local)")
     parser.add_argument("--address", metavar="ADDR",
-                        help="the Ray cluster (with --backend ray): HOST:PORT of its head, or "
-                             "auto for the one this machine joined with 'ray start' (default: "
-                             "RAY_ADDRESS, else a Ray started for this command)")
+                        help=ADDRESS_HELP)
     parser.add_argument("--out", type=Path,
                         help=f"folder for the JSON and CSV results, new or empty (default: a "
                              f"new runs/{kind}-<game>-<time>)")
