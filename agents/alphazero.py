@@ -59,7 +59,7 @@ from savanna_agents.features import active_features, observation_bags
 from savanna_agents.mcts import compiled_search
 from savanna_agents.policy_head import cross_entropy, probabilities
 from savanna_agents.ppo import PolicyValueNet, _packed, _unpacked, obs_scale_of
-from savanna_agents.settings import setting
+from savanna_agents.settings import MAX_GAMES, MAX_SEED, check_maxima, setting
 
 __all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
            "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_evaluator",
@@ -76,11 +76,12 @@ class AZConfig:
 
     game: str = setting("zebres", "the game's registry name")
     game_options: dict = setting({}, "the game's keyword options")
-    seed: int = setting(0, "random seed")
+    seed: int = setting(0, "random seed", most=MAX_SEED)
     minutes: float = setting(60.0, "training time of the run (evaluations not counted)")
-    games: int = setting(1024, "self-play games searched together (the leaf batch)")
-    sims: int = setting(32, "simulations per move")
-    max_considered: int = setting(16, "root actions sampled by Gumbel top-k")
+    games: int = setting(1024, "self-play games searched together (the leaf batch)",
+                        most=65_536)
+    sims: int = setting(32, "simulations per move", most=1_000_000)
+    max_considered: int = setting(16, "root actions sampled by Gumbel top-k", most=65_536)
     value_scale: float = setting(0.1, "sigma(q) = (maxvisit_init + max N) * value_scale * q")
     maxvisit_init: float = setting(50.0, "visit offset of sigma(q) (see value_scale)")
     value_range: float = setting(0.0, "q divided by this fixed span before sigma (0: by the "
@@ -91,8 +92,8 @@ class AZConfig:
     hidden: tuple = setting((128, 128), "hidden layer widths")
     lr: float = setting(1e-3, "learning rate")
     weight_decay: float = setting(1e-4, "weight decay of the optimizer")
-    batch_size: int = setting(512, "positions per learner step")
-    replay_window: int = setting(65_536, "positions kept for the learner")
+    batch_size: int = setting(512, "positions per learner step", most=1_048_576)
+    replay_window: int = setting(65_536, "positions kept for the learner", most=16_777_216)
     reuse: float = setting(4.0, "learner samples per self-play position, on average")
     value_weight: float = setting(1.0, "weight of the value loss against the policy loss")
     outcome_weight: float = setting(1.0, "value target: (1 - w) * the search's root value + w "
@@ -108,12 +109,13 @@ class AZConfig:
                             "(fitted first, savanna_agents.fit; '': random)")
     log_every: int = setting(10, "self-play moves between two rows of metrics.csv")
     eval_minutes: float = setting(10.0, "training minutes between two ladder evaluations")
-    eval_games: int = setting(100, "games per rung of the ladder")
-    eval_sims: int = setting(100, "simulations of the evaluated agent")
+    eval_games: int = setting(100, "games per rung of the ladder", most=MAX_GAMES)
+    eval_sims: int = setting(100, "simulations of the evaluated agent", most=1_000_000)
     ladder: tuple = setting(("mcts:sims=100", "mcts:sims=1000"),
                             "the agents evaluated against, one per rung")
     checkpoint_minutes: float = setting(5.0, "training minutes between two checkpoints")
-    threads: int = setting(1, "torch threads (1: see savanna_agents.ppo on shared cores)")
+    threads: int = setting(1, "torch threads (1: see savanna_agents.ppo on shared cores)",
+                          most=1024)
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
@@ -123,6 +125,7 @@ class AZConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+        check_maxima(self)
         for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {clip(getattr(self, name))}")

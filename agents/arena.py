@@ -29,6 +29,8 @@ Example::
     print(result.table())
     result.save("runs/mcts-vs-greedy")
 """
+import contextlib
+import importlib.machinery
 import itertools
 import multiprocessing
 import os
@@ -48,6 +50,7 @@ from savanna.records import make_records
 from savanna_agents.base import Agent, describe
 from savanna_agents.random_agent import RandomAgent
 from savanna_agents.results import MatchResult, TournamentResult
+from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
 from savanna_agents.stats import fit_elo, pair_scores
 
 __all__ = ["BACKENDS", "default_start_method", "play_match", "tournament"]
@@ -71,16 +74,17 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
     an interactive session: with such a game or agent the match is played here, with a
     warning.
     ``backend``: ``"local"`` (a pool of ``workers`` processes) or ``"ray"``: every batch is a
-    Ray task (``savanna_agents.distributed``) on the cluster at ``address`` (default:
-    ``RAY_ADDRESS`` or a Ray started here; ``"auto"``: the cluster this machine belongs to), retried
-    if its worker or node dies; ``workers`` and ``start_method`` are then unused.
+    Ray task (``savanna_agents.distributed``) on the cluster at ``address`` (default, as
+    ``ray.init``: ``RAY_ADDRESS``, else the cluster running on this machine, else a Ray started
+    here; ``"auto"``: the running one; ``"local"``: a new one), retried if its worker or node
+    dies; ``workers`` and ``start_method`` are then unused.
     ``record``: keep every game as a ``savanna.records.Record`` (``result.records``; saved
     as ``records.jsonl``); the games played are the same with or without.
     """
     agents = _checked_agents(game, agents)
-    _check_count("games", games)
+    _check_count("games", games, MAX_GAMES)
     batch_size = _default_batch_size(games) if batch_size is None else batch_size
-    _check_count("batch_size", batch_size)
+    _check_count("batch_size", batch_size, MAX_GAMES)
     match = (tuple(range(len(agents))), int(games), seed, int(batch_size))
     return _play_matches(game, agents, [match], workers, progress, start_method, backend,
                          address, " vs ".join(describe(a) for a in agents), record)[0]
@@ -95,9 +99,12 @@ def _checked_agents(game, agents):
     return agents
 
 
-def _check_count(name, value):
-    if not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+def _check_count(name, value, most):
+    """A ValueError unless ``value`` is an int in 1..``most``: checked before the list of
+    batches or the pool is made from it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 1 <= value <= most:
+        raise ValueError(f"{name} must be an int in 1..{most}, got {clip(value)}")
 
 
 def _default_batch_size(games):
@@ -177,7 +184,7 @@ def _local_map(game, agents, matches, jobs, workers, start_method):
     """``(job, _play_job(...))`` pairs as they complete: here, or on one pool of ``workers``
     processes for all the jobs (a tournament starts its workers once)."""
     workers = os.cpu_count() if workers is None else workers
-    _check_count("workers", workers)
+    _check_count("workers", workers, MAX_WORKERS)
     workers = min(int(workers), len(jobs))
     context = None
     if workers > 1:
@@ -196,8 +203,33 @@ def _local_map(game, agents, matches, jobs, workers, start_method):
 
 
 def _pooled(context, workers, shared, jobs):
-    with context.Pool(workers, _init_worker, shared) as pool:
+    with _main_not_rerun(context, shared):
+        pool = context.Pool(workers, _init_worker, shared)  # starts the workers
+    with pool:
         yield from pool.imap_unordered(_worker_job, jobs)
+
+
+@contextlib.contextmanager
+def _main_not_rerun(context, shared):
+    """Around the start of the workers: a spawned worker first runs the parent's main script
+    again (as ``__mp_main__``), so that objects of classes defined there unpickle; a script
+    that plays a match at top level, without ``if __name__ == "__main__":``, would start it
+    again in every worker (multiprocessing's 'bootstrapping phase' RuntimeError, over and
+    over). When nothing sent to the workers is of a class from ``__main__``, they are told
+    that ``__main__`` is not to be run (a spec named ``__main__``, which multiprocessing
+    skips). With such a class, the guard is needed, as everywhere in multiprocessing."""
+    game, agents, _ = shared
+    main = sys.modules.get("__main__")
+    if (context.get_start_method() == "fork" or main is None
+            or any(type(x).__module__ == "__main__" for x in (game, *agents))):
+        yield
+        return
+    spec = main.__spec__
+    main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
+    try:
+        yield
+    finally:
+        main.__spec__ = spec
 
 
 def _play_batch(game, agents, seed, k, first, count):
@@ -329,7 +361,7 @@ def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, se
         raise ValueError(f"a {game.name} tournament needs at least {max(p, 2)} agents, "
                          f"got {len(agents)}")
     _check_agents(agents)
-    _check_count("games_per_pair", games_per_pair)
+    _check_count("games_per_pair", games_per_pair, MAX_GAMES)
     n = len(agents)
     batch_size = _default_batch_size(games_per_pair)
     groups = list(itertools.combinations(range(n), p))

@@ -10,6 +10,7 @@ import glob
 import hashlib
 import io
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -92,8 +93,13 @@ def quoted_path(path):
 
 
 def torch_load(source, name, kind):
+    """The objects in ``source`` by torch's safe unpickler; a file it cannot read is a one-line
+    ValueError (and torch's warnings on the way, e.g. about a foreign pickle protocol, are
+    not shown: the error says what matters)."""
     try:
-        return torch.load(source, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return torch.load(source, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many kinds on a damaged file
         raise ValueError(f"{name} is not a readable {kind} checkpoint (corrupt, truncated or "
                          f"not a torch file: {type(err).__name__})") from None

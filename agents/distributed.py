@@ -2,16 +2,20 @@
 
 * ``ray_map(fn, shared, items, address)``: ``fn(*shared, item)`` for every item, each a Ray
   task (``shared`` goes to the object store once), yielded as ``(item, result)`` pairs in the
-  order the tasks finish. A task whose worker process or node dies is run again
-  (``MAX_RETRIES``): the arena's batches draw all their randomness from their own seed, so a
-  retried batch gives the same games.
-* ``connect(address)``: joins the cluster at ``address`` (``"auto"``: the one this machine
-  belongs to; None: ``RAY_ADDRESS`` or a Ray started for this process), once per process.
+  order the tasks finish, their arrays copied out of the store (writeable, as the local pool's
+  are). A task whose worker process or node dies is run again (``MAX_RETRIES``): the arena's
+  batches draw all their randomness from their own seed, so a retried batch gives the same
+  games.
+* ``connect(address)``: joins the cluster at ``address`` (``"auto"``: the one running on this
+  machine; ``"local"``: a new one for this process; None: ``RAY_ADDRESS``, else the running
+  one, else a new one, as ``ray.init`` does), once per process.
 
 Every node must have savanna installed (the same version) and reach the driver's files: Ray
 ships the functions by module name, not by value.
 """
+import copy
 import importlib.util
+import logging
 
 __all__ = ["MAX_RETRIES", "connect", "ray_map", "require_ray"]
 
@@ -29,11 +33,18 @@ def require_ray():
 
 def connect(address=None):
     """``ray``, initialised: on the cluster at ``address`` or, if Ray already runs in this
-    process, as it is."""
+    process, as it is. Ray's own notices while it starts (the token authentication one) are
+    not shown: a command's output is its results, and an error is one line."""
     ray = require_ray()
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+        logger = logging.getLogger("ray")
+        level = logger.level
+        logger.setLevel(logging.ERROR)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        finally:
+            logger.setLevel(level)
     return ray
 
 
@@ -54,7 +65,10 @@ def _finished(ray, pending):
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            # Ray returns NumPy arrays as read-only views of its object store (which they keep
+            # alive): a copy gives the writeable arrays of their own that the local pool's
+            # results are, and frees the store.
+            yield copy.deepcopy(ray.get(done[0]))
     finally:
         for ref in pending:  # stopped early (an error, Ctrl-C): drop what is left
             ray.cancel(ref)

@@ -28,16 +28,18 @@ import numpy as np
 
 from savanna import draw
 from savanna.errors import clip
-from savanna.files import atomic_write_text
+from savanna.files import atomic_write_text, parse_json, read_text
 from savanna.registry import make_game
 from savanna_agents.arena import play_match
 from savanna_agents.base import describe
 from savanna_agents.registry import make_agent
+from savanna_agents.settings import MAX_GAMES
 from savanna_agents.stats import Z95, fit_elo, pair_scores
 
 __all__ = ["Ladder"]
 
 FORMAT, VERSION = "savanna-ladder", 1
+MAX_BYTES = 2**26  # a ladder file of 64 MiB holds about 100,000 matches
 
 
 class Ladder:
@@ -60,12 +62,7 @@ class Ladder:
     def load(cls, path) -> "Ladder":
         """The ladder saved in file ``path``; a one-line ValueError if it cannot be one."""
         where = clip(str(path))
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as err:
-            raise ValueError(f"cannot read ladder file {where}: {err.strerror}") from None
-        except ValueError as err:
-            raise ValueError(f"ladder file {where} is not JSON: {err}") from None
+        data = parse_json(read_text(path, "ladder file", MAX_BYTES), f"ladder file {where}")
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{where} is not a ladder file (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
@@ -107,8 +104,9 @@ class Ladder:
             make_agent(label)  # the file names agents by spec: later additions rebuild it
         if label in self.agents:
             raise ValueError(f"{clip(label)} is on the ladder already")
-        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-            raise ValueError(f"games must be a positive int, got {clip(games)}")
+        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) \
+                or not 1 <= games <= MAX_GAMES:
+            raise ValueError(f"games must be an int in 1..{MAX_GAMES}, got {clip(games)}")
         others = {spec: make_agent(spec) for spec in self.agents}
         groups = itertools.combinations_with_replacement(self.agents,
                                                          self.game.num_players - 1)
@@ -124,22 +122,6 @@ class Ladder:
                 "pair_score": pair_scores(result.returns).sum(axis=0).tolist()})
         self.agents.append(label)
         return results
-
-    def take_agent(self, other: "Ladder", label: str) -> None:
-        """Add agent ``label`` with its matches from ``other``, a copy of this ladder's file
-        in which it was added: two ``savanna ladder add`` run at once on one file both keep
-        their games (each new agent's matches are its own)."""
-        if label in self.agents:
-            raise ValueError(f"{clip(label)} is on the ladder already")
-        if (other.game_name, other.options) != (self.game_name, self.options):
-            raise ValueError("the two ladders are of different games")
-        mine = [m for m in other.matches if m["agents"][0] == label]
-        unknown = {spec for m in mine for spec in m["agents"]} - {label, *self.agents}
-        if unknown:
-            raise ValueError(f"{clip(label)} played agents not on this ladder: "
-                             f"{clip(sorted(unknown))}")
-        self.agents.append(label)
-        self.matches.extend(mine)
 
     # ----- ratings ----------------------------------------------------------------------------
     def _tables(self):

@@ -64,12 +64,13 @@ from torch import nn
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
 from savanna.game import Game
+from savanna.numbers import parse_float
 from savanna.registry import resolve_game
 from savanna_agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
 from savanna_agents.features import active_features, sparse_linear, stack_features
 from savanna_agents.greedy import GreedyAgent
 from savanna_agents.policy_head import log_prob_and_entropy, sample
-from savanna_agents.settings import setting
+from savanna_agents.settings import MAX_GAMES, MAX_SEED, check_maxima, setting
 
 __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
            "check_game", "load_checkpoint", "masked_log_probs", "network_from_checkpoint",
@@ -90,17 +91,17 @@ class PPOConfig:
     game: str = setting("zebres", "the game's registry name")
     game_options: dict = setting({}, "the game's keyword options")
     steps: int = setting(3_000_000, "learner decisions in all, e.g. 3M")
-    seed: int = setting(0, "random seed")
-    num_envs: int = setting(512, "games played at once")
+    seed: int = setting(0, "random seed", most=MAX_SEED)
+    num_envs: int = setting(512, "games played at once", most=65_536)
     rollout_len: int = setting(32, "moves of each game per rollout (a batch is num_envs * "
-                                   "rollout_len)")
+                                   "rollout_len)", most=4096)
     hidden: tuple = setting((128, 128), "hidden layer widths")
     lr: float = setting(1e-3, "initial learning rate")
     anneal_lr: bool = setting(True, "decay the learning rate linearly to 0 at the last step")
     gamma: float = setting(1.0, "discount (games end with a win or a loss: none needed)")
     gae_lambda: float = setting(0.95, "lambda of the generalized advantage estimate")
-    epochs: int = setting(4, "passes over each batch")
-    minibatches: int = setting(4, "minibatches per pass")
+    epochs: int = setting(4, "passes over each batch", most=1000)
+    minibatches: int = setting(4, "minibatches per pass", most=65_536)
     clip: float = setting(0.2, "clip range of the policy ratio")
     clip_value: bool = setting(True, "clip the value update to the same range")
     vf_coef: float = setting(0.5, "weight of the value loss")
@@ -113,11 +114,12 @@ class PPOConfig:
     latest_share: float = setting(0.5, "chance that self-play opponents play the current "
                                        "weights rather than a past snapshot")
     snapshot_every: int = setting(100_000, "steps between two snapshots joining the pool")
-    pool_size: int = setting(10, "past snapshots kept in the self-play pool")
+    pool_size: int = setting(10, "past snapshots kept in the self-play pool", most=1000)
     eval_every: int = setting(250_000, "steps between two arena evaluations (run loop)")
-    eval_games: int = setting(200, "games per evaluation match")
+    eval_games: int = setting(200, "games per evaluation match", most=MAX_GAMES)
     checkpoint_every: int = setting(250_000, "steps between two checkpoints (last.pt)")
-    threads: int = setting(1, "torch threads (2 helps only on an otherwise idle machine)")
+    threads: int = setting(1, "torch threads (2 helps only on an otherwise idle machine)",
+                          most=1024)
 
     def __post_init__(self):
         """Checks every setting's type, then its range: a one-line ValueError for anything
@@ -134,6 +136,7 @@ class PPOConfig:
                      "checkpoint_every", "threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be a positive int, got {getattr(self, name)!r}")
+        check_maxima(self)
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed!r}")
         if (self.num_envs * self.rollout_len) % self.minibatches:
@@ -211,7 +214,7 @@ def parse_shares(shares):
         for item in shares.split(","):
             key, eq, value = item.partition("=")
             try:
-                items[key.strip()] = float(value) if eq else 1.0
+                items[key.strip()] = parse_float(value.strip()) if eq else 1.0
             except ValueError:
                 raise ValueError(f"bad opponent share {item!r}; write kind=share, e.g. "
                                  "self=0.5,random=0.25,greedy=0.25") from None

@@ -3,10 +3,10 @@
 Examples: ``random``, ``greedy``, ``mcts:sims=1000,c=1.4``, ``ppo:runs/x/best.pt``. A value
 without a key fills the constructor's parameters in order (``ppo:runs/x/best.pt`` is the
 checkpoint path, ``mcts:200`` is ``sims=200``). Values are converted by the constructor's
-declared types (annotation, else the type of the default: an int default also takes a float,
-a ``None`` default takes ``none``, a number or a word). Every mistake is a one-line
-``ValueError`` naming what was wrong and what is allowed. Agent classes are imported lazily,
-so a missing or unfinished agent only fails when asked for.
+declared types, numbers in ASCII digits only (annotation, else the type of the default: an int
+default also takes a float, a ``None`` default takes ``none``, a number or a word). Every
+mistake is a one-line ``ValueError`` naming what was wrong and what is allowed. Agent classes
+are imported lazily, so a missing or unfinished agent only fails when asked for.
 """
 import inspect
 import types
@@ -14,6 +14,7 @@ import typing
 from typing import Any
 
 from savanna.errors import clip
+from savanna.numbers import parse_float, parse_int
 from savanna.registry import load_entry
 from savanna_agents.base import Agent
 
@@ -126,7 +127,7 @@ def _parse_bool(text):
     raise ValueError(text)
 
 
-_PARSERS = {int: int, float: float, str: str, bool: _parse_bool}
+_PARSERS = {int: parse_int, float: parse_float, str: str, bool: _parse_bool}
 
 
 def _convert(agent, key, text, annotation, default):

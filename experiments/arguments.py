@@ -9,61 +9,88 @@ names the flag) or a ``ValueError`` naming the setting and what is allowed.
 import argparse
 import dataclasses
 import inspect
-import json
 import math
 import re
 import typing
 from pathlib import Path
 
 from savanna.errors import clip
+from savanna.files import parse_json, read_text
+from savanna.numbers import parse_float, parse_int
 from savanna.registry import game_class
+from savanna_agents.settings import MAX_SEED
 from savanna_experiments.runs import METADATA_KEY
 
-__all__ = ["add_config_flags", "add_game_options", "game_options", "index", "make_game",
-           "option_names", "option_value", "parse_count", "positive_int", "run_settings",
-           "seed"]
+__all__ = ["ADDRESS_HELP", "MAX_COUNT", "add_config_flags", "add_game_options", "count",
+           "game_options", "index", "make_game", "number", "option_names", "option_value",
+           "parse_count", "positive_int", "run_settings", "seed"]
 
 NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
+# Ray's own order for ray.init(address=None): RAY_ADDRESS, then the latest cluster started on
+# this machine (/tmp/ray/ray_current_cluster), then a new local Ray.
+ADDRESS_HELP = ("the Ray cluster (with --backend ray): HOST:PORT of its head; auto: the one "
+                "running on this machine; local: a new Ray for this command (default: "
+                "RAY_ADDRESS, else the one running on this machine, else a new one)")
+MAX_SETTINGS_BYTES = 2**20  # a --config file (a run's config.json is about 2 KB)
 
 
 # ----- counts and seeds -------------------------------------------------------------------------
+MAX_COUNT = 10**9  # the most of anything a flag counts (simulations, trials, plies...)
+
+
+def count(most):
+    """``type`` of a count argument with a maximum: an int in 1..``most``."""
+    return lambda text: _int_in(text, 1, most)
+
+
 def positive_int(text):
-    """``type`` of the count arguments (games, simulations, workers): an int >= 1."""
-    return _int_at_least(text, 1)
+    """``type`` of the count arguments (simulations, trials, actors): an int in
+    1..``MAX_COUNT``."""
+    return _int_in(text, 1, MAX_COUNT)
 
 
 def seed(text):
-    """``type`` of the ``--seed`` arguments: an int >= 0 (what ``np.random`` accepts)."""
-    return _int_at_least(text, 0)
+    """``type`` of the ``--seed`` arguments: an int in 0..``MAX_SEED``."""
+    return _int_in(text, 0, MAX_SEED)
 
 
 def index(text):
-    """``type`` of 0-based positions (a game in a file, a ply, a seat): an int >= 0."""
-    return _int_at_least(text, 0)
+    """``type`` of 0-based positions (a game in a file, a ply, a seat): an int in
+    0..``MAX_COUNT``."""
+    return _int_in(text, 0, MAX_COUNT)
 
 
-def _int_at_least(text, low):
+def number(text):
+    """``type`` of real-valued arguments (``--seconds``): a finite number in ASCII digits."""
+    return _argument_type(lambda text: _number(text, "the value"))(text)
+
+
+def _int_in(text, low, high):
+    """An int in ``low..high`` written in ASCII digits (``savanna.numbers.parse_int``), or an
+    ArgumentTypeError saying so."""
     try:
-        value = int(text)
+        value = parse_int(text)
     except ValueError:
-        value = low - 1
-    if value < low:
-        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {clip(text)}")
+        value = None
+    if value is None or not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected an int in {low}..{high}, got {clip(text)}")
     return value
 
 
-_COUNT = re.compile(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([kKmMgG]?)\s*")
+_COUNT = re.compile(r"([0-9]*\.?[0-9]+(?:e[0-9]+)?)([kKmMgG]?)")
 
 
-def parse_count(text, name):
-    """A whole number in 0 .. 1e15 written as people write counts of steps or games:
-    ``'3M'`` -> 3_000_000, ``'250k'`` -> 250_000, ``'1e6'`` -> 1_000_000, ``'4096'``."""
-    match = _COUNT.fullmatch(str(text))
+def parse_count(text, name, most=1e15):
+    """A whole number in 0 .. ``most`` written as people write counts of steps or games, in
+    ASCII digits: ``'3M'`` -> 3_000_000, ``'250k'`` -> 250_000, ``'1e6'`` -> 1_000_000,
+    ``'4096'``."""
+    match = _COUNT.fullmatch(str(text).strip(" "))
     if not match:
         raise ValueError(f"{name} must be a number like 3M, 250k or 1e6, got {clip(text)}")
     value = float(match[1]) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[match[2].lower()]
-    if not value < 1e15:
-        raise ValueError(f"{name} must be in 0 .. 1e15, got {clip(text)}")
+    if not value <= most:
+        limit = most if isinstance(most, int) else f"{most:g}".replace("e+", "e")
+        raise ValueError(f"{name} must be in 0 .. {limit}, got {clip(text)}")
     if value != int(value):
         raise ValueError(f"{name} must be a whole number, got {clip(text)}")
     return int(value)
@@ -103,7 +130,7 @@ def option_value(text):
     if "," in text:
         return tuple(option_value(item) for item in text.split(",") if item)
     try:
-        return int(text)
+        return parse_int(text)
     except ValueError:
         return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
@@ -138,7 +165,8 @@ def add_config_flags(parser, cls, aliases=None):
             continue
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         names = [_flag(f.name), *(aliases or {}).get(f.name, ())]
-        text = f"{f.metadata['doc']} (default: {_shown(default)})".replace("%", "%%")
+        most = f", at most {f.metadata['most']}" if "most" in f.metadata else ""
+        text = f"{f.metadata['doc']} (default: {_shown(default)}{most})".replace("%", "%%")
         if f.type is bool:
             group.add_argument(*names, dest=f.name, action=argparse.BooleanOptionalAction,
                                help=text)
@@ -162,7 +190,8 @@ def _flag_type(f, default):
     """The argparse ``type`` of field ``f``: counts (``3M``) for ints, finite numbers for
     floats, comma lists for tuples, text for strings (the dataclass parses what it reads)."""
     if f.type is int:
-        return _argument_type(lambda text: parse_count(text, f.name))
+        most = f.metadata.get("most", 1e15)
+        return _argument_type(lambda text: parse_count(text, f.name, most))
     if f.type is float:
         return _argument_type(lambda text: _number(text, f.name))
     if f.type is tuple:
@@ -177,7 +206,7 @@ def _flag_type(f, default):
 def _item(text, kind, name):
     if kind is int:
         try:
-            return int(text)
+            return parse_int(text)
         except ValueError:
             raise ValueError(f"{name} must be comma-separated ints, got {clip(text)}") from None
     return text
@@ -185,7 +214,7 @@ def _item(text, kind, name):
 
 def _number(text, name):
     try:
-        value = float(text)
+        value = parse_float(text)
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
@@ -240,12 +269,8 @@ def _flag(name):
 def read_settings(path):
     """The dict of a JSON settings file (a ValueError naming the file otherwise), without the
     ``metadata`` a run's ``config.json`` also holds."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ValueError(f"cannot read {clip(str(path))}: {err.strerror}") from None
-    except ValueError as err:
-        raise ValueError(f"{clip(str(path))} is not JSON: {err}") from None
+    data = parse_json(read_text(path, "settings file", MAX_SETTINGS_BYTES),
+                      f"settings file {clip(str(path))}")
     if not isinstance(data, dict):
         raise ValueError(f"{clip(str(path))} must hold a JSON object of settings, got "
                          f"{clip(data)}")

@@ -34,9 +34,12 @@ from savanna.registry import GAMES, game_class
 from savanna_agents.arena import BACKENDS
 from savanna_agents.base import describe
 from savanna_agents.registry import AGENTS, make_agent
+from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
 from savanna_experiments import analyse, distill, ladder, replay, sweep, train, train_az
 from savanna_experiments.arguments import (
+    ADDRESS_HELP,
     add_game_options,
+    count,
     game_options,
     index,
     make_game,
@@ -54,7 +57,9 @@ def main(argv=None):
     prog = "savanna"
     try:
         args, extra = parser.parse_known_args(argv)
-        prog = getattr(args, "prog", f"savanna {args.command}")  # train's sub-commands set it
+        prog = getattr(args, "prog", f"savanna {args.command or ''}".strip())  # train's set it
+        if args.version and (args.command or extra):
+            raise UsageError("savanna", "--version takes no command or other arguments")
         if extra and args.command != "bench":
             raise UsageError(prog, f"unrecognized arguments: {' '.join(extra)}")
         return args.run(args, extra) or 0
@@ -119,24 +124,13 @@ def one_line(message):
     return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
 
 
-class VersionAction(argparse.Action):
-    """``--version``: the package version and, in a git checkout, the commit (asked of git
-    only when the flag is given)."""
-
-    def __init__(self, option_strings, dest, **kwargs):
-        super().__init__(option_strings, dest, nargs=0,
-                         help="print the version (and the git commit) and exit")
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        commit = git_commit()
-        print(f"savanna {package_version()}" + (f" (git {commit})" if commit else ""))
-        parser.exit()
-
-
 def build_parser():
     parser = Parser(prog="savanna", description=__doc__)
-    parser.add_argument("--version", action=VersionAction)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="store_true",
+                        help="print the version (and the git commit) and exit")
+    parser.set_defaults(run=run_version)
+    # Not required=True: ``--version`` stands alone; ``run_version`` names a missing command.
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     games = ", ".join(GAMES)
     agents = ", ".join(AGENTS)
 
@@ -153,12 +147,12 @@ def build_parser():
                                       f"with name one of {agents} (default: mcts)")
     play.add_argument("--sims", type=positive_int,
                       help="simulations per move (sets the agent's sims)")
-    play.add_argument("--seat", type=int, help="your seat, 0-based (default: 0)")
+    play.add_argument("--seat", type=index, help="your seat, 0-based (default: 0)")
     play.add_argument("--seats", metavar="SPEC,SPEC,...",
                       help="every seat in order, 'human' or an agent spec, e.g. "
                            "human,mcts:sims=500,human,random (instead of --agent/--seat/--sims; "
                            "sets num_players when not given)")
-    play.add_argument("--players", type=int, metavar="N",
+    play.add_argument("--players", type=positive_int, metavar="N",
                       help="number of players (the game option num_players)")
     play.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
     start = play.add_mutually_exclusive_group()
@@ -190,7 +184,7 @@ def build_parser():
     match.add_argument("game", help=f"one of: {games}")
     match.add_argument("agents", nargs="+", metavar="AGENT",
                        help=f"one per seat, name[:key=value,...] with name one of {agents}")
-    match.add_argument("--games", type=positive_int, default=200,
+    match.add_argument("--games", type=count(MAX_GAMES), default=200,
                        help="games to play (default: 200)")
     _add_arena_options(match, "match")
     match.set_defaults(run=run_match)
@@ -203,7 +197,7 @@ def build_parser():
                       help=f"one of: {games} (default: zebres)")
     tour.add_argument("agents", nargs="*", metavar="AGENT", default=DEFAULT_TOURNAMENT,
                       help=f"name[:key=value,...] (default: {' '.join(DEFAULT_TOURNAMENT)})")
-    tour.add_argument("--games-per-pair", type=positive_int, default=40,
+    tour.add_argument("--games-per-pair", type=count(MAX_GAMES), default=40,
                       help="games of each match (default: 40)")
     _add_arena_options(tour, "tournament")
     tour.set_defaults(run=run_tournament)
@@ -239,7 +233,7 @@ def build_parser():
         "demo", help="a short tour: a game explained, small matches, throughput",
         description="Play and explain one Zèbres game between random agents, play short "
                     "MCTS-vs-random and MCTS-vs-greedy matches, print the throughput table.")
-    demo.add_argument("--games", type=positive_int, default=20,
+    demo.add_argument("--games", type=count(MAX_GAMES), default=20,
                       help="games per match (default: 20)")
     demo.add_argument("--sims", type=positive_int, default=500,
                       help="MCTS simulations (default: 500)")
@@ -252,15 +246,14 @@ def build_parser():
 def _add_arena_options(parser, kind):
     add_game_options(parser)
     parser.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
-    parser.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    parser.add_argument("--workers", type=count(MAX_WORKERS),
+                        help="processes (default: every core)")
     parser.add_argument("--backend", choices=BACKENDS, default="local",
                         help="local: a pool of --workers processes; ray: every batch of games "
                              "a Ray task on a cluster (pip install 'savanna[ray]'), the same "
                              "results (default: local)")
     parser.add_argument("--address", metavar="ADDR",
-                        help="the Ray cluster (with --backend ray): HOST:PORT of its head, or "
-                             "auto for the one this machine joined with 'ray start' (default: "
-                             "RAY_ADDRESS, else a Ray started for this command)")
+                        help=ADDRESS_HELP)
     parser.add_argument("--out", type=Path,
                         help=f"folder for the JSON and CSV results, new or empty (default: a "
                              f"new runs/{kind}-<game>-<time>)")
@@ -405,12 +398,22 @@ def _run_arena(kind, args, play):
     print(f"saved to {result.save(out, overwrite=args.overwrite)}")
 
 
+def run_version(args, extra):
+    """``savanna --version`` (and nothing else): the package version and, in a git checkout,
+    the commit (asked of git only then)."""
+    if not args.version:
+        raise UsageError("savanna", "the following arguments are required: COMMAND (see "
+                                    "savanna --help)")
+    commit = git_commit()
+    print(f"savanna {package_version()}" + (f" (git {commit})" if commit else ""))
+
+
 def run_bench(args, extra):
     try:
         from savanna_benchmarks.report import main as bench_main
     except ImportError as err:
         raise ValueError(f"the benchmarks are not available ({err})") from None
-    return bench_main(extra, prog="savanna bench")
+    return bench_main(extra, prog="savanna bench", parser_class=Parser)
 
 
 def run_warmup(args, extra):

@@ -8,15 +8,24 @@
 ``add`` creates the file (with ``random`` at 0 Elo) if it does not exist, plays the new agent
 against the agents on the ladder (every group of P-1 of them for a P-player game), stores
 the results and refits every rating (Bradley-Terry, ``savanna_agents.ladder``); the others never
-play again. The file is rewritten atomically after the games; if another ``ladder add`` saved it
-meanwhile, the new agent and its matches are added to that version.
+play again. From the read to the atomic rewrite after the games, ``add`` holds a lock beside the
+file (``savanna.files.locked``): a second ``ladder add`` on the same file waits, then reads the
+ladder with the first one's agent on it and plays that agent too, so no update is lost and
+agents added at the same time meet.
 """
 from pathlib import Path
 
 from savanna.errors import clip
-from savanna.files import atomic_write_bytes, atomic_write_text
+from savanna.files import (
+    atomic_write_bytes,
+    atomic_write_text,
+    check_new_file,
+    locked,
+    make_folders,
+)
 from savanna_agents.ladder import Ladder
-from savanna_experiments.arguments import add_game_options, game_options, positive_int, seed
+from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
+from savanna_experiments.arguments import add_game_options, count, game_options, seed
 
 __all__ = ["add_parser"]
 
@@ -30,10 +39,10 @@ def add_parser(commands):
                              description="Play AGENT against the agents on the ladder, store "
                                          "the results, refit and print the ratings.")
     add.add_argument("agent", metavar="AGENT", help="the new agent, name[:key=value,...]")
-    add.add_argument("--games", type=positive_int, default=100,
+    add.add_argument("--games", type=count(MAX_GAMES), default=100,
                      help="games of each match (default: 100)")
     add.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
-    add.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add.add_argument("--workers", type=count(MAX_WORKERS), help="processes (default: every core)")
     add.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _common(add)
     add.set_defaults(run=run_add, prog=add.prog)
@@ -82,21 +91,17 @@ def _open(args, create):
 
 
 def run_add(args, extra=None):
-    path, ladder = _open(args, create=True)
-    if path.exists() and path.is_dir():
-        raise ValueError(f"{clip(str(path))} is a folder, not a ladder file")
-    before = _contents(path)
-    ladder.add(args.agent, args.games, args.seed, args.workers, progress=not args.no_progress)
-    if _contents(path) != before:  # another `ladder add` saved meanwhile: keep its agent too
-        ladder, played = Ladder.load(path), ladder
-        ladder.take_agent(played, played.agents[-1])
-    ladder.save(path)
+    path = _ladder_file(args)
+    make_folders(path.parent)
+    check_new_file(path, overwrite=True)  # a file, in a folder that takes one
+    with locked(path, waiting=lambda: print(f"waiting for another savanna ladder add on "
+                                            f"{path}", flush=True)):
+        path, ladder = _open(args, create=True)
+        ladder.add(args.agent, args.games, args.seed, args.workers,
+                   progress=not args.no_progress)
+        ladder.save(path)
     print(ladder.table())
     print(f"saved to {path}")
-
-
-def _contents(path):
-    return path.read_bytes() if path.is_file() else None
 
 
 def run_show(args, extra=None):
@@ -105,8 +110,7 @@ def run_show(args, extra=None):
     if plot is not None:
         if plot.suffix.lower() not in (".png", ".svg"):
             raise ValueError(f"--plot must name a .png or .svg file, got {clip(str(plot))}")
-        if plot.exists() and not args.overwrite:
-            raise ValueError(f"{clip(str(plot))} exists; give a new file or --overwrite")
+        check_new_file(plot, args.overwrite)
     print(ladder.table())
     if plot is not None:
         picture = ladder.drawing()

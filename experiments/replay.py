@@ -22,7 +22,8 @@ from pathlib import Path
 from savanna import draw
 from savanna.errors import clip
 from savanna.files import atomic_write_bytes, atomic_write_text, check_new_file
-from savanna_experiments.arguments import index
+from savanna.numbers import parse_int
+from savanna_experiments.arguments import index, number
 
 __all__ = ["Replay", "add_parser", "run"]
 
@@ -45,7 +46,7 @@ def add_parser(commands):
                         help="show only what seat P could see (default: everything)")
     replay.add_argument("--gif", type=Path, metavar="FILE", help="write an animated GIF")
     replay.add_argument("--svg", type=Path, metavar="FILE", help="write an animated SVG")
-    replay.add_argument("--seconds", type=float, default=1.0,
+    replay.add_argument("--seconds", type=number, default=1.0,
                         help="seconds per position in the animations (default: 1)")
     replay.add_argument("--overwrite", action="store_true",
                         help="let --gif and --svg replace existing files")
@@ -144,11 +145,12 @@ class Replay:
                 target = ply + 1
             elif key == "p":
                 target = ply - 1
-            elif key.isdigit():
-                target = int(key)
             else:
-                write(f"unknown key {clip(key)}; {KEYS}")
-                continue
+                try:
+                    target = parse_int(key)  # ASCII digits: '²'.isdigit() but int('²') fails
+                except ValueError:
+                    write(f"unknown key {clip(key)}; {KEYS}")
+                    continue
             if not 0 <= target <= self.plies:
                 write(f"no ply {target}: plies go from 0 to {self.plies}")
                 continue

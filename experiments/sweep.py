@@ -21,6 +21,7 @@ from savanna.errors import clip
 from savanna.files import new_folder
 from savanna_agents.results import _write_csv
 from savanna_experiments.arguments import (
+    ADDRESS_HELP,
     _number,
     add_game_options,
     parse_count,
@@ -159,8 +160,7 @@ def add_parser(commands):
     parser.add_argument("--backend", choices=("ray",), default="ray",
                         help="the engine that runs the trials: Ray Tune (the only one)")
     parser.add_argument("--address", metavar="ADDR",
-                        help="the Ray cluster: HOST:PORT of its head, or auto (default: "
-                             "RAY_ADDRESS, else a Ray started here)")
+                        help=ADDRESS_HELP)
     parser.add_argument("--config", metavar="FILE", type=Path,
                         help="a JSON file of the settings not searched, e.g. a run's "
                              "config.json")

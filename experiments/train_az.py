@@ -43,6 +43,7 @@ import time
 from savanna.files import new_folder
 from savanna.records import write_records
 from savanna_experiments.arguments import (
+    ADDRESS_HELP,
     add_config_flags,
     add_game_options,
     make_game,
@@ -260,8 +261,7 @@ def add_parser(subparsers, name="az"):
     parser.add_argument("--actors", type=positive_int,
                         help="self-play actors with --backend ray, one CPU each (default: 2)")
     parser.add_argument("--address", metavar="ADDR",
-                        help="the Ray cluster with --backend ray: HOST:PORT of its head, or "
-                             "auto (default: RAY_ADDRESS, else a Ray started here)")
+                        help=ADDRESS_HELP)
     add_game_options(parser)
     parser.set_defaults(run=run, prog=parser.prog)
     return parser

@@ -1,4 +1,10 @@
-"""Writing results safely: atomic file writes and output folders that are never shared.
+"""Files read and written safely: bounded JSON, atomic writes, output folders never shared.
+
+Every JSON the project reads (records, ladders, settings) goes through ``read_text`` and
+``parse_json``: at most a given number of bytes is read, and a value nested more than
+``MAX_JSON_DEPTH`` deep is refused, so a hostile file is a one-line ``ValueError`` (never a
+RecursionError or a MemoryError). A file that is read, changed and written back (the ladder)
+is held ``locked`` from the read to the write.
 
 A result file is written to a temporary file in its own folder, then renamed over its name
 (``os.replace``, atomic on one file system): a reader, a crash or a full disk never leaves
@@ -7,8 +13,11 @@ numbered suffix on collision, so two runs started in the same second keep their 
 Mistakes (a file where a folder should be, a folder without write permission, a folder that
 already holds results) are one-line ``ValueError``s.
 """
+import contextlib
 import datetime
+import fcntl
 import itertools
+import json
 import os
 import secrets
 import tempfile
@@ -16,8 +25,86 @@ from pathlib import Path
 
 from savanna.errors import clip
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "check_new_file", "new_folder",
-           "output_folder", "stamp"]
+__all__ = ["MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text", "check_new_file",
+           "locked", "make_folders", "new_folder", "output_folder", "parse_json", "read_text",
+           "stamp"]
+
+MAX_JSON_DEPTH = 64  # nested lists and objects; the project's files use 6 at most
+
+
+def read_text(path, what, max_bytes):
+    """The UTF-8 text of file ``path``, at most ``max_bytes`` bytes long; a one-line
+    ValueError naming ``what`` (e.g. "ladder file") and the file otherwise."""
+    where = f"{what} {clip(str(path))}"
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as err:
+        raise ValueError(f"cannot read {where}: {err.strerror}") from None
+    if len(data) > max_bytes:
+        raise ValueError(f"{where} is larger than {max_bytes} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{where} is not UTF-8 text") from None
+
+
+def parse_json(text, where):
+    """The value of the JSON ``text``, nested at most ``MAX_JSON_DEPTH`` deep; a one-line
+    ValueError starting with ``where`` otherwise."""
+    too_deep = ValueError(f"{where}: JSON nested more than {MAX_JSON_DEPTH} deep")
+    try:
+        value = json.loads(text)
+    except RecursionError:  # json's decoder stops at the interpreter's recursion limit
+        raise too_deep from None
+    except json.JSONDecodeError as err:
+        at = f"line {err.lineno} column {err.colno}" if err.lineno > 1 else f"column {err.colno}"
+        raise ValueError(f"{where} is not JSON ({err.msg} at {at})") from None
+    except ValueError as err:  # e.g. an int of more digits than Python converts
+        raise ValueError(f"{where} is not JSON ({clip(str(err))})") from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise too_deep
+    return value
+
+
+def _depth(value):
+    """How deep lists and dicts nest in ``value`` (0 for a number or a string), without
+    recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in children
+                         if isinstance(child, (dict, list)))
+    return deepest
+
+
+@contextlib.contextmanager
+def locked(path, waiting=None):
+    """Hold an exclusive lock on ``path`` (``fcntl.flock`` on the file ``.<name>.lock`` beside
+    it) while the block runs, so that processes that read, change and write back ``path`` do it
+    one at a time. ``waiting()`` is called if another process holds the lock, before waiting
+    for it. The lock file is left in place (removing it would let a third process lock a new
+    file while a second still waits on the old one)."""
+    path = Path(path)
+    lock = path.with_name(f".{path.name}.lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as err:
+        raise ValueError(f"cannot write in folder {clip(str(lock.parent))}: "
+                         f"{err.strerror}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def atomic_write_bytes(path, data):
@@ -51,6 +138,7 @@ def check_new_file(path, overwrite=False):
                          "(--overwrite, overwrite=True)")
     if not path.parent.is_dir():
         raise ValueError(f"no folder {clip(str(path.parent))} to write {clip(path.name)} in")
+    _check_writable(path.parent, "folder")
     return path
 
 
@@ -63,7 +151,7 @@ def new_folder(parent, prefix):
     """Create and return ``parent/<prefix>-<stamp>``, or ``...-2``, ``...-3`` when that name
     is taken: the ``mkdir`` is exclusive, so concurrent runs never get the same folder."""
     parent = Path(parent)
-    _make_dirs(parent)
+    make_folders(parent)
     name = f"{prefix}-{stamp()}"
     for k in itertools.count(1):
         folder = parent / (name if k == 1 else f"{name}-{k}")
@@ -82,20 +170,26 @@ def output_folder(path, overwrite=False):
     it: not a file, writable, and empty unless ``overwrite`` (its files may then be replaced).
     Call it before the work whose results go there, so that a mistake costs nothing."""
     folder = Path(path)
-    _make_dirs(folder)
+    make_folders(folder)
     if not overwrite and any(folder.iterdir()):
         raise ValueError(f"output folder {clip(str(folder))} already holds files; give a new "
                          "folder, or allow overwriting (--overwrite, overwrite=True)")
+    _check_writable(folder, "output folder")
+    return folder
+
+
+def _check_writable(folder, what):
+    """A one-line ValueError unless a file can be created in ``folder`` (a temporary one, as
+    the atomic writes make): not read-only, not a pseudo file system such as /proc."""
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as err:
-        raise ValueError(f"cannot write in output folder {clip(str(folder))}: "
-                         f"{err.strerror}") from None
-    return folder
+        raise ValueError(f"cannot write in {what} {clip(str(folder))}: {err.strerror}") from None
 
 
-def _make_dirs(folder):
+def make_folders(folder):
+    """Create ``folder`` and its parents if missing; a one-line ValueError if it cannot be."""
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{clip(str(folder))} is a file, not a folder")
     try:

@@ -27,12 +27,11 @@ Example::
 import json
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from savanna.errors import clip
-from savanna.files import atomic_write_text, check_new_file
+from savanna.files import atomic_write_text, check_new_file, parse_json, read_text
 from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import run_metadata
 from savanna.registry import make_game
@@ -41,6 +40,7 @@ __all__ = ["FORMAT", "Record", "make_record", "make_records", "read_record", "re
            "write_records"]
 
 FORMAT = "savanna-record/1"
+MAX_RECORDS_BYTES = 2**30  # a records file is read whole
 FIELDS = ("format", "game", "options", "rules_version", "package_version", "git_commit",
           "seed", "agents", "start", "moves", "returns", "info")
 
@@ -79,6 +79,10 @@ class Record:
         """Every state of the game, a batch of ``len(moves) + 1``: the start, then the state
         after each event. Each event is checked as it is replayed (see the module's doc)."""
         game = game or self.game()
+        for name, values in (("returns", self.returns), ("agents", self.agents)):
+            if values is not None and len(values) != game.num_players:
+                raise self.error(f"{name} has {len(values)} entries, one per seat expected: "
+                                 f"{game.num_players} for {game.name} with these options")
         try:
             row = game.from_text(self.start)
         except ValueError as err:
@@ -269,24 +273,16 @@ def read_record(path, index=0):
 
 
 def read_records(path):
-    """Every record of a JSON Lines file (blank lines skipped), each checked field by field;
-    a one-line ValueError naming the file and line of the first bad one."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or "not UTF-8 text"
-        raise ValueError(f"cannot read records from {path}: {reason}") from None
+    """Every record of a JSON Lines file (lines end at ``\\n`` only; blank lines skipped), each
+    checked field by field; a one-line ValueError naming the file and line of the first bad
+    one. A file of more than ``MAX_RECORDS_BYTES`` is refused unread."""
+    text = read_text(path, "records file", MAX_RECORDS_BYTES)
     records = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 is text
         if not line.strip():
             continue
         where = f"{path} line {n}"
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{where}: not JSON ({err.msg} at column {err.colno})") from None
-        records.append(Record.from_json(data, where))
+        records.append(Record.from_json(parse_json(line, where), where))
     if not records:
         raise ValueError(f"{path} holds no records")
     return records

@@ -119,7 +119,7 @@ def first_action(line, **fields):
 
 
 @pytest.mark.parametrize("make_text, message", [
-    (lambda r: "{oops", "line 2: not JSON (Expecting property name enclosed in double quotes "
+    (lambda r: "{oops", "line 2 is not JSON (Expecting property name enclosed in double quotes "
                         "at column 2)"),
     (lambda r: "[1, 2]", "line 2: expected a JSON object, got [1, 2]"),
     (lambda r: changed(r, format="pgn"), f"line 2: not a {FORMAT} record (format 'pgn')"),
@@ -129,6 +129,8 @@ def first_action(line, **fields):
     (lambda r: changed(r, moves=[{"chance": True}]), "line 2: move 0 must be"),
     (lambda r: changed(r, returns=[1, "x"]), "line 2: returns must be a list of numbers"),
     (lambda r: changed(r, seed="one"), "line 2: seed must be an int or null, got 'one'"),
+    (lambda r: "[" * 100_000 + "]" * 100_000, "line 2: JSON nested more than 64 deep"),
+    (lambda r: "[" * 65 + "]" * 65, "line 2: JSON nested more than 64 deep"),
 ])
 def test_a_malformed_line_is_a_one_line_error_naming_it(make_text, message, good_line,
                                                         tmp_path):
@@ -149,6 +151,11 @@ def test_a_malformed_line_is_a_one_line_error_naming_it(make_text, message, good
     (lambda r: {**r, "moves": [{"chance": 0}] + r["moves"]}, "the state is not a chance node"),
     (lambda r: {**r, "moves": r["moves"][:-1]}, "the game has returns but its"),
     (lambda r: {**r, "returns": [5, 5]}, "returns [5, 5] differ from those the moves give"),
+    (lambda r: {**r, "returns": r["returns"][:1]}, "returns has 1 entries, one per seat expected: "
+                                                  "2 for zebres"),
+    (lambda r: {**r, "returns": r["returns"] * 2}, "returns has 4 entries"),
+    (lambda r: {**r, "returns": []}, "returns has 0 entries"),
+    (lambda r: {**r, "agents": ["random"]}, "agents has 1 entries"),
 ])
 def test_a_record_that_does_not_replay_is_a_one_line_error_naming_it(edit, message, good_line,
                                                                      tmp_path):
@@ -161,8 +168,29 @@ def test_a_record_that_does_not_replay_is_a_one_line_error_naming_it(edit, messa
     assert str(err.value).startswith(f"{path} line 1: ")
 
 
+def test_a_line_separator_inside_a_string_does_not_split_the_record(good_line, tmp_path):
+    """JSON Lines ends a line at \\n only: a literal U+2028 or U+2029 (legal inside a JSON
+    string, split by ``str.splitlines``) stays in the record's text."""
+    line = json.dumps({**good_line, "agents": ["ran\u2028dom", "rand\u2029om\x85"]},
+                      ensure_ascii=False)
+    assert "\u2028" in line
+    path = tmp_path / "sep.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    (record,) = read_records(path)
+    assert record.agents == ["ran\u2028dom", "rand\u2029om\x85"]
+    assert len(record.states()) == len(good_line["moves"]) + 1
+
+
+def test_a_records_file_past_the_size_limit_is_refused_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr("savanna.records.MAX_RECORDS_BYTES", 100)
+    path = tmp_path / "big.jsonl"
+    path.write_text("x" * 101)
+    with pytest.raises(ValueError, match=r"records file .*big.jsonl' is larger than 100 bytes"):
+        read_records(path)
+
+
 def test_an_unreadable_or_empty_file_is_a_one_line_error(tmp_path):
-    with pytest.raises(ValueError, match="cannot read records from .*missing.jsonl"):
+    with pytest.raises(ValueError, match="cannot read records file .*missing.jsonl"):
         read_records(tmp_path / "missing.jsonl")
     (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe")
     with pytest.raises(ValueError, match="not UTF-8 text"):

@@ -2,6 +2,7 @@
 import csv
 import json
 import math
+import re
 import subprocess
 import sys
 
@@ -107,6 +108,23 @@ def test_an_agent_that_plays_an_illegal_action_is_named():
 def test_the_number_of_agents_must_match_the_seats():
     with pytest.raises(ValueError, match="2-player game: give 2 agents, got 3"):
         play_match(CoinGame(strong_one), [RandomAgent()] * 3, games=2, progress=False)
+
+
+@pytest.mark.parametrize("play, message", [
+    (lambda game, agents: play_match(game, agents, games=10**30),
+     "games must be an int in 1..10000000, got 1000000000000000000000000000000"),
+    (lambda game, agents: play_match(game, agents, games=True), "games must be an int in"),
+    (lambda game, agents: play_match(game, agents, games=4, batch_size=10**12),
+     "batch_size must be an int in 1..10000000"),
+    (lambda game, agents: play_match(game, agents, games=4, workers=10**6),
+     "workers must be an int in 1..1024"),
+    (lambda game, agents: tournament(game, agents * 2, games_per_pair=10**8),
+     "games_per_pair must be an int in 1..10000000"),
+])
+def test_counts_past_their_maximum_are_refused_before_anything_is_built(play, message):
+    """A huge count was a list of batches (or a pool) built until MemoryError."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        play(CoinGame(strong_one), [RandomAgent(), RandomAgent()])
 
 
 def test_saved_results_hold_every_game(tmp_path):

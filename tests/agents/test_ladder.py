@@ -79,12 +79,15 @@ def test_an_agent_on_the_ladder_cannot_be_added_twice():
     ladder = Ladder.new("zebres")
     with pytest.raises(ValueError, match="'random' is on the ladder already"):
         ladder.add("random", games=2, **FAST)
-    with pytest.raises(ValueError, match="games must be a positive int"):
+    with pytest.raises(ValueError, match="games must be an int in 1..10000000"):
         ladder.add("greedy", games=0, **FAST)
 
 
 @pytest.mark.parametrize("content, message", [
     ("{", "is not JSON"),
+    ("[" * 100_000, "JSON nested more than 64 deep"),
+    ('{"format": "savanna-ladder", "x": ' + "[" * 70 + "]" * 70 + "}",
+     "JSON nested more than 64 deep"),
     ('{"format": "savanna-match"}', 'is not a ladder file'),
     ('{"format": "savanna-ladder", "version": 9}', "has version 9"),
     ('{"format": "savanna-ladder", "version": 1, "game": "zebres", "options": {}, '

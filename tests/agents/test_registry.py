@@ -83,13 +83,15 @@ def test_an_override_of_an_unknown_setting_is_refused():
 @pytest.mark.parametrize("spec, message", [
     ("mcts:sims=-1", "agent 'mcts': sims must be an int >= 1, got -1"),
     ("mcts:sims=1.5", "agent 'mcts': bad value '1.5' for sims (expected int)"),
-    ("mcts:temperature=inf", "agent 'mcts': temperature must be a finite number >= 0, got inf"),
-    ("mcts:c=nan", "agent 'mcts': c must be a finite number >= 0, got nan"),
+    ("mcts:temperature=inf", "agent 'mcts': bad value 'inf' for temperature (expected float)"),
+    ("mcts:c=nan", "agent 'mcts': bad value 'nan' for c (expected float)"),
+    ("mcts:sims=５", "agent 'mcts': bad value '５' for sims (expected int)"),
+    ("mcts:c=1.５", "agent 'mcts': bad value '1.５' for c (expected float)"),
     ("mcts:sims=100000,max_nodes=1000", "sims=100000 cannot fit in a tree of max_nodes=1000"),
     ("mcts:bogus=1", "agent 'mcts' has no setting 'bogus'"),
     ("mcts:" + "x" * 500 + "=1", "agent 'mcts' has no setting 'xxxxxxxx"),
-    ("mcts:sims=" + "9" * 500, "agent 'mcts': sims=99999"),
-    ("mcts:c=" + "9" * 500, "c must be a finite number >= 0, got inf"),
+    ("mcts:sims=" + "9" * 500, "agent 'mcts': bad value '99999"),
+    ("mcts:c=" + "9" * 500, "agent 'mcts': bad value '99999"),
 ])
 def test_bad_mcts_settings_raise_short_one_line_errors(spec, message):
     with pytest.raises(ValueError, match=re.escape(message)) as err:

@@ -232,6 +232,18 @@ def test_crocodile_snap_takes_the_nearest_free_lane(impl):
     assert ostriches(play(impl, text, ["sorcery R"])[0])["R"] == "b6"
 
 
+def test_crocodile_with_no_free_cell_to_the_end_leaves_the_ostrich_scared(impl):
+    # [decision] §6: the snap has nowhere to send it, so it is bewitched as usual
+    #  finish
+    #  5 | B G Y |     CROC, the last tile: every cell from row 2 of the tile (row 5) to the
+    #  4 | W C W |     end of the track is taken; R on the crocodile a3 is bewitched and
+    #  3 | R W C |     stays there, scared
+    text = position("a3,a5,b5,c5,c2n", course="CROC", dice="GGGGGR")
+    after, _ = play(impl, text, ["sorcery R"])
+    assert ostriches(after) == {**ostriches(text), "R": "a3s"}
+    assert field(after, "phase") == "roll" and field(after, "to_move") == "1"
+
+
 def test_crocodile_water_is_impassable(impl):
     text = position(f"b2,b1n,c0n,{NESTED}", course="CROC,T1", dice="RYYYYY")
     assert legal(impl, play(impl, text, ["move R"])[0]) == ["left", "right"]

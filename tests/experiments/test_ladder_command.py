@@ -1,9 +1,17 @@
 """``savanna ladder add`` and ``show``: a file created and grown, a plot, one-line errors."""
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from savanna.files import locked
+from savanna_agents.ladder import Ladder
 from savanna_experiments.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(argv, capsys):
@@ -36,7 +44,8 @@ def test_add_then_show_with_a_plot(tmp_path, monkeypatch, capsys):
     (["show", "--file", "x.json", "--plot", "out.jpg"], "--plot must name a .png or .svg file"),
     (["add", "random", "--file", "x.json"], "'random' is on the ladder already"),
     (["add", "mtcs", "--file", "x.json"], "unknown agent 'mtcs'"),
-    (["add", "greedy", "--games", "0"], "argument --games: expected an int >= 1, got '0'"),
+    (["add", "greedy", "--games", "0"],
+     "argument --games: expected an int in 1..10000000, got '0'"),
     (["add", "greedy", "--game", "chess"], "unknown game 'chess'"),
     (["show", "--file", "bad.json"], "ladder file 'bad.json' is not JSON"),
 ])
@@ -52,28 +61,28 @@ def test_mistakes_are_one_line_errors_with_exit_2(argv, message, tmp_path, monke
     assert message in err and err.count("\n") == 1
 
 
-def test_two_adds_at_once_keep_both_agents(tmp_path, monkeypatch, capsys):
-    """While one ``ladder add`` plays, another saves the file: both new agents stay."""
-    import savanna_agents.ladder
-    from savanna_agents.ladder import Ladder
-
-    monkeypatch.chdir(tmp_path)
-    Ladder.new("zebres").save("x.json")
-    real = savanna_agents.ladder.play_match
-
-    def meanwhile(*args, **kwargs):
-        other = Ladder.load("x.json")
-        monkeypatch.setattr(savanna_agents.ladder, "play_match", real)
-        other.add("greedy", games=2, workers=1, progress=False)
-        other.save("x.json")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(savanna_agents.ladder, "play_match", meanwhile)
-    code, _, _ = run(["ladder", "add", "mcts:sims=4", "--games", "2", "--file", "x.json",
-                      "--workers", "1", "--no-progress"], capsys)
-    assert code == 0
-    assert Ladder.load("x.json").agents == ["random", "greedy:chance_depth=1",
-                                            "mcts:sims=4,c=1.4"]
+def test_two_adds_at_once_keep_both_agents_and_they_meet(tmp_path):
+    """Two ``savanna ladder add`` processes started together on one file: the lock beside the
+    file makes them wait (this test holds it until both do), then each reads, plays and saves
+    in turn, so both agents are on the ladder and the later one played the earlier."""
+    Ladder.new("zebres").save(tmp_path / "x.json")
+    command = [sys.executable, "-m", "savanna_experiments", "ladder", "add", "--games", "2",
+               "--file", "x.json", "--workers", "1", "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with locked(tmp_path / "x.json"):
+        adds = [subprocess.Popen([*command[:5], agent, *command[5:]], cwd=tmp_path, env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for agent in ("greedy", "mcts:sims=4")]
+        for add in adds:
+            assert add.stdout.readline().startswith("waiting for another savanna ladder add")
+    for add in adds:
+        _, err = add.communicate(timeout=300)
+        assert add.returncode == 0 and err == ""
+    ladder = Ladder.load(tmp_path / "x.json")
+    first, second = ladder.agents[1:]
+    assert {first, second} == {"greedy:chance_depth=1", "mcts:sims=4,c=1.4"}
+    assert [m["agents"] for m in ladder.matches] == [[first, "random"], [second, "random"],
+                                                     [second, first]]
 
 
 @pytest.mark.parametrize("command", [[], ["add"], ["show"]])

@@ -74,13 +74,17 @@ def test_replay_prints_one_ply_or_every_ply(zebres_records, capsys):
 
 
 def test_replay_steps_forward_and_back_with_keys(zebres_records, capsys, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO("n\n\np\n999\nx\n5\nq\nn\n"))
+    keys = "n\n\np\n999\nx\n\u00b2\n\uff15\n" + "9" * 5000 + "\n5\nq\nn\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(keys))
     assert main(["replay", str(zebres_records)]) == 0
     text = capsys.readouterr().out
     shown = [line.split()[-1].split("/")[0] for line in text.splitlines()
              if line.split("> ")[-1].startswith("ply ")]
     assert shown == ["0", "1", "2", "1", "5"]
     assert "no ply 999: plies go from 0 to " in text and "unknown key 'x'" in text
+    # '²' and '５' are digits to str.isdigit, 5000 digits too many for int(): unknown keys
+    assert "unknown key '\u00b2'" in text and "unknown key '\uff15'" in text
+    assert "unknown key '99999" in text
 
 
 def test_replay_reads_keys_from_standard_input_until_its_end(zebres_records):
@@ -127,12 +131,12 @@ def test_replay_exports_a_gif_and_an_animated_svg(zebres_records, tmp_path, caps
     (None, ["--game", "2"], "--game must be in 0..1 ("),
     (None, ["--ply", "999"], "ply must be in 0.."),
     (None, ["--player", "2"], "--player must be a seat in 0..1, got 2"),
-    (None, ["--game", "-1"], "argument --game: expected an int >= 0, got '-1'"),
+    (None, ["--game", "-1"], "argument --game: expected an int in 0..1000000000, got '-1'"),
     (None, ["--seconds", "0"], "--seconds must be in (0, 3600), got 0"),
     (None, ["--ply", "1", "--all"], "not allowed with argument --ply"),
     ("", [], "holds no records"),
     ("{}\nnot json\n", [], "line 1: not a savanna-record/1 record"),
-    ("line 2 is bad", [], "line 1: not JSON (Expecting value at column 1)"),
+    ("line 2 is bad", [], "line 1 is not JSON (Expecting value at column 1)"),
 ])
 def test_bad_replays_are_one_line_errors(content, argv, message, zebres_records, tmp_path,
                                          capsys):
@@ -147,7 +151,7 @@ def test_bad_replays_are_one_line_errors(content, argv, message, zebres_records,
 def test_replay_of_a_missing_file_or_a_record_that_does_not_replay(zebres_records, tmp_path,
                                                                    capsys):
     assert main(["replay", str(tmp_path / "none.jsonl")]) == 2
-    assert "cannot read records from" in one_line_error(capsys, "replay")
+    assert "cannot read records file" in one_line_error(capsys, "replay")
     lines = zebres_records.read_text().splitlines()
     data = json.loads(lines[1])
     data["moves"][3]["action"] = data["moves"][2]["action"]

@@ -36,9 +36,7 @@ def test_the_match_help_speaks_of_95_percent_intervals(capsys):
 
 
 def test_version(capsys):
-    with pytest.raises(SystemExit) as exit_:
-        main(["--version"])
-    assert exit_.value.code == 0
+    assert main(["--version"]) == 0
     assert re.fullmatch(r"savanna \d+\.\d+\.\d+\S*( \(git [0-9a-f]{40}(\+dirty)?\))?\n",
                         capsys.readouterr().out)
 
@@ -56,7 +54,7 @@ def test_version(capsys):
      "agent 'random' has no setting 'sims'"),
     (["tournament", "zebres", "random"], "needs at least 2 agents, got 1"),
     (["match", "zebres", "random", "random", "--games", "abc"],
-     "argument --games: expected an int >= 1, got 'abc' (see savanna match --help)"),
+     "argument --games: expected an int in 1..10000000, got 'abc' (see savanna match --help)"),
     (["match", "zebres", "random", "random", "--gmaes", "3"], "unrecognized arguments: --gmaes"),
     (["match", "zebres", "random", "random", "-o", "board"],
      "game option must be KEY=VALUE, got 'board'"),
@@ -70,10 +68,10 @@ def test_version(capsys):
      "argument --steps: steps must be a number like 3M, 250k or 1e6, got 'many'"),
     (["train", "ppo", "zebres", "--steps", "1e400"], "steps must be in 0 .. 1e15, got '1e400'"),
     (["match", "zebres", "random", "random", "--games", "-3"],
-     "argument --games: expected an int >= 1, got '-3'"),
+     "argument --games: expected an int in 1..10000000, got '-3'"),
     (["match", "zebres", "random", "random", "--seed", "-1"],
-     "argument --seed: expected an int >= 0, got '-1'"),
-    (["demo", "--sims", "0"], "argument --sims: expected an int >= 1, got '0'"),
+     "argument --seed: expected an int in 0..9223372036854775807, got '-1'"),
+    (["demo", "--sims", "0"], "argument --sims: expected an int in 1..1000000000, got '0'"),
     (["train", "ppo", "zebres", "--envs", "0"], "num_envs must be a positive int, got 0"),
     (["train", "ppo", "zebres", "--envs", "x"],
      "argument --num-envs/--envs: num_envs must be a number like 3M"),

@@ -29,7 +29,7 @@ def settings(argv, cls):
     ("ppo", PPOConfig, ["--steps N learner decisions in all, e.g. 3M (default: 3000000)",
                         "--opponents TEXT shares of the games played against each opponent kind "
                         "(default: self=0.4,random=0.1,greedy=0.5)",
-                        "--num-envs N, --envs N games played at once (default: 512)",
+                        "--num-envs N, --envs N games played at once (default: 512, at most 65536)",
                         "--anneal-lr, --no-anneal-lr decay the learning rate"]),
     ("az", AZConfig, ["--ladder A,B the agents evaluated against, one per rung (default: "
                       "mcts:sims=100,mcts:sims=1000)",
@@ -82,9 +82,15 @@ def test_a_config_file_is_read_under_the_flags(algorithm, cls, tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     ("{not json", "is not JSON"),
+    ('{"game": "zebres", "hidden": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "JSON nested more than 64 deep"),
+    ("1" * 5000, "is not JSON ('Exceeds the limit"),
     ("[1, 2]", "must hold a JSON object of settings, got [1, 2]"),
     ('{"game": "zebres", "stepz": 3}', "unknown PPO settings ['stepz']; known: "),
     ('{"game": "zebres", "hidden": "wide"}', "hidden must be 1 to 8 layer widths"),
+    ('{"game": "zebres", "num_envs": 1000000000000}', "num_envs must be at most 65536, got"),
+    ('{"game": "zebres", "seed": 1e400}', "PPO setting seed must be an int"),
+    ('{"game": "zebres", "seed": 100000000000000000000}', "seed must be at most 922337"),
     ('{"game": "zebres", "game_options": {"size": 9}}', "game 'zebres': "),
     ('{"seed": 1}', "name the game to train on (e.g. savanna train ppo zebres)"),
 ])
@@ -98,7 +104,7 @@ def test_a_bad_config_file_is_a_one_line_error(content, message, tmp_path, capsy
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["ppo", "--config", "missing.json", "zebres"], "cannot read 'missing.json'"),
+    (["ppo", "--config", "missing.json", "zebres"], "cannot read settings file 'missing.json'"),
     (["ppo", "--resume", "runs/x", "--lr", "0.1"],
      "only --steps may change, got --lr"),
     (["az", "--resume", "runs/x", "zebres", "--games", "8", "-o", "num_players=2"],
@@ -161,3 +167,13 @@ def test_an_alphazero_run_gets_a_new_folder_and_an_atomic_config(tmp_path, monke
     evaluation = folder / "eval-records" / "step-0.jsonl"  # at the start (and at the end)
     assert len(read_records(evaluation)) == 2  # --eval-games against the one rung
     assert not list(folder.glob("*.tmp*"))
+
+
+@pytest.mark.parametrize("setting, value", [("games", 10**9), ("replay_window", 10**12),
+                                            ("sims", 10**9), ("seed", 2**64)])
+def test_alphazero_counts_past_their_maximum_are_refused_before_anything_is_built(setting,
+                                                                                  value):
+    from savanna_agents.alphazero import AZConfig
+
+    with pytest.raises(ValueError, match=f"^{setting} must be at most [0-9]+, got {value}$"):
+        AZConfig(**{setting: value})

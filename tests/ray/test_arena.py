@@ -17,7 +17,11 @@ def coin_table(choices):
 
 def assert_same_files(local, distributed, tmp_path):
     """The two results saved give the same files; the JSON differs only in wall time."""
-    a, b = local.save(tmp_path / "local"), distributed.save(tmp_path / "ray")
+    assert_same_folders(local.save(tmp_path / "local"), distributed.save(tmp_path / "ray"))
+
+
+def assert_same_folders(a, b):
+    """Folders ``a`` and ``b`` hold the same files; the JSON differs only in wall time."""
     names = sorted(p.name for p in a.iterdir())
     assert names == sorted(p.name for p in b.iterdir())
     for name in names:
