@@ -37,7 +37,7 @@ from savanna.errors import clip
 from savanna_agents.alphazero import AZConfig, az_loss, make_network, save_checkpoint
 from savanna_agents.distill import Dataset
 from savanna_agents.features import active_features
-from savanna_agents.settings import setting
+from savanna_agents.settings import check_maxima, setting
 
 __all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
 
@@ -54,15 +54,15 @@ class FitConfig:
                                         "teacher's visits) against the value loss")
     lr: float = setting(2e-3, "peak learning rate (cosine decay to 5% over the steps)")
     weight_decay: float = setting(1e-4, "weight decay of AdamW")
-    batch_size: int = setting(1024, "positions per step")
-    steps: int = setting(20_000, "the most training steps")
+    batch_size: int = setting(1024, "positions per step", most=65_536)
+    steps: int = setting(20_000, "the most training steps", most=10**9)
     minutes: float = setting(30.0, "the most training minutes")
     held_out: float = setting(0.05, "share of the games held out for the gate")
-    eval_every: int = setting(500, "steps between two held-out evaluations")
+    eval_every: int = setting(500, "steps between two held-out evaluations", most=10**9)
     patience: int = setting(6, "evaluations without a better held-out value error before "
-                               "stopping")
+                               "stopping", most=10**9)
     seed: int = setting(0, "random seed")
-    threads: int = setting(1, "torch threads")
+    threads: int = setting(1, "torch threads", most=1024)
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
@@ -70,6 +70,7 @@ class FitConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+        check_maxima(self)
         if not self.hidden or min(self.hidden) < 1 or max(self.hidden) > 4096:
             raise ValueError(f"hidden must be widths in 1..4096, got {clip(self.hidden)}")
         for name, low, high in (("outcome_weight", 0, 1), ("held_out", 0.001, 0.5),

@@ -21,7 +21,12 @@ import json
 from pathlib import Path
 
 from savanna.files import atomic_write_text, new_folder, output_folder
-from savanna_experiments.arguments import add_config_flags, add_game_options, run_settings
+from savanna_experiments.arguments import (
+    add_config_flags,
+    add_game_options,
+    read_settings,
+    run_settings,
+)
 
 __all__ = ["add_parsers"]
 
@@ -84,7 +89,7 @@ def run_fit(args, extra=None):
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(FitConfig)
              if getattr(args, f.name, None) is not None}
-    settings = {**(json.loads(args.config.read_text()) if args.config else {}), **given}
+    settings = {**(read_settings(args.config) if args.config else {}), **given}
     config = FitConfig(**settings)
     game = read_meta(args.data)["config"]["game"]
     folder = output_folder(args.out, args.overwrite) if args.out else new_folder(

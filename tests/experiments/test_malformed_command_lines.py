@@ -122,6 +122,18 @@ TABLE = [
     (["train", "az", "zebres", "--actors", WIDE], "train az", COUNT),
     (["train", "az", "--config", "{deep}"], "train az", "JSON nested more than 64 deep"),
     (["train", "az", "zebres", "--frobnicate"], "train az", "unrecognized arguments"),
+    # distill and fit
+    (["distill", "zebres", "--games", WIDE], "distill", "games must be a number like"),
+    (["distill", "zebres", "--games", "1e9"], "distill", "games must be an int in 1..10,000,000"),
+    (["distill", "zebres", "--teacher", "greedy"], "distill", "the teacher must be a UCT agent"),
+    (["distill", "zebres", "--out", "{full}"], "distill", "already holds files"),
+    (["distill", "--resume", "{full}"], "distill", "is not a distillation dataset"),
+    (["distill", "zebres", "--frobnicate"], "distill", "unrecognized arguments"),
+    (["fit", "{file}"], "fit", "is not a distillation dataset"),
+    (["fit", "{full}", "--hidden", f"1{WIDE}"], "fit", "hidden must be comma-separated ints"),
+    (["fit", "{full}", "--steps", HUGE], "fit", "steps must be"),
+    (["fit", "{full}", "--config", "{deep}"], "fit", "JSON nested more than 64 deep"),
+    (["fit", "{full}", "--frobnicate"], "fit", "unrecognized arguments"),
     # analyse
     (["analyse", "zebres", POSITION, "--seed", WIDE], "analyse", SEED),
     (["analyse", "zebres", POSITION, "--agent", f"mcts:sims={HUGE}"], "analyse",
