@@ -150,15 +150,3 @@ class BatchPlay:
                               self.mode, self.gained, self.waiting, self.obs, self.mask,
                               self.players)
 
-
-def warmup(game):
-    """Compile ``game``'s env loops (serial and parallel) now; numba caches them."""
-    from savanna.vector_env import SavannaVectorEnv  # (it is built on this module)
-
-    for parallel in (False, True):
-        play = BatchPlay(game, 2, parallel=parallel)
-        play.reset()
-        play.step(np.array([np.flatnonzero(m)[0] for m in play.mask]), np.ones(2, np.bool_))
-        envs = SavannaVectorEnv(game, 2, parallel=parallel)
-        envs.reset(seed=0)
-        envs.step(envs.action_masks().argmax(axis=1))

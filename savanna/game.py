@@ -130,7 +130,7 @@ class Game:
 
     def warmup(self, verbose: bool = False) -> np.ndarray:
         """Compile the batch loops of the API now (numba caches them for later processes;
-        ``savanna.batch_play.warmup`` does the envs' loops). Returns a state at a decision
+        ``savanna.vector_env.warmup`` does the envs' loops). Returns a state at a decision
         node, handy for warming up agents too."""
         if verbose:
             print(f"compiling {self!r}...", flush=True)

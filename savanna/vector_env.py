@@ -192,6 +192,18 @@ class SavannaVectorEnv(VectorEnv):
         return None
 
 
+def warmup(game):
+    """Compile ``game``'s env loops (``BatchPlay``'s and the vector env's step, serial and
+    parallel) now; numba caches them."""
+    for parallel in (False, True):
+        play = BatchPlay(game, 2, parallel=parallel)
+        play.reset()
+        play.step(np.array([np.flatnonzero(m)[0] for m in play.mask]), np.ones(2, np.bool_))
+        envs = SavannaVectorEnv(game, 2, parallel=parallel)
+        envs.reset(seed=0)
+        envs.step(envs.action_masks().argmax(axis=1))
+
+
 ZebresVectorEnv = bind(SavannaVectorEnv, "zebres")
 BonoboVectorEnv = bind(SavannaVectorEnv, "bonobo")
 BanjooliVectorEnv = bind(SavannaVectorEnv, "banjooli")
