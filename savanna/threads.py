@@ -9,7 +9,8 @@ static setting fixes that, since the load comes and goes; so ``Adaptive`` decide
 (the batch size, ``len(args[0])``):
 
 * **calibration**: the first calls of a shape time each arm (the serial kernel, the parallel
-  one on 2, 4, ... threads) ``CALIBRATION`` times in turn and keep the fastest by median; a
+  one on 2, 4, ... threads) ``CALIBRATION`` times in turn and keep the fastest by median (an
+  arm ``ABORT`` times slower than the serial one after one call is not tried again); a
   shape whose serial call takes under ``SERIAL_ONLY`` seconds runs serially without trying
   the others (a fork/join costs more than the whole call);
 * **watching**: every call of the chosen arm is timed (a clock read, no extra work); when the
@@ -17,7 +18,8 @@ static setting fixes that, since the load comes and goes; so ``Adaptive`` decide
   neighbour has taken a core, and the shape switches to serial at once;
 * **re-checking**: the arms not chosen run ``RECHECK_CALLS`` times each after ``RECHECK``
   seconds, then twice as long after each re-check that confirms the choice (up to
-  ``MAX_RECHECK``; never more than ``EXPLORE`` of the time), so that a load that went away is
+  ``MAX_RECHECK``; never sooner than its expected cost over ``EXPLORE``, from the arms' last
+  times), so that a load that went away is
   noticed while a slow arm costs little; an arm whose call is ``ABORT`` times slower than the
   chosen one is dropped from the re-check at once.
 
@@ -81,7 +83,6 @@ class Shape:
         self.calls = [0] * arms
         self.arm = None          # the chosen arm; None while calibrating
         self.queue = []          # arms still to run in the current re-check
-        self.check_seconds = 0.0
         self.interval = RECHECK
         self.due = math.inf
         self.switches = 0
@@ -93,6 +94,20 @@ class Shape:
 
     def best(self, allowed):
         return min(allowed, key=self.median)
+
+    def hopeless(self, arm):
+        """Timed, and ``ABORT`` times slower than the serial arm: not worth more calls."""
+        return arm != 0 and bool(self.times[arm]) and self.median(arm) > ABORT * self.median(0)
+
+    def calibrated(self, allowed):
+        return all(len(self.times[i]) >= CALIBRATION or self.hopeless(i) for i in allowed)
+
+    def recheck_cost(self, allowed):
+        """Seconds a re-check of the arms not chosen is expected to take (their last times;
+        one call of an arm that would be dropped)."""
+        chosen = self.median(self.arm)
+        recent = {i: self.median(i, SUSPECT) for i in allowed if i != self.arm and self.times[i]}
+        return sum(t * (1 if t > ABORT * chosen else RECHECK_CALLS) for t in recent.values())
 
 
 class Adaptive:
@@ -150,11 +165,11 @@ class Adaptive:
     def _pick(self, shape, allowed):
         """The arm to run now among ``allowed`` (those within numba's thread count)."""
         if shape.arm is None or shape.arm not in allowed:
-            shape.arm = None
-            return min(allowed, key=lambda i: (len(shape.times[i]), i))  # calibrate in turn
+            shape.arm = None                                   # calibrate, arms in turn
+            return min((i for i in allowed if not shape.hopeless(i)),
+                       key=lambda i: (len(shape.times[i]), i))
         if not shape.queue and self.clock() >= shape.due:
             shape.rechecks += 1
-            shape.check_seconds = 0.0
             for i in allowed:
                 if i != shape.arm:
                     shape.times[i].clear()
@@ -166,11 +181,10 @@ class Adaptive:
         if shape.arm is None:
             if i == 0 and shape.median(0) < SERIAL_ONLY:
                 self._settle(shape, 0, math.inf)   # too short to split: serial, for good
-            elif all(len(shape.times[j]) >= CALIBRATION for j in allowed):
-                self._settle(shape, shape.best(allowed), RECHECK)
+            elif shape.calibrated(allowed):
+                self._settle(shape, shape.best(allowed), RECHECK, allowed)
         elif shape.queue and shape.queue[0] == i:
             shape.queue.pop(0)
-            shape.check_seconds += seconds
             if seconds > ABORT * shape.median(shape.arm):
                 shape.queue = [j for j in shape.queue if j != i]
             if not shape.queue:
@@ -178,20 +192,21 @@ class Adaptive:
         elif i == shape.arm and i != 0 and len(shape.times[i]) >= SUSPECT \
                 and shape.median(i, SUSPECT) > shape.median(0):
             shape.switches += 1                    # a neighbour took a core: serial now
-            self._settle(shape, 0, RECHECK)
+            self._settle(shape, 0, RECHECK, allowed)
 
     def _end_recheck(self, shape, allowed):
         best = shape.best(allowed)
         if best != shape.arm:
             shape.switches += 1
-            self._settle(shape, best, RECHECK)
+            self._settle(shape, best, RECHECK, allowed)
         else:
-            self._settle(shape, best, min(2 * shape.interval, MAX_RECHECK))
-        shape.due = self.clock() + max(shape.interval, shape.check_seconds / EXPLORE)
+            self._settle(shape, best, min(2 * shape.interval, MAX_RECHECK), allowed)
 
-    def _settle(self, shape, arm, interval):
+    def _settle(self, shape, arm, interval, allowed=()):
+        """Run ``arm`` from now on; re-check the others after ``interval`` seconds, or later
+        if the re-check is expected to take more than ``EXPLORE`` of the time until then."""
         shape.arm, shape.interval, shape.queue = arm, interval, []
-        shape.due = self.clock() + interval
+        shape.due = self.clock() + max(interval, shape.recheck_cost(allowed) / EXPLORE)
 
     def report(self):
         """One dict per batch size seen: the choice, each arm's median recent seconds per

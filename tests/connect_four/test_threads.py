@@ -133,8 +133,19 @@ def test_a_load_that_goes_away_is_noticed_at_the_next_re_check():
     script.slow("parallel", 40)
     run(step, 20)
     script.slow("parallel", 1 / 40)               # the neighbour is gone
-    run(step, int(threads.RECHECK / (10 * MS)) + 10)
+    slow_call = 40 * 5 * MS                       # what the parallel arm's calls took
+    start = len(script.calls)
+    run(step, int(slow_call / threads.EXPLORE / (10 * MS)) + 10)   # its re-check is due
     assert step.threads == 2
+    assert script.arms_since(start).count("parallel") > 5
+
+
+def test_calibration_drops_an_arm_far_slower_than_serial_after_one_call():
+    script = Script(serial=1.0, parallel=40.0)    # a busy neighbour from the start
+    step = script.adaptive()
+    run(step, 20)
+    assert script.arms_since(0).count("parallel") == 2   # the untimed call and one timed
+    assert step.threads == 1
 
 
 def test_report_shows_the_choice_and_its_measurements():
