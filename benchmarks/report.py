@@ -58,10 +58,12 @@ def available_games(requested):
     return ready
 
 
-def table(rows):
+def table(rows, decimals=1):
+    """``[(what, value, unit)]`` as a Markdown table: rates to the unit, ratios ("x") and
+    shares ("%") to ``decimals`` places."""
     lines = ["| measurement | median | unit |", "|---|---:|---|"]
     for what, rate, unit in rows:
-        lines.append(f"| {what} | {rate:,.1f} | {unit} |" if unit in ("x", "%")
+        lines.append(f"| {what} | {rate:,.{decimals}f} | {unit} |" if unit in ("x", "%")
                      else f"| {what} | {rate:,.0f} | {unit} |")
     return "\n".join(lines)
 
@@ -195,7 +197,7 @@ def scaling_main(args, when, command, where):
     body = (f"## scaling — vector env threads, Python share, adaptive under load\n\n{when}; "
             f"`{command}`; {where}\n\nBeside this run, at its start: {before}; at its end: "
             f"{scaling.neighbours()}.\n\n{scaling.__doc__.strip()}\n\n"
-            + scaling.table(rows) + "\n")
+            + table(rows, decimals=2) + "\n")
     print(body)
     if not args.no_write and not args.quick:
         write_results({"scaling — vector env threads, Python share, adaptive under load": body})

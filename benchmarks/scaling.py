@@ -176,15 +176,6 @@ def measure(quick=False, progress=print):
     return rows + under_load_rows(runs, quick, progress)
 
 
-def table(rows):
-    """The rows as a Markdown table: rates to the unit, ratios and shares to two decimals."""
-    lines = ["| measurement | median | unit |", "|---|---:|---|"]
-    for what, value, unit in rows:
-        lines.append(f"| {what} | {value:,.2f} | {unit} |" if unit in ("x", "%")
-                     else f"| {what} | {value:,.0f} | {unit} |")
-    return "\n".join(lines)
-
-
 def neighbours():
     """What else runs on this machine now: the load average and the other processes that
     use more than 10% of a core (``ps``), for the record."""

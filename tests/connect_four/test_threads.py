@@ -109,12 +109,19 @@ def test_a_neighbour_that_slows_the_parallel_arm_is_detected_within_a_few_calls(
     assert step.threads == 1 and step.report()[0]["switches"] == 1
 
 
-def test_under_a_lasting_load_re_checks_are_rare_and_cheap():
+def switched_to_serial_by_a_neighbour():
+    """A script whose parallel arm was chosen, then became 40 times slower (and was left)."""
     script = Script(serial=1.0, parallel=0.5)
     step = script.adaptive()
     run(step, 20)
     script.slow("parallel", 40)
     run(step, 20)
+    assert step.threads == 1
+    return script, step
+
+
+def test_under_a_lasting_load_re_checks_are_rare_and_cheap():
+    script, step = switched_to_serial_by_a_neighbour()
     before = dict(script.spent)
     start = len(script.calls)
     run(step, 50_000)                             # 500 s of fake time
@@ -127,11 +134,7 @@ def test_under_a_lasting_load_re_checks_are_rare_and_cheap():
 
 
 def test_a_load_that_goes_away_is_noticed_at_the_next_re_check():
-    script = Script(serial=1.0, parallel=0.5)
-    step = script.adaptive()
-    run(step, 20)
-    script.slow("parallel", 40)
-    run(step, 20)
+    script, step = switched_to_serial_by_a_neighbour()
     script.slow("parallel", 1 / 40)               # the neighbour is gone
     slow_call = 40 * 5 * MS                       # what the parallel arm's calls took
     start = len(script.calls)
