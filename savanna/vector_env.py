@@ -10,8 +10,8 @@ Random opponents and chance nodes are played inside the same compiled call as th
 move; an external opponent (callable or agent) is called once per round for all waiting games.
 Autoreset follows Gymnasium's modes: ``NEXT_STEP`` (default: the step after an episode ends
 resets that game and ignores its action), ``SAME_STEP`` (reset at once; the last observation is
-in ``info["final_obs"]`` where ``info["_final_obs"]``) and ``DISABLED`` (reset with
-``options={"reset_mask": mask}``).
+in ``info["final_obs"]`` where ``info["_final_obs"]``, zeros elsewhere) and ``DISABLED``
+(a finished game is left as it is, reward 0, until ``reset(options={"reset_mask": mask})``).
 """
 from typing import Any
 
@@ -89,7 +89,12 @@ class SavannaVectorEnv(VectorEnv):
         self._done = np.zeros(n, np.bool_)
         self._fate = np.zeros(n, np.int8)
         self._all = np.ones(n, np.bool_)
-        self._buffers = self._outputs(fresh=False)
+        self._truncated = np.zeros(n, np.bool_)   # never set: no game is cut short
+        finals = n if self.autoreset_mode == AutoresetMode.SAME_STEP else 0
+        self._buffers = (np.zeros(n, np.float32), np.zeros(n, np.bool_), play.obs, play.mask,
+                         np.zeros((finals, play.obs.shape[1]), np.uint8),
+                         np.zeros((finals, play.mask.shape[1]), np.int8),
+                         np.zeros(n, np.bool_))   # was_final: SAME_STEP's rows last step
 
     @property
     def states(self) -> np.ndarray:
@@ -118,7 +123,7 @@ class SavannaVectorEnv(VectorEnv):
         self._done[which] = False
         play = self._play
         if not self.copy:
-            return self._observation(*self._buffers[2:4]), {}
+            return self._observation(play.obs, play.mask), {}
         return self._observation(play.obs.copy(), play.mask.copy()), {}
 
     def step(self, actions: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray,
@@ -129,7 +134,7 @@ class SavannaVectorEnv(VectorEnv):
                              f"array of shape {actions.shape}")
         if actions.dtype != np.int64:
             actions = actions.astype(np.int64)
-        out = self._outputs(fresh=self.copy)
+        out = self._outputs()
         play = self._play
         external = self._external
         bad, ended = self._run(actions, BEGIN if external else WHOLE,
@@ -158,22 +163,16 @@ class SavannaVectorEnv(VectorEnv):
                             play.mode, play.gained, play.waiting, play.obs, play.mask,
                             play.players, self._done, self._fate, out)
 
-    def _outputs(self, fresh):
+    def _outputs(self):
         """What the step kernel writes: ``(rewards, terminated, obs, mask, final_obs,
-        final_mask, was_final)``, fresh arrays or (``copy=False``) the env's own."""
-        n, play = self.num_envs, self._play
-        finals = (n if self.autoreset_mode == AutoresetMode.SAME_STEP else 0)
-        if not fresh:
-            self._truncated = np.zeros(n, np.bool_)
-            self._was_final = np.zeros(n, np.bool_)
-            return (np.zeros(n, np.float32), np.zeros(n, np.bool_), play.obs, play.mask,
-                    np.zeros((finals, play.obs.shape[1]), np.uint8),
-                    np.zeros((finals, play.mask.shape[1]), np.int8), self._was_final)
-        final_obs, final_mask = self._buffers[4:6]
-        if finals:
+        final_mask, was_final)``, the env's own arrays (``copy=False``) or fresh ones."""
+        if not self.copy:
+            return self._buffers
+        rewards, terminated, obs, mask, final_obs, final_mask, was_final = self._buffers
+        if len(final_obs):
             final_obs, final_mask = np.zeros_like(final_obs), np.zeros_like(final_mask)
-        return (np.empty(n, np.float32), np.empty(n, np.bool_), np.empty_like(play.obs),
-                np.empty_like(play.mask), final_obs, final_mask, self._was_final)
+        return (np.empty_like(rewards), np.empty_like(terminated), np.empty_like(obs),
+                np.empty_like(mask), final_obs, final_mask, was_final)
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, num_actions]`` (sb3-contrib's convention)."""

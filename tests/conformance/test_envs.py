@@ -276,7 +276,7 @@ def test_vector_env_step_does_the_same_python_work_at_any_size(opponent, paralle
         for _ in range(150):
             calls, obs = _python_calls(venv, obs, rng)
             counts[n].add(calls)
-    assert len(counts[8]) == 2 and counts[2048] <= counts[8]
+    assert len(counts[8]) == 2 and counts[1024] <= counts[8]
 
 
 # ----- bad arguments: one-line ValueErrors, and nothing runs before the check ----------------
