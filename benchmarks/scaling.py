@@ -67,8 +67,8 @@ class TimedKernel:
 
 
 def vector_run(game, steps, settings, shares):
-    """A run of ``steps`` steps at n = N; appends the Python share of the run's step time
-    (outside the kernel) to ``shares``."""
+    """A run of ``steps`` steps at n = N; appends to ``shares`` the share of the run's step
+    time spent outside the kernel and those seconds per step."""
     venv = SavannaVectorEnv(game, num_envs=N, **settings)
     kernel = venv._kernel = TimedKernel(venv._kernel)
     holder = {"obs": venv.reset(seed=0)[0]}
@@ -82,7 +82,7 @@ def vector_run(game, steps, settings, shares):
             start = time.perf_counter()
             holder["obs"] = venv.step(actions)[0]
             stepping += time.perf_counter() - start
-        shares.append(1.0 - kernel.seconds / stepping)
+        shares.append((1.0 - kernel.seconds / stepping, (stepping - kernel.seconds) / steps))
 
     return run
 
@@ -99,14 +99,17 @@ def threads_rows(name, repeats, steps, progress=print):
     rows = [(f"{name}: vector env n={N}, {what}", rates[key].median, "env-steps/s")
             for key, (what, _) in SETTINGS.items()]
     speedup = rates["2"].median / rates["1"].median
-    share_1, share_2 = (statistics.median(shares[k][1:]) for k in ("1", "2"))  # [0]: warm-up
+    share_1, share_2 = (statistics.median(s for s, _ in shares[k][1:])  # [0]: the warm-up
+                        for k in ("1", "2"))
+    python_2 = statistics.median(seconds for _, seconds in shares["2"][1:])
     rows += [(f"{name}: ratio 2 threads / 1 thread", speedup, "x"),
              (f"{name}: ratio adaptive / 2 threads", rates["auto"].median / rates["2"].median,
               "x"),
              (f"{name}: ratio copy=False / copy=True, 2 threads",
               rates["2_nocopy"].median / rates["2"].median, "x"),
              (f"{name}: Python share of a step, 1 thread", 100 * share_1, "%"),
-             (f"{name}: Python share of a step, 2 threads", 100 * share_2, "%")]
+             (f"{name}: Python share of a step, 2 threads", 100 * share_2, "%"),
+             (f"{name}: Python side of a step, 2 threads", 1e6 * python_2, "us")]
     rows += [(f"{name}: Amdahl, 16 cores, {basis}", amdahl(serial, 16), "x")
              for basis, serial in (("serial share = Python share at 1 thread", share_1),
                                    ("serial share from the 2-thread speed-up",
