@@ -132,8 +132,7 @@ class SavannaVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers, got {actions.dtype} "
                              f"array of shape {actions.shape}")
-        if actions.dtype != np.int64:
-            actions = actions.astype(np.int64)
+        actions = np.ascontiguousarray(actions, np.int64)   # one compiled signature
         out = self._outputs()
         play = self._play
         external = self._external
