@@ -16,7 +16,7 @@ own
   ``c4_strength``), in % of games won by Savanna (draws count neither way).
 * **vector env** at n = 1024 (uniform random legal actions, self-play, autoreset) against
   pgx's ``connect_four`` on CPU (``jit(vmap(step))`` with auto-reset, steps in a ``lax.scan``):
-  ours on 1 thread, on 2 threads as today (static split), and on the adaptive choice of
+  ours on 1 thread, on 2 threads (``parallel=True``, static split), and on the adaptive choice of
   ``savanna.threads``; pgx uses the same cores (XLA's CPU thread pool). Needs the
   ``bench-peers`` extra (pgx, jax); skipped with a message otherwise.
 * **single env**: our Gymnasium env in self-play against PettingZoo's own ``connect_four_v3``
@@ -24,7 +24,7 @@ own
   imports pygame only to draw; a stub stands in when pygame is missing.
 * **under load**: the 2-thread paths (vector env step, parallel playouts) beside a busy
   process (``while True: pass``, started by the row itself), against their 1-thread path, with
-  today's setting (``parallel=True``: numba's workqueue layer on every thread) and with the
+  the fixed setting (``parallel=True``: numba's workqueue layer on every thread) and with the
   adaptive one; the same rows idle show what the adaptive choice costs when nothing competes.
 
 **Zèbres** (kept from earlier runs): MCTS against OpenSpiel's Python and C++ bots on the
@@ -264,14 +264,12 @@ def c4_strength(games, seconds, progress=print):
 
 
 # ----- connect four: envs -------------------------------------------------------------------
-def vector_run(game, n, steps, parallel, kernel=None):
+def vector_run(game, n, steps, parallel):
     """A run of ``steps`` steps of our vector env in self-play (uniform random legal actions);
-    ``kernel`` replaces its step kernel (``savanna.threads.adaptive``: the proposed setting)."""
+    ``parallel``: False (1 thread), True (numba's threads) or "auto" (``savanna.threads``)."""
     from savanna.vector_env import SavannaVectorEnv
 
     venv = SavannaVectorEnv(game, num_envs=n, opponent=None, parallel=parallel)
-    if kernel is not None:
-        venv._play._step_kernel = kernel
     holder = {"obs": venv.reset(seed=0)[0]}
     streams = make_streams(0, n)
     actions = np.zeros(n, np.int64)
@@ -282,18 +280,6 @@ def vector_run(game, n, steps, parallel, kernel=None):
             holder["obs"] = venv.step(actions)[0]
 
     return run
-
-
-def adaptive_step(game):
-    """The vector env's step as proposed: the adaptive thread count of ``savanna.threads``."""
-    d = make_game(game).drivers
-    return threads.adaptive(d.env_step_batch, d.env_step_batch_parallel)
-
-
-def static_step(game):
-    """The vector env's parallel step as it is today (numba's threads, evenly split), bound
-    explicitly so that these rows keep measuring it once ``parallel=True`` turns adaptive."""
-    return make_game(game).drivers.env_step_batch_parallel
 
 
 def single_env_self_play(game, steps):
@@ -372,8 +358,8 @@ def busy_neighbour(on=True):
         busy.wait()
 
 
-SETTINGS = {"1": "1 thread", "static": "2 threads, parallel=True (today)",
-            "adaptive": "2 threads, adaptive (savanna.threads)"}
+SETTINGS = {"1": "1 thread", "static": "2 threads, parallel=True (fixed)",
+            "adaptive": "adaptive 1-2 threads, parallel=\"auto\" (savanna.threads)"}
 
 
 def under_load(quick, progress=print):
@@ -385,9 +371,7 @@ def under_load(quick, progress=print):
     d = game.drivers
     kernels = {"1": d.random_playouts, "static": d.random_playouts_parallel,
                "adaptive": threads.adaptive(d.random_playouts, d.random_playouts_parallel)}
-    envs = {"1": {"parallel": False},
-            "static": {"parallel": False, "kernel": static_step(C4_GAME)},
-            "adaptive": {"parallel": False, "kernel": adaptive_step(C4_GAME)}}
+    envs = {"1": False, "static": True, "adaptive": "auto"}
     games, calls, steps, repeats = (500, 4, 20, 5) if quick else (2000, 10, 100, 9)
     rows = []
     for load in ("idle", "load"):
@@ -399,8 +383,8 @@ def under_load(quick, progress=print):
             for k, rate in interleaved_rates(playouts, repeats).items():
                 rows.append(Row(f"playouts_{load}_{k}", f"playouts, {SETTINGS[k]}, {where}",
                                 rate, "games/s"))
-            vector = {k: (vector_run(C4_GAME, PGX_N, steps, **kw), PGX_N * steps)
-                      for k, kw in envs.items()}
+            vector = {k: (vector_run(C4_GAME, PGX_N, steps, parallel), PGX_N * steps)
+                      for k, parallel in envs.items()}
             for k, rate in interleaved_rates(vector, repeats).items():
                 rows.append(Row(f"env_{load}_{k}", f"vector env n={PGX_N}, {SETTINGS[k]}, "
                                 f"{where}", rate, "env-steps/s"))
@@ -631,11 +615,9 @@ def plan(quick, progress=print):
              lambda: Run(vector_run(C4_GAME, PGX_N, steps, False), PGX_N * steps)),
             ("ours_static", (f"Savanna vector env (self-play), n={PGX_N}, 2 threads "
                              "(parallel=True)"),
-             lambda: Run(vector_run(C4_GAME, PGX_N, steps, False, static_step(C4_GAME)),
-                         PGX_N * steps)),
+             lambda: Run(vector_run(C4_GAME, PGX_N, steps, True), PGX_N * steps)),
             ("ours_adaptive", f"Savanna vector env (self-play), n={PGX_N}, adaptive 1-2 threads",
-             lambda: Run(vector_run(C4_GAME, PGX_N, steps, False, adaptive_step(C4_GAME)),
-                         PGX_N * steps)),
+             lambda: Run(vector_run(C4_GAME, PGX_N, steps, "auto"), PGX_N * steps)),
             ("pgx", f"pgx connect_four (CPU, XLA threads), n={PGX_N}",
              lambda: pgx_connect_four(steps)),
         ]),

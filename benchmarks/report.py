@@ -6,6 +6,7 @@
     python -m savanna_benchmarks --peers         # side by side with OpenSpiel, sb3, PettingZoo, pgx
     python -m savanna_benchmarks --validation    # what checking the states that enter the API costs
     python -m savanna_benchmarks --alphazero     # AlphaZero self-play speed on Zèbres, end to end
+    python -m savanna_benchmarks --scaling       # the vector env on 1 and 2 threads, under load
 """
 import argparse
 import datetime
@@ -54,10 +55,12 @@ def available_games(requested):
     return ready
 
 
-def table(rows):
+def table(rows, decimals=1):
+    """``[(what, value, unit)]`` as a Markdown table: rates to the unit, ratios ("x") and
+    shares ("%") to ``decimals`` places."""
     lines = ["| measurement | median | unit |", "|---|---:|---|"]
     for what, rate, unit in rows:
-        lines.append(f"| {what} | {rate:,.1f} | {unit} |" if unit in ("x", "%")
+        lines.append(f"| {what} | {rate:,.{decimals}f} | {unit} |" if unit in ("x", "%")
                      else f"| {what} | {rate:,.0f} | {unit} |")
     return "\n".join(lines)
 
@@ -98,6 +101,9 @@ def main(argv=None, prog="python -m savanna_benchmarks", parser_class=argparse.A
                         help="instead: the cost of validating states in Game.step")
     parser.add_argument("--alphazero", action="store_true",
                         help="instead: AlphaZero self-play speed on Zèbres, end to end")
+    parser.add_argument("--scaling", action="store_true",
+                        help="instead: the vector env on 1 and 2 threads, its Python share, "
+                             "and the adaptive threads beside a busy process")
     args = parser.parse_args(argv)
     command = f"{prog} " + shlex.join(argv or [])
     sections = {}
@@ -109,6 +115,8 @@ def main(argv=None, prog="python -m savanna_benchmarks", parser_class=argparse.A
         return validation_main(args, when, command.strip(), where)
     if args.alphazero:
         return alphazero_main(args, when, command.strip(), where)
+    if args.scaling:
+        return scaling_main(args, when, command.strip(), where)
     for name in available_games(args.games):
         rows = measure_game(name, quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
         body = (f"## {name} — random play\n\n{when}; `{command.strip()}`; {where}\n\n"
@@ -173,5 +181,23 @@ def alphazero_main(args, when, command, where):
     print(body)
     if not args.no_write and not args.quick:
         write_results({"alphazero — self-play speed": body})
+        print(f"written to {RESULTS}")
+    return 0
+
+
+def scaling_main(args, when, command, where):
+    """``--scaling``: the section on threads (``savanna_benchmarks.scaling``), with what else
+    ran on the machine before and after."""
+    from savanna_benchmarks import scaling
+
+    before = scaling.neighbours()
+    rows = scaling.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
+    body = (f"## scaling — vector env threads, Python share, adaptive under load\n\n{when}; "
+            f"`{command}`; {where}\n\nBeside this run, at its start: {before}; at its end: "
+            f"{scaling.neighbours()}.\n\n{scaling.__doc__.strip()}\n\n"
+            + table(rows, decimals=2) + "\n")
+    print(body)
+    if not args.no_write and not args.quick:
+        write_results({"scaling — vector env threads, Python share, adaptive under load": body})
         print(f"written to {RESULTS}")
     return 0

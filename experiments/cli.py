@@ -417,7 +417,7 @@ def run_bench(args, extra):
 
 
 def run_warmup(args, extra):
-    from savanna.batch_play import warmup
+    from savanna.vector_env import warmup
     from savanna_agents.mcts import MCTSAgent
 
     for name in sorted(GAMES):  # one compiled copy serves every option and player count

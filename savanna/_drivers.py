@@ -227,24 +227,159 @@ def env_step_batch_parallel(s, act, acting, fresh, seats, streams, opponent, gai
                        streams, opponent, gained, waiting, obs, mask, players)
 
 
+@njit(cache=True, inline="always")
+def new_game(s, i, template, streams, seats, fixed_seat, opponent, gained, waiting, obs, mask,
+             players, actions, probs, rewards):
+    """A new game in slot ``i``: the learner's seat (``fixed_seat`` or drawn), then advance to
+    the learner's first decision and write the observation and mask."""
+    reset_one(s, i, template, streams)
+    seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, gained.shape[1])
+    gained[i, :] = 0.0
+    advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
+    if not waiting[i]:
+        view(s, i, seats, opponent, obs, mask, actions)
+    players[i] = current_player_one(s, i)
+
+
 @njit(cache=True)
 def env_reset_batch(s, which, template, streams, seats, fixed_seat, opponent, gained,
                     waiting, obs, mask, players):
-    """Where ``which[i]``: a new game, the learner's seat (``fixed_seat`` or drawn), then
-    advance to the learner's first decision and write the observation and mask."""
+    """Where ``which[i]``: a new game (``new_game``)."""
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     rewards = np.zeros(gained.shape[1], np.float32)
     for i in range(s.shape[0]):
-        if not which[i]:
-            continue
-        reset_one(s, i, template, streams)
-        seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, gained.shape[1])
-        gained[i, :] = 0.0
-        advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
-        if not waiting[i]:
-            view(s, i, seats, opponent, obs, mask, actions)
-        players[i] = current_player_one(s, i)
+        if which[i]:
+            new_game(s, i, template, streams, seats, fixed_seat, opponent, gained, waiting, obs,
+                     mask, players, actions, probs, rewards)
+
+
+# The vector env's whole step (``vector_step_batch``): Gymnasium's autoreset modes, the parts
+# of a step, and what became of each game in the first part.
+NEXT_STEP = 0
+SAME_STEP = 1
+DISABLED = 2
+BEGIN = 1             # part: the learner's move and everything played up to its next turn
+END = 2               # part: rewards, terminal flags, SAME_STEP's resets, the rows handed out
+WHOLE = BEGIN | END   # both in one pass (no external opponent to call between them)
+STEPPED = 0           # the learner's action was applied
+SKIPPED = 1           # a finished game, reset (NEXT_STEP) or left as it was (DISABLED)
+REFUSED = 2           # an illegal action: the game ends, lost, untouched
+
+
+@njit(cache=True, inline="always")
+def is_illegal(mask, i, a):
+    return a < 0 or a >= A or mask[i, a] == 0
+
+
+@njit(cache=True)
+def vector_step_range(lo, hi, s, act, part, autoreset, copy, template, seats, fixed_seat,
+                      streams, opponent, gained, waiting, obs, mask, players, done, fate,
+                      out):
+    """``vector_step_batch`` on games ``lo..hi-1``; returns how many games ended."""
+    rewards_out, terminated, obs_out, mask_out, final_obs, final_mask, was_final = out
+    actions = np.empty(A, np.int16)
+    probs = np.empty(C, np.float64)
+    rewards = np.zeros(gained.shape[1], np.float32)
+    ended = 0
+    for i in range(lo, hi):
+        if part & BEGIN:
+            if done[i]:
+                fate[i] = SKIPPED
+                if autoreset == NEXT_STEP:
+                    new_game(s, i, template, streams, seats, fixed_seat, opponent, gained,
+                             waiting, obs, mask, players, actions, probs, rewards)
+            elif is_illegal(mask, i, act[i]):
+                fate[i] = REFUSED
+            else:
+                fate[i] = STEPPED
+                gained[i, :] = 0.0
+                step_one(s, i, act[i], rewards)
+                for q in range(gained.shape[1]):
+                    gained[i, q] += rewards[q]
+                advance(s, i, seats, streams, opponent, gained, waiting, actions, probs,
+                        rewards)
+                if not waiting[i]:
+                    view(s, i, seats, opponent, obs, mask, actions)
+                players[i] = current_player_one(s, i)
+        if part & END:
+            if fate[i] == STEPPED:
+                rewards_out[i] = gained[i, seats[i]]
+                terminated[i] = players[i] == TERMINAL
+            else:
+                rewards_out[i] = -1.0 if fate[i] == REFUSED else 0.0
+                terminated[i] = fate[i] == REFUSED
+            # DISABLED: a finished game stays finished until reset(options={"reset_mask"})
+            done[i] = terminated[i] or (fate[i] == SKIPPED and autoreset == DISABLED)
+            if terminated[i]:
+                ended += 1
+            if autoreset == SAME_STEP:
+                if terminated[i]:
+                    final_obs[i, :] = obs[i]
+                    final_mask[i, :] = mask[i]
+                    new_game(s, i, template, streams, seats, fixed_seat, opponent, gained,
+                             waiting, obs, mask, players, actions, probs, rewards)
+                    done[i] = False
+                elif was_final[i]:  # a row handed out as final last step, not this one
+                    final_obs[i, :] = 0
+                    final_mask[i, :] = 0
+                was_final[i] = terminated[i]
+            if copy:
+                obs_out[i, :] = obs[i]
+                mask_out[i, :] = mask[i]
+    return ended
+
+
+@njit(cache=True, inline="always")
+def first_illegal(act, done, mask):
+    """The first game whose learner's action is illegal (finished games excepted), or -1."""
+    for i in range(act.shape[0]):
+        if not done[i] and is_illegal(mask, i, act[i]):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def vector_step_batch(s, act, part, autoreset, refuse, copy, template, seats, fixed_seat,
+                      streams, opponent, gained, waiting, obs, mask, players, done, fate, out):
+    """The vector env's step in one call, ``part`` of it (``BEGIN``, ``END`` or ``WHOLE``).
+
+    BEGIN, per game: finished (``done``): reset it (``NEXT_STEP``) or leave it (``DISABLED``);
+    an illegal action: refused (the game ends, lost); else apply it and play on to the
+    learner's next turn (``advance``). END: the learner's reward and terminal flag into ``out``
+    (``rewards, terminated, obs_out, mask_out, final_obs, final_mask, was_final``); with
+    ``SAME_STEP``, a finished game's last rows into ``final_obs``/``final_mask`` (zeros where
+    no game ended) and a new game; with ``copy``, the rows into ``obs_out``/``mask_out``.
+    ``refuse``: when an action is illegal, change nothing and return ``(that game, 0)``; else
+    ``(-1, games ended)``."""
+    if refuse and part & BEGIN:
+        bad = first_illegal(act, done, mask)
+        if bad >= 0:
+            return bad, 0
+    ended = vector_step_range(0, s.shape[0], s, act, part, autoreset, copy, template, seats,
+                              fixed_seat, streams, opponent, gained, waiting, obs, mask,
+                              players, done, fate, out)
+    return -1, ended
+
+
+@njit(cache=True, parallel=True)
+def vector_step_batch_parallel(s, act, part, autoreset, refuse, copy, template, seats,
+                               fixed_seat, streams, opponent, gained, waiting, obs, mask,
+                               players, done, fate, out):
+    """``vector_step_batch`` spread over numba's threads (one parallel region)."""
+    if refuse and part & BEGIN:
+        bad = first_illegal(act, done, mask)
+        if bad >= 0:
+            return bad, 0
+    n = s.shape[0]
+    chunks = min(n, CHUNKS)
+    ended = 0
+    for c in prange(chunks):
+        ended += vector_step_range(c * n // chunks, (c + 1) * n // chunks, s, act, part,
+                                   autoreset, copy, template, seats, fixed_seat, streams,
+                                   opponent, gained, waiting, obs, mask, players, done, fate,
+                                   out)
+    return -1, ended
 
 
 # Why a state that passed the game's own ``valid_one`` still cannot be played (negative codes;

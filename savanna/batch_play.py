@@ -42,11 +42,11 @@ class BatchPlay:
         self.mode = opponent_mode(opponent)
         self.fixed_seat = -1 if seat is None or self.mode == OPPONENT_NONE else int(seat)
         d = game.drivers
-        # parallel: the serial or the parallel kernel, whichever is faster under the load now
-        self._step_kernel = (threads.adaptive(d.env_step_batch, d.env_step_batch_parallel)
-                             if parallel else d.env_step_batch)
+        # parallel: False, True or "auto" (savanna.threads: whichever is faster now)
+        self._step_kernel = threads.kernel_for(parallel, d.env_step_batch,
+                                               d.env_step_batch_parallel)
         self._reset_kernel = d.env_reset_batch
-        self._template = game.template()
+        self.template = game.template()
         self.states = np.zeros(n, game.state_dtype)
         self.seats = np.zeros(n, np.int64)
         self.streams = make_streams(0, n)
@@ -80,18 +80,18 @@ class BatchPlay:
     def reset(self, which=None):
         """Start new games where ``which`` (all by default) and play up to the learner's turn."""
         which = np.ones(self.n, np.bool_) if which is None else which
-        self._reset_kernel(self.states, which, self._template, self.streams, self.seats,
+        self._reset_kernel(self.states, which, self.template, self.streams, self.seats,
                            self.fixed_seat, self.mode, self.gained, self.waiting, self.obs,
                            self.mask, self.players)
         if self.mode == OPPONENT_EXTERNAL:
-            self._serve_opponents()
+            self.serve_opponents()
 
     def step(self, actions, acting):
         """Apply the learner's ``actions`` where ``acting``; rewards gathered in ``gained``."""
         self._step_kernel(self.states, actions, acting, True, self.seats, self.streams,
                           self.mode, self.gained, self.waiting, self.obs, self.mask, self.players)
         if self.mode == OPPONENT_EXTERNAL:
-            self._serve_opponents()
+            self.serve_opponents()
 
     def rewards(self):
         """Each game's reward for its learner's seat over the last step."""
@@ -126,7 +126,9 @@ class BatchPlay:
             raise ValueError(f"illegal action {clip(given)}{where}; legal: {names}")
         return illegal
 
-    def _serve_opponents(self):
+    def serve_opponents(self):
+        """Call the external opponent for all the games that wait for it, round after round,
+        until every game is at its learner's turn or over."""
         while self.waiting.any():
             idx = np.flatnonzero(self.waiting)
             sub = self.states[idx]
@@ -148,11 +150,3 @@ class BatchPlay:
                               self.mode, self.gained, self.waiting, self.obs, self.mask,
                               self.players)
 
-
-def warmup(game):
-    """Compile ``game``'s env loops (serial and parallel) now; numba caches them."""
-    for kernel in (game.drivers.env_step_batch, game.drivers.env_step_batch_parallel):
-        play = BatchPlay(game, 2)
-        play._step_kernel = kernel
-        play.reset()
-        play.step(np.array([np.flatnonzero(m)[0] for m in play.mask]), np.ones(2, np.bool_))

@@ -130,7 +130,7 @@ class Game:
 
     def warmup(self, verbose: bool = False) -> np.ndarray:
         """Compile the batch loops of the API now (numba caches them for later processes;
-        ``savanna.batch_play.warmup`` does the envs' loops). Returns a state at a decision
+        ``savanna.vector_env.warmup`` does the envs' loops). Returns a state at a decision
         node, handy for warming up agents too."""
         if verbose:
             print(f"compiling {self!r}...", flush=True)
@@ -247,20 +247,19 @@ class Game:
         return self.check_states(s).copy()
 
     def random_playouts(self, s: States, rng: Seed = None,
-                        parallel: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                        parallel: bool | str = False) -> tuple[np.ndarray, np.ndarray]:
         """Play every state to the end with uniform random decisions, in place.
 
         Returns ``(returns float32[n, P], plies int64[n])``. Each state has its own random
-        stream, so the result is the same with any number of threads. ``parallel`` lets the
-        call use numba's threads when that is faster under the machine's load now
-        (``savanna.threads``).
+        stream, so the result is the same with any number of threads. ``parallel``: False
+        (one thread), True (numba's threads) or "auto" (numba's threads where they are faster
+        at this batch size under the machine's load now: ``savanna.threads``).
         """
         s = self.check_states(s)
+        run = threads.kernel_for(parallel, self.drivers.random_playouts,
+                                 self.drivers.random_playouts_parallel)
         totals = np.zeros((len(s), self.num_players), np.float32)
         plies = np.zeros(len(s), np.int64)
-        d = self.drivers  # parallel: whichever of the two is faster under the load now
-        run = threads.adaptive(d.random_playouts, d.random_playouts_parallel) if parallel \
-            else d.random_playouts
         run(s, make_streams(rng, len(s)), totals, plies)
         return totals, plies
 

@@ -1,28 +1,54 @@
-"""How many threads a parallel kernel should use right now: an adaptive choice that keeps the
-parallel paths from falling below the serial one when other processes hold cores.
+"""How many threads a parallel kernel should use: chosen once per batch size, re-checked rarely,
+so that the parallel paths never fall far below the serial one when other processes hold cores.
 
 numba's workqueue layer (the only one in numba's pip wheels without extra packages) splits a
 ``prange`` evenly over its threads and waits for the last one; if another process holds a core,
-the thread sharing it finishes late, or starts a scheduler time slice late, and a short
-parallel call (the vector env's step takes ~100 us) can run many times slower than the serial
-loop (benchmarks/threading_load.py measures it). No static setting fixes that, since the
-load comes and goes; so ``Adaptive`` times every call and runs the arm (the serial kernel, or
-the parallel one on k threads) that has been fastest per item lately. It keeps trying the
-other arms, but only for a small share of its time (``EXPLORE``, budgeted on each arm's mean
-cost, so that an arm whose calls are mostly fast but sometimes very slow cannot take more), so
-that a load that comes or goes is noticed within a few calls while a slow arm costs little.
+the thread sharing it finishes late, or starts a scheduler time slice late, and a parallel call
+can run many times slower than the serial loop (benchmarks/threading_load.py measures it). No
+static setting fixes that, since the load comes and goes; so ``Adaptive`` decides per shape
+(the batch size, ``len(args[0])``):
 
->>> step = adaptive(drivers.env_step_batch, drivers.env_step_batch_parallel)
+* **calibration**: the first calls of a shape time each arm (the serial kernel, the parallel
+  one on 2, 4, ... threads) ``CALIBRATION`` times in turn and keep the fastest by median (an
+  arm ``ABORT`` times slower than the serial one after one call is not tried again); a
+  shape whose serial call takes under ``SERIAL_ONLY`` seconds runs serially without trying
+  the others (a fork/join costs more than the whole call);
+* **watching**: every call of the chosen arm is timed (a clock read, no extra work); when the
+  median of the parallel arm's last ``SUSPECT`` calls is slower than the serial arm's, a
+  neighbour has taken a core, and the shape switches to serial at once;
+* **re-checking**: the arms not chosen run ``RECHECK_CALLS`` times each after ``RECHECK``
+  seconds, then twice as long after each re-check that confirms the choice (up to
+  ``MAX_RECHECK``; never sooner than its expected cost over ``EXPLORE``, from the arms' last
+  times), so that a load that went away is
+  noticed while a slow arm costs little; an arm whose call is ``ABORT`` times slower than the
+  chosen one is dropped from the re-check at once.
+
+``report()`` shows every choice and its measurements.
+
+>>> step = adaptive(drivers.random_playouts, drivers.random_playouts_parallel)
 >>> step(states, ...)              # same arguments and results as either kernel
 """
+import math
+import statistics
 import time
+from collections import deque
 
 import numba
+import numpy as np
 
-__all__ = ["Adaptive", "adaptive"]
+from savanna.errors import clip
 
-EXPLORE = 0.03   # at most this share of the time goes to re-trying slower arms
-SMOOTHING = 0.3  # weight of the newest call in each arm's mean time per item
+__all__ = ["Adaptive", "adaptive", "kernel_for", "report"]
+
+CALIBRATION = 3      # timed calls of each arm before a shape's first choice
+SERIAL_ONLY = 20e-6  # seconds: a shape whose serial call is shorter never tries threads
+SUSPECT = 3          # the chosen parallel arm's last calls whose median is compared
+RECHECK = 1.0        # seconds from a choice to the first re-check of the other arms
+MAX_RECHECK = 64.0   # the longest wait between re-checks
+RECHECK_CALLS = 2    # calls of each other arm in a re-check
+ABORT = 3.0          # a re-checked call this many times slower than the chosen arm's: dropped
+EXPLORE = 0.01       # re-checks take at most this share of the time
+WINDOW = 5           # recent call times kept per arm and shape
 
 _cache = {}
 
@@ -38,10 +64,56 @@ def swap_threads(k):
     return before
 
 
+def thread_counts(top):
+    """The arms' thread counts: 1 (the serial kernel), then 2, 4, 8, ... and ``top``."""
+    counts = {1, top}
+    k = 2
+    while k < top:
+        counts.add(k)
+        k *= 2
+    return sorted(counts)
+
+
+class Shape:
+    """What one ``Adaptive`` knows about one batch size: recent call times per arm, the
+    choice, and when the other arms are next re-checked."""
+
+    def __init__(self, arms):
+        self.times = [deque(maxlen=WINDOW) for _ in range(arms)]
+        self.calls = [0] * arms
+        self.arm = None          # the chosen arm; None while calibrating
+        self.queue = []          # arms still to run in the current re-check
+        self.interval = RECHECK
+        self.due = math.inf
+        self.switches = 0
+        self.rechecks = 0
+
+    def median(self, arm, last=WINDOW):
+        recent = list(self.times[arm])[-last:]
+        return statistics.median(recent) if recent else math.inf
+
+    def best(self, allowed):
+        return min(allowed, key=self.median)
+
+    def hopeless(self, arm):
+        """Timed, and ``ABORT`` times slower than the serial arm: not worth more calls."""
+        return arm != 0 and bool(self.times[arm]) and self.median(arm) > ABORT * self.median(0)
+
+    def calibrated(self, allowed):
+        return all(len(self.times[i]) >= CALIBRATION or self.hopeless(i) for i in allowed)
+
+    def recheck_cost(self, allowed):
+        """Seconds a re-check of the arms not chosen is expected to take (their last times;
+        one call of an arm that would be dropped)."""
+        chosen = self.median(self.arm)
+        recent = {i: self.median(i, SUSPECT) for i in allowed if i != self.arm and self.times[i]}
+        return sum(t * (1 if t > ABORT * chosen else RECHECK_CALLS) for t in recent.values())
+
+
 class Adaptive:
     """Call ``serial(*args)`` or ``parallel(*args)`` on 2..N threads (N: at most
-    ``max_threads`` and numba's current thread count), whichever arm has the lowest recent time
-    per item (items: ``len(args[0])``). Both kernels must compute the same
+    ``max_threads`` and numba's current thread count), chosen per batch size
+    (``len(args[0])``) as the module docstring says. Both kernels must compute the same
     result (Savanna's parallel kernels do, whatever the thread count)."""
 
     def __init__(self, serial, parallel, max_threads=None, clock=time.perf_counter):
@@ -50,35 +122,31 @@ class Adaptive:
             raise ValueError(f"max_threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, "
                              f"got {max_threads!r}")
         self.clock = clock                      # seconds (tests pass a fake one)
-        self.arms = [(serial, 1)] + [(parallel, k) for k in range(2, top + 1)]
-        self.calls = [0] * len(self.arms)
-        self.cost = [None] * len(self.arms)     # mean seconds per item, None: not timed yet
-        self.since = [0.0] * len(self.arms)     # seconds spent elsewhere since it was tried
+        self.name = getattr(serial, "__name__", repr(serial))
+        self.arms = [(serial if k == 1 else parallel, k) for k in thread_counts(top)]
+        self.loaded = [False] * len(self.arms)  # called once (a first call may compile)
+        self.shapes = {}
+        self.last = None
 
     @property
     def threads(self):
-        """The thread count of the arm in use (1: the serial kernel)."""
-        return self.arms[self._best(len(self.arms))][1]
+        """The thread count chosen for the batch size of the last call (1: serial)."""
+        return self.choice(self.last)
 
-    def _best(self, allowed):
-        tried = [i for i in range(allowed) if self.cost[i] is not None]
-        return min(tried, key=lambda i: self.cost[i]) if tried else 0
-
-    def _pick(self, allowed, items):
-        """The arm to run among the first ``allowed`` (those within numba's thread count)."""
-        for i in range(allowed):
-            if self.cost[i] is None:
-                return i
-        best = self._best(allowed)
-        for i in range(allowed):   # an arm is due once the others spent 1/EXPLORE times what
-            if i != best and self.since[i] * EXPLORE >= self.cost[i] * items:  # it would cost
-                return i
-        return best
+    def choice(self, n):
+        """The thread count chosen for batches of ``n`` (None while still calibrating)."""
+        shape = self.shapes.get(n)
+        return None if shape is None or shape.arm is None else self.arms[shape.arm][1]
 
     def __call__(self, *args):
-        items = max(1, len(args[0]))
+        n = len(args[0])
+        shape = self.shapes.get(n)
+        if shape is None:
+            shape = self.shapes[n] = Shape(len(self.arms))
+        self.last = n
         before = swap_threads(0)   # a lower count set by the caller is respected
-        i = self._pick(sum(threads <= before for _, threads in self.arms), items)
+        allowed = [i for i, (_, k) in enumerate(self.arms) if k <= before]
+        i = self._pick(shape, allowed)
         kernel, threads = self.arms[i]
         if threads > 1 and threads != before:
             swap_threads(threads)
@@ -89,13 +157,66 @@ class Adaptive:
             seconds = self.clock() - start
             if threads > 1 and threads != before:
                 swap_threads(before)
-            self.calls[i] += 1
-            if self.calls[i] > 1:  # the first call may load or compile the kernel: not timed
-                old = self.cost[i]
-                per_item = seconds / items
-                self.cost[i] = per_item if old is None else old + SMOOTHING * (per_item - old)
-            for j in range(len(self.arms)):
-                self.since[j] = 0.0 if j == i else self.since[j] + seconds
+            shape.calls[i] += 1
+            if self.loaded[i]:     # the first call may load or compile the kernel: not timed
+                self._record(shape, allowed, i, seconds)
+            self.loaded[i] = True
+
+    def _pick(self, shape, allowed):
+        """The arm to run now among ``allowed`` (those within numba's thread count)."""
+        if shape.arm is None or shape.arm not in allowed:
+            shape.arm = None                                   # calibrate, arms in turn
+            return min((i for i in allowed if not shape.hopeless(i)),
+                       key=lambda i: (len(shape.times[i]), i))
+        if not shape.queue and self.clock() >= shape.due:
+            shape.rechecks += 1
+            for i in allowed:
+                if i != shape.arm:
+                    shape.times[i].clear()
+                    shape.queue += [i] * RECHECK_CALLS
+        return shape.queue[0] if shape.queue else shape.arm
+
+    def _record(self, shape, allowed, i, seconds):
+        shape.times[i].append(seconds)
+        if shape.arm is None:
+            if i == 0 and shape.median(0) < SERIAL_ONLY:
+                self._settle(shape, 0, math.inf)   # too short to split: serial, for good
+            elif shape.calibrated(allowed):
+                self._settle(shape, shape.best(allowed), RECHECK, allowed)
+        elif shape.queue and shape.queue[0] == i:
+            shape.queue.pop(0)
+            if seconds > ABORT * shape.median(shape.arm):
+                shape.queue = [j for j in shape.queue if j != i]
+            if not shape.queue:
+                self._end_recheck(shape, allowed)
+        elif i == shape.arm and i != 0 and len(shape.times[i]) >= SUSPECT \
+                and shape.median(i, SUSPECT) > shape.median(0):
+            shape.switches += 1                    # a neighbour took a core: serial now
+            self._settle(shape, 0, RECHECK, allowed)
+
+    def _end_recheck(self, shape, allowed):
+        best = shape.best(allowed)
+        if best != shape.arm:
+            shape.switches += 1
+            self._settle(shape, best, RECHECK, allowed)
+        else:
+            self._settle(shape, best, min(2 * shape.interval, MAX_RECHECK), allowed)
+
+    def _settle(self, shape, arm, interval, allowed=()):
+        """Run ``arm`` from now on; re-check the others after ``interval`` seconds, or later
+        if the re-check is expected to take more than ``EXPLORE`` of the time until then."""
+        shape.arm, shape.interval, shape.queue = arm, interval, []
+        shape.due = self.clock() + max(interval, shape.recheck_cost(allowed) / EXPLORE)
+
+    def report(self):
+        """One dict per batch size seen: the choice, each arm's median recent seconds per
+        call and calls, how often the choice switched and the others were re-checked."""
+        return [{"kernel": self.name, "n": n, "threads": self.choice(n),
+                 "median_seconds": {k: shape.median(i) for i, (_, k) in enumerate(self.arms)
+                                    if shape.times[i]},
+                 "calls": {k: shape.calls[i] for i, (_, k) in enumerate(self.arms)},
+                 "switches": shape.switches, "rechecks": shape.rechecks}
+                for n, shape in sorted(self.shapes.items())]
 
 
 def adaptive(serial, parallel):
@@ -105,3 +226,18 @@ def adaptive(serial, parallel):
     if key not in _cache:
         _cache[key] = Adaptive(serial, parallel)
     return _cache[key]
+
+
+def kernel_for(parallel, serial_kernel, parallel_kernel):
+    """What a ``parallel=`` setting asks for: ``False`` the serial kernel, ``True`` the
+    parallel one on numba's threads, ``"auto"`` the adaptive choice between them."""
+    if isinstance(parallel, (bool, np.bool_)):
+        return parallel_kernel if parallel else serial_kernel
+    if isinstance(parallel, str) and parallel == "auto":
+        return adaptive(serial_kernel, parallel_kernel)
+    raise ValueError(f"parallel must be 'auto', True or False, got {clip(parallel)}")
+
+
+def report():
+    """Every adaptive choice in this process (``Adaptive.report`` of each kernel pair)."""
+    return [row for choice in _cache.values() for row in choice.report()]

@@ -10,8 +10,8 @@ Random opponents and chance nodes are played inside the same compiled call as th
 move; an external opponent (callable or agent) is called once per round for all waiting games.
 Autoreset follows Gymnasium's modes: ``NEXT_STEP`` (default: the step after an episode ends
 resets that game and ignores its action), ``SAME_STEP`` (reset at once; the last observation is
-in ``info["final_obs"]`` where ``info["_final_obs"]``) and ``DISABLED`` (reset with
-``options={"reset_mask": mask}``).
+in ``info["final_obs"]`` where ``info["_final_obs"]``, zeros elsewhere) and ``DISABLED``
+(a finished game is left as it is, reward 0, until ``reset(options={"reset_mask": mask})``).
 """
 from typing import Any
 
@@ -19,6 +19,16 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from savanna import threads
+from savanna._drivers import (
+    BEGIN,
+    DISABLED,
+    END,
+    NEXT_STEP,
+    OPPONENT_EXTERNAL,
+    SAME_STEP,
+    WHOLE,
+)
 from savanna.batch_play import BatchPlay
 from savanna.env import (
     RENDER_MODES,
@@ -30,25 +40,32 @@ from savanna.env import (
 from savanna.errors import clip
 from savanna.registry import resolve_game
 
+AUTORESET_CODES = {AutoresetMode.NEXT_STEP: NEXT_STEP, AutoresetMode.SAME_STEP: SAME_STEP,
+                   AutoresetMode.DISABLED: DISABLED}
+
 
 class SavannaVectorEnv(VectorEnv):
     """``num_envs`` games of one Savanna game, the learner in one seat of each.
 
-    ``parallel=True`` may spread each step over numba's threads: worth it for thousands of
-    games on an idle machine, and chosen call by call (``savanna.threads``), so a busy
-    neighbour process makes it fall back to the serial step instead of stalling.
+    A step is one compiled call: the actions checked, the learner's moves, the opponents'
+    replies and chance, rewards, terminal flags, autoreset and the observation and mask rows
+    (``savanna._drivers.vector_step_batch``). ``parallel="auto"`` (the default) spreads it
+    over numba's threads where that is faster at this batch size under the load now
+    (``savanna.threads``); ``True`` or ``False`` force either. ``copy=False`` (Gymnasium's
+    ``SyncVectorEnv(copy=...)``) hands out the env's own arrays, overwritten by the next step,
+    instead of fresh ones.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, game="zebres", num_envs=64, seat=None, opponent="random",
-                 illegal_action="lose", autoreset_mode=AutoresetMode.NEXT_STEP, parallel=False,
-                 render_mode=None, **game_options):
+                 illegal_action="lose", autoreset_mode=AutoresetMode.NEXT_STEP, parallel="auto",
+                 copy=True, render_mode=None, **game_options):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {clip(num_envs)}")
-        if not isinstance(parallel, (bool, np.bool_)):
-            raise ValueError(f"parallel must be True or False, got {clip(parallel)}")
+        if not isinstance(copy, (bool, np.bool_)):
+            raise ValueError(f"copy must be True or False, got {clip(copy)}")
         try:
             self.autoreset_mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -58,13 +75,26 @@ class SavannaVectorEnv(VectorEnv):
         self.game = resolve_game(game, game_options)
         self.illegal_action, self.render_mode = check_settings(illegal_action, render_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-        self.num_envs = int(num_envs)
+        self.num_envs = n = int(num_envs)
+        self.copy = bool(copy)
         self.single_observation_space, self.single_action_space = game_spaces(self.game)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._play = BatchPlay(self.game, self.num_envs, seat, opponent, parallel=parallel)
-        self._done = np.zeros(self.num_envs, np.bool_)
-        self._all = np.ones(self.num_envs, np.bool_)
+        d = self.game.drivers
+        self._kernel = threads.kernel_for(parallel, d.vector_step_batch,
+                                          d.vector_step_batch_parallel)
+        self._play = play = BatchPlay(self.game, n, seat, opponent, parallel=parallel)
+        self._autoreset = AUTORESET_CODES[self.autoreset_mode]
+        self._external = play.mode == OPPONENT_EXTERNAL
+        self._done = np.zeros(n, np.bool_)
+        self._fate = np.zeros(n, np.int8)
+        self._all = np.ones(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)   # never set: no game is cut short
+        finals = n if self.autoreset_mode == AutoresetMode.SAME_STEP else 0
+        self._buffers = (np.zeros(n, np.float32), np.zeros(n, np.bool_), play.obs, play.mask,
+                         np.zeros((finals, play.obs.shape[1]), np.uint8),
+                         np.zeros((finals, play.mask.shape[1]), np.int8),
+                         np.zeros(n, np.bool_))   # was_final: SAME_STEP's rows last step
 
     @property
     def states(self) -> np.ndarray:
@@ -91,7 +121,10 @@ class SavannaVectorEnv(VectorEnv):
             self._seeded = True
         self._play.reset(which)
         self._done[which] = False
-        return self._observation(), {}
+        play = self._play
+        if not self.copy:
+            return self._observation(play.obs, play.mask), {}
+        return self._observation(play.obs.copy(), play.mask.copy()), {}
 
     def step(self, actions: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray,
                                                 dict]:
@@ -99,34 +132,54 @@ class SavannaVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers, got {actions.dtype} "
                              f"array of shape {actions.shape}")
+        actions = np.ascontiguousarray(actions, np.int64)   # one compiled signature
+        out = self._outputs()
         play = self._play
-        resetting = self._done.copy() if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
-        acting = ~self._done
-        illegal = play.refuse_illegal(actions, acting, self.illegal_action)
-        acting &= ~illegal
-        play.step(actions.astype(np.int64), acting)
-        rewards = play.rewards()
-        rewards[illegal] = -1.0
-        terminated = (play.terminal() & acting) | illegal
+        external = self._external
+        bad, ended = self._run(actions, BEGIN if external else WHOLE,
+                               self.illegal_action == "raise", self.copy and not external, out)
+        if bad >= 0:
+            play.refuse_illegal(actions, ~self._done, "raise")  # raises: names it
+        if external:  # the opponents' turns are served in Python, between the two parts
+            play.serve_opponents()
+            _, ended = self._run(actions, END, False, False, out)
+            play.serve_opponents()  # SAME_STEP's new games may start with the opponent's turn
+            if self.copy:
+                out[2][...], out[3][...] = play.obs, play.mask
+        rewards, terminated, obs, mask, final_obs, final_mask, was_final = out
         info = {}
-        if resetting is not None and resetting.any():
-            play.reset(resetting)
-            rewards[resetting] = 0.0
-        self._done = terminated.copy()
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
-            info = {"final_obs": self._observation(), "_final_obs": terminated.copy()}
-            play.reset(terminated)
-            self._done[:] = False
-        truncated = np.zeros(self.num_envs, np.bool_)
-        return self._observation(), rewards, terminated, truncated, info
+        if ended and self.autoreset_mode == AutoresetMode.SAME_STEP:
+            info = {"final_obs": self._observation(final_obs, final_mask),
+                    "_final_obs": was_final.copy() if self.copy else was_final}
+        truncated = np.zeros(self.num_envs, np.bool_) if self.copy else self._truncated
+        return self._observation(obs, mask), rewards, terminated, truncated, info
+
+    def _run(self, actions, part, refuse, copy, out):
+        """One call of the step kernel: ``(first illegal game or -1, games ended)``."""
+        play = self._play
+        return self._kernel(play.states, actions, part, self._autoreset, refuse, copy,
+                            play.template, play.seats, play.fixed_seat, play.streams,
+                            play.mode, play.gained, play.waiting, play.obs, play.mask,
+                            play.players, self._done, self._fate, out)
+
+    def _outputs(self):
+        """What the step kernel writes: ``(rewards, terminated, obs, mask, final_obs,
+        final_mask, was_final)``, the env's own arrays (``copy=False``) or fresh ones."""
+        if not self.copy:
+            return self._buffers
+        rewards, terminated, obs, mask, final_obs, final_mask, was_final = self._buffers
+        if len(final_obs):
+            final_obs, final_mask = np.zeros_like(final_obs), np.zeros_like(final_mask)
+        return (np.empty_like(rewards), np.empty_like(terminated), np.empty_like(obs),
+                np.empty_like(mask), final_obs, final_mask, was_final)
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, num_actions]`` (sb3-contrib's convention)."""
         return self._play.mask.astype(bool)
 
-    def _observation(self):
-        return {"observation": self._play.obs.reshape((self.num_envs, *self.game.obs_shape)).copy(),
-                "action_mask": self._play.mask.copy()}
+    def _observation(self, obs, mask):
+        return {"observation": obs.reshape((len(obs), *self.game.obs_shape)),
+                "action_mask": mask}
 
     def render(self) -> tuple | None:
         """The first env's picture (``render_mode`` "ansi" or "rgb_array")."""
@@ -135,6 +188,18 @@ class SavannaVectorEnv(VectorEnv):
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self._play.states[0])
         return None
+
+
+def warmup(game):
+    """Compile ``game``'s env loops (``BatchPlay``'s and the vector env's step, serial and
+    parallel) now; numba caches them."""
+    for parallel in (False, True):
+        play = BatchPlay(game, 2, parallel=parallel)
+        play.reset()
+        play.step(np.array([np.flatnonzero(m)[0] for m in play.mask]), np.ones(2, np.bool_))
+        envs = SavannaVectorEnv(game, 2, parallel=parallel)
+        envs.reset(seed=0)
+        envs.step(envs.action_masks().argmax(axis=1))
 
 
 ZebresVectorEnv = bind(SavannaVectorEnv, "zebres")

@@ -14,8 +14,9 @@ observation is the game's ``uint8`` vector (a ``Box``, so ``"MlpPolicy"`` fits);
 actions come from ``action_masks() -> bool[num_envs, num_actions]``, which sb3-contrib's
 ``MaskablePPO`` finds by itself. The learner holds ``seat`` (drawn per episode when None)
 against ``opponent`` (``"random"`` by default, played inside the compiled step). The game
-step is serial by default: ``parallel=True`` spreads it over numba's threads, which pays only
-for thousands of envs on an otherwise idle machine (the network's forward pass dominates).
+step is serial by default: ``parallel="auto"`` spreads it over numba's threads where that is
+faster at this batch size under the load now (``savanna.threads``), ``True`` always; it pays
+only for thousands of envs (the network's forward pass dominates).
 """
 import numpy as np
 from gymnasium.vector import AutoresetMode

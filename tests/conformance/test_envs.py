@@ -123,42 +123,160 @@ def test_vector_env_equals_single_envs(game):
             np.testing.assert_array_equal(o["action_mask"], obs["action_mask"][i])
 
 
-@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
-def test_vector_env_autoreset_and_parallel_equals_serial(game, mode):
-    runs = []
-    for parallel in (False, True):
-        venv = SavannaVectorEnv(game, num_envs=16, autoreset_mode=mode, parallel=parallel)
-        obs, _ = venv.reset(seed=2)
-        rng = np.random.default_rng(1)
-        finished, trace = 0, []
-        for _ in range(game.max_plies + 20):
-            mask = obs["action_mask"]
-            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
-            obs, rewards, terminated, truncated, info = venv.step(actions)
+def _random_legal(obs, rng, illegal_share=0.0):
+    """A uniform random legal action per game (0 where none), and now and then (a share
+    ``illegal_share`` of the games) an action that is not legal there, when there is one."""
+    mask = obs["action_mask"].astype(bool)
+    actions = np.argmax(mask * rng.random(mask.shape), axis=1)
+    wrong = np.argmax(~mask * rng.random(mask.shape), axis=1)
+    swap = (rng.random(len(mask)) < illegal_share) & ~mask.all(axis=1)
+    return np.where(swap, wrong, actions)
+
+
+class Alternating:
+    """The serial and the parallel step kernels in turn, call by call (what ``Adaptive`` may
+    do when it switches): the results must not show which ran."""
+
+    def __init__(self, serial, parallel):
+        self.kernels, self.calls = (serial, parallel), 0
+
+    def __call__(self, *args):
+        self.calls += 1
+        return self.kernels[self.calls % 2](*args)
+
+
+# (parallel setting, copy, numba threads): every way a step may run
+STEP_SETTINGS = [(False, True, None), (True, True, 1), (True, True, 2), ("auto", True, None),
+                 ("alternating", True, 2), (True, False, 2), ("auto", False, None)]
+
+
+def _vector_trace(game, mode, parallel, copy, num_threads, n=16):
+    """A digest per step of every output of a seeded run (random legal actions, 2% illegal
+    ones), long enough for every game to end at least once (Banjooli's ``max_plies`` is a
+    safety bound far above its games' length)."""
+    import hashlib
+
+    import numba
+
+    venv = SavannaVectorEnv(game, num_envs=n, autoreset_mode=mode, copy=copy,
+                            parallel=False if parallel == "alternating" else parallel)
+    if parallel == "alternating":
+        d = venv.game.drivers
+        venv._kernel = Alternating(d.vector_step_batch, d.vector_step_batch_parallel)
+    obs, _ = venv.reset(seed=2)
+    rng = np.random.default_rng(1)
+    trace, finished = [obs["observation"].tobytes() + obs["action_mask"].tobytes()], 0
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(num_threads or before, numba.config.NUMBA_NUM_THREADS))
+    try:
+        for _ in range(min(game.max_plies, 250) + 20):
+            digest = hashlib.sha256()
+            obs, rewards, terminated, truncated, info = venv.step(
+                _random_legal(obs, rng, illegal_share=0.02))
+            if not copy:   # the env's own arrays, the same ones every step
+                assert np.shares_memory(obs["action_mask"], venv._play.mask)
+            else:
+                assert not np.shares_memory(obs["action_mask"], venv._play.mask)
             finished += terminated.sum()
             if mode == AutoresetMode.SAME_STEP:
                 assert obs["action_mask"].any(axis=1).all()
+                assert ("final_obs" in info) == terminated.any()
                 if terminated.any():
                     assert (info["_final_obs"] == terminated).all()
-            trace.append((obs["observation"].tobytes(), rewards.tobytes(), terminated.tobytes()))
-        assert finished >= 16
-        runs.append(trace)
-    assert runs[0] == runs[1]
+                    final = info["final_obs"]
+                    assert not final["action_mask"][~terminated].any()
+                    digest.update(final["observation"].tobytes())
+                    digest.update(final["action_mask"].tobytes())
+            for out in (obs["observation"], obs["action_mask"], rewards, terminated, truncated):
+                digest.update(out.tobytes())
+            trace.append(digest.hexdigest())
+    finally:
+        numba.set_num_threads(before)
+    assert finished >= n
+    return trace
 
 
-def test_vector_env_external_opponent_called_once_per_round(game):
-    calls = []
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_vector_env_results_do_not_depend_on_threads_or_copy(game, mode):
+    """The same run, step for step, serial, on 1 or 2 threads, adaptive, switching kernels
+    call by call, and with ``copy=False``."""
+    traces = [_vector_trace(game, mode, *setting) for setting in STEP_SETTINGS]
+    assert all(trace == traces[0] for trace in traces[1:])
 
-    def first_legal(obs, mask):
-        calls.append(len(mask))
-        return mask.argmax(axis=1)
 
-    venv = SavannaVectorEnv(game, num_envs=32, opponent=first_legal, seat=0)
+def test_vector_env_results_do_not_depend_on_threads_banjooli_4_players():
+    """The one player count of Banjooli that the conformance configurations leave out."""
+    game = savanna.registry.make_game("banjooli", num_players=4)
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        traces = [_vector_trace(game, mode, *setting) for setting in STEP_SETTINGS[::3]]
+        assert all(trace == traces[0] for trace in traces[1:])
+
+
+def test_vector_env_illegal_action_raise_changes_nothing(game):
+    venv = SavannaVectorEnv(game, num_envs=8, opponent=None, illegal_action="raise")
+    obs, _ = venv.reset(seed=3)
+    actions = _random_legal(obs, np.random.default_rng(0))
+    actions[5] = game.num_actions       # out of range
+    before = venv.states.copy(), venv._play.streams.copy()
+    with pytest.raises(ValueError, match="illegal action .* in env 5; legal: "):
+        venv.step(actions)
+    assert venv.states.tobytes() == before[0].tobytes()
+    assert (venv._play.streams == before[1]).all()
+
+
+def test_vector_env_autoreset_disabled_leaves_a_finished_game_until_reset(game):
+    venv = SavannaVectorEnv(game, num_envs=4, autoreset_mode=AutoresetMode.DISABLED)
     obs, _ = venv.reset(seed=0)
-    for _ in range(10):
-        obs, *_ = venv.step(obs["action_mask"].argmax(axis=1))
-    assert calls and max(calls) <= 32
-    assert len(calls) < 10 * 32 / 2  # batched: far fewer calls than games × steps
+    rng = np.random.default_rng(0)
+    ended = np.zeros(4, bool)
+    while not ended.any():
+        obs, rewards, terminated, _, _ = venv.step(_random_legal(obs, rng))
+        ended = terminated
+    finished = venv.states[ended].copy()
+    for _ in range(3):
+        obs, rewards, terminated, _, _ = venv.step(_random_legal(obs, rng))
+        assert venv.states[ended].tobytes() == finished.tobytes()
+        assert not terminated[ended].any() and (rewards[ended] == 0).all()
+    obs, _ = venv.reset(options={"reset_mask": ended})
+    assert obs["action_mask"][ended].any(axis=1).all()
+
+
+def _python_calls(venv, obs, rng):
+    """How many Python-level and C-level function calls one ``venv.step`` makes."""
+    import sys
+
+    actions = _random_legal(obs, rng)
+    calls = [0]
+
+    def count(frame, event, arg):
+        if event in ("call", "c_call"):
+            calls[0] += 1
+
+    sys.setprofile(count)
+    try:
+        obs = venv.step(actions)[0]
+    finally:
+        sys.setprofile(None)
+    return calls[0], obs
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("opponent", ["random", None])
+def test_vector_env_step_does_the_same_python_work_at_any_size(opponent, parallel):
+    """No per-game Python in a step: 1024 games make the same function calls as 8 (whose
+    steps are of two kinds, with and without a game ending: SAME_STEP's final observations)."""
+    counts = {}
+    for n in (8, 1024):
+        venv = SavannaVectorEnv("zebres", num_envs=n, opponent=opponent, parallel=parallel,
+                                autoreset_mode=AutoresetMode.SAME_STEP)
+        obs, _ = venv.reset(seed=0)
+        rng = np.random.default_rng(0)
+        obs = venv.step(_random_legal(obs, rng))[0]   # the kernel's first call loads it
+        counts[n] = set()
+        for _ in range(150):
+            calls, obs = _python_calls(venv, obs, rng)
+            counts[n].add(calls)
+    assert len(counts[8]) == 2 and counts[1024] <= counts[8]
 
 
 # ----- bad arguments: one-line ValueErrors, and nothing runs before the check ----------------
@@ -181,7 +299,9 @@ def _one_line_value_error(make, message):
     (lambda: SavannaEnv("zebres", opponent=3), "opponent must be 'random'"),
     (lambda: SavannaVectorEnv("zebres", True), "num_envs must be a positive int"),
     (lambda: SavannaVectorEnv("zebres", 2.0), "num_envs must be a positive int"),
-    (lambda: SavannaVectorEnv("zebres", 2, parallel="yes"), "parallel must be True or False"),
+    (lambda: SavannaVectorEnv("zebres", 2, parallel="yes"),
+     "parallel must be 'auto', True or False"),
+    (lambda: SavannaVectorEnv("zebres", 2, copy="no"), "copy must be True or False"),
     (lambda: SavannaVectorEnv("zebres", 2, autoreset_mode="bogus"), "autoreset_mode must be"),
     (lambda: SavannaEnv("zebres").reset(options={"bogus": 1}), r"unknown reset options"),
     (lambda: SavannaVectorEnv("zebres", 2).reset(options=[1]), "reset options must be a dict"),
