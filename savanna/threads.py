@@ -12,8 +12,9 @@ other arms, but only for a small share of its time (``EXPLORE``, budgeted on eac
 cost, so that an arm whose calls are mostly fast but sometimes very slow cannot take more), so
 that a load that comes or goes is noticed within a few calls while a slow arm costs little.
 
->>> step = adaptive(drivers.env_step_batch, drivers.env_step_batch_parallel)
->>> step(states, ...)              # same arguments and results as either kernel
+``adaptive(serial, parallel)`` is called with the arguments and gives the results of either
+kernel (``savanna.batch_play`` steps through ``adaptive(drivers.env_step_batch,
+drivers.env_step_batch_parallel)``).
 """
 import time
 
