@@ -5,14 +5,14 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: demo test lint check-full bench clean
+.PHONY: demo test lint docs docs-check changelog dist check-full bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# CPU build first: a bare or open-ended torch requirement could pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,plot,interop,ray]'
+	$(PY) -m pip install --quiet -e '.[dev,plot,interop,ray,docs]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -20,11 +20,30 @@ demo: $(STAMP)
 
 test: $(STAMP) lint
 	$(PY) -m savanna_experiments warmup  # compile once, serially: the test workers then share the cache
+	$(MAKE) docs
 	$(PY) -m pytest -n 2 -m "not slow"
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
 	$(PY) -m ruff check --quiet .
 	$(PY) -m mypy
+
+# The site in docs/_build/html: warnings are errors (a broken link or reference, a docstring that
+# does not parse, a failing notebook cell); executed pages are cached in docs/_build/.jupyter_cache.
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
+# Every page opened in headless Chromium (Debian's package, installed here when missing and
+# root), failing on console errors; the front page's screenshot goes to docs/images/.
+docs-check: docs
+	command -v chromium >/dev/null || { test "$$(id -u)" = 0 && apt-get update -q && \
+	    apt-get install -y -q chromium; } || { echo "docs-check needs chromium"; exit 1; }
+	$(PY) docs/check_pages.py docs/_build/html --screenshot docs/images/site-front.png
+
+changelog: $(STAMP)  # CHANGELOG.md from the git history
+	$(PY) docs/changelog.py
+
+dist: $(STAMP)  # the sdist and the wheel, in dist/
+	$(PY) -m build --no-isolation --outdir dist
 
 check-full: $(STAMP) lint
 	$(PY) -m pytest -n 2 --hypothesis-profile=full
@@ -33,5 +52,5 @@ bench: $(STAMP)
 	$(PY) -m savanna_benchmarks
 
 clean:
-	rm -rf $(NUMBA_CACHE_DIR) .pytest_cache build *.egg-info
+	rm -rf $(NUMBA_CACHE_DIR) .pytest_cache build dist *.egg-info docs/_build docs/api
 	find . -name __pycache__ -prune -not -path './$(VENV)/*' -exec rm -rf {} +

@@ -1,8 +1,10 @@
 """Agents that play any Savanna game through one interface, and the arena that pits them.
 
-    from savanna_agents import make_agent, play_match
-    result = play_match(game, [make_agent("mcts:sims=500"), make_agent("greedy")], games=100)
-    print(result.table())
+>>> from savanna import make_game
+>>> from savanna_agents import make_agent, play_match
+>>> result = play_match(make_game("zebres"), [make_agent("mcts:sims=50"), make_agent("greedy")],
+...                     games=4, workers=1)
+>>> print(result.table())
 
 Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``
 (``savanna_agents.base``); ``savanna_agents.registry`` turns specs like ``mcts:sims=1000,c=1.4``

@@ -31,12 +31,14 @@ Everything that decides the future of a run (weights, optimizer, replay window, 
 progress and their pending positions, every random generator, counters) is in the checkpoint,
 so a resumed run continues exactly.
 
-Example::
+A tiny run (the defaults search 1,024 games with 32 simulations each):
 
-    trainer = Trainer(AZConfig(game="zebres", seed=0))
-    for _ in range(100):
-        print(trainer.step())
-    save_checkpoint(trainer.checkpoint(), "runs/x/last.pt")
+>>> trainer = Trainer(AZConfig(game="zebres", games=8, sims=4, hidden=(16, 16), batch_size=16,
+...                            seed=0))
+>>> for _ in range(3):
+...     print(trainer.step())
+{...}
+>>> save_checkpoint(trainer.checkpoint(), "last.pt")
 """
 import dataclasses
 import time
@@ -256,18 +258,18 @@ def _resized(array, size, used):
 
 class GumbelSearch:
     """Searches a batch of decision nodes at once (see the module docstring and
-    ``savanna_agents._az_kernels``): ``run(states, evaluate, rng) -> SearchResult``.
+    ``savanna_agents._az_kernels``): ``run(states, evaluate, rng) -> SearchResult``. Its settings::
 
-    sims            simulations per state
-    max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
-    value_scale, maxvisit_init   the scale of sigma(q)
-    value_range     0: Q-values rescaled by their min and max (mctx's default); > 0: divided
-                    by this fixed span (e.g. 2 for returns in [-1, 1]), so that small, noisy
-                    differences make small, not sharp, policy targets
-    gumbel_scale    the root noise (0: the prior's top-k, deterministic)
-    rollout_weight  w: a leaf's value is ``(1 - w) * network value + w * the returns of one
-                    random playout from it`` (AlphaGo's mix: the playout corrects a value
-                    head that is still wrong, early in training above all; 0: none)
+        sims            simulations per state
+        max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
+        value_scale, maxvisit_init   the scale of sigma(q)
+        value_range     0: Q-values rescaled by their min and max (mctx's default); > 0: divided
+                        by this fixed span (e.g. 2 for returns in [-1, 1]), so that small, noisy
+                        differences make small, not sharp, policy targets
+        gumbel_scale    the root noise (0: the prior's top-k, deterministic)
+        rollout_weight  w: a leaf's value is ``(1 - w) * network value + w * the returns of one
+                        random playout from it`` (AlphaGo's mix: the playout corrects a value
+                        head that is still wrong, early in training above all; 0: none)
 
     ``stats`` adds up the seconds spent in the compiled search and in the evaluator, and the
     leaves evaluated, for throughput reports.

@@ -18,7 +18,11 @@ returns an ``Analysis``:
 determinizations: the rows add up their trees, the principal variation is read in the tree
 that visited the best move most.
 
->>> a = analyse(game, game.from_text(text), make_agent("mcts:sims=10000"), rng=0)
+>>> from savanna import make_game
+>>> from savanna_agents import make_agent
+>>> game = make_game("zebres")
+>>> text = "z...../..G.../....../.l..../...... g 21 - move"
+>>> a = analyse(game, game.from_text(text), make_agent("mcts:sims=500"), rng=0)
 >>> a.rows[0]["move"], a.pv
 """
 import html

@@ -22,12 +22,12 @@ Ray cluster), and fits Elo ratings to all pairwise results
 (``savanna_agents.stats.fit_elo``). The results, their tables and files are
 ``savanna_agents.results``.
 
-Example::
-
-    result = play_match(ZebresGame(), [make_agent("mcts:sims=200"), make_agent("greedy")],
-                        games=100, seed=1)
-    print(result.table())
-    result.save("runs/mcts-vs-greedy")
+>>> from savanna import make_game
+>>> from savanna_agents import make_agent
+>>> result = play_match(make_game("zebres"), [make_agent("mcts:sims=20"), make_agent("greedy")],
+...                     games=4, seed=1, workers=1)
+>>> print(result.table())
+>>> folder = result.save("mcts-vs-greedy")
 """
 import contextlib
 import importlib.machinery

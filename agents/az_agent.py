@@ -14,7 +14,14 @@ to ``act``. With ``time_budget`` (seconds per move) the simulation count of each
 budget divided by the measured cost of one simulation of one state in the calls before
 (at least 2), so that ``az`` and ``mcts`` can be compared at equal time per move.
 
->>> agent = AZAgent("runs/zebres-az-0-20260101-120000/best.pt", sims=100)
+>>> from savanna import make_game
+>>> from savanna_agents.alphazero import AZConfig, Trainer, save_checkpoint
+>>> trainer = Trainer(AZConfig(game="zebres", games=8, sims=4, hidden=(16, 16), batch_size=16,
+...                            seed=0))
+>>> save_checkpoint(trainer.checkpoint(), "best.pt")   # as a run saves its best network
+>>> game = make_game("zebres")
+>>> states = game.init(2, rng=0)
+>>> agent = AZAgent("best.pt", sims=8)
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 """
 import time

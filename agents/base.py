@@ -11,11 +11,15 @@ of different players; ``rng`` is a ``numpy.random.Generator`` and the only sourc
 randomness, so a seeded caller replays exactly. Agents keep no state between calls: the arena
 may batch states of many games and copy agents into worker processes.
 
-Example::
-
-    agent = RandomAgent()
-    actions = agent.act(game, states, np.random.default_rng(0))
-    describe(agent)    # 'random'
+>>> import numpy as np
+>>> from savanna import make_game
+>>> from savanna_agents import RandomAgent
+>>> game = make_game("zebres")
+>>> states = game.init(4, rng=0)
+>>> agent = RandomAgent()
+>>> actions = agent.act(game, states, np.random.default_rng(0))
+>>> describe(agent)
+'random'
 """
 from typing import Protocol, runtime_checkable
 

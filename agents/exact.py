@@ -6,6 +6,14 @@ probabilities; rewards are added along the way. For two-player zero-sum games wi
 this is minimax. There is no transposition table, so keep the positions small (endgames,
 tiny games). Hidden information is ignored: the solve sees the whole state.
 
+An endgame: a random Zèbres game played until three cells are left empty.
+
+>>> from savanna import make_game
+>>> game = make_game("zebres")
+>>> rng = np.random.default_rng(0)
+>>> row = game.init(1, rng=0)
+>>> while game.to_text(row[0]).split()[0].count(".") > 3:
+...     row, _ = game.step(row, [rng.choice(game.legal_actions(row))])
 >>> values, per_action = solve(game, row)   # float64[P], float64[A, P] (NaN where illegal)
 """
 import numpy as np

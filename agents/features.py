@@ -10,14 +10,12 @@ It is the same function, with the same gradients, as ``nn.Linear`` on the dense 
 at about a tenth of the arithmetic; it is what makes our PPO update fast
 (``benchmarks/peers.py``).
 
-Example::
-
-    >>> layer = torch.nn.Linear(4, 2)
-    >>> obs = np.array([[0, 1, 0, 2]], np.uint8)
-    >>> dense = layer(torch.from_numpy(obs).float())
-    >>> features = torch.from_numpy(active_features(obs))
-    >>> torch.allclose(dense, sparse_linear(features, layer.weight, layer.bias))
-    True
+>>> layer = torch.nn.Linear(4, 2)
+>>> obs = np.array([[0, 1, 0, 2]], np.uint8)
+>>> dense = layer(torch.from_numpy(obs).float())
+>>> features = torch.from_numpy(active_features(obs))
+>>> torch.allclose(dense, sparse_linear(features, layer.weight, layer.bias))
+True
 """
 import numpy as np
 import torch

@@ -15,9 +15,9 @@ agent to join draws its randomness from ``(seed, n, k)``: the same additions wit
 seeds give the same file and ratings, with any number of workers.
 
 >>> ladder = Ladder.new("zebres")                    # random = 0 Elo
->>> ladder.add("greedy", games=200, seed=0)
->>> ladder.add("mcts:sims=200", games=200, seed=0)   # plays random and greedy only
->>> ladder.save("runs/ladder-zebres.json"); print(ladder.table())
+>>> ladder.add("greedy", games=20, seed=0, workers=1, progress=False)
+>>> ladder.add("mcts:sims=50", games=20, seed=0, workers=1, progress=False)  # vs both only
+>>> ladder.save("ladder-zebres.json"); print(ladder.table())
 """
 import itertools
 import json
@@ -97,7 +97,8 @@ class Ladder:
             progress: bool = True) -> list:
         """Rate ``agent`` (a spec, or an agent that ``make_agent(describe(agent))`` rebuilds) by
         playing it against every group of ``P - 1`` agents of the ladder, ``games`` games a
-        match; its ``MatchResult``s. A ValueError if it is on the ladder already."""
+        match; returns the ``MatchResult`` of each match. A ValueError if it is on the ladder
+        already."""
         new = make_agent(agent) if isinstance(agent, str) else agent
         label = describe(new)
         if not isinstance(agent, str):

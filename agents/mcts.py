@@ -28,7 +28,10 @@ with probability proportional to ``visits ** (1 / temperature)``. All randomness
 the ``rng`` passed to ``act``: a fixed seed replays the same moves (except with a
 ``time_budget``, whose simulation count depends on the machine).
 
->>> agent = MCTSAgent(sims=1000)
+>>> from savanna import make_game
+>>> game = make_game("zebres")
+>>> states = game.init(2, rng=0)
+>>> agent = MCTSAgent(sims=200)
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 >>> visits, root_values = agent.search(game, states[0], np.random.default_rng(0))
 """
@@ -117,23 +120,25 @@ def _resized(array, size):
 class MCTSAgent:
     """MCTS agent (see the module docstring).
 
-    sims              simulations per move (split over the determinizations)
-    time_budget       seconds per move instead of a simulation count
-    c                 exploration constant (UCT, or PUCT when an evaluator is given), in units
-                      of the game's returns (within [-1, 1] in the three games)
-    rollouts          random playouts per new leaf (UCT; PUCT when rollout_weight > 0)
-    rollout_weight    PUCT only: the weight of those playouts in a leaf's value (0: the
-                      evaluator's values alone)
-    dirichlet_alpha   root noise Dirichlet(alpha) mixed into the priors (PUCT only)
-    dirichlet_frac    weight of that noise
-    temperature       0: most visited action; else visits ** (1 / temperature)
-    determinizations  searches from resampled hidden states; None: 1 for perfect-information
-                      games, 8 otherwise
-    evaluator         PUCT evaluator (see the module docstring); None: UCT with rollouts
-    leaf_batch        leaves per evaluator call (PUCT)
-    max_nodes         hard limit on the tree size (memory): sims (per determinization) may not
-                      exceed it, and a search that fills the tree stops early with a
-                      RuntimeWarning naming the simulations it ran
+    Its settings::
+
+        sims              simulations per move (split over the determinizations)
+        time_budget       seconds per move instead of a simulation count
+        c                 exploration constant (UCT, or PUCT when an evaluator is given), in units
+                          of the game's returns (within [-1, 1] in the three games)
+        rollouts          random playouts per new leaf (UCT; PUCT when rollout_weight > 0)
+        rollout_weight    PUCT only: the weight of those playouts in a leaf's value (0: the
+                          evaluator's values alone)
+        dirichlet_alpha   root noise Dirichlet(alpha) mixed into the priors (PUCT only)
+        dirichlet_frac    weight of that noise
+        temperature       0: most visited action; else visits ** (1 / temperature)
+        determinizations  searches from resampled hidden states; None: 1 for perfect-information
+                          games, 8 otherwise
+        evaluator         PUCT evaluator (see the module docstring); None: UCT with rollouts
+        leaf_batch        leaves per evaluator call (PUCT)
+        max_nodes         hard limit on the tree size (memory): sims (per determinization) may not
+                          exceed it, and a search that fills the tree stops early with a
+                          RuntimeWarning naming the simulations it ran
     """
 
     name = "mcts"

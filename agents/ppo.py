@@ -42,12 +42,14 @@ updates the uninterrupted run would have made. A checkpoint stores the SHA-256 o
 and is checked in full before anything is built from it (``load_checkpoint``); it is written
 atomically (``save_atomically``).
 
-Example::
+A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 
-    trainer = Trainer(PPOConfig(game="zebres", steps=200_000, seed=0))
-    while trainer.global_step < trainer.config.steps:
-        print(trainer.train_update())
-    trainer.save("runs/x/last.pt")
+>>> trainer = Trainer(PPOConfig(game="zebres", steps=2048, num_envs=64, rollout_len=16,
+...                             hidden=(32, 32), seed=0))
+>>> while trainer.global_step < trainer.config.steps:
+...     print(trainer.train_update())
+{...}
+>>> trainer.save("last.pt")
 """
 import copy
 import dataclasses

@@ -19,8 +19,11 @@ negatively (-0.2) with the outcome of self-play games in their first 30 plies, p
 
 ``PPOMCTSAgent`` (registry ``ppo-mcts:<path>,sims=200``) is that search as an agent.
 
->>> agent = PPOAgent("runs/zebres-ppo-0-20260101-120000/best.pt")
->>> mcts = MCTSAgent(sims=200, evaluator=agent.evaluator(ZebresGame()))
+>>> from savanna import make_game
+>>> from savanna_agents.ppo import PPOConfig, Trainer
+>>> Trainer(PPOConfig(game="zebres", hidden=(16, 16), seed=0)).save("best.pt", full=False)
+>>> agent = PPOAgent("best.pt")                      # untrained here: a run's best.pt
+>>> mcts = MCTSAgent(sims=200, evaluator=agent.evaluator(make_game("zebres")))
 """
 import inspect
 

@@ -28,11 +28,9 @@ leave a gap we read them as a player would:
 * a move has 1..5 points left (6 after Daaaaw) and remembers its last non-lava cell, the
   mover's own unless it stands on lava; a frenzy has 5 dice between groups and jokers.
 
-Example::
-
-    game = BanjooliGame(num_players=3)
-    s = game.init(1, rng=0)
-    print(game.render(s[0]))
+>>> game = BanjooliGame(num_players=3)
+>>> s = game.init(1, rng=0)
+>>> print(game.render(s[0]))
 """
 import numpy as np
 

@@ -30,13 +30,11 @@ A possible position (what ``from_text`` and ``from_position`` accept, and exactl
 * [decision] nor can they tell how many pawns a player has placed so far, so any pawn counts
   0..4 per player and any player to move who can act are possible.
 
-Example::
-
-    game = BonoboGame(3)
-    s = game.init(1)
-    s, rewards = game.step(s, [game.string_to_action(s[0], "draw")])
-    game.apply_chance(s, [game.string_to_outcome("+3")])
-    print(game.render(s[0]))
+>>> game = BonoboGame(3)
+>>> s = game.init(1)
+>>> s, rewards = game.step(s, [game.string_to_action(s[0], "draw")])
+>>> game.apply_chance(s, [game.string_to_outcome("+3")])
+>>> print(game.render(s[0]))
 """
 import numpy as np
 

@@ -85,10 +85,10 @@ class UsageError(ValueError):
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Descriptions laid out as written (they are docstrings), without reST's double
-    backticks."""
+    backticks and literal-block colons."""
 
     def _format_text(self, text):
-        return super()._format_text(text.replace("``", ""))
+        return super()._format_text(text.replace("``", "").replace("::\n", ":\n"))
 
     def _expand_help(self, action):
         return super()._expand_help(action).replace("``", "")

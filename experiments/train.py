@@ -5,7 +5,7 @@
     savanna train ppo --resume runs/zebres-ppo-0-20260101-120000
 
 A run folder ``runs/<game>-ppo-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
-another run took that name first) holds
+another run took that name first) holds::
 
     config.json    every setting (also inside each checkpoint)
     metrics.csv    one row per update: losses, entropy, KL, training win rates, steps/s
@@ -129,9 +129,8 @@ def plot_curve(folder):
 
 def text_curve(folder, width=20):
     """The evaluations of a run as a text chart: one line per evaluation with the win rates
-    against random and greedy as numbers and bars.
+    against random and greedy as numbers and bars, e.g.::
 
-    >>> print(text_curve("runs/zebres-ppo-0-..."))    # doctest: +SKIP
         steps   vs random                      vs greedy
             0    42% ########............       18% ####................
     """
@@ -254,8 +253,8 @@ def _progress_bar(progress, total, initial):
 def add_parser(subparsers, name="ppo"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``PPOConfig`` setting (unset flags keep
-    ``--config``'s value or the default). ``subparsers`` makes
-    ``savanna_experiments.cli.Parser``s."""
+    ``--config``'s value or the default). ``subparsers`` makes parsers of
+    class ``savanna_experiments.cli.Parser``."""
     parser = subparsers.add_parser(name, help="masked PPO with self-play", description=__doc__,
                                    setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "

@@ -12,7 +12,7 @@ widths unless ``--hidden`` is given) or from a distillation dataset folder (fitt
 teacher is the current network's search (expert iteration).
 
 A run folder ``runs/<game>-az-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
-another run took that name first) holds
+another run took that name first) holds::
 
     config.json   every setting (also inside each checkpoint)
     metrics.csv   every ``log_every`` self-play moves: losses, positions, leaf evaluations per
@@ -247,8 +247,8 @@ class _Window:
 def add_parser(subparsers, name="az"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``AZConfig`` setting (unset flags keep
-    ``--config``'s value or the default). ``subparsers`` makes
-    ``savanna_experiments.cli.Parser``s."""
+    ``--config``'s value or the default). ``subparsers`` makes parsers of
+    class ``savanna_experiments.cli.Parser``."""
     parser = subparsers.add_parser(name, help="AlphaZero with Gumbel search",
                                    description=__doc__, setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "

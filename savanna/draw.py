@@ -12,12 +12,12 @@ that font has ASCII only, so the raster writes accented letters without their ac
 Coordinates are ``(x, y)`` user units, y down; colours are ``(r, g, b)`` tuples. A drawing shows
 itself in a notebook (``_repr_svg_``, ``_repr_png_``); ``grid`` lays several out as one.
 
-Example::
-
-    d = Drawing(120, 60, background=(255, 255, 255))
-    d.circle(30, 30, 20, fill=(200, 40, 40), stroke=(0, 0, 0))
-    d.text(80, 30, "a1", size=16)
-    svg_text, image = d.svg(), d.rgb()
+>>> d = Drawing(120, 60, background=(255, 255, 255))
+>>> d.circle(30, 30, 20, fill=(200, 40, 40), stroke=(0, 0, 0))
+>>> d.text(80, 30, "a1", size=16)
+>>> svg_text, image = d.svg(), d.rgb()
+>>> image.shape
+(60, 120, 3)
 """
 import functools
 import struct

@@ -11,7 +11,7 @@ A result file is written to a temporary file in its own folder, then renamed ove
 half a file. A run folder is created exclusively (``mkdir`` fails if the name exists), with a
 numbered suffix on collision, so two runs started in the same second keep their own folders.
 Mistakes (a file where a folder should be, a folder without write permission, a folder that
-already holds results) are one-line ``ValueError``s.
+already holds results) raise a one-line ``ValueError``.
 """
 import contextlib
 import datetime

@@ -40,23 +40,25 @@ ArrayLike = Any  # anything np.asarray takes
 
 
 class Kernels(NamedTuple):
-    """A game's scalar kernels. Each is ``@njit`` and addresses state ``i`` of array ``s``.
+    """A game's scalar kernels.
 
-    reset_one(s, i, template, streams)      s[i] = template[0], then draw any random setup
-    current_player_one(s, i) -> int         0..P-1, CHANCE or TERMINAL
-    legal_actions_one(s, i, out) -> int     writes the legal actions, ascending, into int16 out
-    step_one(s, i, action, rewards)         applies a legal decision and the forced moves that
-                                            follow; overwrites float32 rewards[P]
-    chance_probs_one(s, i, probs)           float64 probs[C] of each outcome (zeros allowed)
-    apply_chance_one(s, i, outcome)
-    observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
-    valid_one(s, i, template) -> int        0 if state i is a possible state of the game whose
-                                            template (options) is ``template``, else a
-                                            positive code: an index into the kernel module's
-                                            ``STATE_ERRORS`` (the other kernels may assume a
-                                            valid state; optional for test games only)
-    scores_one(s, i, out)                   int64 out[P]: each player's score if the game
-                                            ended now (optional; ``Game.scores`` uses it)
+    Each is ``@njit`` and addresses state ``i`` of array ``s``::
+
+        reset_one(s, i, template, streams)      s[i] = template[0], then draw any random setup
+        current_player_one(s, i) -> int         0..P-1, CHANCE or TERMINAL
+        legal_actions_one(s, i, out) -> int     writes the legal actions, ascending, into int16 out
+        step_one(s, i, action, rewards)         applies a legal decision and the forced moves that
+                                                follow; overwrites float32 rewards[P]
+        chance_probs_one(s, i, probs)           float64 probs[C] of each outcome (zeros allowed)
+        apply_chance_one(s, i, outcome)
+        observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
+        valid_one(s, i, template) -> int        0 if state i is a possible state of the game whose
+                                                template (options) is ``template``, else a
+                                                positive code: an index into the kernel module's
+                                                ``STATE_ERRORS`` (the other kernels may assume a
+                                                valid state; optional for test games only)
+        scores_one(s, i, out)                   int64 out[P]: each player's score if the game
+                                                ended now (optional; ``Game.scores`` uses it)
     """
 
     reset_one: Callable

@@ -18,11 +18,16 @@ is a one-line ``ValueError`` naming its file and line. ``Record.position(ply)`` 
 in which decision ``ply`` (0-based) is taken: after ``ply`` decisions and the chance outcomes
 that follow them; ``ply == plies`` is the final state.
 
-Example::
+A match's records (``savanna match`` writes them to ``runs/match-.../records.jsonl``):
 
-    records = read_records("runs/match-zebres-20260101-120000/records.jsonl")
-    states = records[0].states()         # every state, start to end
-    print(records[0].game().render(records[0].position(10)))
+>>> from savanna import make_game
+>>> from savanna_agents import make_agent, play_match
+>>> result = play_match(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
+...                     games=2, seed=0, workers=1, record=True)
+>>> write_records("records.jsonl", result.records)
+>>> records = read_records("records.jsonl")
+>>> states = records[0].states()         # every state, start to end
+>>> print(records[0].game().render(records[0].position(10)))
 """
 import json
 import math

@@ -24,12 +24,10 @@ checks (``zebres.notation``), this game's board, and two readings where the rule
 A position need not be reachable from the start, as a player may set one up by hand: the two
 hands need not be balanced by the turn order, and a face-down token need not touch a lion.
 
-Example::
-
-    game = ZebresGame()
-    s = game.from_text("....../....../....../....../...... r - - setup")
-    s, rewards = game.step(s, [game.string_to_action(s[0], "start 3")])
-    print(game.render(s[0]))
+>>> game = ZebresGame()
+>>> s = game.from_text("....../....../....../....../...... r - - setup")
+>>> s, rewards = game.step(s, [game.string_to_action(s[0], "start 3")])
+>>> print(game.render(s[0]))
 """
 import numpy as np
 

@@ -20,11 +20,11 @@ tests/zebres/test_rules.py:
 * ``scores`` of an unfinished state = the score if the game ended now (a tied sector scores
   for nobody), plus 5 for the inauguration holder.
 
-Example::
-
-    s = new_game()
-    s, rewards = step(s, notation.parse_action("start 3"))
-    legal_actions(s)[:2]    # [3, 9]: zebra on d1, zebra on d2
+>>> from zebres import notation
+>>> s = new_game()
+>>> s, rewards = step(s, notation.parse_action("start 3"))
+>>> legal_actions(s)[:2]    # a zebra on d1, a zebra on d2
+[3, 9]
 """
 from dataclasses import dataclass, replace
 

@@ -4,12 +4,10 @@ The standard game: 6 rows, 7 columns, x (seat 0) first, four in a row in any dir
 (+1 / -1), a full board is a draw. The same rules, action ids (columns 0..6) and returns as
 OpenSpiel's ``connect_four``, which the tests check it against.
 
-Example::
-
-    game = ConnectFourGame()
-    s = game.from_text("......./......./......./......./......./...x...")
-    s, rewards = game.step(s, [game.string_to_action(s[0], "d")])
-    print(game.render(s[0]))
+>>> game = ConnectFourGame()
+>>> s = game.from_text("......./......./......./......./......./...x...")
+>>> s, rewards = game.step(s, [game.string_to_action(s[0], "d")])
+>>> print(game.render(s[0]))
 """
 import numpy as np
 

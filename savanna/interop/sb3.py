@@ -2,8 +2,8 @@
 
 >>> from sb3_contrib import MaskablePPO
 >>> from savanna.interop.sb3 import SB3VecEnv
->>> envs = SB3VecEnv("zebres", num_envs=64)
->>> model = MaskablePPO("MlpPolicy", envs, n_steps=32, n_epochs=2, seed=0).learn(4096)
+>>> envs = SB3VecEnv("zebres", num_envs=16)
+>>> model = MaskablePPO("MlpPolicy", envs, n_steps=16, n_epochs=1, seed=0).learn(256)
 >>> actions, _ = model.predict(envs.reset(), action_masks=envs.action_masks())
 
 stable-baselines3 has its own VecEnv API (``reset() -> obs``, ``step_wait() -> obs, rewards,

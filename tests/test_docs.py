@@ -1,0 +1,157 @@
+"""Every code example of the documentation runs.
+
+* Python on the site's pages is in executed cells (MyST-NB ``code-cell``, run by ``make docs``:
+  a failing cell fails the build), never in a plain ``python`` block that nothing would run;
+* every command line of the pages and of the README names a real command and options the
+  ``savanna`` parser accepts, or a real ``make`` target;
+* every docstring example of a public module (the API reference shows them) is a doctest and
+  runs here; an example given as a bare literal block (``Example::``) would run nowhere.
+"""
+import doctest
+import importlib
+import importlib.util
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted((ROOT / "docs").glob("**/*.md"))
+PAGES = [page for page in PAGES if "_build" not in page.parts]
+FENCE = re.compile(r"^(`{3,})(\S*)[^\n]*\n(.*?)^\1\s*$", re.M | re.S)
+DIRECTIVES = {"{code-cell}", "{toctree}", "{include}", "{savanna-cli}", "{savanna-layout}",
+              "{savanna-docstring}"}
+
+
+def _extension():
+    spec = importlib.util.spec_from_file_location("savanna_docs",
+                                                  ROOT / "docs" / "_ext" / "savanna_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MODULES = [name for modules in _extension().public_modules().values() for name in modules]
+
+
+def _source(name):
+    return Path(importlib.util.find_spec(name).origin).read_text()
+
+
+def blocks(path):
+    """``(language, body)`` of every fenced block of a Markdown file."""
+    return [(m[2], m[3]) for m in FENCE.finditer(path.read_text())]
+
+
+def test_the_site_has_its_pages():
+    names = {page.relative_to(ROOT / "docs").as_posix() for page in PAGES}
+    assert {"index.md", "games/zebres.md", "games/bonobo.md", "games/banjooli.md",
+            "reference/cli.md", "changelog.md"} <= names
+    assert len([name for name in names if name.startswith("guides/")]) >= 8
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT / "docs").as_posix())
+def test_page_code_is_executed_or_a_command_line(page):
+    text = page.read_text()
+    for language, _ in blocks(page):
+        assert language in DIRECTIVES | {"console", "text"}, \
+            f"a {language or 'plain'} block in {page.name} that nothing runs"
+        if language == "{code-cell}":
+            assert text.startswith("---\nfile_format: mystnb\n"), \
+                f"{page.name} has code cells but is not a MyST-NB page"
+
+
+def command_lines(path):
+    """Every command of the ``console`` blocks of ``path``, comments cut, as argument lists."""
+    for language, body in blocks(path):
+        if language == "console":
+            for line in body.splitlines():
+                words = shlex.split(line, comments=True)
+                if words:
+                    yield words
+
+
+def _check_command(words, parser, make_targets, bench_help):
+    program, *args = words
+    if program == "make":
+        assert set(args) <= make_targets, f"no make target {args}"
+    elif program == "savanna" and args in (["--version"], ["--help"]):
+        with pytest.raises(SystemExit, match="0"):
+            parser.parse_known_args(args)
+    elif program == "savanna":
+        args, extra = parser.parse_known_args(args)
+        if args.command == "bench":
+            assert all(flag in bench_help for flag in extra), extra
+        else:
+            assert not extra, f"unknown arguments {extra} in {' '.join(words)}"
+    else:
+        assert program in {"ray", "pip"}, f"an unknown program in {' '.join(words)}"
+
+
+@pytest.mark.parametrize("path", [*PAGES, ROOT / "README.md"], ids=lambda p: p.name)
+def test_command_lines_parse(path, capsys):
+    from savanna_experiments.cli import build_parser, main
+
+    make_targets = set(re.findall(r"^([a-z][a-z-]*):", (ROOT / "Makefile").read_text(), re.M))
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    bench_help = capsys.readouterr().out
+    for words in command_lines(path):
+        _check_command(words, build_parser(), make_targets, bench_help)
+
+
+def test_a_wrong_command_line_is_caught():
+    from savanna_experiments.cli import build_parser
+
+    with pytest.raises(AssertionError, match="unknown arguments"):
+        _check_command(["savanna", "match", "zebres", "random", "--gmaes", "3"],
+                       build_parser(), set(), "")
+    with pytest.raises(AssertionError, match="no make target"):
+        _check_command(["make", "tset"], build_parser(), {"test"}, "")
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_are_doctests(name):
+    assert not re.search(r"^\s*Examples?::\s*$", _source(name), re.M), \
+        f"{name}: write examples as doctests (>>>) so that they run"
+
+
+class AcceptsUnstatedOutput(doctest.OutputChecker):
+    """Examples that show no output are run for what they do, not for what they print."""
+
+    def check_output(self, want, got, optionflags):
+        return not want or super().check_output(want, got, optionflags)
+
+
+@pytest.mark.parametrize("name", [name for name in MODULES if ">>> " in _source(name)])
+def test_docstring_examples_run(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # what an example writes goes here
+    module = importlib.import_module(name)
+    runner = doctest.DocTestRunner(checker=AcceptsUnstatedOutput(),
+                                   optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    report = []
+    for test in doctest.DocTestFinder().find(module, name):
+        runner.run(test, out=report.append)
+    assert runner.tries > 0
+    assert runner.failures == 0, "".join(report)
+
+
+def test_readme_python_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = [body for language, body in blocks(ROOT / "README.md") if language == "python"]
+    assert code
+    for body in code:
+        exec(compile(body, "README.md", "exec"), {"__name__": "readme"})
+
+
+def test_the_changelog_is_the_git_history_it_names():
+    """CHANGELOG.md is ``make changelog``'s output for the commit it names, untouched."""
+    import subprocess
+
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse"], capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "changelog.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

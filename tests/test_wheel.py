@@ -1,0 +1,136 @@
+"""The package installs anywhere: ``python -m build`` makes an sdist and a wheel, and the wheel,
+installed into a fresh virtual environment outside the checkout, runs ``savanna --version``, a
+short ``savanna match`` and ``import savanna``, and loads the shipped baseline models.
+
+To stay fast and offline, the fresh environment reuses this one's installed dependencies (a
+``.pth`` line naming its site-packages: a path, so the editable install of the checkout that
+lives there is not activated) and the wheel is installed with ``--no-deps``. The package itself
+comes from the wheel alone: the commands run in a temporary folder without ``PYTHONPATH``, and
+every package is checked to be imported from the fresh environment.
+"""
+import inspect
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+PACKAGES = PROJECT["tool"]["setuptools"]["packages"]
+FOLDERS = PROJECT["tool"]["setuptools"]["package-dir"]
+
+pytest.importorskip("build")
+
+
+def package_folder(package):
+    top, *rest = package.split(".")
+    return ROOT / FOLDERS.get(top, top) / Path(*rest)
+
+
+def run(*command, cwd, env=None):
+    done = subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, f"{' '.join(map(str, command))}:\n{done.stdout}{done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT, cwd=ROOT)
+    return out
+
+
+@pytest.fixture(scope="module")
+def venv(dist, tmp_path_factory):
+    """A fresh environment with the wheel installed, and the environment to run it in."""
+    home = tmp_path_factory.mktemp("venv")
+    run(sys.executable, "-m", "venv", "--without-pip", home / "env", cwd=home)
+    python = home / "env" / "bin" / "python"
+    site = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+               cwd=home).strip()
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (Path(site) / "savanna-test-dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
+    wheel, = dist.glob("*.whl")
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", wheel, cwd=home)
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env["NUMBA_CACHE_DIR"] = str(home / "numba-cache")
+    return home, python, Path(site), env
+
+
+def test_build_makes_an_sdist_and_a_wheel_with_the_licence(dist):
+    sdist, = dist.glob("*.tar.gz")
+    wheel, = dist.glob("*.whl")
+    version = PROJECT["project"]["version"]
+    assert sdist.name == f"savanna-{version}.tar.gz"
+    assert wheel.name == f"savanna-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"savanna-{version}.dist-info/METADATA").decode()
+        assert any(name.endswith("licenses/LICENSE") for name in archive.namelist())
+    assert f"Version: {version}" in metadata and "License-Expression: MIT" in metadata
+
+
+def test_the_wheel_carries_every_package_data_file(dist):
+    """Every ``py.typed`` and shipped model of the checkout is in the wheel."""
+    wheel, = dist.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    for package in PACKAGES:
+        folder, target = package_folder(package), package.replace(".", "/")
+        for path in [*folder.glob("py.typed"), *folder.glob("baselines/*.pt")]:
+            assert f"{target}/{path.relative_to(folder).as_posix()}" in names
+        assert f"{target}/__init__.py" in names
+    assert "savanna/py.typed" in names  # the check above looked in the right folders
+
+
+def test_imports_come_from_the_fresh_environment(venv):
+    home, python, site, env = venv
+    out = run(python, "-c", "import importlib, json, sys; print(json.dumps({name: "
+              "importlib.import_module(name).__file__ for name in sys.argv[1:]}))",
+              *PACKAGES, cwd=home, env=env)
+    for name, path in json.loads(out).items():
+        assert Path(path).is_relative_to(site), f"{name} imported from {path}"
+
+
+def test_savanna_version_is_the_metadata_version(venv):
+    home, python, site, env = venv
+    out = run(python.parent / "savanna", "--version", cwd=home, env=env)
+    assert out.strip() == f"savanna {PROJECT['project']['version']}"
+
+
+def test_a_short_match(venv):
+    home, python, site, env = venv
+    run(python.parent / "savanna", "match", "zebres", "random", "greedy", "--games", "2",
+        "--out", home / "match", cwd=home, env=env)
+    result = json.loads((home / "match" / "match.json").read_text())
+    assert result["metadata"]["package_version"] == PROJECT["project"]["version"]
+    assert (home / "match" / "records.jsonl").read_text().count("\n") == 2
+
+
+LOAD_BASELINES = inspect.cleandoc('''
+    import inspect, numpy as np
+    from savanna import make_game
+    from savanna_agents import make_agent
+    from savanna_agents.az_agent import shipped_baselines
+    for name in shipped_baselines():
+        game_name, players = name.removesuffix("p.pt").rsplit("-", 1)
+        options = {"num_players": int(players)} if "num_players" in inspect.signature(
+            make_game(game_name).__class__).parameters else {}
+        game = make_game(game_name, **options)
+        agent = make_agent("az:baseline,sims=2")
+        print(name, agent.act(game, game.init(1, rng=0), np.random.default_rng(0)))
+''')
+
+
+def test_the_shipped_baselines_load(venv):
+    home, python, site, env = venv
+    shipped = sorted(p.name for p in (ROOT / "agents" / "baselines").glob("*.pt"))
+    out = run(python, "-c", LOAD_BASELINES, cwd=home, env=env)
+    assert [line.split()[0] for line in out.splitlines()] == shipped
