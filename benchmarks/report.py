@@ -104,6 +104,10 @@ def main(argv=None, prog="python -m savanna_benchmarks", parser_class=argparse.A
     parser.add_argument("--scaling", action="store_true",
                         help="instead: the vector env on 1 and 2 threads, its Python share, "
                              "and the adaptive threads beside a busy process")
+    parser.add_argument("--distill", action="store_true",
+                        help="instead: the UCT teacher's self-play speed (savanna distill)")
+    parser.add_argument("--gates", nargs="+", metavar="FIT_DIR",
+                        help="instead: the gate reports of these savanna fit run folders")
     args = parser.parse_args(argv)
     command = f"{prog} " + shlex.join(argv or [])
     sections = {}
@@ -117,6 +121,8 @@ def main(argv=None, prog="python -m savanna_benchmarks", parser_class=argparse.A
         return alphazero_main(args, when, command.strip(), where)
     if args.scaling:
         return scaling_main(args, when, command.strip(), where)
+    if args.distill or args.gates:
+        return distill_main(args, when, command.strip(), where)
     for name in available_games(args.games):
         rows = measure_game(name, quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
         body = (f"## {name} — random play\n\n{when}; `{command.strip()}`; {where}\n\n"
@@ -199,5 +205,32 @@ def scaling_main(args, when, command, where):
     print(body)
     if not args.no_write and not args.quick:
         write_results({"scaling — vector env threads, Python share, adaptive under load": body})
+        print(f"written to {RESULTS}")
+    return 0
+
+
+def distill_main(args, when, command, where):
+    """``--distill``: the teacher's self-play speed; ``--gates``: fitted networks' gates
+    (``savanna_benchmarks.distill_speed``)."""
+    from savanna_benchmarks import distill_speed
+
+    if args.gates:
+        title = "distillation — gates of the fitted networks"
+        body = (f"## {title}\n\n{when}; `{command}`\n\nHeld-out games only: the network's "
+                "value error against its target (the teacher's root value) and against the "
+                "outcome, next to the teacher's own root value against the outcome, by "
+                "decision number; the policy's KL from the teacher's visits next to the "
+                "uniform policy's; how often its most probable move is the teacher's most "
+                "visited.\n\n" + distill_speed.gate_section(args.gates))
+    else:
+        title = "distillation — teacher self-play speed"
+        rows = distill_speed.speed(games=32 if args.quick else 128,
+                                   repeats=2 if args.quick else 3)
+        body = (f"## {title}\n\n{when}; `{command}`; {where}; load average at the end "
+                f"{os.getloadavg()[0]:.1f}\n\n{distill_speed.__doc__.strip()}\n\n"
+                + table(rows) + "\n")
+    print(body)
+    if not args.no_write and not args.quick:
+        write_results({title: body})
         print(f"written to {RESULTS}")
     return 0

@@ -128,3 +128,23 @@ def test_train_az_starts_from_a_fitted_model_or_from_data(nim_data, tmp_path):
     from_data = AZConfig(**{**config.to_dict(), "init": str(nim_data)})
     weights = initial_weights(from_data, game, fit_config=SMALL_FIT)
     assert weights.keys() == trainer.learner.net.state_dict().keys()
+
+
+def test_the_command_line_distills_fits_and_plays_the_model(tmp_path, capsys):
+    from savanna_benchmarks.distill_speed import gate_section
+    from savanna_experiments.cli import main
+
+    data, run = tmp_path / "data", tmp_path / "fit"
+    assert main(["distill", "zebres", "--games", "6", "--part-games", "4", "--teacher",
+                 "mcts:sims=8", "--out", str(data), "--no-progress"]) == 0
+    assert sorted(p.name for p in data.iterdir()) == ["dataset.json", "part-00000.npz",
+                                                      "part-00001.npz"]
+    assert main(["fit", str(data), "--hidden", "16", "--batch-size", "64", "--steps", "20",
+                 "--eval-every", "10", "--held-out", "0.2", "--out", str(run),
+                 "--no-progress"]) == 0
+    assert {"model.pt", "report.md", "report.json", "curve.csv", "config.json"} <= {
+        p.name for p in run.iterdir()}
+    assert "| 0-9 |" in gate_section([run])
+    assert main(["match", "zebres", f"az:{run / 'model.pt'},sims=4", "random", "--games", "2",
+                 "--no-records", "--out", str(tmp_path / "match")]) == 0
+    assert "ms/move" in capsys.readouterr().out
