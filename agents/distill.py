@@ -46,7 +46,7 @@ from savanna_agents._mcts_kernels import NODE_DTYPE
 from savanna_agents.mcts import MCTSAgent, compiled_search
 from savanna_agents.settings import setting
 
-__all__ = ["Dataset", "DistillConfig", "compiled_distill", "distill", "load_dataset"]
+__all__ = ["Dataset", "DistillConfig", "compiled_distill", "distill", "load_dataset", "merge"]
 
 FORMAT = "savanna-distill"
 VERSION = 1
@@ -247,7 +247,9 @@ class Dataset(NamedTuple):
     game_scores: np.ndarray
     game_decisions: np.ndarray
 
-    def __len__(self):
+    @property
+    def size(self):
+        """The number of decisions (a NamedTuple's ``len`` counts its fields)."""
         return len(self.player)
 
     def relative(self, values):
@@ -298,3 +300,29 @@ def load_dataset(folder, partial=False, game=None):
     count = columns.pop("child_count").astype(np.int64)
     start = np.concatenate([[0], np.cumsum(count)])
     return Dataset(config=config, game=game, child_start=start, **columns)
+
+
+def merge(datasets):
+    """One dataset of several of the same game and options (for instance two seeds of one
+    teacher), their games numbered one after the other; its config is the first's with the
+    games of all."""
+    first = datasets[0]
+    for other in datasets[1:]:
+        if (other.config.game, other.config.game_options) != (first.config.game,
+                                                              first.config.game_options):
+            raise ValueError(f"datasets of {first.config.game} {first.config.game_options} "
+                             f"and {other.config.game} {other.config.game_options} cannot be "
+                             "merged")
+    games = np.cumsum([0] + [len(d.game_returns) for d in datasets])
+    children = np.cumsum([0] + [len(d.child_action) for d in datasets])
+    columns = {}
+    for name in Dataset._fields[2:]:
+        if name == "episode":
+            columns[name] = np.concatenate([d.episode + games[k] for k, d in enumerate(datasets)])
+        elif name == "child_start":
+            columns[name] = np.concatenate([d.child_start[:-1] + children[k]
+                                            for k, d in enumerate(datasets)] + [children[-1:]])
+        else:
+            columns[name] = np.concatenate([getattr(d, name) for d in datasets])
+    config = DistillConfig(**{**first.config.to_dict(), "games": int(games[-1])})
+    return Dataset(config=config, game=first.game, **columns)

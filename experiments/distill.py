@@ -48,7 +48,9 @@ def add_parsers(commands):
     fit = commands.add_parser(
         "fit", help="fit a network to a distillation dataset, with a held-out gate report",
         description=__doc__, setup=_fit_settings)
-    fit.add_argument("data", type=Path, help="a dataset folder written by savanna distill")
+    fit.add_argument("data", type=Path, nargs="+",
+                     help="dataset folders written by savanna distill, of one game (several "
+                          "are merged: e.g. two seeds of one teacher)")
     fit.add_argument("--out", type=Path, help="the run folder (default: a new "
                                               "runs/fit-<game>-<time>)")
     fit.add_argument("--overwrite", action="store_true", help="let --out hold earlier files")
@@ -84,24 +86,28 @@ def run_distill(args, extra=None):
 
 
 def run_fit(args, extra=None):
-    from savanna_agents.distill import load_dataset, read_meta
+    from savanna_agents.distill import load_dataset, merge, read_meta
     from savanna_agents.fit import FitConfig, fit, report_text, save_model
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(FitConfig)
              if getattr(args, f.name, None) is not None}
     settings = {**(read_settings(args.config) if args.config else {}), **given}
     config = FitConfig(**settings)
-    game = read_meta(args.data)["config"]["game"]
+    metas = [read_meta(folder) for folder in args.data]
+    game = metas[0]["config"]["game"]
     folder = output_folder(args.out, args.overwrite) if args.out else new_folder(
         "runs", f"fit-{game}")
-    result = fit(load_dataset(args.data), config, progress=not args.no_progress)
+    result = fit(merge([load_dataset(folder) for folder in args.data]), config,
+                 progress=not args.no_progress)
     save_model(result, folder / "model.pt")
     text = report_text(result.report)
     atomic_write_text(folder / "config.json", json.dumps(
-        {"fit": config.to_dict(), "data": str(args.data), "data_config": result.data_config},
+        {"fit": config.to_dict(), "data": [str(f) for f in args.data],
+         "data_config": result.data_config, "data_configs": [m["config"] for m in metas]},
         indent=1))
     atomic_write_text(folder / "report.json", json.dumps(result.report, indent=1))
-    atomic_write_text(folder / "report.md", f"# Gate: {game}, data {args.data}\n\n{text}\n")
+    atomic_write_text(folder / "report.md", f"# Gate: {game}, data "
+                      f"{', '.join(map(str, args.data))}\n\n{text}\n")
     buffer = io.StringIO()
     keys = list(dict.fromkeys(k for row in result.curve for k in row))
     writer = csv.DictWriter(buffer, keys)

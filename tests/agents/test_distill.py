@@ -6,7 +6,14 @@ import pytest
 import torch
 
 from savanna_agents.alphazero import AZConfig, Trainer, load_checkpoint
-from savanna_agents.distill import DistillConfig, distill, load_dataset, part_file, play_part
+from savanna_agents.distill import (
+    DistillConfig,
+    distill,
+    load_dataset,
+    merge,
+    part_file,
+    play_part,
+)
 from savanna_agents.exact import solve
 from savanna_agents.fit import FitConfig, fit, save_model, visit_policy
 from savanna_experiments.train_az import initial_weights, run_training
@@ -28,7 +35,7 @@ def nim_data(tmp_path_factory):
 def test_a_dataset_round_trips_and_replays_the_games_it_stores(nim_data):
     game = Nim()
     data = load_dataset(nim_data, game=game)
-    assert len(data) == data.game_decisions.sum()
+    assert data.size == data.game_decisions.sum()
     assert sorted(set(data.episode)) == list(range(NIM.games))
     order = np.lexsort((data.decision, data.episode))  # rows are stored move by move
     for j, i in enumerate(order):  # each stored decision's move leads to the next stored state
@@ -65,6 +72,23 @@ def test_a_resumed_dataset_and_one_on_another_thread_count_are_the_same(nim_data
                 assert np.array_equal(a[key], b[key]), (k, key)
     with pytest.raises(ValueError, match="holds a dataset of other settings"):
         distill(DistillConfig(**{**NIM.to_dict(), "seed": 6}), again, game=Nim())
+
+
+def test_merged_datasets_keep_every_decision_and_number_the_games_apart(nim_data, tmp_path):
+    game = Nim()
+    other = tmp_path / "other"
+    distill(DistillConfig(**{**NIM.to_dict(), "seed": 7, "games": 40}), other, progress=False,
+            game=game)
+    a, b = load_dataset(nim_data, game=game), load_dataset(other, game=game)
+    both = merge([a, b])
+    assert both.size == a.size + b.size and both.config.games == NIM.games + 40
+    assert len(set(both.episode)) == NIM.games + 40
+    rows = np.arange(a.size, both.size)
+    assert np.array_equal(visit_policy(both, rows, game.num_actions),
+                          visit_policy(b, rows - a.size, game.num_actions))
+    assert np.array_equal(both.outcomes()[rows], b.outcomes())
+    with pytest.raises(ValueError, match="cannot be merged"):
+        merge([a, b._replace(config=DistillConfig(game="zebres"))])
 
 
 def test_only_a_uct_teacher_is_accepted():
