@@ -142,7 +142,7 @@ class BonoboGame(Game):
         return notation.parse_outcome(text)
 
     # ----- scores and pictures --------------------------------------------------------------
-    def render(self, row, player=None):
+    def _text(self, row, player):
         """A text picture of one state (see ``notation.render``); perfect information: the
         same from every ``player``'s seat."""
         return notation.render(self.to_position(row))

@@ -73,9 +73,12 @@ def test_a_batch_shows_as_a_grid_and_one_state_as_itself(game):
 
 def test_a_bad_viewer_is_a_one_line_error(game):
     s = game.init(1, rng=0)
-    for player in (-1, game.num_players, "0", 1.0):
-        with pytest.raises(ValueError, match="player must be None or a seat"):
-            game.render_svg(s[0], player=player)
+    for player in (-1, game.num_players, "0", 1.0, 0.5, True, np.True_):  # issue #21: bools
+        for draw in (game.render_svg, game.render):                         # and floats too
+            with pytest.raises(ValueError, match=r"player must be an int \(a seat\) in 0\.\.") \
+                    as err:
+                draw(s[0], player=player)
+            assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match="expected one"):
         game.render_rgb(np.concatenate([s, s]))
 

@@ -143,7 +143,7 @@ class ZebresGame(Game):
         return K.perft(self.check_states(self._as_batch(row)), int(depth))
 
     # ----- scores and pictures --------------------------------------------------------------
-    def render(self, row, player=None):
+    def _text(self, row, player):
         """A text picture: rivers, tokens, track labels with Impala, sectors, hands, phase
         (perfect information: the same from every ``player``'s seat)."""
         return render_text(self.to_position(row), self._board_of(row), self._scores_of(row))
