@@ -370,7 +370,8 @@ STATE_ERRORS = (
     "two pawns on one spot",
     "a pawn on a fully covered spot (it would have scored)",
     "a pawn beside an activated toilet (it would have been chased)",
-    f"score must be in -{notation.MAX_SCORE}..{notation.MAX_SCORE} (no player can score more)",
+    f"score out of reach: with the points still to score here it could pass "
+    f"+-{notation.MAX_SCORE} (notation.score_headroom)",
     "phase chance or place with no free slot",
     "phase end while a player can still act",
 )
@@ -415,6 +416,21 @@ def _more_than(m, n):
     for _ in range(n):
         m &= m - ONE
     return m != ZERO
+
+
+@njit(cache=True)
+def _headroom(r):
+    """``notation.score_headroom`` of a state whose tiles and pile are valid."""
+    total = np.int64(0)
+    for o in range(8):
+        total += 6 * abs(VALUES[o]) * r.pile[o]
+    if r.drawn >= 0:
+        total += 6 * abs(VALUES[r.drawn])
+    for s in range(SPOT_COUNT):
+        if SPOT_MASK[s] & ~r.covered != ZERO:
+            for j in range(6):
+                total += abs(np.int64(r.tval[SPOT_TRIS[s, j]]))
+    return total + (0 if r.phase == END else notation.FINAL_SCORE_MAX)
 
 
 @njit(cache=True, inline="always")
@@ -469,6 +485,7 @@ def valid_one(s, i, template):
     if pile & HIGH_BITS != ZERO or pile + used != FULL_PILE:
         return BAD_PILE
     taken = ZERO
+    room = -1   # how far from 0 a score may be (notation.score_headroom)
     for p in range(4):
         m = r.pawns[p]
         if p >= P:
@@ -482,8 +499,11 @@ def valid_one(s, i, template):
         if m & taken != ZERO:
             return SHARED_SPOT
         taken |= m
-        if r.score[p] < -notation.MAX_SCORE or r.score[p] > notation.MAX_SCORE:
-            return BAD_SCORE
+        if r.score[p] != 0:
+            if room < 0:   # computed once, for the first nonzero score
+                room = notation.MAX_SCORE - _headroom(r)
+            if abs(np.int64(r.score[p])) > room:
+                return BAD_SCORE
     rest = taken
     while rest:
         if SPOT_MASK[lowest_bit(rest)] & ~r.covered == ZERO:

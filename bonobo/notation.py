@@ -17,7 +17,8 @@ A position is one line of space-separated ``key=value`` fields (``-`` is an empt
 
 * ``tiles``: placed tiles as ``<slot>:<base value>``, sorted by slot id;
 * ``pawns``: ``<spot>:<owner>``, sorted by spot (a player's supply is 4 minus their pawns);
-* ``score``: one running score per player (the final pawn scoring included at ``end``);
+* ``score``: one running score per player (the final pawn scoring included at ``end``),
+  within what the points still to score allow (``score_headroom``);
 * ``pile``: remaining tiles per value, in the order of ``VALUES``; with the tiles on the board
   and the tile in hand they make the 28 tiles;
 * ``move``: the player to act (at ``end``, the one who made the last decision);
@@ -83,8 +84,8 @@ PLAYER_COUNTS = (2, 3, 4)
 # tile at most once per triangle corner (6|a| per tile: 396 in all), and at the end each of a
 # player's 4 pawns scores at most 128 (k activated triangles leave 6 - k tiles' numbers, at
 # most 4 each, doubled at most k times: the largest is (6 - 4) * 4 * 2**4 = 128).
-MAX_SCORE = (6 * sum(abs(v) * c for v, c in zip(VALUES, TILE_COUNTS))
-             + PAWNS_PER_PLAYER * max((6 - k) * max(VALUES) * 2**k for k in range(7)))  # 908
+FINAL_SCORE_MAX = PAWNS_PER_PLAYER * max((6 - k) * max(VALUES) * 2**k for k in range(7))  # 512
+MAX_SCORE = 6 * sum(abs(v) * c for v, c in zip(VALUES, TILE_COUNTS)) + FINAL_SCORE_MAX  # 908
 
 DRAW = NUM_SPOTS                                                # 19
 TILE = DRAW + 1                                                 # tile on slot k: TILE + k
@@ -268,6 +269,24 @@ def check_position(pos):
                          f"or phase=end)")
     if pos.phase == "end" and any(able):
         raise ValueError("phase end but a player can still act")
+    room = MAX_SCORE - score_headroom(pos)
+    if any(abs(x) > room for x in pos.score):
+        raise ValueError(f"score {clip(pos.score)} out of reach: the points still to score here "
+                         f"could take it past +-{MAX_SCORE}, so each must be within +-{room}")
+
+
+def score_headroom(pos):
+    """The most any player's score can still change by from ``pos`` (see ``MAX_SCORE``): each
+    spot not yet fully covered will score its placed triangles at most once (|a| each), a tile
+    not yet placed at most 6|a| (three spots at each of its two triangles), and the final
+    scoring, unless the game is over, at most ``FINAL_SCORE_MAX``. A legal move lowers it by at
+    least the points it scores, so a position whose scores are within ``MAX_SCORE -
+    headroom`` leads only to such positions: ``check_position`` asks for it."""
+    value = {t: abs(v) for k, v in pos.tiles for t in SLOTS[k]}
+    placed = sum(value.get(t, 0) for tris in SPOT_TRIANGLES
+                 if not all(t in value for t in tris) for t in tris)
+    unplaced = sum(abs(v) * c for v, c in zip(VALUES, pos.pile)) + abs(pos.drawn or 0)
+    return placed + 6 * unplaced + (0 if pos.phase == "end" else FINAL_SCORE_MAX)
 
 
 def _check_fields(pos):
