@@ -225,13 +225,13 @@ class Game:
         """One outcome per state (every state a chance node), drawn from ``rng`` (a Generator,
         an int seed or None) with the outcome probabilities:
         ``game.apply_chance(s, game.sample_chance(s, rng))``."""
-        rng = as_generator(rng)
+        generator = as_generator(rng)
         probs = self.chance_probs(s)
         cumulative = probs.cumsum(axis=1)
         if (cumulative[:, -1] <= 0).any():
             i = int(np.flatnonzero(cumulative[:, -1] <= 0)[0])
             raise ValueError(f"state {i} is not a chance node")
-        u = rng.random(len(probs)) * cumulative[:, -1]
+        u = generator.random(len(probs)) * cumulative[:, -1]
         return (cumulative <= u[:, None]).sum(axis=1)
 
     def observe(self, s: States, player: ArrayLike) -> np.ndarray:
