@@ -3,7 +3,7 @@
 Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the rules use 4, 5 or
 6; shorter courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
 ``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
-explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
+explicit list of distinct face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
 ``special`` is None and ``terrain``, if given, its length); ``berries`` the berry variant (each
 seat first places one unseen berry; the course must have a ground cell per seat). Notation,
 phases, action ids and [decision]s: ``banjooli.notation``; observation layout:
@@ -144,6 +144,9 @@ class BanjooliGame(Game):
             if f not in notation.FACE_NAMES:
                 raise ValueError(f"unknown face {clip(f)} in course; known: "
                                  f"{', '.join(notation.FACE_NAMES)}")
+        twice = [f for i, f in enumerate(course) if f in course[:i]]
+        if twice:
+            raise ValueError(f"course lists the face {twice[0]} twice: each tile is laid once")
         for a, b in zip(course, course[1:]):
             if a.startswith("K") and b.startswith("K"):
                 raise ValueError(f"course has two adjacent curves {a}, {b}: the rules forbid it")

@@ -301,8 +301,21 @@ class Game:
         raise NotImplementedError
 
     def from_text(self, text: str) -> States:
-        """A batch of one state from the game's text notation."""
-        return self.from_position(self.notation.parse(text))
+        """A batch of one state from the game's text notation, written as ``to_text`` writes
+        it: each position has one spelling (no leading zeros or signs, lists sorted), so that
+        texts compare and round-trip; a variant is a ValueError pointing at the difference."""
+        s = self.from_position(self.notation.parse(text))
+        self._check_canonical(text, self.to_text(s))
+        return s
+
+    @staticmethod
+    def _check_canonical(text, canonical):
+        if text != canonical:
+            i = next((i for i, (a, b) in enumerate(zip(text, canonical)) if a != b),
+                     min(len(text), len(canonical)))
+            raise ValueError(f"position not in the canonical notation at character {i}: "
+                             f"{clip(text[i : i + 16])} where it is written "
+                             f"{clip(canonical[i : i + 16])}")
 
     def to_text(self, row: Row) -> str:
         """The notation of one state (checked first: a corrupted row is a ValueError)."""

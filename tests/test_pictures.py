@@ -93,7 +93,7 @@ def test_rgb_array_env_renders_the_picture(game):
 def test_banjooli_seat_sees_only_its_own_card_and_berries():
     """Seat 0 sees card 0 only; seat 1 took Jëmbat and knows the berries left (Oor on b7
     among them), seat 0 does not; the full picture (player None) shows every card and kind."""
-    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY", players=3,
+    text = position("b3,a3,b1n,a2n,c2n", course="T1,K1", dice="RRRYYY", players=3,
                     cards="0,4,7", berries="T@b4+1,O@b7+1,x", collected="-,J,-")
     game = game_of(text)
     row = game.from_text(text)[0]

@@ -131,8 +131,11 @@ class ZebresGame(Game):
             frozenset(c for c in range(notation.NUM_CELLS) if swapped >> c & 1))
 
     def from_text(self, text):
-        """A batch of one state from the notation, e.g. ``'....../... r - - setup'``."""
-        return self.from_position(notation.parse(text, self.board))
+        """A batch of one state from the notation, e.g. ``'....../... r - - setup'``, written
+        canonically (see ``Game.from_text``)."""
+        s = self.from_position(notation.parse(text, self.board))
+        self._check_canonical(text, self.to_text(s))
+        return s
 
     def perft(self, row, depth):
         """Distinct sequences of ``depth`` decisions from one state: rules §8's check."""

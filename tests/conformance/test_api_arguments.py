@@ -173,3 +173,49 @@ def test_baseline_agents_refuse_chance_nodes_and_the_end(game, agent):
         with pytest.raises(ValueError, match=f"{agent} acts at decision nodes; state 2 is at "
                                              f"{message}"):
             make_agent(agent).act(game, s, np.random.default_rng(0))
+
+
+# ----- issue #21: one spelling per position ----------------------------------------------------
+BONOBO = ("players=2 tiles=t00-t01:+3,t12-t13:-2 pawns=s03:0,s07:0,s10:1 score=5,-3 "
+          "pile=3,3,3,4,4,4,2,3 move=0 phase=choose")
+BANJOOLI = ("players=3 course=K3,T8,T6,T1 ostriches=a0n,c2n,b1n,c0n,a2n cards=0,2,6 to_move=0 "
+            "dir=+ turn=0 phase=place dice=?????? spear=- berries=O@-,U@-,V@- "
+            "collected=-,-,- frenzy=-")
+RACE = ("players=2 course=K3,T8,T6,T1 ostriches=a0n,c2n,b1n,c0n,a2n cards=0,2 to_move=0 dir=+ "
+        "turn=7 phase=roll dice=??????")
+VARIANTS = [  # (game, options, canonical, a variant the parsers used to read as it)
+    ("bonobo", {}, BONOBO, BONOBO.replace("move=0", "move=00")),
+    ("bonobo", {}, BONOBO, BONOBO.replace("s10:1", "s10:01")),
+    ("bonobo", {}, BONOBO, BONOBO.replace("score=5,-3", "score=+5,-3")),
+    ("bonobo", {}, BONOBO.replace("score=5,-3", "score=0,0"),
+     BONOBO.replace("score=5,-3", "score=-0,+0")),
+    ("bonobo", {}, BONOBO, BONOBO.replace("s03:0,s07:0,s10:1", "s10:1,s03:0,s07:0")),
+    ("bonobo", {}, BONOBO, BONOBO.replace("t00-t01:+3,t12-t13:-2", "t12-t13:-2,t00-t01:+3")),
+    ("bonobo", {}, BONOBO, BONOBO.replace(" move=0 phase=choose", " phase=choose move=0")),
+    ("bonobo", {}, BONOBO, BONOBO.replace(" ", "  ", 1)),
+    ("banjooli", {}, RACE, RACE.replace("turn=7", "turn=007")),
+    ("banjooli", {"num_players": 3, "berries": True}, BANJOOLI,
+     BANJOOLI.replace("cards=0,2,6", "cards=00,2,6")),
+    ("banjooli", {"num_players": 3, "berries": True}, BANJOOLI, BANJOOLI + " "),
+]
+
+
+@pytest.mark.parametrize("name, options, canonical, variant", VARIANTS)
+def test_a_position_has_one_spelling(name, options, canonical, variant):
+    """Leading zeros, signs, reordered lists or fields, extra spaces: refused, pointing at
+    the first difference from the notation ``to_text`` writes."""
+    from savanna.registry import make_game
+
+    game = make_game(name, **options)
+    assert game.to_text(game.from_text(canonical)) == canonical
+    with pytest.raises(ValueError, match="not in the canonical notation at character") as err:
+        game.from_text(variant)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("course", [["T1", "T1"], ["T2", "K1", "T2"], ("T1", "K2", "T1")])
+def test_a_course_lays_each_face_once(course):
+    from banjooli.game import BanjooliGame
+
+    with pytest.raises(ValueError, match=r"course lists the face T\d twice"):
+        BanjooliGame(course=course)
