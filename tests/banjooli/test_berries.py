@@ -1,6 +1,7 @@
 """The berry variant (§7): placement, trigger, each of the eleven berries, hidden kinds; every
-test runs on both the kernels and the reference. Course T1,K1 (rows 3-8, plain ground, the second tile a curve) unless
-said otherwise; slot k of ``berries=`` is the berry placed by seat k (``x`` once taken).
+test runs on both the kernels and the reference. Course T1,K1 (rows 3-8, plain ground; a
+course lays each face once, so the second tile is the plain curve) unless said otherwise;
+slot k of ``berries=`` is the berry placed by seat k (``x`` once taken).
 """
 
 from tests.banjooli.helpers import field, legal, observe, ostriches, play, position, scores
