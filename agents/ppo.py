@@ -338,7 +338,7 @@ class Trainer:
         self.next_snapshot = cfg.snapshot_every
         n = cfg.num_envs
         self.buffer = RolloutBuffer(cfg.rollout_len, n, self.game.num_actions)
-        if (cfg.shaping or "greedy" in cfg.opponents) and not _has_scores(self.game):
+        if (cfg.shaping or "greedy" in cfg.opponents) and not self.game.has_scores:
             raise ValueError(f"shaping and greedy opponents need game scores, and "
                              f"{self.game.name} has none: use shaping=0 and no greedy share")
         self.groups = self._make_groups()
@@ -585,14 +585,6 @@ def _episode_stats(finished):
         r = np.asarray(returns)
         stats[f"train_win_{kind}"] = float((r > 0).mean()) if len(r) else float("nan")
     return stats
-
-
-def _has_scores(game):
-    try:
-        game.scores(game.init(1, rng=0))
-    except NotImplementedError:
-        return False
-    return True
 
 
 def _frozen(net):
