@@ -27,7 +27,8 @@ from savanna.errors import clip
 from savanna.metadata import game_options
 from savanna_agents.settings import TYPE_CHECKS, TYPE_NAMES, is_int
 
-__all__ = ["check_contents", "check_game", "load_sealed", "quoted_path", "save_sealed"]
+__all__ = ["check_contents", "check_game", "check_keys", "load_sealed", "quoted_path",
+           "save_sealed"]
 
 MAGIC = b"savanna-checkpoint\n"
 MAX_FILE_BYTES = 4 << 30  # refused before reading: 8 layers of 4096 and their pool fit well
