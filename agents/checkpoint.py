@@ -23,9 +23,9 @@ from pathlib import Path
 
 import torch
 
-from savanna.errors import clip
+from savanna.errors import clip, is_int
 from savanna.metadata import game_options
-from savanna_agents.settings import TYPE_CHECKS, TYPE_NAMES, is_int
+from savanna_agents.settings import TYPE_CHECKS, TYPE_NAMES
 
 __all__ = ["check_contents", "check_game", "check_keys", "load_sealed", "quoted_path",
            "save_sealed"]

@@ -7,7 +7,7 @@ from dataclasses import field
 
 import numpy as np
 
-from savanna.errors import clip
+from savanna.errors import clip, is_int
 
 __all__ = ["MAX_LAYERS", "MAX_WIDTH", "check_hidden", "check_types", "setting"]
 
@@ -22,10 +22,6 @@ def setting(default, doc):
 
 # ----- checks shared by every settings class (PPOConfig, AZConfig) and checkpoint contents ----
 MAX_WIDTH, MAX_LAYERS = 4096, 8  # network size limits (a 4096-wide layer is 16M weights)
-
-
-def is_int(value):
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def is_real(value):

@@ -35,11 +35,10 @@ put the tile on slot k   ``20 + k``      ``tile t12-t13``
 
 Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` .. ``+4``.
 """
-import numbers
 import re
 from dataclasses import dataclass
 
-from savanna.errors import clip
+from savanna.errors import clip, is_int
 from savanna.layout import Layout
 
 RADIUS = 3
@@ -192,7 +191,7 @@ def start_position(num_players):
 def check_num_players(num_players):
     """Raise a ValueError unless ``num_players`` is the int 2, 3 or 4 (not ``True``, ``2.0``
     or ``"2"``)."""
-    if not _is_int(num_players) or num_players not in PLAYER_COUNTS:
+    if not is_int(num_players) or num_players not in PLAYER_COUNTS:
         raise ValueError(f"num_players must be the int 2, 3 or 4, got {clip(num_players)}")
 
 
@@ -293,15 +292,15 @@ def _check_fields(pos):
     """Each field of ``pos`` alone: types, ranges, lengths, no slot or spot twice."""
     P = pos.num_players
     for k, v in _pairs(pos.tiles, "tiles"):
-        if not (_is_int(k) and 0 <= k < NUM_SLOTS and _is_int(v) and v in VALUES):
+        if not (is_int(k) and 0 <= k < NUM_SLOTS and is_int(v) and v in VALUES):
             raise ValueError(f"tile {clip((k, v))} needs a slot 0..{NUM_SLOTS - 1} and a value "
                              f"in {' '.join(map(value_name, VALUES))}")
     if len({k for k, _ in pos.tiles}) != len(pos.tiles):
         raise ValueError("a slot is listed twice in tiles")
     for s, o in _pairs(pos.pawns, "pawns"):
-        if not (_is_int(s) and 0 <= s < NUM_SPOTS):
+        if not (is_int(s) and 0 <= s < NUM_SPOTS):
             raise ValueError(f"bad spot {clip(s)}; expected s00..s{NUM_SPOTS - 1:02d}")
-        if not (_is_int(o) and 0 <= o < P):
+        if not (is_int(o) and 0 <= o < P):
             raise ValueError(f"pawn on {spot_name(s)} needs an owner 0..{P - 1}, got {clip(o)}")
     if len({s for s, _ in pos.pawns}) != len(pos.pawns):
         raise ValueError("two pawns on one spot")
@@ -309,19 +308,19 @@ def _check_fields(pos):
         if sum(1 for _, o in pos.pawns if o == p) > PAWNS_PER_PLAYER:
             raise ValueError(f"player {p} has more than {PAWNS_PER_PLAYER} pawns on the board")
     if not (isinstance(pos.score, tuple) and len(pos.score) == P
-            and all(_is_int(x) and -MAX_SCORE <= x <= MAX_SCORE for x in pos.score)):
+            and all(is_int(x) and -MAX_SCORE <= x <= MAX_SCORE for x in pos.score)):
         raise ValueError(f"score needs {P} integers in -{MAX_SCORE}..{MAX_SCORE} (no player "
                          f"can score more), got {clip(pos.score)}")
     if not (isinstance(pos.pile, tuple) and len(pos.pile) == len(VALUES)
-            and all(_is_int(c) and 0 <= c <= n for c, n in zip(pos.pile, TILE_COUNTS))):
+            and all(is_int(c) and 0 <= c <= n for c, n in zip(pos.pile, TILE_COUNTS))):
         raise ValueError(f"pile needs 8 counts, value -4..+4 at most "
                          f"{','.join(map(str, TILE_COUNTS))}, got {clip(pos.pile)}")
-    if not (_is_int(pos.to_move) and 0 <= pos.to_move < P):
+    if not (is_int(pos.to_move) and 0 <= pos.to_move < P):
         raise ValueError(f"move must be a player 0..{P - 1}, got {clip(pos.to_move)}")
     if pos.phase not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {clip(pos.phase)}")
     if (pos.drawn is None) == (pos.phase == "place") or (
-            pos.drawn is not None and not (_is_int(pos.drawn) and pos.drawn in VALUES)):
+            pos.drawn is not None and not (is_int(pos.drawn) and pos.drawn in VALUES)):
         raise ValueError(f"drawn must be a tile value in phase place and None in other "
                          f"phases, got {clip(pos.drawn)} in phase {clip(pos.phase)}")
 
@@ -331,11 +330,6 @@ def _pairs(items, what):
                                               for x in items)):
         raise ValueError(f"{what} must be a tuple of pairs, got {clip(items)}")
     return items
-
-
-def _is_int(x):
-    """An integer that is not a bool (``True`` is no player count)."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 def can_place_pawn(pos, player, covered, act):
