@@ -52,23 +52,38 @@ from torch import nn
 
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL
+from savanna.metadata import game_options
 from savanna.registry import resolve_game
 from savanna.rng import make_streams
 from savanna_agents import _az_kernels
 from savanna_agents._mcts_kernels import NODE_DTYPE
-from savanna_agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
+from savanna_agents.checkpoint import (
+    check_contents,
+    check_game,
+    check_keys,
+    load_sealed,
+    quoted_path,
+    save_sealed,
+)
 from savanna_agents.features import active_features, observation_bags
 from savanna_agents.mcts import compiled_search
 from savanna_agents.policy_head import cross_entropy, probabilities
-from savanna_agents.ppo import PolicyValueNet, _packed, _unpacked, obs_scale_of
-from savanna_agents.settings import MAX_GAMES, MAX_SEED, check_maxima, setting
+from savanna_agents.ppo import PolicyValueNet, _packed, _unpacked, network_shapes, obs_scale_of
+from savanna_agents.settings import (
+    MAX_GAMES,
+    MAX_SEED,
+    check_hidden,
+    check_maxima,
+    check_types,
+    setting,
+)
 
 __all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
            "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_evaluator",
            "save_checkpoint"]
 
 CHECKPOINT_FORMAT = "savanna-az"
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2  # 2: the whole file sealed, the game options stored
 
 
 # ----- configuration --------------------------------------------------------------------------
@@ -120,7 +135,13 @@ class AZConfig:
                           most=1024)
 
     def __post_init__(self):
-        self.hidden = tuple(int(h) for h in self.hidden)
+        """Checks every setting's type, then its range: a one-line ValueError for anything
+        else, also for settings read back from a checkpoint (never a TypeError)."""
+        check_types(self, "AlphaZero")
+        self.hidden = check_hidden(self.hidden)
+        if not (isinstance(self.ladder, (list, tuple))
+                and all(isinstance(a, str) for a in self.ladder)):
+            raise ValueError(f"ladder must be agent specs, got {clip(self.ladder)}")
         self.ladder = tuple(self.ladder)
         for name in ("games", "sims", "max_considered", "batch_size", "replay_window",
                      "log_every", "eval_games", "eval_sims", "threads"):
@@ -141,9 +162,6 @@ class AZConfig:
         if not 0 <= self.rollout_weight <= 1:
             raise ValueError(f"rollout_weight must be in [0, 1], got "
                              f"{clip(self.rollout_weight)}")
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"hidden must be one or more positive widths, got "
-                             f"{clip(self.hidden)}")
         if self.replay_window < self.batch_size:
             raise ValueError(f"replay_window ({self.replay_window}) must hold at least one "
                              f"batch ({self.batch_size})")
@@ -155,6 +173,8 @@ class AZConfig:
 
     @classmethod
     def from_dict(cls, data):
+        if not isinstance(data, dict):
+            raise ValueError(f"AlphaZero settings must be a dict, got {clip(data)}")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
@@ -671,7 +691,8 @@ class Trainer:
 
     def checkpoint(self, extra=None, full=True):
         """A checkpoint's contents: the network alone, or (``full``) everything to resume."""
-        data = {"game": self.game.name, "obs_shape": list(self.game.obs_shape),
+        data = {"game": self.game.name, "game_options": game_options(self.game),
+                "obs_shape": list(self.game.obs_shape),
                 "num_actions": self.game.num_actions, "num_players": self.game.num_players,
                 "config": self.config.to_dict(), "counters": self.counters(),
                 "model": self.learner.net.state_dict(), "extra": extra or {}}
@@ -703,9 +724,10 @@ class Trainer:
         return trainer, data["extra"]
 
 
-# ----- checkpoint files ----------------------------------------------------------------------
-_CONTENTS = {"game": str, "obs_shape": list, "num_actions": int, "num_players": int,
-             "config": dict, "counters": dict, "model": dict, "extra": dict}
+# ----- checkpoint files (sealed and checked: savanna_agents.checkpoint) ---------------------
+_CONTENTS = {"counters": dict, "model": dict}   # beyond checkpoint.COMMON_CONTENTS
+_TRAINER_CONTENTS = {"learner": dict, "selfplay": dict, "credit": float, "moves": int,
+                     "positions": int, "rng": dict}
 
 
 def save_checkpoint(data, path):
@@ -715,32 +737,35 @@ def save_checkpoint(data, path):
 
 
 def load_checkpoint(path, game=None):
-    """An AlphaZero checkpoint's contents, verified; a one-line ValueError for a missing,
-    corrupt or foreign file, or one trained on another game than ``game`` (when given)."""
+    """An AlphaZero checkpoint's contents, verified (the whole file's SHA-256) and checked
+    (``savanna_agents.checkpoint.check_contents``: keys, types, settings, sizes, the weights'
+    shapes and values) before anything is built from them; a one-line ValueError for a
+    missing, corrupt, foreign or malformed file, or one trained on another game or other
+    options than ``game`` (when given)."""
     name = quoted_path(path)
-    version, outer = open_sealed(path, CHECKPOINT_FORMAT, "AlphaZero")
-    if version != CHECKPOINT_VERSION:
-        raise ValueError(f"{name} has checkpoint version {clip(version)}; this code reads "
-                         f"version {CHECKPOINT_VERSION}")
-    data = contents(outer, path, "AlphaZero")
-    missing = [k for k in _CONTENTS if not isinstance(data, dict) or k not in data]
-    if missing or not all(isinstance(data[k], t) for k, t in _CONTENTS.items()):
-        raise ValueError(f"{name} is not a valid AlphaZero checkpoint: "
-                         + (f"{', '.join(missing)} missing" if missing else
-                            "a field has the wrong type"))
+    data = load_sealed(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "AlphaZero")
+    check_contents(data, name, "AlphaZero", _CONTENTS, AZConfig.from_dict, _shapes, _networks)
     if game is not None:
-        theirs = (data["game"], tuple(data["obs_shape"]), data["num_actions"],
-                  data["num_players"])
-        ours = (game.name, tuple(game.obs_shape), game.num_actions, game.num_players)
-        if theirs != ours:
-            raise ValueError(f"{name} was trained on {theirs[0]} ({theirs[3]} players, "
-                             f"{theirs[2]} actions), not on {ours[0]} ({ours[3]} players, "
-                             f"{ours[2]} actions)")
+        check_game(data, game, name)
     return data
 
 
+def _shapes(data, config):
+    return network_shapes(int(np.prod(data["obs_shape"])), data["num_actions"], config.hidden,
+                          values=data["num_players"])
+
+
+def _networks(data, invalid):
+    """``{label: weights}`` of the network in AlphaZero checkpoint contents (the full ones'
+    ``trainer`` part checked for its keys: the learner holds the same network)."""
+    if "trainer" in data:
+        check_keys(data["trainer"], _TRAINER_CONTENTS, invalid, "'trainer'")
+    return {"the network": data["model"]}
+
+
 def network_from_checkpoint(data, game):
-    """The network stored in checkpoint contents, in eval mode."""
+    """The network stored in checkpoint contents from ``load_checkpoint`` (which checked its
+    shapes), in eval mode."""
     net = make_network(game, tuple(data["config"]["hidden"]))
     load_weights(net, data["model"])
     return net.eval()

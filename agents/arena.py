@@ -278,10 +278,8 @@ def _play_batch(game, agents, seed, k, first, count):
         log.append((player[deciding], deciding, actions))
         plies[deciding] += 1
     rows = np.arange(count)[:, None]
-    try:
-        points = np.asarray(game.scores(states), np.float64)[rows, seats]
-    except NotImplementedError:
-        points = None
+    points = np.asarray(game.scores(states), np.float64)[rows, seats] if game.has_scores \
+        else None
     return (seats, returns[rows, seats], plies, points, (first, starts, log),
             (think, decisions))
 

@@ -25,7 +25,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "describe", "random_argmax"]
+from savanna.game import CHANCE
+
+__all__ = ["Agent", "check_decisions", "describe", "random_argmax"]
 
 
 @runtime_checkable
@@ -57,3 +59,15 @@ def random_argmax(values, rng):
     keys = rng.random(values.shape)
     keys[values < best - 1e-9 * np.maximum(1.0, np.abs(best))] = -1.0
     return keys.argmax(axis=1).astype(np.int64)
+
+
+def check_decisions(game, states, mask, agent):
+    """A ValueError naming the first of ``states`` that is no decision node (its row of the
+    legal ``mask`` is empty: a chance node or the end), where ``agent`` (a name) cannot act:
+    an action there would be an arbitrary, silently wrong answer."""
+    empty = np.flatnonzero(~np.asarray(mask).any(axis=1))
+    if len(empty):
+        i = int(empty[0])
+        chance = game.current_player(states[i : i + 1])[0] == CHANCE
+        where = "a chance node (resolve it with apply_chance)" if chance else "the end"
+        raise ValueError(f"{agent} acts at decision nodes; state {i} is at {where}")

@@ -1,24 +1,42 @@
-"""Checkpoint files shared by every trainer: sealed with a SHA-256, written atomically.
+"""Checkpoint files shared by every trainer: sealed whole with a SHA-256, written atomically, and
+their contents checked in one place before anything is built from them.
 
-A checkpoint is a torch file (read with ``weights_only=True``: no pickled code runs) holding
-``{"format", "version", "sha256", "payload"}``: the payload is the torch serialisation of the
-contents as bytes, stored with their SHA-256, so that a changed or missing byte anywhere is
-refused on load rather than played. Each trainer checks its own contents on top
-(``savanna_agents.ppo.load_checkpoint``, ``savanna_agents.alphazero.load_checkpoint``).
+A checkpoint file is two header lines, ``savanna-checkpoint`` and ``<format> <version>
+<sha256>``, then the torch serialisation of the contents (read with ``weights_only=True``: no
+pickled code runs). The SHA-256 covers the format, the version and every byte after the header,
+so a changed, missing or added byte anywhere (an appended block, a zip entry's timestamp) is
+refused on load rather than played.
+
+``check_contents`` checks what both trainers store (PPO's ``savanna_agents.ppo.load_checkpoint``
+and AlphaZero's ``savanna_agents.alphazero.load_checkpoint`` call it): the keys and their types,
+the run's settings through the trainer's own settings class (types, ranges, finite numbers),
+network sizes within bounds before any allocation, every weight tensor of the shape the
+settings give and finite. ``check_game`` then refuses a network trained on another game or on
+the same game with other options (``board=president`` is not the standard board).
 """
 import glob
 import hashlib
 import io
+import math
 import os
-import warnings
 from pathlib import Path
 
-import numpy as np
 import torch
 
-from savanna.errors import clip
+from savanna.errors import clip, is_int
+from savanna.metadata import game_options
+from savanna_agents.settings import TYPE_CHECKS, TYPE_NAMES
 
-__all__ = ["open_sealed", "quoted_path", "save_sealed", "torch_load"]
+__all__ = ["check_contents", "check_game", "check_keys", "load_sealed", "quoted_path",
+           "save_sealed"]
+
+MAGIC = b"savanna-checkpoint\n"
+MAX_FILE_BYTES = 4 << 30  # refused before reading: 8 layers of 4096 and their pool fit well
+# Sizes a network is built from, bounded before any allocation (a bigger game is a mistake)
+MAX_OBS_SIZE, MAX_ACTIONS, MAX_PLAYERS = 1 << 20, 1 << 16, 16
+# What every trainer's contents hold, by key and type
+COMMON_CONTENTS = {"game": str, "game_options": dict, "obs_shape": list, "num_actions": int,
+                   "num_players": int, "config": dict, "extra": dict}
 
 
 def save_sealed(data, path, format, version):
@@ -27,10 +45,8 @@ def save_sealed(data, path, format, version):
     disk) the temporary file is removed and the previous checkpoint kept; temporary files left
     by a run killed mid-write are removed first. One process writes a given checkpoint at a
     time (a run owns its folder)."""
-    payload = _serialized(data)
-    blob = _serialized({"format": format, "version": version,
-                        "sha256": hashlib.sha256(payload).hexdigest(),
-                        "payload": torch.from_numpy(np.frombuffer(payload, np.uint8).copy())})
+    body = _serialized(data)
+    blob = MAGIC + f"{format} {version} {_digest(format, version, body)}\n".encode() + body
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
@@ -56,34 +72,123 @@ def save_sealed(data, path, format, version):
         os.close(folder)
 
 
-def open_sealed(path, format, kind):
-    """``(version, outer)`` of the checkpoint at ``path`` whose format is ``format``; a
-    one-line ValueError naming the file for a missing, unreadable or foreign one. ``kind``
-    names the checkpoint in messages ("PPO"). Verify the payload with ``contents``."""
+def load_sealed(path, format, version, kind):
+    """The contents of the checkpoint at ``path`` of ``format`` and ``version``, once every
+    byte matches the seal; a one-line ValueError naming the file for a missing, oversized,
+    unreadable, foreign, damaged or other-version one. ``kind`` names it in messages
+    ("PPO"). Check the contents with ``check_contents``."""
     name = quoted_path(path)
-    if not Path(path).is_file():
-        raise ValueError(f"no {kind} checkpoint at {name}")
-    outer = torch_load(path, name, kind)
-    if not isinstance(outer, dict) or outer.get("format") != format:
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"{name} is {size} bytes, more than any {kind} checkpoint "
+                             f"(at most {MAX_FILE_BYTES})")
+        with open(path, "rb") as f:
+            blob = f.read()
+    except FileNotFoundError:
+        raise ValueError(f"no {kind} checkpoint at {name}") from None
+    except OSError as err:
+        raise ValueError(f"could not read the {kind} checkpoint {name} "
+                         f"({err.strerror or type(err).__name__})") from None
+    if not blob.startswith(MAGIC):
+        raise ValueError(f"{name} is not a Savanna {kind} checkpoint (no savanna-checkpoint "
+                         "header; files from before whole-file seals must be saved again)")
+    header, newline, body = blob[len(MAGIC):].partition(b"\n")
+    fields = header.decode("ascii", errors="replace").split(" ")
+    if not newline or len(fields) != 3 or fields[0] != format:
         raise ValueError(f"{name} is not a Savanna {kind} checkpoint (expected format "
                          f"{format!r})")
-    return outer.get("version"), outer
+    if fields[1] != str(version):
+        raise ValueError(f"{name} has checkpoint version {fields[1][:20]}; this code reads "
+                         f"version {version}")
+    if fields[2] != _digest(format, version, body):
+        raise ValueError(f"{name} is corrupt: its bytes do not match their SHA-256 (the file "
+                         "changed after it was written)")
+    try:
+        return torch.load(io.BytesIO(body), map_location="cpu", weights_only=True)
+    except Exception as err:  # a sealed file torch cannot read: written by a foreign tool
+        raise ValueError(f"{name} is not a readable {kind} checkpoint "
+                         f"({type(err).__name__})") from None
 
 
-def contents(outer, path, kind):
-    """The contents sealed in ``outer`` (from ``open_sealed``), once their bytes match the
-    SHA-256 stored with them."""
-    name = quoted_path(path)
-    payload, digest = outer.get("payload"), outer.get("sha256")
-    if not (isinstance(payload, torch.Tensor) and payload.dtype == torch.uint8
-            and payload.dim() == 1 and isinstance(digest, str)):
-        raise ValueError(f"{name} is not a readable {kind} checkpoint (its payload or SHA-256 "
-                         "is missing)")
-    blob = payload.numpy().tobytes()
-    if hashlib.sha256(blob).hexdigest() != digest:
-        raise ValueError(f"{name} is corrupt: its contents do not match their SHA-256 (the "
-                         "file changed after it was written)")
-    return torch_load(io.BytesIO(blob), name, kind)
+def check_contents(data, name, kind, keys, read_config, shapes, weights):
+    """The run's settings, ``read_config(data["config"])``, once the contents ``data`` of the
+    file ``name`` pass every check (see the module docstring), or a one-line ValueError
+    saying what is wrong. ``keys``: the trainer's own keys and types beyond
+    ``COMMON_CONTENTS``; ``read_config``: its settings class's ``from_dict`` (a ValueError for
+    a bad setting); ``shapes(data, config)``: ``{parameter: shape}`` of the network the
+    settings describe; ``weights(data, invalid)``: ``{label: state dict}`` of every network
+    stored (``invalid(reason)`` makes the error for a malformed part)."""
+    def invalid(what):
+        return ValueError(f"{name} is not a valid {kind} checkpoint: {what}")
+
+    check_keys(data, {**COMMON_CONTENTS, **keys}, invalid)
+    obs = data["obs_shape"]
+    if not (obs and all(is_int(n) and n > 0 for n in obs) and math.prod(obs) <= MAX_OBS_SIZE):
+        raise invalid(f"obs_shape is {clip(obs)}, expected positive ints of product at most "
+                      f"{MAX_OBS_SIZE}")
+    for key, most in (("num_actions", MAX_ACTIONS), ("num_players", MAX_PLAYERS)):
+        if not 1 <= data[key] <= most:
+            raise invalid(f"{key} is {data[key]}, expected 1..{most}")
+    try:
+        config = read_config(data["config"])
+    except ValueError as err:
+        raise invalid(f"its settings are wrong: {err}") from None
+    expected = shapes(data, config)
+    for label, state in weights(data, invalid).items():
+        problem = _weights_problem(state, expected)
+        if problem:
+            raise invalid(f"{label} does not fit its settings (hidden={list(config.hidden)}): "
+                          f"{problem}")
+    return config
+
+
+def check_keys(data, spec, invalid, where="the contents"):
+    """Each key of ``spec`` is in the dict ``data``, its value of the declared type (``invalid``
+    turns a reason into the error)."""
+    if not isinstance(data, dict):
+        raise invalid(f"{where} must be a dict, got {type(data).__name__}")
+    for key, kind in spec.items():
+        if key not in data:
+            raise invalid(f"{key!r} is missing from {where}")
+        if not (TYPE_CHECKS[kind](data[key]) if kind in TYPE_CHECKS
+                else isinstance(data[key], kind)):
+            raise invalid(f"{key!r} is {clip(data[key], 40)}, expected "
+                          f"{TYPE_NAMES.get(kind, kind.__name__)}")
+
+
+def _weights_problem(state, expected):
+    """What keeps the weights ``state`` from loading into a network of shapes ``expected`` or
+    from playing (a NaN or infinite weight), in one line, or None."""
+    if not isinstance(state, dict):
+        return f"its weights are {type(state).__name__}, not a dict"
+    missing, unexpected = sorted(set(expected) - set(state)), sorted(set(state) - set(expected))
+    if missing or unexpected:
+        return f"missing weights {clip(missing)}, unexpected {clip(unexpected)}"
+    for key, shape in expected.items():
+        w = state[key]
+        if not (isinstance(w, torch.Tensor) and w.is_floating_point()
+                and tuple(w.shape) == shape):
+            got = tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__
+            return f"{key} is {got}, expected a float tensor of shape {shape}"
+        if not torch.isfinite(w).all():
+            return f"{key} holds NaN or infinite weights"
+    return None
+
+
+def check_game(data, game, name):
+    """A ValueError if the checked contents ``data`` were trained on another game than
+    ``game``: its name, options (``savanna.metadata.game_options``), observation, actions or
+    players differ."""
+    theirs = (data["game"], data["game_options"], tuple(data["obs_shape"]), data["num_actions"],
+              data["num_players"])
+    ours = (game.name, game_options(game), tuple(game.obs_shape), game.num_actions,
+            game.num_players)
+    if theirs != ours:
+        raise ValueError(f"{name} was trained on {data['game']} {clip(theirs[1], 60)} (obs "
+                         f"{theirs[2]}, {theirs[3]} actions, {theirs[4]} players), not on "
+                         f"{game.name} {clip(ours[1], 60)} (obs {ours[2]}, {ours[3]} actions, "
+                         f"{ours[4]} players)")
 
 
 def quoted_path(path):
@@ -92,17 +197,8 @@ def quoted_path(path):
     return repr(text) if len(text) <= 80 else repr("..." + text[-77:])
 
 
-def torch_load(source, name, kind):
-    """The objects in ``source`` by torch's safe unpickler; a file it cannot read is a one-line
-    ValueError (and torch's warnings on the way, e.g. about a foreign pickle protocol, are
-    not shown: the error says what matters)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            return torch.load(source, map_location="cpu", weights_only=True)
-    except Exception as err:  # torch raises many kinds on a damaged file
-        raise ValueError(f"{name} is not a readable {kind} checkpoint (corrupt, truncated or "
-                         f"not a torch file: {type(err).__name__})") from None
+def _digest(format, version, body):
+    return hashlib.sha256(f"{format} {version}\n".encode() + body).hexdigest()
 
 
 def _serialized(data):

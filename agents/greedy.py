@@ -21,7 +21,7 @@ every call took a quarter of a Banjooli PPO run that trains against this agent.
 import numpy as np
 
 from savanna.game import CHANCE
-from savanna_agents.base import random_argmax
+from savanna_agents.base import check_decisions, random_argmax
 
 
 class GreedyAgent:
@@ -42,9 +42,14 @@ class GreedyAgent:
 
     def action_values(self, game, states):
         """``float64[n, A]``: the expected lead after each legal action, ``-inf`` if illegal."""
+        if not game.has_scores:
+            raise ValueError(f"greedy plays on the game's score, and {game.name} has none "
+                             "before the end (it declares no scores_one kernel): pick another "
+                             "agent")
         states = game.check_states(states)
         api = _Unchecked(game) if hasattr(game, "kernels") else game  # else: a Python game
         mask = api.legal_mask(states)
+        check_decisions(game, states, mask, self.name)
         movers = api.current_player(states)
         pair_state, pair_action = np.nonzero(mask)
         after = states[pair_state]
@@ -113,8 +118,6 @@ class _Unchecked:
         self.drivers.apply_chance_batch(s, np.asarray(outcomes, np.int64))
 
     def scores(self, s):
-        if self.game.kernels.scores_one is None:
-            return self.game.scores(s)  # its NotImplementedError
         out = np.zeros((len(s), self.game.num_players), np.int64)
         self.drivers.scores_batch(s, out)
         return out

@@ -38,9 +38,9 @@ the legal actions only, fused with the masked softmax (``savanna_agents.policy_h
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
 its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
-updates the uninterrupted run would have made. A checkpoint stores the SHA-256 of its contents
-and is checked in full before anything is built from it (``load_checkpoint``); it is written
-atomically (``save_atomically``).
+updates the uninterrupted run would have made. A checkpoint file is sealed whole with a SHA-256
+and its contents are checked in full before anything is built from it (``load_checkpoint``,
+on ``savanna_agents.checkpoint``); it is written atomically (``save_atomically``).
 
 A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 
@@ -54,7 +54,6 @@ A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 import copy
 import dataclasses
 import math
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,13 +65,29 @@ from torch import nn
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
 from savanna.game import Game
+from savanna.metadata import game_options
 from savanna.numbers import parse_float
 from savanna.registry import resolve_game
-from savanna_agents.checkpoint import contents, open_sealed, quoted_path, save_sealed
+from savanna_agents.checkpoint import (
+    check_contents,
+    check_game,
+    check_keys,
+    load_sealed,
+    quoted_path,
+    save_sealed,
+)
 from savanna_agents.features import active_features, sparse_linear, stack_features
 from savanna_agents.greedy import GreedyAgent
 from savanna_agents.policy_head import log_prob_and_entropy, sample
-from savanna_agents.settings import MAX_GAMES, MAX_SEED, check_maxima, setting
+from savanna_agents.settings import (
+    MAX_GAMES,
+    MAX_SEED,
+    check_hidden,
+    check_maxima,
+    check_types,
+    is_real,
+    setting,
+)
 
 __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
            "check_game", "load_checkpoint", "masked_log_probs", "network_from_checkpoint",
@@ -80,8 +95,7 @@ __all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trai
 
 MASKED_LOGIT = -1e8
 CHECKPOINT_FORMAT = "savanna-ppo"
-CHECKPOINT_VERSION = 2  # 2: the contents are stored with their SHA-256
-MAX_WIDTH, MAX_LAYERS = 4096, 8  # network size limits (a 4096-wide layer is 16M weights)
+CHECKPOINT_VERSION = 3  # 2: the contents sealed with a SHA-256; 3: the whole file, options
 OPPONENT_KINDS = ("self", "random", "greedy")
 
 
@@ -126,11 +140,7 @@ class PPOConfig:
     def __post_init__(self):
         """Checks every setting's type, then its range: a one-line ValueError for anything
         else, also for settings read back from a checkpoint (never a TypeError)."""
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.type in _TYPE_CHECKS and not _TYPE_CHECKS[f.type](value):
-                raise ValueError(f"PPO setting {f.name} must be {_TYPE_NAMES[f.type]}, "
-                                 f"got {clip(value)}")
+        check_types(self, "PPO")
         self.hidden = check_hidden(self.hidden)
         self.opponents = parse_shares(self.opponents)
         for name in ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
@@ -177,34 +187,6 @@ class PPOConfig:
         return cls(**data)
 
 
-def _is_int(value):
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def _is_real(value):
-    return (isinstance(value, (int, float, np.integer, np.floating))
-            and not isinstance(value, bool) and math.isfinite(value))
-
-
-# checks by declared type, of PPOConfig's settings (``opponents`` and ``hidden`` have their own)
-# and of a checkpoint's contents
-_TYPE_CHECKS = {int: _is_int, float: _is_real, bool: lambda v: isinstance(v, bool),
-                str: lambda v: isinstance(v, str), dict: lambda v: isinstance(v, dict),
-                list: lambda v: isinstance(v, list)}
-_TYPE_NAMES = {int: "an int", float: "a finite number", bool: "True or False", str: "a string",
-               dict: "a dict", list: "a list"}
-
-
-def check_hidden(hidden):
-    """The hidden layer widths as a tuple, within ``MAX_WIDTH`` and ``MAX_LAYERS``: checked
-    before any network is built, so a bad checkpoint cannot ask for terabytes."""
-    if (not isinstance(hidden, (list, tuple)) or not 1 <= len(hidden) <= MAX_LAYERS
-            or not all(_is_int(h) and 1 <= h <= MAX_WIDTH for h in hidden)):
-        raise ValueError(f"hidden must be 1 to {MAX_LAYERS} layer widths, each an int in "
-                         f"1..{MAX_WIDTH}, got {clip(hidden)}")
-    return tuple(int(h) for h in hidden)
-
-
 def parse_shares(shares):
     """Opponent shares as a dict summing to 1, from a dict or text like ``'self=2,random=1'``.
 
@@ -227,7 +209,7 @@ def parse_shares(shares):
     if unknown:
         raise ValueError(f"unknown opponent kinds {clip(unknown)}; allowed: "
                          f"{', '.join(OPPONENT_KINDS)}")
-    if not all(_is_real(v) and v >= 0 for v in shares.values()) or sum(shares.values()) <= 0:
+    if not all(is_real(v) and v >= 0 for v in shares.values()) or sum(shares.values()) <= 0:
         raise ValueError(f"opponent shares must be numbers >= 0 with a positive sum, "
                          f"got {clip(shares)}")
     total = sum(shares.values())
@@ -369,7 +351,7 @@ class Trainer:
         self.next_snapshot = cfg.snapshot_every
         n = cfg.num_envs
         self.buffer = RolloutBuffer(cfg.rollout_len, n, self.game.num_actions)
-        if (cfg.shaping or "greedy" in cfg.opponents) and not _has_scores(self.game):
+        if (cfg.shaping or "greedy" in cfg.opponents) and not self.game.has_scores:
             raise ValueError(f"shaping and greedy opponents need game scores, and "
                              f"{self.game.name} has none: use shaping=0 and no greedy share")
         self.groups = self._make_groups()
@@ -552,8 +534,8 @@ class Trainer:
         """Write a checkpoint atomically (a temporary file, then ``os.replace``): a crash
         never leaves a half-written file. ``extra`` holds the run loop's own counters.
         ``full=False`` writes the network alone (enough to play, not to resume)."""
-        data = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
-                "game": self.game.name, "obs_shape": list(self.game.obs_shape),
+        data = {"game": self.game.name, "game_options": game_options(self.game),
+                "obs_shape": list(self.game.obs_shape),
                 "num_actions": self.game.num_actions, "num_players": self.game.num_players,
                 "config": self.config.to_dict(), "global_step": self.global_step,
                 "extra": extra or {}}
@@ -618,14 +600,6 @@ def _episode_stats(finished):
     return stats
 
 
-def _has_scores(game):
-    try:
-        game.scores(game.init(1, rng=0))
-    except NotImplementedError:
-        return False
-    return True
-
-
 def _frozen(net):
     return {k: v.detach().clone() for k, v in net.state_dict().items()}
 
@@ -646,10 +620,9 @@ def _unpacked(saved, like):
     return saved
 
 
-# ----- checkpoint files (sealed with a SHA-256: savanna_agents.checkpoint) -----------------------
+# ----- checkpoint files (sealed and checked: savanna_agents.checkpoint) ---------------------
 
-_CONTENTS = {"game": str, "obs_shape": list, "num_actions": int, "num_players": int,
-             "config": dict, "global_step": int, "extra": dict}
+_CONTENTS = {"num_players": int, "global_step": int}   # beyond checkpoint.COMMON_CONTENTS
 _TRAINER_CONTENTS = {"model": dict, "optimizer": dict, "pool": list, "counters": dict,
                      "rng": dict, "envs": list, "episode_return": torch.Tensor}
 
@@ -661,109 +634,48 @@ def save_atomically(data, path):
 
 
 def load_checkpoint(path, game=None, need_trainer=False):
-    """A PPO checkpoint's contents, verified (their SHA-256) and checked (keys, types,
-    settings, the weights' shapes against the settings) before anything is built from them:
-    a one-line ValueError naming the file and what is wrong for a missing, truncated,
-    corrupt, foreign or malformed file, or one trained on another game than ``game`` (when
-    given). A version-1 file (written before the hash) loads with a warning."""
+    """A PPO checkpoint's contents, verified (the whole file's SHA-256) and checked
+    (``savanna_agents.checkpoint.check_contents``: keys, types, settings, sizes, the weights'
+    shapes and values) before anything is built from them: a one-line ValueError naming the
+    file and what is wrong for a missing, truncated, corrupt, foreign or malformed file, or
+    one trained on another game or other options than ``game`` (when given)."""
     name = quoted_path(path)
-    version, outer = open_sealed(path, CHECKPOINT_FORMAT, "PPO")
-    if version == CHECKPOINT_VERSION:
-        data = contents(outer, path, "PPO")
-    elif version == 1:
-        warnings.warn(f"{name} is a version-1 PPO checkpoint, written before checkpoints "
-                      "carried a SHA-256: loaded without an integrity check", stacklevel=2)
-        data = outer
-    else:
-        raise ValueError(f"{name} has checkpoint version {clip(version)}; this code reads "
-                         f"versions 1 and {CHECKPOINT_VERSION}")
-    _check_contents(data, name, need_trainer)
+    data = load_sealed(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "PPO")
+    if isinstance(data, dict) and need_trainer and "trainer" not in data:
+        raise ValueError(f"{name} holds a network only; resume needs a full checkpoint")
+    check_contents(data, name, "PPO", _CONTENTS, PPOConfig.from_dict, _shapes, _networks)
     if game is not None:
         check_game(data, game, name)
     return data
 
 
-def _check_contents(data, name, need_trainer):
-    """The checks of ``load_checkpoint`` on the contents (see there)."""
-    def invalid(what):
-        return ValueError(f"{name} is not a valid PPO checkpoint: {what}")
+def _shapes(data, config):
+    return network_shapes(math.prod(data["obs_shape"]), data["num_actions"], config.hidden)
 
-    _check_keys(data, _CONTENTS, invalid)
-    if not all(_is_int(n) and n > 0 for n in data["obs_shape"]):
-        raise invalid(f"obs_shape is {clip(data['obs_shape'])}, expected positive ints")
-    try:
-        config = PPOConfig.from_dict(data["config"])
-    except ValueError as err:
-        raise invalid(f"its settings are wrong: {err}") from None
+
+def _networks(data, invalid):
+    """``{label: weights}`` of every network in PPO checkpoint contents."""
     if "trainer" in data:
-        _check_keys(data["trainer"], _TRAINER_CONTENTS, invalid, "'trainer'")
-        weights = {"the network": data["trainer"]["model"]}
-        weights.update((f"snapshot {i}", w) for i, w in enumerate(data["trainer"]["pool"]))
-    elif need_trainer:
-        raise ValueError(f"{name} holds a network only; resume needs a full checkpoint")
-    elif "model" in data:
-        weights = {"the network": data["model"]}
-    else:
-        raise invalid("it holds no network ('model' and 'trainer' are missing)")
-    expected = network_shapes(math.prod(data["obs_shape"]), data["num_actions"], config.hidden)
-    for label, state in weights.items():
-        problem = _shape_mismatch(state, expected)
-        if problem:
-            raise invalid(f"{label} does not fit its settings (hidden={list(config.hidden)}): "
-                          f"{problem}")
+        check_keys(data["trainer"], _TRAINER_CONTENTS, invalid, "'trainer'")
+        networks = {"the network": data["trainer"]["model"]}
+        networks.update((f"snapshot {i}", w) for i, w in enumerate(data["trainer"]["pool"]))
+        return networks
+    if "model" in data:
+        return {"the network": data["model"]}
+    raise invalid("it holds no network ('model' and 'trainer' are missing)")
 
 
-def _check_keys(data, spec, invalid, where="the contents"):
-    """Each key of ``spec`` is in the dict ``data``, its value of the declared type."""
-    if not isinstance(data, dict):
-        raise invalid(f"{where} must be a dict, got {type(data).__name__}")
-    for key, kind in spec.items():
-        if key not in data:
-            raise invalid(f"{key!r} is missing from {where}")
-        if not (_TYPE_CHECKS[kind](data[key]) if kind in _TYPE_CHECKS
-                else isinstance(data[key], kind)):
-            raise invalid(f"{key!r} is {clip(data[key], 40)}, expected "
-                          f"{_TYPE_NAMES.get(kind, kind.__name__)}")
-
-
-def network_shapes(obs_size, num_actions, hidden):
-    """``{parameter name: shape}`` of ``PolicyValueNet(obs_size, num_actions, hidden)``,
-    computed without building it (a checkpoint is checked before anything is allocated)."""
+def network_shapes(obs_size, num_actions, hidden, values=1):
+    """``{parameter name: shape}`` of ``PolicyValueNet(obs_size, num_actions, hidden)``
+    (``values``: outputs of the value head), computed without building it (a checkpoint is
+    checked before anything is allocated)."""
     shapes, width = {}, obs_size
     for k, h in enumerate(hidden):
         shapes[f"trunk.{2 * k}.weight"], shapes[f"trunk.{2 * k}.bias"] = (h, width), (h,)
         width = h
     shapes.update({"policy.weight": (num_actions, width), "policy.bias": (num_actions,),
-                   "value.weight": (1, width), "value.bias": (1,)})
+                   "value.weight": (values, width), "value.bias": (values,)})
     return shapes
-
-
-def _shape_mismatch(state, expected):
-    """What keeps the weights ``state`` from loading into a network of shapes ``expected``
-    (one line), or None."""
-    if not isinstance(state, dict):
-        return f"its weights are {type(state).__name__}, not a dict"
-    missing, unexpected = sorted(set(expected) - set(state)), sorted(set(state) - set(expected))
-    if missing or unexpected:
-        return f"missing weights {clip(missing)}, unexpected {clip(unexpected)}"
-    for key, shape in expected.items():
-        w = state[key]
-        if not (isinstance(w, torch.Tensor) and w.is_floating_point()
-                and tuple(w.shape) == shape):
-            got = tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__
-            return f"{key} is {got}, expected a float tensor of shape {shape}"
-    return None
-
-
-def check_game(data, game, name):
-    """A ValueError if the checkpoint ``data`` (from ``load_checkpoint``) was trained on
-    another game than ``game`` (its name, observation, actions or players differ)."""
-    theirs = (data["game"], tuple(data["obs_shape"]), data["num_actions"], data["num_players"])
-    ours = (game.name, tuple(game.obs_shape), game.num_actions, game.num_players)
-    if theirs != ours:
-        raise ValueError(f"{name} was trained on {data['game']} (obs {theirs[1]}, "
-                         f"{theirs[2]} actions, {theirs[3]} players), not on {game.name} "
-                         f"(obs {ours[1]}, {ours[2]} actions, {ours[3]} players)")
 
 
 def network_from_checkpoint(data, game):

@@ -1,5 +1,5 @@
 """The uniform random baseline: every legal action equally likely."""
-from savanna_agents.base import random_argmax
+from savanna_agents.base import check_decisions, random_argmax
 
 
 class RandomAgent:
@@ -11,7 +11,9 @@ class RandomAgent:
         return {}
 
     def act(self, game, states, rng):
-        return random_argmax(game.legal_mask(states), rng)
+        mask = game.legal_mask(states)
+        check_decisions(game, states, mask, self.name)
+        return random_argmax(mask, rng)
 
     def __repr__(self):
         return "RandomAgent()"

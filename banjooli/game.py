@@ -3,7 +3,7 @@
 Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the rules use 4, 5 or
 6; shorter courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
 ``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
-explicit list of face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
+explicit list of distinct face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
 ``special`` is None and ``terrain``, if given, its length); ``berries`` the berry variant (each
 seat first places one unseen berry; the course must have a ground cell per seat). Notation,
 phases, action ids and [decision]s: ``banjooli.notation``; observation layout:
@@ -37,19 +37,12 @@ import numpy as np
 from banjooli import _kernels as K
 from banjooli import notation
 from banjooli.render import render_drawing, render_text
-from savanna.errors import clip
+from savanna.errors import check_int, clip
 from savanna.game import Game, Kernels
 
 __all__ = ["BanjooliGame"]
 
 SPECIAL_OPTIONS = (None, "crocodiles", "canyon", "lava", "vortex", "random")
-
-
-def _check_int(name, value, lo, hi):
-    """A ValueError unless ``value`` is an int (not a bool) in ``lo..hi``."""
-    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
-            or not lo <= value <= hi):
-        raise ValueError(f"{name} must be an int in {lo}..{hi}, got {clip(value)}")
 
 
 def _ground_cells(face):
@@ -92,13 +85,13 @@ class BanjooliGame(Game):
     notation = notation
 
     def __init__(self, num_players=2, terrain=None, special=None, berries=False, course=None):
-        _check_int("num_players", num_players, 2, 5)
+        check_int("num_players", num_players, 2, 5)
         if not (special is None or isinstance(special, str) and special in SPECIAL_OPTIONS):
             raise ValueError(f"special must be one of {SPECIAL_OPTIONS}, got {clip(special)}")
         if not isinstance(berries, (bool, np.bool_)):
             raise ValueError(f"berries must be True or False, got {clip(berries)}")
         if terrain is not None:
-            _check_int("terrain", terrain, 1, notation.MAX_TERRAIN)
+            check_int("terrain", terrain, 1, notation.MAX_TERRAIN)
         if course is not None:
             course = self._check_course(course)
             if special is not None:
@@ -149,6 +142,9 @@ class BanjooliGame(Game):
             if f not in notation.FACE_NAMES:
                 raise ValueError(f"unknown face {clip(f)} in course; known: "
                                  f"{', '.join(notation.FACE_NAMES)}")
+        twice = [f for i, f in enumerate(course) if f in course[:i]]
+        if twice:
+            raise ValueError(f"course lists the face {twice[0]} twice: each tile is laid once")
         for a, b in zip(course, course[1:]):
             if a.startswith("K") and b.startswith("K"):
                 raise ValueError(f"course has two adjacent curves {a}, {b}: the rules forbid it")
@@ -247,15 +243,11 @@ class BanjooliGame(Game):
             mover=int(r["mover"]), points=int(r["points"]), safe=int(r["safe"]), **berries)
 
     # ----- scores, hidden information, pictures ---------------------------------------------
-    def resample_hidden(self, s, player, rng=None):
-        """Copies of ``s`` consistent with what ``player`` knows: the other seats' cards are
+    def _resample_hidden(self, s, player, rng):
+        """The copies ``s`` made consistent with what ``player`` knows: the other seats' cards are
         redrawn from the cards ``player`` has not seen (all but their own), and the berries on
         the track whose kind ``player`` has not seen are redrawn from the kinds that are neither
         seen by ``player`` on the track nor collected (collected berries are public)."""
-        s = self.check_states(s).copy()
-        if not 0 <= player < self.num_players:
-            raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
-        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         P = self.num_players
         others = [p for p in range(P) if p != player]
         for r in s:
@@ -272,12 +264,10 @@ class BanjooliGame(Game):
             r["berry_kind"][hidden] = rng.choice(pool, size=len(hidden), replace=False)
         return s
 
-    def render(self, row, player=None):
+    def _text(self, row, player):
         """A text picture: the course as a track (finish at the top), ostriches, dice, phase.
         With a ``player``, the others' prediction cards and the berry kinds that seat has not
         seen are hidden (``?``)."""
-        if player is not None and not 0 <= player < self.num_players:
-            raise ValueError(f"player must be in 0..{self.num_players - 1}, got {player!r}")
         return render_text(self.to_position(row), player)
 
     def _drawing(self, row, player):

@@ -370,7 +370,8 @@ STATE_ERRORS = (
     "two pawns on one spot",
     "a pawn on a fully covered spot (it would have scored)",
     "a pawn beside an activated toilet (it would have been chased)",
-    f"score must be in -{notation.MAX_SCORE}..{notation.MAX_SCORE} (no player can score more)",
+    f"score out of reach: with the points still to score here it could pass "
+    f"+-{notation.MAX_SCORE} (notation.score_headroom)",
     "phase chance or place with no free slot",
     "phase end while a player can still act",
 )
@@ -387,6 +388,11 @@ BYTE_SUM = np.uint64(0x0101010101010101)     # (x * BYTE_SUM) >> 56 adds x's byt
 FULL_PILE = np.uint64(sum(c << 8 * o for o, c in enumerate(notation.TILE_COUNTS)))
 SLOT_PAIR = np.array([a | b << 8 for a, b in notation.SLOTS], np.uint64)  # SLOT_TRIS in one load
 BYTE = np.uint64(255)
+# 6 less the spots at the corners of the slot's two triangles: the corner scorings a tile
+# there can no longer have (valid_one's score room)
+_SPOTS_AT = [sum(t in tris for tris in notation.SPOT_TRIANGLES)
+             for t in range(notation.NUM_TRIANGLES)]
+SLOT_SLACK = np.array([6 - _SPOTS_AT[a] - _SPOTS_AT[b] for a, b in notation.SLOTS], np.int64)
 # A tile of value v on the board adds TILE_BIT[v + 4] to the packed counts; 0 where v is none.
 TILE_BIT = np.array([1 << 8 * notation.VALUES.index(v) if v in notation.VALUES else 0
                      for v in range(-4, 5)], np.uint64)
@@ -418,6 +424,18 @@ def _more_than(m, n):
 
 
 @njit(cache=True, inline="always")
+def _covered_spots_room(r):
+    """The part of ``_score_room`` from the fully covered spots: their placed triangles'
+    ``|a|``, which will never score again."""
+    room = np.int64(0)
+    for s in range(SPOT_COUNT):
+        if SPOT_MASK[s] & ~r.covered == ZERO:
+            for j in range(6):
+                room += abs(np.int64(r.tval[SPOT_TRIS[s, j]]))
+    return room
+
+
+@njit(cache=True, inline="always")
 def valid_one(s, i, template):
     """0 if state ``i`` is one ``from_text`` can write for the game of ``template``, else the
     first problem's code in ``STATE_ERRORS``. Every other kernel is safe on what it accepts.
@@ -438,6 +456,7 @@ def valid_one(s, i, template):
     if r.slots[1] & ~LAST_SLOTS != ZERO:
         return BAD_SLOTS
     on_board = ZERO   # tiles on the board per outcome o, in bits 8o..8o+7 (as _word packs)
+    slack = np.int64(0)   # see the score room below
     seen = ZERO
     for half in range(2):
         rest = r.slots[half]
@@ -453,6 +472,7 @@ def valid_one(s, i, template):
             if u >= len(TILE_BIT) or TILE_BIT[u] == ZERO or r.tval[pair >> np.uint64(8)] != v:
                 return BAD_TVAL
             on_board += TILE_BIT[u]
+            slack += np.int64(abs(np.int64(v))) * SLOT_SLACK[k]
     if seen != r.covered:
         return BAD_COVERED
     # Every covered triangle has a value now; the free ones must have none. Eight triangles a
@@ -469,6 +489,13 @@ def valid_one(s, i, template):
     if pile & HIGH_BITS != ZERO or pile + used != FULL_PILE:
         return BAD_PILE
     taken = ZERO
+    # How far from 0 a score may be: MAX_SCORE - notation.score_headroom, rearranged so that
+    # most of it is summed in the loop over the placed slots above. As the unplaced tiles are
+    # the 28 less those on the board, it is ``slack`` (each placed tile's |a| times its
+    # SLOT_SLACK) plus the final scoring's FINAL_SCORE_MAX once done (phase end) plus the
+    # covered spots' part, added only if a score needs it.
+    room = slack + (notation.FINAL_SCORE_MAX if r.phase == END else 0)
+    covered_added = False
     for p in range(4):
         m = r.pawns[p]
         if p >= P:
@@ -482,8 +509,12 @@ def valid_one(s, i, template):
         if m & taken != ZERO:
             return SHARED_SPOT
         taken |= m
-        if r.score[p] < -notation.MAX_SCORE or r.score[p] > notation.MAX_SCORE:
-            return BAD_SCORE
+        if abs(np.int64(r.score[p])) > room:
+            if not covered_added:
+                room += _covered_spots_room(r)
+                covered_added = True
+            if abs(np.int64(r.score[p])) > room:
+                return BAD_SCORE
     rest = taken
     while rest:
         if SPOT_MASK[lowest_bit(rest)] & ~r.covered == ZERO:

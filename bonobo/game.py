@@ -26,7 +26,10 @@ A possible position (what ``from_text`` and ``from_position`` accept, and exactl
   the pile, ``choose`` a player to move who can act, ``end`` that nobody can act; the tile in
   hand exists only in phase ``place``; at ``end`` any seat may be the one to have moved last;
 * [decision] the rules cannot tell which scores a board can reach, so any running score is
-  possible as long as no game could exceed it: ``|score| <= notation.MAX_SCORE`` (908);
+  possible as long as no game could take it past ``notation.MAX_SCORE`` (908), the bound no
+  game from the start can pass: ``|score| + notation.score_headroom(pos) <= 908``, the
+  headroom being the most the points still to score from here can add (issue #21: a bare
+  ``|score| <= 908`` accepted positions whose next legal move passed it);
 * [decision] nor can they tell how many pawns a player has placed so far, so any pawn counts
   0..4 per player and any player to move who can act are possible.
 
@@ -140,7 +143,7 @@ class BonoboGame(Game):
         return notation.parse_outcome(text)
 
     # ----- scores and pictures --------------------------------------------------------------
-    def render(self, row, player=None):
+    def _text(self, row, player):
         """A text picture of one state (see ``notation.render``); perfect information: the
         same from every ``player``'s seat."""
         return notation.render(self.to_position(row))

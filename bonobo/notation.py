@@ -17,7 +17,8 @@ A position is one line of space-separated ``key=value`` fields (``-`` is an empt
 
 * ``tiles``: placed tiles as ``<slot>:<base value>``, sorted by slot id;
 * ``pawns``: ``<spot>:<owner>``, sorted by spot (a player's supply is 4 minus their pawns);
-* ``score``: one running score per player (the final pawn scoring included at ``end``);
+* ``score``: one running score per player (the final pawn scoring included at ``end``),
+  within what the points still to score allow (``score_headroom``);
 * ``pile``: remaining tiles per value, in the order of ``VALUES``; with the tiles on the board
   and the tile in hand they make the 28 tiles;
 * ``move``: the player to act (at ``end``, the one who made the last decision);
@@ -34,11 +35,10 @@ put the tile on slot k   ``20 + k``      ``tile t12-t13``
 
 Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` .. ``+4``.
 """
-import numbers
 import re
 from dataclasses import dataclass
 
-from savanna.errors import clip
+from savanna.errors import clip, is_int
 from savanna.layout import Layout
 
 RADIUS = 3
@@ -83,8 +83,8 @@ PLAYER_COUNTS = (2, 3, 4)
 # tile at most once per triangle corner (6|a| per tile: 396 in all), and at the end each of a
 # player's 4 pawns scores at most 128 (k activated triangles leave 6 - k tiles' numbers, at
 # most 4 each, doubled at most k times: the largest is (6 - 4) * 4 * 2**4 = 128).
-MAX_SCORE = (6 * sum(abs(v) * c for v, c in zip(VALUES, TILE_COUNTS))
-             + PAWNS_PER_PLAYER * max((6 - k) * max(VALUES) * 2**k for k in range(7)))  # 908
+FINAL_SCORE_MAX = PAWNS_PER_PLAYER * max((6 - k) * max(VALUES) * 2**k for k in range(7))  # 512
+MAX_SCORE = 6 * sum(abs(v) * c for v, c in zip(VALUES, TILE_COUNTS)) + FINAL_SCORE_MAX  # 908
 
 DRAW = NUM_SPOTS                                                # 19
 TILE = DRAW + 1                                                 # tile on slot k: TILE + k
@@ -191,7 +191,7 @@ def start_position(num_players):
 def check_num_players(num_players):
     """Raise a ValueError unless ``num_players`` is the int 2, 3 or 4 (not ``True``, ``2.0``
     or ``"2"``)."""
-    if not _is_int(num_players) or num_players not in PLAYER_COUNTS:
+    if not is_int(num_players) or num_players not in PLAYER_COUNTS:
         raise ValueError(f"num_players must be the int 2, 3 or 4, got {clip(num_players)}")
 
 
@@ -268,21 +268,39 @@ def check_position(pos):
                          f"or phase=end)")
     if pos.phase == "end" and any(able):
         raise ValueError("phase end but a player can still act")
+    room = MAX_SCORE - score_headroom(pos)
+    if any(abs(x) > room for x in pos.score):
+        raise ValueError(f"score {clip(pos.score)} out of reach: the points still to score here "
+                         f"could take it past +-{MAX_SCORE}, so each must be within +-{room}")
+
+
+def score_headroom(pos):
+    """The most any player's score can still change by from ``pos`` (see ``MAX_SCORE``): each
+    spot not yet fully covered will score its placed triangles at most once (|a| each), a tile
+    not yet placed at most 6|a| (three spots at each of its two triangles), and the final
+    scoring, unless the game is over, at most ``FINAL_SCORE_MAX``. A legal move lowers it by at
+    least the points it scores, so a position whose scores are within ``MAX_SCORE -
+    headroom`` leads only to such positions: ``check_position`` asks for it."""
+    value = {t: abs(v) for k, v in pos.tiles for t in SLOTS[k]}
+    placed = sum(value.get(t, 0) for tris in SPOT_TRIANGLES
+                 if not all(t in value for t in tris) for t in tris)
+    unplaced = sum(abs(v) * c for v, c in zip(VALUES, pos.pile)) + abs(pos.drawn or 0)
+    return placed + 6 * unplaced + (0 if pos.phase == "end" else FINAL_SCORE_MAX)
 
 
 def _check_fields(pos):
     """Each field of ``pos`` alone: types, ranges, lengths, no slot or spot twice."""
     P = pos.num_players
     for k, v in _pairs(pos.tiles, "tiles"):
-        if not (_is_int(k) and 0 <= k < NUM_SLOTS and _is_int(v) and v in VALUES):
+        if not (is_int(k) and 0 <= k < NUM_SLOTS and is_int(v) and v in VALUES):
             raise ValueError(f"tile {clip((k, v))} needs a slot 0..{NUM_SLOTS - 1} and a value "
                              f"in {' '.join(map(value_name, VALUES))}")
     if len({k for k, _ in pos.tiles}) != len(pos.tiles):
         raise ValueError("a slot is listed twice in tiles")
     for s, o in _pairs(pos.pawns, "pawns"):
-        if not (_is_int(s) and 0 <= s < NUM_SPOTS):
+        if not (is_int(s) and 0 <= s < NUM_SPOTS):
             raise ValueError(f"bad spot {clip(s)}; expected s00..s{NUM_SPOTS - 1:02d}")
-        if not (_is_int(o) and 0 <= o < P):
+        if not (is_int(o) and 0 <= o < P):
             raise ValueError(f"pawn on {spot_name(s)} needs an owner 0..{P - 1}, got {clip(o)}")
     if len({s for s, _ in pos.pawns}) != len(pos.pawns):
         raise ValueError("two pawns on one spot")
@@ -290,19 +308,19 @@ def _check_fields(pos):
         if sum(1 for _, o in pos.pawns if o == p) > PAWNS_PER_PLAYER:
             raise ValueError(f"player {p} has more than {PAWNS_PER_PLAYER} pawns on the board")
     if not (isinstance(pos.score, tuple) and len(pos.score) == P
-            and all(_is_int(x) and -MAX_SCORE <= x <= MAX_SCORE for x in pos.score)):
+            and all(is_int(x) and -MAX_SCORE <= x <= MAX_SCORE for x in pos.score)):
         raise ValueError(f"score needs {P} integers in -{MAX_SCORE}..{MAX_SCORE} (no player "
                          f"can score more), got {clip(pos.score)}")
     if not (isinstance(pos.pile, tuple) and len(pos.pile) == len(VALUES)
-            and all(_is_int(c) and 0 <= c <= n for c, n in zip(pos.pile, TILE_COUNTS))):
+            and all(is_int(c) and 0 <= c <= n for c, n in zip(pos.pile, TILE_COUNTS))):
         raise ValueError(f"pile needs 8 counts, value -4..+4 at most "
                          f"{','.join(map(str, TILE_COUNTS))}, got {clip(pos.pile)}")
-    if not (_is_int(pos.to_move) and 0 <= pos.to_move < P):
+    if not (is_int(pos.to_move) and 0 <= pos.to_move < P):
         raise ValueError(f"move must be a player 0..{P - 1}, got {clip(pos.to_move)}")
     if pos.phase not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {clip(pos.phase)}")
     if (pos.drawn is None) == (pos.phase == "place") or (
-            pos.drawn is not None and not (_is_int(pos.drawn) and pos.drawn in VALUES)):
+            pos.drawn is not None and not (is_int(pos.drawn) and pos.drawn in VALUES)):
         raise ValueError(f"drawn must be a tile value in phase place and None in other "
                          f"phases, got {clip(pos.drawn)} in phase {clip(pos.phase)}")
 
@@ -312,11 +330,6 @@ def _pairs(items, what):
                                               for x in items)):
         raise ValueError(f"{what} must be a tuple of pairs, got {clip(items)}")
     return items
-
-
-def _is_int(x):
-    """An integer that is not a bool (``True`` is no player count)."""
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 def can_place_pawn(pos, player, covered, act):

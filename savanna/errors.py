@@ -1,4 +1,6 @@
-"""One-line error messages that quote bad input without echoing all of it."""
+"""One-line error messages that quote bad input without echoing all of it, and the argument
+checks every game and agent shares."""
+import numbers
 
 LIMIT = 80
 
@@ -7,3 +9,16 @@ def clip(value, limit=LIMIT):
     """``repr(value)`` on one line, cut to at most ``limit`` characters (marked ``...``)."""
     text = repr(value).replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_int(value):
+    """Whether ``value`` is an integer that is not a bool (``True`` is no seat or count)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_int(name, value, lo, hi, what="an int"):
+    """``value`` as an int, or a one-line ValueError unless it is an integer (not a bool, not a
+    float) in ``lo..hi``; ``what`` words the kind of int (``"a seat"``)."""
+    if not (is_int(value) and lo <= value <= hi):
+        raise ValueError(f"{name} must be {what} in {lo}..{hi}, got {clip(value)}")
+    return int(value)

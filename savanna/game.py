@@ -27,8 +27,8 @@ from savanna._drivers import (
     NOT_A_DECISION,
     TERMINAL,
 )
-from savanna.errors import clip
-from savanna.rng import make_streams
+from savanna.errors import check_int, clip
+from savanna.rng import as_generator, make_streams
 from savanna.specialize import specialize
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "Kernels", "Row", "Seed", "States"]
@@ -37,6 +37,9 @@ States = np.ndarray  # a batch: a 1-d array of the game's state dtype
 Row = np.ndarray | np.void  # one state: a row (np.void) or a batch of one
 Seed = int | np.random.Generator | None  # where randomness comes from
 ArrayLike = Any  # anything np.asarray takes
+# The most states one call makes (init): 16M rows is gigabytes already; more is a mistake, and
+# numpy would fail only after trying to allocate them.
+MAX_BATCH = 1 << 24
 
 
 class Kernels(NamedTuple):
@@ -154,10 +157,9 @@ class Game:
     def init(self, n: int, rng: Seed = None) -> States:
         """``n`` initial states; random setup (if any) drawn from ``rng`` (None, an int seed
         >= 0 or a Generator)."""
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n must be a positive int, got {clip(n)}")
+        n = check_int("n", n, 1, MAX_BATCH, "a positive int (the number of states)")
         streams = make_streams(rng, n)
-        s = np.zeros(int(n), self.state_dtype)  # zeros: padding bytes too, so tobytes() hashes
+        s = np.zeros(n, self.state_dtype)  # zeros: padding bytes too, so tobytes() hashes
         self.drivers.reset_batch(s, self.template(), streams)
         return s
 
@@ -187,8 +189,9 @@ class Game:
         return s, self.step_inplace(s, actions)
 
     def step_inplace(self, s: States, actions: ArrayLike) -> np.ndarray:
-        """Apply one decision per state in place; returns ``rewards float32[n, P]``."""
-        s = self._check_batch(s)
+        """Apply one decision per state in place (``s``: a writeable C-contiguous batch);
+        returns ``rewards float32[n, P]``."""
+        s = self._check_batch(s, in_place=True)
         actions = self.check_actions(s, actions)
         rewards = np.zeros((len(s), self.num_players), np.float32)
         self.drivers.step_batch(s, actions, rewards)
@@ -202,8 +205,8 @@ class Game:
         return probs[:, : self.max_chance_outcomes]
 
     def apply_chance(self, s: States, outcomes: ArrayLike) -> None:
-        """Apply one chance outcome per state (every state must be a chance node)."""
-        s = self.check_states(s)
+        """Apply one chance outcome per state, in place (every state must be a chance node)."""
+        s = self.check_states(s, in_place=True)
         outcomes = np.asarray(outcomes)
         if outcomes.shape != (len(s),) or not np.issubdtype(outcomes.dtype, np.integer):
             raise ValueError(f"outcomes must be {len(s)} integers, got {outcomes.dtype} "
@@ -220,15 +223,17 @@ class Game:
                              f"possible: {np.flatnonzero(probs[i]).tolist()}")
         self.drivers.apply_chance_batch(s, outcomes.astype(np.int64))
 
-    def sample_chance(self, s: States, rng: np.random.Generator) -> np.ndarray:
-        """One outcome per state (every state a chance node), drawn from ``rng`` (a Generator)
-        with the outcome probabilities: ``game.apply_chance(s, game.sample_chance(s, rng))``."""
+    def sample_chance(self, s: States, rng: Seed) -> np.ndarray:
+        """One outcome per state (every state a chance node), drawn from ``rng`` (a Generator,
+        an int seed or None) with the outcome probabilities:
+        ``game.apply_chance(s, game.sample_chance(s, rng))``."""
+        generator = as_generator(rng)
         probs = self.chance_probs(s)
         cumulative = probs.cumsum(axis=1)
         if (cumulative[:, -1] <= 0).any():
             i = int(np.flatnonzero(cumulative[:, -1] <= 0)[0])
             raise ValueError(f"state {i} is not a chance node")
-        u = rng.random(len(probs)) * cumulative[:, -1]
+        u = generator.random(len(probs)) * cumulative[:, -1]
         return (cumulative <= u[:, None]).sum(axis=1)
 
     def observe(self, s: States, player: ArrayLike) -> np.ndarray:
@@ -246,24 +251,39 @@ class Game:
 
     def resample_hidden(self, s: States, player: int, rng: Seed = None) -> States:
         """States consistent with ``player``'s information (perfect information: copies)."""
-        return self.check_states(s).copy()
+        s = self.check_states(s).copy()
+        player = self.check_player(player)
+        rng = as_generator(rng)
+        return s if self.perfect_information else self._resample_hidden(s, player, rng)
+
+    def _resample_hidden(self, s, player, rng):
+        """Redraw in place what ``player`` does not know in the checked copies ``s``; returns
+        them (``rng`` a Generator). Games with hidden information implement it."""
+        raise NotImplementedError
 
     def random_playouts(self, s: States, rng: Seed = None,
                         parallel: bool | str = False) -> tuple[np.ndarray, np.ndarray]:
         """Play every state to the end with uniform random decisions, in place.
 
-        Returns ``(returns float32[n, P], plies int64[n])``. Each state has its own random
-        stream, so the result is the same with any number of threads. ``parallel``: False
-        (one thread), True (numba's threads) or "auto" (numba's threads where they are faster
-        at this batch size under the machine's load now: ``savanna.threads``).
+        Returns ``(returns float32[n, P], plies int64[n])``; ``s`` must be a writeable
+        C-contiguous batch. Each state has its own random stream, so the result is the same
+        with any number of threads. ``parallel``: False (one thread), True (numba's threads)
+        or "auto" (numba's threads where they are faster at this batch size under the
+        machine's load now: ``savanna.threads``).
         """
-        s = self.check_states(s)
+        s = self.check_states(s, in_place=True)
         run = threads.kernel_for(parallel, self.drivers.random_playouts,
                                  self.drivers.random_playouts_parallel)
         totals = np.zeros((len(s), self.num_players), np.float32)
         plies = np.zeros(len(s), np.int64)
         run(s, make_streams(rng, len(s)), totals, plies)
         return totals, plies
+
+    @property
+    def has_scores(self) -> bool:
+        """Whether ``scores`` works before the end: the game declares a ``scores_one`` kernel
+        (or, written in Python, overrides ``scores``)."""
+        return type(self).scores is not Game.scores or self.kernels.scores_one is not None
 
     def scores(self, s: States) -> np.ndarray:
         """``int64[n, P]``: each player's score if the game ended now (final at the end)."""
@@ -282,8 +302,21 @@ class Game:
         raise NotImplementedError
 
     def from_text(self, text: str) -> States:
-        """A batch of one state from the game's text notation."""
-        return self.from_position(self.notation.parse(text))
+        """A batch of one state from the game's text notation, written as ``to_text`` writes
+        it: each position has one spelling (no leading zeros or signs, lists sorted), so that
+        texts compare and round-trip; a variant is a ValueError pointing at the difference."""
+        s = self.from_position(self.notation.parse(text))
+        self._check_canonical(text, self.to_text(s))
+        return s
+
+    @staticmethod
+    def _check_canonical(text, canonical):
+        if text != canonical:
+            i = next((i for i, (a, b) in enumerate(zip(text, canonical)) if a != b),
+                     min(len(text), len(canonical)))
+            raise ValueError(f"position not in the canonical notation at character {i}: "
+                             f"{clip(text[i : i + 16])} where it is written "
+                             f"{clip(canonical[i : i + 16])}")
 
     def to_text(self, row: Row) -> str:
         """The notation of one state (checked first: a corrupted row is a ValueError)."""
@@ -291,9 +324,8 @@ class Game:
 
     def action_to_string(self, row: Row, action: int) -> str:
         """The name of ``action`` (the game's notation, e.g. ``'Z c4'`` in Zèbres)."""
-        if not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an int, got {action!r}")
-        return self.notation.action_name(int(action))
+        return self.notation.action_name(
+            check_int("action", action, 0, self.num_actions - 1, "an int (an action id)"))
 
     def string_to_action(self, row: Row, text: str) -> int:
         """The id of a legal action named ``text`` in this state, or a ValueError listing them."""
@@ -308,8 +340,14 @@ class Game:
         return action
 
     def render(self, row: Row, player: int | None = None) -> str:
-        """A readable text picture of one state (defaults to the notation). With a ``player``,
-        only what that seat may see (games with hidden information override this)."""
+        """A readable text picture of one state. With a ``player`` (a seat), only what that
+        seat may see."""
+        row = self.check_states(self._as_batch(row))
+        return self._text(row, None if player is None else self.check_player(player))
+
+    def _text(self, row, player):
+        """The game's text picture of a checked state (a batch of one) as ``player`` (a seat
+        or None) sees it; the notation unless the game draws one."""
         return self.to_text(row)
 
     def render_svg(self, row: Row, player: int | None = None) -> str:
@@ -334,10 +372,7 @@ class Game:
         """The ``savanna.draw.Drawing`` of one state (from ``player``'s seat, if given) that
         ``render_svg``, ``render_rgb`` and ``show`` output; its text fallback is ``render``."""
         row = self.check_states(self._as_batch(row))
-        if player is not None and not (isinstance(player, (int, np.integer))
-                                       and 0 <= player < self.num_players):
-            raise ValueError(f"player must be None or a seat 0..{self.num_players - 1}, "
-                             f"got {clip(player)}")
+        player = None if player is None else self.check_player(player)
         picture = self._drawing(row, player)
         picture.text_fallback = self.render(row, player)
         return picture
@@ -347,20 +382,29 @@ class Game:
         raise NotImplementedError
 
     # ----- validation at the boundary ----------------------------------------------------
-    def check_states(self, s: States | Row) -> States:
+    def check_player(self, player: int) -> int:
+        """``player`` as an int, or a ValueError unless it is a seat ``0..P-1`` (an integer:
+        not a bool, a float or a str)."""
+        return check_int("player", player, 0, self.num_players - 1, "an int (a seat)")
+
+    def check_states(self, s: States | Row, in_place: bool = False) -> States:
         """``s`` as a batch of this game's states, or a ValueError saying what is wrong: the
         array's type, dtype and shape, then every row's values (one compiled pass of the
         game's ``valid_one`` and of the protocol: a decision node has a legal action, a
-        chance node a possible outcome). Every state that enters the API passes here."""
-        s = self._check_batch(s)
+        chance node a possible outcome). Every state that enters the API passes here.
+        ``in_place``: see ``_check_batch``."""
+        s = self._check_batch(s, in_place)
         if hasattr(self, "kernels"):
             i, code = self.drivers.first_invalid(s, self.template())
             if i >= 0:
                 raise ValueError(self._state_error(i, code))
         return s
 
-    def _check_batch(self, s: States | Row) -> States:
-        """The array checks of ``check_states``, without reading the rows."""
+    def _check_batch(self, s: States | Row, in_place: bool = False) -> States:
+        """The array checks of ``check_states``, without reading the rows. Calls that only
+        read accept any array of the state dtype (a read-only or strided one is copied: the
+        kernels take one layout, compiled once); calls that change ``s`` (``in_place``) need a
+        writeable C-contiguous one, since a copy would hide the change from the caller."""
         if isinstance(s, np.void):
             s = self._as_batch(s)
         if not isinstance(s, np.ndarray):
@@ -372,9 +416,11 @@ class Game:
                              "from_text)")
         if s.ndim != 1:
             raise ValueError(f"states must be a 1-d batch, got shape {s.shape}")
-        if not s.flags.c_contiguous or not s.flags.writeable:
+        if s.flags.c_contiguous and s.flags.writeable:
+            return s
+        if in_place:
             raise ValueError("states must be a C-contiguous, writeable array (use .copy())")
-        return s
+        return s.copy()
 
     def _state_error(self, i, code):
         generic = {NO_LEGAL_ACTION: "a decision node with no legal action",

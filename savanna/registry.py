@@ -32,8 +32,21 @@ def game_class(name):
 
 def make_game(name, **options):
     """An instance of game ``name`` with its options, e.g.
-    ``make_game("zebres", board="president")``."""
-    return game_class(name)(**options)
+    ``make_game("zebres", board="president")``; an option the game does not take is a
+    ValueError listing those it does."""
+    return _construct(name, options, "")
+
+
+def _construct(name, options, also):
+    """``game_class(name)(**options)`` after checking that the game takes every option; the
+    error names them (``also``: where else an unknown keyword might have been meant)."""
+    cls = game_class(name)
+    params = inspect.signature(cls).parameters
+    unknown = sorted(set(options) - set(params))
+    if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        raise ValueError(f"unknown setting {clip(unknown)}: not a {name} option "
+                         f"({', '.join(params) or 'none'}){also}")
+    return cls(**options)
 
 
 def resolve_game(game, options):
@@ -48,12 +61,6 @@ def resolve_game(game, options):
                              "pass the game's name instead")
         return game
     if isinstance(game, str):
-        cls = game_class(game)
-        params = inspect.signature(cls).parameters
-        unknown = sorted(set(options) - set(params))
-        if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
-            raise ValueError(f"unknown setting {clip(unknown)}: not a {game} option "
-                             f"({', '.join(params) or 'none'}), nor a setting of the "
-                             "environment (environments pass other keywords to the game)")
-        return cls(**options)
+        return _construct(game, options, ", nor a setting of the environment (environments "
+                                         "pass other keywords to the game)")
     raise ValueError(f"game must be a name or a Game, got {clip(type(game).__name__)}")

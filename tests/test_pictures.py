@@ -73,9 +73,12 @@ def test_a_batch_shows_as_a_grid_and_one_state_as_itself(game):
 
 def test_a_bad_viewer_is_a_one_line_error(game):
     s = game.init(1, rng=0)
-    for player in (-1, game.num_players, "0", 1.0):
-        with pytest.raises(ValueError, match="player must be None or a seat"):
-            game.render_svg(s[0], player=player)
+    for player in (-1, game.num_players, "0", 1.0, 0.5, True, np.True_):  # issue #21: bools
+        for draw in (game.render_svg, game.render):                         # and floats too
+            with pytest.raises(ValueError, match=r"player must be an int \(a seat\) in 0\.\.") \
+                    as err:
+                draw(s[0], player=player)
+            assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match="expected one"):
         game.render_rgb(np.concatenate([s, s]))
 
@@ -90,7 +93,7 @@ def test_rgb_array_env_renders_the_picture(game):
 def test_banjooli_seat_sees_only_its_own_card_and_berries():
     """Seat 0 sees card 0 only; seat 1 took Jëmbat and knows the berries left (Oor on b7
     among them), seat 0 does not; the full picture (player None) shows every card and kind."""
-    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY", players=3,
+    text = position("b3,a3,b1n,a2n,c2n", course="T1,K1", dice="RRRYYY", players=3,
                     cards="0,4,7", berries="T@b4+1,O@b7+1,x", collected="-,J,-")
     game = game_of(text)
     row = game.from_text(text)[0]

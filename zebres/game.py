@@ -129,8 +129,11 @@ class ZebresGame(Game):
             frozenset(c for c in range(notation.NUM_CELLS) if swapped >> c & 1))
 
     def from_text(self, text):
-        """A batch of one state from the notation, e.g. ``'....../... r - - setup'``."""
-        return self.from_position(notation.parse(text, self.board))
+        """A batch of one state from the notation, e.g. ``'....../... r - - setup'``, written
+        canonically (see ``Game.from_text``)."""
+        s = self.from_position(notation.parse(text, self.board))
+        self._check_canonical(text, self.to_text(s))
+        return s
 
     def perft(self, row, depth):
         """Distinct sequences of ``depth`` decisions from one state: rules §8's check."""
@@ -141,7 +144,7 @@ class ZebresGame(Game):
         return K.perft(self.check_states(self._as_batch(row)), int(depth))
 
     # ----- scores and pictures --------------------------------------------------------------
-    def render(self, row, player=None):
+    def _text(self, row, player):
         """A text picture: rivers, tokens, track labels with Impala, sectors, hands, phase
         (perfect information: the same from every ``player``'s seat)."""
         return render_text(self.to_position(row), self._board_of(row), self._scores_of(row))

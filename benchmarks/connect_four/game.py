@@ -96,7 +96,7 @@ class ConnectFourGame(Game):
         d.text(10 + 3.5 * cell, 6 * cell + 52, f"connect four: {status}", size=15)
         return d
 
-    def render(self, row, player=None):
+    def _text(self, row, player):
         """The board, top row first, with column letters below (perfect information: the same
         from every seat)."""
         text = self.to_text(row)

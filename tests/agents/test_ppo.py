@@ -200,8 +200,8 @@ def test_a_corrupt_checkpoint_gives_a_clear_error(tmp_path, nim_checkpoint):
     truncated.write_bytes(nim_checkpoint.read_bytes()[:300])
     garbage = tmp_path / "garbage.pt"
     garbage.write_bytes(b"not a checkpoint at all")
-    for path in (truncated, garbage):
-        with pytest.raises(ValueError, match="not a readable PPO checkpoint"):
+    for path, message in ((truncated, "is corrupt"), (garbage, "not a Savanna PPO checkpoint")):
+        with pytest.raises(ValueError, match=message):
             load_checkpoint(path)
     with pytest.raises(ValueError, match="no PPO checkpoint"):
         load_checkpoint(tmp_path / "missing.pt")

@@ -133,6 +133,7 @@ class Nim(TinyGame):
     def __init__(self, heaps=(2, 3, 4)):
         if len(heaps) != 3 or not all(0 <= h <= 4 for h in heaps) or sum(heaps) == 0:
             raise ValueError(f"heaps must be three sizes in 0..4, not all zero; got {heaps!r}")
+        self.heaps = tuple(heaps)  # an option, as savanna.metadata.game_options reads them
         self._template = np.zeros(1, NIM_DTYPE)
         self._template[0]["heaps"] = heaps
 

@@ -1,6 +1,7 @@
 """The berry variant (§7): placement, trigger, each of the eleven berries, hidden kinds; every
-test runs on both the kernels and the reference. Course T1,T1 (rows 3-8, plain ground) unless
-said otherwise; slot k of ``berries=`` is the berry placed by seat k (``x`` once taken).
+test runs on both the kernels and the reference. Course T1,K1 (rows 3-8, plain ground; a
+course lays each face once, so the second tile is the plain curve) unless said otherwise;
+slot k of ``berries=`` is the berry placed by seat k (``x`` once taken).
 """
 
 from tests.banjooli.helpers import field, legal, observe, ostriches, play, position, scores
@@ -9,7 +10,7 @@ NESTS = "b1n,a2n,c2n"  # G, Y, P wait on their nests
 
 
 def berry_position(ostriches, berries, **kw):
-    kw.setdefault("course", "T1,T1")
+    kw.setdefault("course", "T1,K1")
     return position(ostriches, berries=berries, **kw)
 
 
@@ -59,7 +60,7 @@ def test_plain_berry_lets_the_move_go_on(impl):
 
 def test_jade_scores_two_after_the_double(impl):
     # arrivals R B G, P last: card 0 scores (5+4+3)*2 = 24, plus 2 for the jade
-    text = position("+1,+2,+3,a4,c3", phase="end", cards="0,5", course="T1,T1",
+    text = position("+1,+2,+3,a4,c3", phase="end", cards="0,5", course="T1,K1",
                     berries="x,T@b7", collected="O,-")
     assert scores(impl, text) == [26, 7]
 

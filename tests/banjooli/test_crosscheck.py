@@ -83,7 +83,7 @@ def test_kernel_matches_reference_on_2000_random_games(options):
 @pytest.mark.parametrize("text", [
     position("b3,b4,b1n,a2n,c2n", course="T1,LAVA,T2", players=3),
     position("a7,b4,b1n,a2n,c2n", course="T1,LAVA", phase="move:R1:b6"),
-    position("b6,b4,b1n,a2n,c2n", course="T1,T1", phase="snake:R", berries="x,T@a8",
+    position("b6,b4,b1n,a2n,c2n", course="T1,K1", phase="snake:R", berries="x,T@a8",
              collected="K,-"),
 ])
 def test_play_lockstep_from_hand_made_positions(text):
@@ -94,7 +94,7 @@ def test_play_lockstep_from_hand_made_positions(text):
 
 
 def test_play_lockstep_catches_a_disagreement(monkeypatch):
-    text = position("b3,b4,b1n,a2n,c2n", course="T1,T1")
+    text = position("b3,b4,b1n,a2n,c2n", course="T1,K1")
     game = game_of(text)
     wrong = ref.legal_actions
     monkeypatch.setattr(ref, "legal_actions", lambda st: wrong(st)[1:] or [0])

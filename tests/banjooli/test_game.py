@@ -139,7 +139,7 @@ def test_resample_hidden_keeps_own_card_and_redraws_the_others():
 def test_resample_hidden_respects_seen_and_collected_kinds():
     """Seat 0 took Jëmbat, so it knows both berries left; seat 1 knows neither: for it they
     are redrawn, distinct, from the kinds nobody collected (collected berries are public)."""
-    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY", players=3,
+    text = position("b3,a3,b1n,a2n,c2n", course="T1,K1", dice="RRRYYY", players=3,
                     berries="x,O@b7+0,T@a8+0", collected="J,-,-")
     game = game_of(text)
     s = np.repeat(game.from_text(text), 200)
@@ -166,7 +166,7 @@ def test_render_text_and_image():
 
 def test_render_shows_face_down_and_seen_berries():
     """Seat 1 took Jëmbat: it sees the berries' kinds, seat 0 sees them face down."""
-    text = position("b3,a3,b1n,a2n,c2n", course="T1,T1", dice="RRRYYY", players=3,
+    text = position("b3,a3,b1n,a2n,c2n", course="T1,K1", dice="RRRYYY", players=3,
                     berries="T@b4+1,O@b7+1,x", collected="-,J,-")
     game = game_of(text)
     s = game.from_text(text)

@@ -68,7 +68,7 @@ def test_jumps_chain_within_one_move(impl):
     #  5 | . . . |
     #  4 | . B . |
     #  3 | . R . |
-    text = position(f"b3,b4,b6,{NESTED}", course="T1,T1", dice="RRYYYY")
+    text = position(f"b3,b4,b6,{NESTED}", course="T1,K1", dice="RRYYYY")
     after, _ = play(impl, text, ["move R", "straight", "straight"])
     assert ostriches(after)["R"] == "b7"
 
@@ -147,7 +147,7 @@ def test_only_directions_that_complete_the_move_are_offered(impl):
     #  5 | B Y . |     R (2 points) on b3: left leads to a4, a dead end
     #  4 | . . . |
     #  3 | . R . |
-    text = position("b3,a5,a6,b5,c6", course="T1,T1", dice="RRYYYY")
+    text = position("b3,a5,a6,b5,c6", course="T1,K1", dice="RRYYYY")
     after, _ = play(impl, text, ["move R"])
     assert legal(impl, after) == ["straight", "right"]
 

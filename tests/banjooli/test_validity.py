@@ -34,7 +34,7 @@ BASES = {
     "act": lambda: _text(position("b3,b4,b1n,a2n,c2n", course="T1,T2,T3", players=3,
                                   berries="T@a5+1,O@c7+1,x", collected="-,J,-")),
     # seat 0 took Joka with R on b6: it chooses where R lands on row 4
-    "snake": lambda: _text(position("b6,b4,b1n,a2n,c2n", course="T1,T1", phase="snake:R",
+    "snake": lambda: _text(position("b6,b4,b1n,a2n,c2n", course="T1,K1", phase="snake:R",
                                     berries="x,T@a8", collected="K,-")),
 }
 
@@ -258,7 +258,7 @@ IMPOSSIBLE_TEXTS = [  # (text, words of the reason)
     (position("b3,b4,b1n,a2n,c2n", phase="move:R3:a5"), "safe"),
     (position("b3,b4,b1n,a2n,c2n", phase="roll", dice="R?R???"), "dice"),
     (position("b3,b4,b1n,a2n,c2n", berries="T@a5+1,O@c4"), "Jëmbat"),
-    (position("b3,b4,b1n,a2n,c2n", course="T1,T1", berries="T@a5,x", collected="-,U"),
+    (position("b3,b4,b1n,a2n,c2n", course="T1,K1", berries="T@a5,x", collected="-,U"),
      "direction"),
 ]
 

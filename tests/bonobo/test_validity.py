@@ -154,10 +154,12 @@ CORRUPTIONS = {
                                lambda r: _pawn_on(r, _surrounded_spot(r)), "fully covered spot"),
     "pawn by an activated toilet": (_room(_has_barred), lambda r: _pawn_on(r, _barred_spot(r)),
                                     "activated toilet"),
-    "score too high": (None, _set("score", notation.MAX_SCORE + 1, 0),
-                       "score must be in -908..908"),
-    "score too low": (None, _set("score", -notation.MAX_SCORE - 1, 1),
-                      "score must be in -908..908"),
+    "score too high": (None, _set("score", notation.MAX_SCORE + 1, 0), "score out of reach"),
+    "score too low": (None, _set("score", -notation.MAX_SCORE - 1, 1), "score out of reach"),
+    # issue #21: the bound itself, with points still to score (the final scoring at least)
+    "score at the bound before the end": (lambda r: r["phase"] != K.END,
+                                          _set("score", notation.MAX_SCORE, 0),
+                                          "score out of reach"),
     "chance on a full board": (_phase(K.END), _set("phase", K.DRAWING), "no free slot"),
     "end too soon": (_phase(K.CHOOSE), _set("phase", K.END), "while a player can still act"),
     "nobody to move": (_phase(K.END), _set("phase", K.CHOOSE), "no legal action"),
@@ -219,6 +221,11 @@ def test_a_corrupted_row_is_a_one_line_error_at_every_entry(report, name):
 BAD_TEXTS = [
     (START.replace("score=0,0", "score=40000,0"), "score needs 2 integers in -908..908"),
     (START.replace("score=0,0", "score=909,0"), "in -908..908"),
+    # issue #21: accepted, then the next legal move scored past the bound (t30-t31 completes
+    # s09) and every call refused the state step had made
+    ("players=2 tiles=t19-t20:+3,t21-t22:-2,t32-t33:+4 pawns=s09:0 score=908,0 "
+     "pile=3,3,3,3,4,4,2,2 move=1 phase=place:-1", "score (908, 0) out of reach"),
+    (START.replace("score=0,0", "score=0,-1"), "so each must be within +-0"),
     (START.replace("score=0,0", "score=0," + "9" * 5000), "is not an integer"),
     (START.replace("score=0,0", "score=1_0,0"), "is not an integer"),
     (START.replace("move=0", "move=-1"), "move must be a player 0..1"),
