@@ -79,8 +79,8 @@ from savanna_agents.settings import (
 )
 
 __all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
-           "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_evaluator",
-           "save_checkpoint"]
+           "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_contents",
+           "network_evaluator", "save_checkpoint"]
 
 CHECKPOINT_FORMAT = "savanna-az"
 CHECKPOINT_VERSION = 2  # 2: the whole file sealed, the game options stored
@@ -691,11 +691,8 @@ class Trainer:
 
     def checkpoint(self, extra=None, full=True):
         """A checkpoint's contents: the network alone, or (``full``) everything to resume."""
-        data = {"game": self.game.name, "game_options": game_options(self.game),
-                "obs_shape": list(self.game.obs_shape),
-                "num_actions": self.game.num_actions, "num_players": self.game.num_players,
-                "config": self.config.to_dict(), "counters": self.counters(),
-                "model": self.learner.net.state_dict(), "extra": extra or {}}
+        data = network_contents(self.game, self.config, self.learner.net.state_dict(),
+                                self.counters(), extra)
         if full:
             data["trainer"] = {
                 "learner": self.learner.state_dict(), "selfplay": self.selfplay.state_dict(),
@@ -722,6 +719,15 @@ class Trainer:
         trainer.learn_rng.bit_generator.state = saved["rng"]["learn"]
         torch.set_rng_state(saved["rng"]["torch"])
         return trainer, data["extra"]
+
+
+def network_contents(game, config, model, counters=None, extra=None):
+    """A checkpoint's contents holding a network only: ``model`` (a state dict) trained with
+    ``config`` (an ``AZConfig``) for ``game``."""
+    return {"game": game.name, "game_options": game_options(game),
+            "obs_shape": list(game.obs_shape), "num_actions": game.num_actions,
+            "num_players": game.num_players, "config": config.to_dict(),
+            "counters": counters or {}, "model": model, "extra": extra or {}}
 
 
 # ----- checkpoint files (sealed and checked: savanna_agents.checkpoint) ---------------------

@@ -34,7 +34,13 @@ import numpy as np
 import torch
 
 from savanna.errors import clip
-from savanna_agents.alphazero import AZConfig, az_loss, make_network, save_checkpoint
+from savanna_agents.alphazero import (
+    AZConfig,
+    az_loss,
+    make_network,
+    network_contents,
+    save_checkpoint,
+)
 from savanna_agents.distill import Dataset
 from savanna_agents.features import active_features
 from savanna_agents.settings import check_maxima, setting
@@ -276,14 +282,9 @@ def save_model(result: FitResult, path, half=True):
     """The fitted network as a weight-only AlphaZero checkpoint (``az:<path>`` plays it; ``half``
     stores the weights in float16, halving the file; they load back as float32)."""
     data_cfg = result.data_config
-    game = result.game
-    az = AZConfig(game=data_cfg["game"], game_options=data_cfg["game_options"],
-                  hidden=result.config.hidden, gumbel_scale=0.0)
+    config = AZConfig(game=data_cfg["game"], game_options=data_cfg["game_options"],
+                      hidden=result.config.hidden, gumbel_scale=0.0)
     model = {k: (v.half() if half and v.is_floating_point() else v)
              for k, v in result.net.state_dict().items()}
-    save_checkpoint({"game": game.name, "obs_shape": list(game.obs_shape),
-                     "num_actions": game.num_actions, "num_players": game.num_players,
-                     "config": az.to_dict(), "counters": {}, "model": model,
-                     "extra": {"fit": result.config.to_dict(), "data": data_cfg,
-                               "report": result.report}}, path)
-
+    save_checkpoint(network_contents(result.game, config, model, extra={
+        "fit": result.config.to_dict(), "data": data_cfg, "report": result.report}), path)
