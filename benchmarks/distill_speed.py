@@ -55,10 +55,11 @@ def gate_section(folders):
         report = json.loads((folder / "report.json").read_text())
         config = json.loads((folder / "config.json").read_text())
         data = config["data_config"]
+        seeds = ", ".join(str(d["seed"]) for d in config.get("data_configs", [data]))
         options = ", ".join(f"{k}={v}" for k, v in data["game_options"].items())
         head = (f"### {data['game']}{f' ({options})' if options else ''}\n\n"
                 f"Data: `{data['teacher']}` self-play, {data['games']:,} games "
-                f"(`savanna distill`, seed {data['seed']}); network {config['fit']['hidden']}, "
+                f"(`savanna distill`, seeds {seeds}); network {config['fit']['hidden']}, "
                 f"{report['steps']:,} steps; {report['heldout_positions']:,} held-out "
                 f"positions of games never trained on.\n")
         lines = ["| decisions | positions | value MSE vs target | value MSE vs outcome | "
