@@ -325,6 +325,12 @@ def test_each_shipped_baseline_loads_and_plays_legal_moves(name):
             states, _ = game.step(states, actions)
 
 
+def test_a_baseline_is_shipped_for_every_game_and_player_count():
+    expected = {"zebres-2p.pt"} | {f"bonobo-{p}p.pt" for p in range(2, 5)} | {
+        f"banjooli-{p}p.pt" for p in range(2, 6)}
+    assert set(shipped_baselines()) == expected
+
+
 def test_a_game_without_a_baseline_says_which_exist():
     agent = make_agent("az:baseline")
     game = Nim()
