@@ -135,6 +135,15 @@ def main(argv=None, prog="python -m savanna_benchmarks", parser_class=argparse.A
     return 0
 
 
+def publish(args, title, body):
+    """Prints a section and, unless ``--no-write`` or ``--quick``, writes it into RESULTS.md."""
+    print(body)
+    if not args.no_write and not args.quick:
+        write_results({title: body})
+        print(f"written to {RESULTS}")
+    return 0
+
+
 def peers_main(args, when, command, where):
     """``--peers``: the side-by-side section of RESULTS.md and its bar chart."""
     from savanna_benchmarks import peers
@@ -156,11 +165,7 @@ def validation_main(args, when, command, where):
                               progress=lambda m: print(m, file=sys.stderr))
     body = (f"## validation — cost of checking incoming states\n\n{when}; `{command}`; {where}\n\n"
             f"{validation.__doc__.strip()}\n\n" + table(rows) + "\n")
-    print(body)
-    if not args.no_write and not args.quick:
-        write_results({"validation — cost of checking incoming states": body})
-        print(f"written to {RESULTS}")
-    return 0
+    return publish(args, "validation — cost of checking incoming states", body)
 
 
 def alphazero_main(args, when, command, where):
@@ -184,11 +189,7 @@ def alphazero_main(args, when, command, where):
             "timed windows (by CPU rate); everything runs on one thread, so the CPU rate is "
             f"what one idle core does (load average at the end: {load:.1f}).\n\n"
             + table(rows) + "\n")
-    print(body)
-    if not args.no_write and not args.quick:
-        write_results({"alphazero — self-play speed": body})
-        print(f"written to {RESULTS}")
-    return 0
+    return publish(args, "alphazero — self-play speed", body)
 
 
 def scaling_main(args, when, command, where):
@@ -202,11 +203,7 @@ def scaling_main(args, when, command, where):
             f"`{command}`; {where}\n\nBeside this run, at its start: {before}; at its end: "
             f"{scaling.neighbours()}.\n\n{scaling.__doc__.strip()}\n\n"
             + table(rows, decimals=2) + "\n")
-    print(body)
-    if not args.no_write and not args.quick:
-        write_results({"scaling — vector env threads, Python share, adaptive under load": body})
-        print(f"written to {RESULTS}")
-    return 0
+    return publish(args, "scaling — vector env threads, Python share, adaptive under load", body)
 
 
 def distill_main(args, when, command, where):
@@ -229,8 +226,4 @@ def distill_main(args, when, command, where):
         body = (f"## {title}\n\n{when}; `{command}`; {where}; load average at the end "
                 f"{os.getloadavg()[0]:.1f}\n\n{distill_speed.__doc__.strip()}\n\n"
                 + table(rows) + "\n")
-    print(body)
-    if not args.no_write and not args.quick:
-        write_results({title: body})
-        print(f"written to {RESULTS}")
-    return 0
+    return publish(args, title, body)
