@@ -276,11 +276,11 @@ def check_position(pos):
 
 def score_headroom(pos):
     """The most any player's score can still change by from ``pos`` (see ``MAX_SCORE``): each
-    spot not yet fully covered will score its placed triangles at most once (``abs(a)`` each), a tile
-    not yet placed at most ``6 * abs(a)`` (three spots at each of its two triangles), and the final
-    scoring, unless the game is over, at most ``FINAL_SCORE_MAX``. A legal move lowers it by at
-    least the points it scores, so a position whose scores are within ``MAX_SCORE -
-    headroom`` leads only to such positions: ``check_position`` asks for it."""
+    spot not yet fully covered will score its placed triangles at most once (``abs(a)`` each),
+    a tile not yet placed at most ``6 * abs(a)`` (three spots at each of its two triangles), and
+    the final scoring, unless the game is over, at most ``FINAL_SCORE_MAX``. A legal move
+    lowers it by at least the points it scores, so a position whose scores are within
+    ``MAX_SCORE - headroom`` leads only to such positions: ``check_position`` asks for it."""
     value = {t: abs(v) for k, v in pos.tiles for t in SLOTS[k]}
     placed = sum(value.get(t, 0) for tris in SPOT_TRIANGLES
                  if not all(t in value for t in tris) for t in tris)

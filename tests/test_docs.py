@@ -77,9 +77,13 @@ def _check_command(words, parser, make_targets, bench_help):
     program, *args = words
     if program == "make":
         assert set(args) <= make_targets, f"no make target {args}"
-    elif program == "savanna" and args in (["--version"], ["--help"]):
+    elif program == "savanna" and args == ["--help"]:
         with pytest.raises(SystemExit, match="0"):
             parser.parse_known_args(args)
+    elif program == "savanna" and args == ["--version"]:
+        from savanna_experiments.cli import main
+
+        assert main(args) == 0
     elif program == "savanna":
         args, extra = parser.parse_known_args(args)
         if args.command == "bench":
