@@ -18,13 +18,8 @@ The teacher searches the true state: in a game with hidden information (Banjooli
 cards) its values are those of the deal, and a network that sees only observations learns
 their expectation over what it cannot see.
 
-Example::
-
-    >>> cfg = DistillConfig(game="zebres", games=512, teacher="mcts:sims=64", seed=0)
-    >>> folder = distill(cfg, "runs/zebres-uct64")
-    >>> data = load_dataset(folder)
-    >>> data.value_targets(outcome_weight=0.0).shape    # root values, relative seats
-    (20480, 2)
+The command line (``savanna distill``, ``savanna fit``) and the AlphaZero guide show the whole
+workflow; ``tests/agents/test_distill.py`` runs it on Nim.
 """
 import dataclasses
 import io

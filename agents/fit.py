@@ -18,11 +18,8 @@ Observations and legal masks are computed from the stored states batch by batch,
 holds the states only. The network is saved as an AlphaZero checkpoint holding the weights
 only (``save_model``), which ``az:<file>`` and ``savanna train az --init`` read.
 
-Example::
-
-    >>> result = fit(load_dataset("runs/zebres-uct64"), FitConfig(hidden=(256, 256)))
-    >>> print(result.report_text())
-    >>> save_model(result, "runs/zebres-fit/model.pt")
+The command line (``savanna distill``, ``savanna fit``) and the AlphaZero guide show the whole
+workflow; ``tests/agents/test_distill.py`` runs it on Nim.
 """
 import dataclasses
 import math

@@ -68,7 +68,7 @@ class BanjooliGame(Game):
 
     name = "banjooli"
     version = 0
-    rules_version = "v0 banjooli.md@61d56dad361f"  # tests/test_metadata.py checks the spec
+    rules_version = "v0 banjooli.md@ec4582fd47a9"  # tests/test_metadata.py checks the spec
     num_actions = notation.NUM_ACTIONS
     max_chance_outcomes = 6
     # 1,000 turns x at most 40 decisions per turn (a generous bound: reroll, act, 7 points with

@@ -25,8 +25,8 @@ static setting fixes that, since the load comes and goes; so ``Adaptive`` decide
 
 ``report()`` shows every choice and its measurements.
 
->>> step = adaptive(drivers.random_playouts, drivers.random_playouts_parallel)
->>> step(states, ...)              # same arguments and results as either kernel
+``adaptive(game.drivers.random_playouts, game.drivers.random_playouts_parallel)`` is called
+with the arguments of either kernel and gives the same results.
 """
 import math
 import statistics

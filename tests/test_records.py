@@ -183,15 +183,16 @@ def test_a_line_separator_inside_a_string_does_not_split_the_record(good_line, t
 
 def test_a_records_file_past_the_size_limit_is_refused_unread(tmp_path, monkeypatch):
     monkeypatch.setattr("savanna.records.MAX_RECORDS_BYTES", 100)
-    path = tmp_path / "big.jsonl"
-    path.write_text("x" * 101)
+    monkeypatch.chdir(tmp_path)  # a short path: a long one is clipped in the message
+    (tmp_path / "big.jsonl").write_text("x" * 101)
     with pytest.raises(ValueError, match=r"records file .*big.jsonl' is larger than 100 bytes"):
-        read_records(path)
+        read_records("big.jsonl")
 
 
-def test_an_unreadable_or_empty_file_is_a_one_line_error(tmp_path):
+def test_an_unreadable_or_empty_file_is_a_one_line_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a short path: a long one is clipped in the message
     with pytest.raises(ValueError, match="cannot read records file .*missing.jsonl"):
-        read_records(tmp_path / "missing.jsonl")
+        read_records("missing.jsonl")
     (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe")
     with pytest.raises(ValueError, match="not UTF-8 text"):
         read_records(tmp_path / "bin.jsonl")

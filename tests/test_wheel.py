@@ -125,7 +125,11 @@ LOAD_BASELINES = inspect.cleandoc('''
             make_game(game_name).__class__).parameters else {}
         game = make_game(game_name, **options)
         agent = make_agent("az:baseline,sims=2")
-        print(name, agent.act(game, game.init(1, rng=0), np.random.default_rng(0)))
+        rng = np.random.default_rng(0)
+        states = game.init(1, rng=0)
+        while game.current_player(states)[0] < 0:  # a first chance node: the dice, a tile
+            game.apply_chance(states, game.sample_chance(states, rng))
+        print(name, agent.act(game, states, rng))
 ''')
 
 
