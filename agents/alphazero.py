@@ -47,7 +47,6 @@ from typing import NamedTuple
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from savanna.errors import clip
@@ -65,9 +64,10 @@ from savanna_agents.checkpoint import (
     quoted_path,
     save_sealed,
 )
-from savanna_agents.features import active_features, observation_bags
+from savanna_agents.features import active_features
+from savanna_agents.inference import network_evaluator
 from savanna_agents.mcts import compiled_search
-from savanna_agents.policy_head import cross_entropy, probabilities
+from savanna_agents.policy_head import cross_entropy
 from savanna_agents.ppo import PolicyValueNet, _packed, _unpacked, network_shapes, obs_scale_of
 from savanna_agents.settings import (
     MAX_GAMES,
@@ -202,26 +202,6 @@ class AZNet(PolicyValueNet):
 def make_network(game, hidden):
     return AZNet(int(np.prod(game.obs_shape)), game.num_actions, game.num_players, hidden,
                  obs_scale_of(game))
-
-
-def network_evaluator(net):
-    """The search's evaluator on ``net`` as its weights are now: ``(obs uint8[n, O], mask
-    bool[n, A]) -> (priors float64[n, A], values float32[n, P] in relative seats)``. The first
-    layer is an embedding bag over the observations' active features (its weights transposed
-    and scaled once here), the priors the masked softmax evaluated at the legal actions only
-    (``savanna_agents.policy_head``)."""
-    first = net.trunk[0]
-    table = (first.weight.detach().t() * net.obs_scale).contiguous()
-    bias, rest = first.bias.detach(), net.trunk[1:]
-
-    @torch.inference_mode()
-    def evaluate(obs, mask):
-        flat, starts = observation_bags(obs)
-        hidden = rest(F.embedding_bag(torch.from_numpy(flat), table, torch.from_numpy(starts),
-                                      mode="sum").add_(bias))
-        return probabilities(hidden, net.policy, mask), net.value(hidden).numpy()
-
-    return evaluate
 
 
 # ----- the batched search ---------------------------------------------------------------------

@@ -10,9 +10,9 @@ so ``make_agent("az:baseline")`` plays any game that has one.
 ``gumbel + log prior + sigma(q)`` among the most visited root actions. At play time there is
 no root noise by default (``gumbel_scale=0``: the prior's top-k, deterministic; noise helps
 self-play explore and costs strength in a match). All randomness comes from the ``rng`` given
-to ``act``. With ``time_budget`` (seconds per move) the simulation count of each call is the
-budget divided by the measured cost of one simulation of one state in the calls before
-(at least 2), so that ``az`` and ``mcts`` can be compared at equal time per move.
+to ``act``. With ``time_budget`` (seconds per move) the simulation count of each call is what
+fits the budget times its states at the cost per simulation round measured in the calls
+before (at least 2), so that ``az`` and ``mcts`` can be compared at equal time per move.
 
 >>> from savanna import make_game
 >>> from savanna_agents.alphazero import AZConfig, Trainer, save_checkpoint
@@ -25,6 +25,7 @@ budget divided by the measured cost of one simulation of one state in the calls 
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 """
 import time
+from collections import deque
 from importlib import resources
 
 import numpy as np
@@ -41,6 +42,7 @@ from savanna_agents.base import random_argmax
 __all__ = ["AZAgent", "AZPolicyAgent", "BASELINE", "baseline_path", "shipped_baselines"]
 
 MAX_SIMS = 1 << 20  # simulations per move: the trees of a batch must fit in memory
+MAX_SEARCHES = 4  # searches kept, one per simulation count a time budget chose
 BASELINE = "baseline"  # the checkpoint name of the shipped model of the game being played
 
 
@@ -143,8 +145,8 @@ class AZAgent(AZPolicyAgent):
         self.gumbel_scale = float(gumbel_scale)
         self.rollout_weight = rollout_weight  # None: as the network was trained
         self.time_budget = None if time_budget is None else float(time_budget)
-        self._searches = {}
-        self._sim_seconds = None  # measured seconds of one simulation of one state
+        self._searches = {}  # (game key, sims) -> its GumbelSearch, MAX_SEARCHES at most
+        self._round_seconds = deque(maxlen=32)  # (states, seconds per simulation round)
 
     def settings(self):
         out = {"checkpoint": self.checkpoint, "sims": self.sims}
@@ -172,23 +174,35 @@ class AZAgent(AZPolicyAgent):
 
     @torch.no_grad()
     def act(self, game, states, rng):
+        started = time.perf_counter()
         states = game.check_states(states)
-        sims = self.sims if self.time_budget is None else self._budgeted_sims()
+        sims = self.sims if self.time_budget is None else self._budgeted_sims(len(states))
         key = (_key(game), sims)
         if key not in self._searches:
+            if len(self._searches) == MAX_SEARCHES:  # the oldest goes: its trees are memory
+                del self._searches[next(iter(self._searches))]
             self._searches[key] = self.new_search(game, sims)
         evaluate = network_evaluator(self.network(game))
-        started = time.perf_counter()
         actions = self._searches[key].run(states, evaluate, rng).actions
         if self.time_budget is not None:
-            self._sim_seconds = (time.perf_counter() - started) / (len(states) * sims)
+            self._round_seconds.append((len(states), (time.perf_counter() - started) / sims))
         return actions
 
-    def _budgeted_sims(self):
-        """Simulations that fit the time budget at the last measured cost (8 to measure)."""
-        if self._sim_seconds is None:
+    def _budgeted_sims(self, states):
+        """Simulations that fit ``time_budget`` seconds per state for a call on ``states``
+        states (8 until measured). A simulation round costs ``a + b * states`` seconds (one
+        network call for all of them, then ``b`` per state), fitted to the last calls' rounds;
+        the count is rounded down to one of 8 steps per doubling, so that few searches (and
+        their trees) are built."""
+        if not self._round_seconds:
             return 8
-        return int(min(MAX_SIMS, max(2, self.time_budget / self._sim_seconds)))
+        counts, seconds = np.array(self._round_seconds).T
+        slope, intercept = np.polyfit(counts, seconds, 1) if np.ptp(counts) else (0.0, -1.0)
+        if slope <= 0 or intercept < 0:  # one batch size so far, or noise: cost per state
+            slope, intercept = float(np.mean(seconds / counts)), 0.0
+        sims = self.time_budget * states / (intercept + slope * states)
+        sims = 2 ** (np.floor(8 * np.log2(max(sims, 2))) / 8)
+        return int(min(MAX_SIMS, sims))
 
     def __getstate__(self):  # arena workers get the agent without its search buffers
         return {**self.__dict__, "_searches": {}}

@@ -18,7 +18,7 @@ from savanna_agents.alphazero import (
     network_evaluator,
     save_checkpoint,
 )
-from savanna_agents.az_agent import baseline_path, shipped_baselines
+from savanna_agents.az_agent import AZAgent, baseline_path, shipped_baselines
 from savanna_agents.exact import solve
 from savanna_agents.registry import make_agent
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
@@ -438,3 +438,24 @@ def test_a_run_folder_stops_and_resumes(tmp_path):
     header = (folder / "metrics.csv").read_text().splitlines()[0].split(",")
     assert {"policy_loss", "value_loss", "policy_kl"} <= set(header)
     assert any("resuming" in m and "move 4" in m for m in messages)
+
+
+def test_a_time_budget_spends_what_the_measured_rounds_cost():
+    """Rounds measured at 1 ms + 0.1 ms per state: each call gets the most simulations
+    whose rounds fit the budget times its states, to within one of 8 steps per doubling."""
+    agent = AZAgent("baseline", time_budget=0.01)
+    assert agent._budgeted_sims(10) == 8  # nothing measured yet
+    agent._round_seconds.extend((n, 1e-3 + 1e-4 * n) for n in (4, 16, 64, 16))
+    for states in (1, 10, 100):
+        fits = 0.01 * states / (1e-3 + 1e-4 * states)
+        assert int(fits / 2 ** (1 / 8)) <= agent._budgeted_sims(states) <= fits
+
+
+def test_a_timed_agent_keeps_few_searches():
+    from savanna import make_game
+    game = make_game("zebres")
+    agent = AZAgent("baseline", time_budget=1e-4)
+    rng = np.random.default_rng(0)
+    for n in (1, 3, 9, 27, 2, 5):
+        assert agent.act(game, game.init(n, rng=n), rng).shape == (n,)
+    assert 1 <= len(agent._searches) <= 4

@@ -1,0 +1,75 @@
+"""A policy-value network's forward pass for search, in numba instead of torch.
+
+A search evaluates its leaves once per simulation round, a few dozen at a time, where torch's
+per-call overhead (module dispatch, BLAS threads that spin beside other work) costs more than
+the arithmetic. ``network_evaluator`` copies the weights once and runs the trunk in serial
+numba loops: the first layer sums the weight rows of the observations' active features (as
+``savanna_agents.features`` does for training), the next layers are dense, and the priors are
+the masked softmax at the legal actions only (``savanna_agents.policy_head``). The values
+are those of ``net.from_features``; the tests check both against torch's forward pass.
+"""
+import numpy as np
+import torch
+from numba import njit
+from torch import nn
+
+from savanna_agents.policy_head import probabilities
+
+__all__ = ["network_evaluator"]
+
+
+def network_evaluator(net):
+    """The search's evaluator on ``net`` as its weights are now: ``(obs uint8[n, O], mask
+    bool[n, A]) -> (priors float64[n, A], values float32[n, P] in relative seats)``."""
+    layers = [m for m in net.trunk if isinstance(m, nn.Linear)]
+    if [type(m) for m in net.trunk] != [nn.Linear, nn.ReLU] * len(layers):
+        raise ValueError("network_evaluator needs a trunk of Linear and ReLU pairs")
+    trunk = [_arrays(m) for m in layers]
+    table = trunk[0][0] * np.float32(net.obs_scale)
+    value = _arrays(net.value)
+
+    def evaluate(obs, mask):
+        hidden = _first_layer(np.ascontiguousarray(obs, np.uint8).reshape(len(obs), -1),
+                              table, trunk[0][1])
+        for weight, bias in trunk[1:]:
+            hidden = _dense(hidden, weight, bias, True)
+        priors = probabilities(torch.from_numpy(hidden), net.policy, mask)
+        return priors, _dense(hidden, *value, False)
+
+    return evaluate
+
+
+def _arrays(layer):
+    """An ``nn.Linear``'s weights transposed (``float32 [in, out]``) and its bias."""
+    return (np.ascontiguousarray(layer.weight.detach().numpy().T, np.float32),
+            np.ascontiguousarray(layer.bias.detach().numpy(), np.float32))
+
+
+@njit(cache=True)
+def _first_layer(obs, table, bias):
+    """``relu(obs @ table + bias)``, adding the rows of the non-zero entries only."""
+    n, f = obs.shape
+    out = np.empty((n, table.shape[1]), np.float32)
+    for r in range(n):
+        out[r] = bias
+        for j in range(f):
+            if obs[r, j] != 0:
+                v = np.float32(obs[r, j])
+                for k in range(table.shape[1]):
+                    out[r, k] += v * table[j, k]
+    return np.maximum(out, np.float32(0))
+
+
+@njit(cache=True)
+def _dense(x, weight, bias, relu):
+    """``x @ weight + bias``, then ReLU if ``relu``."""
+    n, width = x.shape
+    out = np.empty((n, weight.shape[1]), np.float32)
+    for r in range(n):
+        out[r] = bias
+        for j in range(width):
+            v = x[r, j]
+            if v != 0:
+                for k in range(weight.shape[1]):
+                    out[r, k] += v * weight[j, k]
+    return np.maximum(out, np.float32(0)) if relu else out
