@@ -31,15 +31,10 @@ import numpy as np
 import torch
 
 from savanna.errors import clip
-from savanna_agents.alphazero import (
-    AZConfig,
-    az_loss,
-    make_network,
-    network_contents,
-    save_checkpoint,
-)
+from savanna_agents.alphazero import AZConfig, az_loss, network_contents, save_checkpoint
 from savanna_agents.distill import Dataset
 from savanna_agents.features import active_features
+from savanna_agents.networks import AZNet
 from savanna_agents.settings import check_maxima, setting
 
 __all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
@@ -154,7 +149,7 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
                          f"batch of {cfg.batch_size}")
     held_inputs = [batches.inputs(rows) for rows in np.array_split(
         held, max(1, len(held) // 8192))]
-    net = make_network(game, cfg.hidden)
+    net = AZNet.for_game(game, cfg.hidden)
     optimizer = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda step: 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(
