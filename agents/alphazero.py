@@ -49,7 +49,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from savanna.errors import clip
+from savanna.errors import check_range, clip
 from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import game_options
 from savanna.registry import resolve_game
@@ -66,8 +66,10 @@ from savanna_agents.settings import (
     MAX_SEED,
     check_hidden,
     check_maxima,
+    check_positive,
     check_types,
     setting,
+    settings_from_dict,
 )
 
 __all__ = ["AZConfig", "CHECKPOINT", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
@@ -131,25 +133,16 @@ class AZConfig:
                 and all(isinstance(a, str) for a in self.ladder)):
             raise ValueError(f"ladder must be agent specs, got {clip(self.ladder)}")
         self.ladder = tuple(self.ladder)
-        for name in ("games", "sims", "max_considered", "batch_size", "replay_window",
-                     "log_every", "eval_games", "eval_sims", "threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+        check_positive(self, ("games", "sims", "max_considered", "batch_size", "replay_window",
+                              "log_every", "eval_games", "eval_sims", "threads"))
         check_maxima(self)
         for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be > 0, got {clip(getattr(self, name))}")
+            check_range(name, getattr(self, name), 0, above=True)
         for name in ("value_scale", "maxvisit_init", "value_range", "gumbel_scale",
                      "weight_decay", "value_weight", "lr_half_life"):
-            if not getattr(self, name) >= 0:
-                raise ValueError(f"{name} must be >= 0, got {clip(getattr(self, name))}")
-        if not 0 <= self.outcome_weight <= 1:
-            raise ValueError(f"outcome_weight must be in [0, 1], got "
-                             f"{clip(self.outcome_weight)}")
-        if not 0 <= self.rollout_weight <= 1:
-            raise ValueError(f"rollout_weight must be in [0, 1], got "
-                             f"{clip(self.rollout_weight)}")
+            check_range(name, getattr(self, name), 0)
+        for name in ("outcome_weight", "rollout_weight"):
+            check_range(name, getattr(self, name), 0, 1)
         if self.replay_window < self.batch_size:
             raise ValueError(f"replay_window ({self.replay_window}) must hold at least one "
                              f"batch ({self.batch_size})")
@@ -161,14 +154,7 @@ class AZConfig:
 
     @classmethod
     def from_dict(cls, data):
-        if not isinstance(data, dict):
-            raise ValueError(f"AlphaZero settings must be a dict, got {clip(data)}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise ValueError(f"unknown AlphaZero settings {clip(unknown)}; known: "
-                             f"{', '.join(sorted(names))}")
-        return cls(**data)
+        return settings_from_dict(cls, data, "AlphaZero")
 
 
 # ----- the network as the search's evaluator ----------------------------------------------

@@ -64,7 +64,7 @@ import torch
 from torch import nn
 
 from savanna.batch_play import BatchPlay
-from savanna.errors import clip
+from savanna.errors import check_range, clip
 from savanna.game import Game
 from savanna.metadata import game_options
 from savanna.numbers import parse_float
@@ -79,9 +79,11 @@ from savanna_agents.settings import (
     MAX_SEED,
     check_hidden,
     check_maxima,
+    check_positive,
     check_types,
     is_real,
     setting,
+    settings_from_dict,
 )
 
 __all__ = ["CHECKPOINT", "PPOConfig", "RolloutBuffer", "Trainer", "load_checkpoint",
@@ -134,28 +136,20 @@ class PPOConfig:
         check_types(self, "PPO")
         self.hidden = check_hidden(self.hidden)
         self.opponents = parse_shares(self.opponents)
-        for name in ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
-                     "snapshot_every", "pool_size", "eval_every", "eval_games",
-                     "checkpoint_every", "threads"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be a positive int, got {getattr(self, name)!r}")
+        check_positive(self, ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
+                              "snapshot_every", "pool_size", "eval_every", "eval_games",
+                              "checkpoint_every", "threads"))
         check_maxima(self)
-        if self.seed < 0:
-            raise ValueError(f"seed must be >= 0, got {self.seed!r}")
+        check_range("seed", self.seed, 0)
         if (self.num_envs * self.rollout_len) % self.minibatches:
             raise ValueError(f"num_envs * rollout_len ({self.num_envs * self.rollout_len}) must "
                              f"be divisible by minibatches ({self.minibatches})")
-        if not self.shaping >= 0:
-            raise ValueError(f"shaping must be >= 0, got {self.shaping!r}")
+        for name in ("shaping", "vf_coef", "ent_coef"):
+            check_range(name, getattr(self, name), 0)
         for name in ("gamma", "gae_lambda", "latest_share"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
-        if not self.lr > 0 or not self.clip > 0 or not self.max_grad_norm > 0:
-            raise ValueError(f"lr, clip and max_grad_norm must be positive, got {self.lr!r}, "
-                             f"{self.clip!r} and {self.max_grad_norm!r}")
-        if self.vf_coef < 0 or self.ent_coef < 0:
-            raise ValueError(f"vf_coef and ent_coef must be >= 0, got {self.vf_coef!r} and "
-                             f"{self.ent_coef!r}")
+            check_range(name, getattr(self, name), 0, 1)
+        for name in ("lr", "clip", "max_grad_norm"):
+            check_range(name, getattr(self, name), 0, above=True)
 
     @property
     def batch_size(self) -> int:
@@ -168,14 +162,7 @@ class PPOConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> "PPOConfig":
-        if not isinstance(data, dict):
-            raise ValueError(f"PPO settings must be a dict, got {clip(data)}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(map(str, set(data) - names))
-        if unknown:
-            raise ValueError(f"unknown PPO settings {clip(unknown)}; known: "
-                             f"{', '.join(sorted(names))}")
-        return cls(**data)
+        return settings_from_dict(cls, data, "PPO")
 
 
 def parse_shares(shares):
