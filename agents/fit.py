@@ -35,7 +35,7 @@ from savanna_agents.alphazero import AZConfig, az_loss, network_contents, save_c
 from savanna_agents.distill import Dataset
 from savanna_agents.features import active_features
 from savanna_agents.networks import AZNet
-from savanna_agents.settings import check_maxima, check_positive, check_types, setting
+from savanna_agents.settings import check_maxima, check_positive, setting
 
 __all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
 
@@ -64,7 +64,6 @@ class FitConfig:
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
-        check_types(self, "fit")
         check_positive(self, ("batch_size", "steps", "eval_every", "patience", "threads"))
         check_maxima(self)
         if not self.hidden or min(self.hidden) < 1 or max(self.hidden) > 4096:
