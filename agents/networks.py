@@ -249,6 +249,15 @@ def _row_logits(hidden, weight, bias, r, actions, count, logits):
 
 
 @njit(cache=True)
+def _row_log_norm(hidden, weight, bias, legal, r, legal_actions, logits):
+    """Row ``r``'s legal actions (into ``legal_actions``), their logits (into ``logits``),
+    and ``(count, logsumexp over them)``."""
+    count = _legal_list(legal, r, legal_actions)
+    top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
+    return count, top + math.log(total)
+
+
+@njit(cache=True)
 def _forward(hidden, weight, bias, legal, actions):
     n, num_actions = legal.shape
     log_prob = np.empty(n, np.float32)
@@ -257,9 +266,7 @@ def _forward(hidden, weight, bias, legal, actions):
     logits = np.empty((n, num_actions), np.float32)  # filled at legal actions only
     legal_actions = np.empty(num_actions, np.int64)
     for r in range(n):
-        count = _legal_list(legal, r, legal_actions)
-        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
-        norm = top + math.log(total)
+        count, norm = _row_log_norm(hidden, weight, bias, legal, r, legal_actions, logits)
         h = 0.0
         for c in range(count):
             lp = logits[r, legal_actions[c]] - norm
@@ -306,9 +313,7 @@ def _cross_entropy_forward(hidden, weight, bias, legal, target):
     logits = np.empty((n, num_actions), np.float32)  # filled at legal actions only
     legal_actions = np.empty(num_actions, np.int64)
     for r in range(n):
-        count = _legal_list(legal, r, legal_actions)
-        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
-        norm = top + math.log(total)
+        count, norm = _row_log_norm(hidden, weight, bias, legal, r, legal_actions, logits)
         value = 0.0
         for c in range(count):
             k = legal_actions[c]
