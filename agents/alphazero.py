@@ -11,9 +11,9 @@
   With ``rollout_weight`` w > 0 a leaf's value mixes in one random playout from it (AlphaGo's
   ``(1 - w) * network + w * playout``): early in a run the value head knows nothing, a
   playout already something.
-* **Network** (``AZNet``): PPO's trunk (``savanna_agents.ppo.PolicyValueNet``: a sparse first layer
-  over the observation's active features, ``savanna_agents.features``), a policy head of one logit
-  per action (masked softmax over the legal ones) and a value head of one output per player, in
+* **Network** (``savanna_agents.networks.AZNet``): PPO's trunk (a sparse first layer over the
+  observation's active features, ``savanna_agents.features``), a policy head of one logit per
+  action (masked softmax over the legal ones) and a value head of one output per player, in
   seats relative to the observer (output ``k`` is seat ``(observer + k) % P``).
 * **Self-play** (``SelfPlay``): ``games`` games played at once, each move searched; chance nodes
   are sampled, ended games restarted. It turns weights into trajectories: every decision gives
@@ -47,44 +47,34 @@ from typing import NamedTuple
 
 import numpy as np
 import torch
-from torch import nn
 
-from savanna.errors import clip
+from savanna.errors import check_range, clip
 from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import game_options
 from savanna.registry import resolve_game
 from savanna.rng import make_streams
 from savanna_agents import _az_kernels
 from savanna_agents._mcts_kernels import NODE_DTYPE
-from savanna_agents.checkpoint import (
-    check_contents,
-    check_game,
-    check_keys,
-    load_sealed,
-    quoted_path,
-    save_sealed,
-)
+from savanna_agents.checkpoint import CheckpointFormat
 from savanna_agents.features import active_features
 from savanna_agents.inference import network_evaluator
 from savanna_agents.mcts import compiled_search
-from savanna_agents.policy_head import cross_entropy
-from savanna_agents.ppo import PolicyValueNet, _packed, _unpacked, network_shapes, obs_scale_of
+from savanna_agents.networks import AZNet, cross_entropy, load_weights
+from savanna_agents.packing import pack, unpack
 from savanna_agents.settings import (
     MAX_GAMES,
     MAX_SEED,
     check_hidden,
     check_maxima,
+    check_positive,
     check_types,
     setting,
+    settings_from_dict,
 )
 
-__all__ = ["AZConfig", "AZNet", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
+__all__ = ["AZConfig", "CHECKPOINT", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
            "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_contents",
            "network_evaluator", "save_checkpoint"]
-
-CHECKPOINT_FORMAT = "savanna-az"
-CHECKPOINT_VERSION = 2  # 2: the whole file sealed, the game options stored
-
 
 # ----- configuration --------------------------------------------------------------------------
 @dataclass
@@ -143,25 +133,16 @@ class AZConfig:
                 and all(isinstance(a, str) for a in self.ladder)):
             raise ValueError(f"ladder must be agent specs, got {clip(self.ladder)}")
         self.ladder = tuple(self.ladder)
-        for name in ("games", "sims", "max_considered", "batch_size", "replay_window",
-                     "log_every", "eval_games", "eval_sims", "threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+        check_positive(self, ("games", "sims", "max_considered", "batch_size", "replay_window",
+                              "log_every", "eval_games", "eval_sims", "threads"))
         check_maxima(self)
         for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be > 0, got {clip(getattr(self, name))}")
+            check_range(name, getattr(self, name), 0, above=True)
         for name in ("value_scale", "maxvisit_init", "value_range", "gumbel_scale",
                      "weight_decay", "value_weight", "lr_half_life"):
-            if not getattr(self, name) >= 0:
-                raise ValueError(f"{name} must be >= 0, got {clip(getattr(self, name))}")
-        if not 0 <= self.outcome_weight <= 1:
-            raise ValueError(f"outcome_weight must be in [0, 1], got "
-                             f"{clip(self.outcome_weight)}")
-        if not 0 <= self.rollout_weight <= 1:
-            raise ValueError(f"rollout_weight must be in [0, 1], got "
-                             f"{clip(self.rollout_weight)}")
+            check_range(name, getattr(self, name), 0)
+        for name in ("outcome_weight", "rollout_weight"):
+            check_range(name, getattr(self, name), 0, 1)
         if self.replay_window < self.batch_size:
             raise ValueError(f"replay_window ({self.replay_window}) must hold at least one "
                              f"batch ({self.batch_size})")
@@ -173,35 +154,7 @@ class AZConfig:
 
     @classmethod
     def from_dict(cls, data):
-        if not isinstance(data, dict):
-            raise ValueError(f"AlphaZero settings must be a dict, got {clip(data)}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise ValueError(f"unknown AlphaZero settings {clip(unknown)}; known: "
-                             f"{', '.join(sorted(names))}")
-        return cls(**data)
-
-
-# ----- the network ----------------------------------------------------------------------------
-class AZNet(PolicyValueNet):
-    """PPO's trunk and policy head with a value head of one output per player (relative
-    seats: output ``k`` is the return of seat ``(observer + k) % P``)."""
-
-    def __init__(self, obs_size, num_actions, num_players, hidden=(128, 128), obs_scale=1.0):
-        super().__init__(obs_size, num_actions, hidden, obs_scale)
-        self.value = nn.Linear(hidden[-1], num_players)
-        nn.init.zeros_(self.value.bias)
-
-    def from_features(self, features):
-        """``(logits [n, A], values [n, P])`` from the observations' active features."""
-        hidden = self.encode(features)
-        return self.policy(hidden), self.value(hidden)
-
-
-def make_network(game, hidden):
-    return AZNet(int(np.prod(game.obs_shape)), game.num_actions, game.num_players, hidden,
-                 obs_scale_of(game))
+        return settings_from_dict(cls, data, "AlphaZero")
 
 
 # ----- the batched search ---------------------------------------------------------------------
@@ -427,7 +380,7 @@ class SelfPlay:
         cfg = config
         self.game, self.rng = game, rng
         self.outcome_weight = cfg.outcome_weight
-        self.net = make_network(game, cfg.hidden).eval()
+        self.net = AZNet.for_game(game, cfg.hidden).eval()
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
                                    cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight,
                                    cfg.value_range)
@@ -514,7 +467,7 @@ class SelfPlay:
         return Trajectories(done["obs"], done["mask"], done["policy"], value.astype(np.float32))
 
     def state_dict(self):
-        return {"states": _packed(self.states), "collected": torch.from_numpy(self.collected),
+        return {"states": pack(self.states), "collected": torch.from_numpy(self.collected),
                 "episode": torch.from_numpy(self.episode), "next_episode": self.next_episode,
                 "games_finished": self.games_finished,
                 "pending": {key: [torch.from_numpy(np.ascontiguousarray(v)) for v in parts]
@@ -522,7 +475,7 @@ class SelfPlay:
                 "finished": {int(e): torch.from_numpy(v) for e, v in self.finished.items()}}
 
     def load_state_dict(self, state):
-        self.states[:] = _unpacked(state["states"], self.states)
+        self.states[:] = unpack(state["states"], self.states)
         self.collected[:] = state["collected"].numpy()
         self.episode[:] = state["episode"].numpy()
         self.next_episode = int(state["next_episode"])
@@ -539,7 +492,7 @@ class Learner:
     def __init__(self, game, config, rng):
         cfg = self.config = config
         self.game, self.rng = game, rng
-        self.net = make_network(game, cfg.hidden)
+        self.net = AZNet.for_game(game, cfg.hidden)
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=cfg.lr,
                                            weight_decay=cfg.weight_decay, fused=True)
         w, obs_size = cfg.replay_window, int(np.prod(game.obs_shape))
@@ -607,7 +560,7 @@ class Learner:
 
 def az_loss(net, obs, mask, policy, value, value_weight, policy_weight=1.0):
     """``policy_weight`` times the cross-entropy of the masked policy to the search's policy
-    (the fused head of ``savanna_agents.policy_head``, at the legal actions only) plus
+    (the fused head of ``savanna_agents.networks``, at the legal actions only) plus
     ``value_weight`` times the squared error of the value vector (the mean over seats, so that
     it reads the same for any number of players); and their values."""
     hidden = net.encode(torch.from_numpy(active_features(obs)))
@@ -711,57 +664,26 @@ def network_contents(game, config, model, counters=None, extra=None):
 
 
 # ----- checkpoint files (sealed and checked: savanna_agents.checkpoint) ---------------------
-_CONTENTS = {"counters": dict, "model": dict}   # beyond checkpoint.COMMON_CONTENTS
-_TRAINER_CONTENTS = {"learner": dict, "selfplay": dict, "credit": float, "moves": int,
-                     "positions": int, "rng": dict}
+CHECKPOINT = CheckpointFormat(
+    "savanna-az", 2,  # 2: the whole file sealed, the game options stored
+    "AlphaZero", AZConfig.from_dict, AZNet,
+    contents={"counters": dict, "model": dict},
+    trainer_contents={"learner": dict, "selfplay": dict, "credit": float, "moves": int,
+                      "positions": int, "rng": dict},
+    value_per_player=True)
 
 
 def save_checkpoint(data, path):
-    """Writes checkpoint contents sealed with their SHA-256, atomically
-    (``savanna_agents.checkpoint.save_sealed``)."""
-    save_sealed(data, path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
+    """Writes checkpoint contents sealed with their SHA-256, atomically."""
+    CHECKPOINT.save(data, path)
 
 
 def load_checkpoint(path, game=None):
-    """An AlphaZero checkpoint's contents, verified (the whole file's SHA-256) and checked
-    (``savanna_agents.checkpoint.check_contents``: keys, types, settings, sizes, the weights'
-    shapes and values) before anything is built from them; a one-line ValueError for a
-    missing, corrupt, foreign or malformed file, or one trained on another game or other
-    options than ``game`` (when given)."""
-    name = quoted_path(path)
-    data = load_sealed(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "AlphaZero")
-    check_contents(data, name, "AlphaZero", _CONTENTS, AZConfig.from_dict, _shapes, _networks)
-    if game is not None:
-        check_game(data, game, name)
-    return data
-
-
-def _shapes(data, config):
-    return network_shapes(int(np.prod(data["obs_shape"])), data["num_actions"], config.hidden,
-                          values=data["num_players"])
-
-
-def _networks(data, invalid):
-    """``{label: weights}`` of the network in AlphaZero checkpoint contents (the full ones'
-    ``trainer`` part checked for its keys: the learner holds the same network)."""
-    if "trainer" in data:
-        check_keys(data["trainer"], _TRAINER_CONTENTS, invalid, "'trainer'")
-    return {"the network": data["model"]}
+    """An AlphaZero checkpoint's contents, verified and checked in full before anything is
+    built from them (``savanna_agents.checkpoint.CheckpointFormat.load``)."""
+    return CHECKPOINT.load(path, game)
 
 
 def network_from_checkpoint(data, game):
-    """The network stored in checkpoint contents from ``load_checkpoint`` (which checked its
-    shapes), in eval mode."""
-    net = make_network(game, tuple(data["config"]["hidden"]))
-    load_weights(net, data["model"])
-    return net.eval()
-
-
-def load_weights(net, weights):
-    """Loads a state dict (float16 weights are read as float32) into ``net``; a one-line
-    ValueError if they do not fit it."""
-    try:
-        net.load_state_dict(weights)
-    except RuntimeError as err:
-        raise ValueError(f"checkpoint weights do not fit the network: "
-                         f"{clip(str(err).splitlines()[0])}") from None
+    """The network stored in checkpoint contents from ``load_checkpoint``, in eval mode."""
+    return CHECKPOINT.network(data, game)

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from savanna.errors import clip
+from savanna.errors import check_int, clip
 from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
 from savanna.records import make_records
@@ -82,9 +82,9 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
     as ``records.jsonl``); the games played are the same with or without.
     """
     agents = _checked_agents(game, agents)
-    _check_count("games", games, MAX_GAMES)
+    check_int("games", games, 1, MAX_GAMES)
     batch_size = _default_batch_size(games) if batch_size is None else batch_size
-    _check_count("batch_size", batch_size, MAX_GAMES)
+    check_int("batch_size", batch_size, 1, MAX_GAMES)
     match = (tuple(range(len(agents))), int(games), seed, int(batch_size))
     return _play_matches(game, agents, [match], workers, progress, start_method, backend,
                          address, " vs ".join(describe(a) for a in agents), record)[0]
@@ -97,14 +97,6 @@ def _checked_agents(game, agents):
         raise ValueError(f"{game.name} is a {p}-player game: give {p} agents, got {len(agents)}")
     _check_agents(agents)
     return agents
-
-
-def _check_count(name, value, most):
-    """A ValueError unless ``value`` is an int in 1..``most``: checked before the list of
-    batches or the pool is made from it."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or not 1 <= value <= most:
-        raise ValueError(f"{name} must be an int in 1..{most}, got {clip(value)}")
 
 
 def _default_batch_size(games):
@@ -184,7 +176,7 @@ def _local_map(game, agents, matches, jobs, workers, start_method):
     """``(job, _play_job(...))`` pairs as they complete: here, or on one pool of ``workers``
     processes for all the jobs (a tournament starts its workers once)."""
     workers = os.cpu_count() if workers is None else workers
-    _check_count("workers", workers, MAX_WORKERS)
+    check_int("workers", workers, 1, MAX_WORKERS)
     workers = min(int(workers), len(jobs))
     context = None
     if workers > 1:
@@ -359,7 +351,7 @@ def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, se
         raise ValueError(f"a {game.name} tournament needs at least {max(p, 2)} agents, "
                          f"got {len(agents)}")
     _check_agents(agents)
-    _check_count("games_per_pair", games_per_pair, MAX_GAMES)
+    check_int("games_per_pair", games_per_pair, 1, MAX_GAMES)
     n = len(agents)
     batch_size = _default_batch_size(games_per_pair)
     groups = list(itertools.combinations(range(n), p))

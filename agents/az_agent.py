@@ -31,6 +31,7 @@ from importlib import resources
 import numpy as np
 import torch
 
+from savanna.errors import check_int, check_range
 from savanna_agents.alphazero import (
     GumbelSearch,
     load_checkpoint,
@@ -130,14 +131,11 @@ class AZAgent(AZPolicyAgent):
 
     def _configure(self, sims=100, max_considered=16, gumbel_scale=0.0, rollout_weight=None,
                    time_budget=None):
-        for name, value in (("sims", sims), ("max_considered", max_considered)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-                    or not 1 <= value <= MAX_SIMS:
-                raise ValueError(f"{name} must be an int in 1..{MAX_SIMS:,}, got {value!r}")
-        if not gumbel_scale >= 0:
-            raise ValueError(f"gumbel_scale must be >= 0, got {gumbel_scale!r}")
-        if rollout_weight is not None and not 0 <= rollout_weight <= 1:
-            raise ValueError(f"rollout_weight must be in [0, 1], got {rollout_weight!r}")
+        check_int("sims", sims, 1, MAX_SIMS)
+        check_int("max_considered", max_considered, 1, MAX_SIMS)
+        check_range("gumbel_scale", gumbel_scale, 0)
+        if rollout_weight is not None:
+            check_range("rollout_weight", rollout_weight, 0, 1)
         if time_budget is not None and not 0 < time_budget < 1e6:
             raise ValueError(f"time_budget must be a positive number of seconds or None, got "
                              f"{time_budget!r}")

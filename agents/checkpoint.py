@@ -7,27 +7,31 @@ pickled code runs). The SHA-256 covers the format, the version and every byte af
 so a changed, missing or added byte anywhere (an appended block, a zip entry's timestamp) is
 refused on load rather than played.
 
-``check_contents`` checks what both trainers store (PPO's ``savanna_agents.ppo.load_checkpoint``
-and AlphaZero's ``savanna_agents.alphazero.load_checkpoint`` call it): the keys and their types,
-the run's settings through the trainer's own settings class (types, ranges, finite numbers),
-network sizes within bounds before any allocation, every weight tensor of the shape the
-settings give and finite. ``check_game`` then refuses a network trained on another game or on
-the same game with other options (``board=president`` is not the standard board).
+Each trainer declares its files as a ``CheckpointFormat`` (PPO's ``savanna_agents.ppo.CHECKPOINT``,
+AlphaZero's ``savanna_agents.alphazero.CHECKPOINT``), whose ``load`` checks what both store: the
+keys and their types, the run's settings through the trainer's own settings class (types,
+ranges, finite numbers), network sizes within bounds before any allocation, every weight tensor
+of the shape the settings give and finite. ``check_game`` then refuses a network trained on
+another game or on the same game with other options (``board=president`` is not the standard
+board).
 """
 import glob
 import hashlib
 import io
 import math
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 from savanna.errors import clip, is_int
 from savanna.metadata import game_options
+from savanna_agents.networks import load_weights, network_shapes
 from savanna_agents.settings import TYPE_CHECKS, TYPE_NAMES
 
-__all__ = ["check_contents", "check_game", "check_keys", "load_sealed", "quoted_path",
+__all__ = ["CheckpointFormat", "check_game", "check_keys", "load_sealed", "quoted_path",
            "save_sealed"]
 
 MAGIC = b"savanna-checkpoint\n"
@@ -76,7 +80,7 @@ def load_sealed(path, format, version, kind):
     """The contents of the checkpoint at ``path`` of ``format`` and ``version``, once every
     byte matches the seal; a one-line ValueError naming the file for a missing, oversized,
     unreadable, foreign, damaged or other-version one. ``kind`` names it in messages
-    ("PPO"). Check the contents with ``check_contents``."""
+    ("PPO"). ``CheckpointFormat.load`` checks the contents too."""
     name = quoted_path(path)
     try:
         size = os.stat(path).st_size
@@ -111,36 +115,93 @@ def load_sealed(path, format, version, kind):
                          f"({type(err).__name__})") from None
 
 
-def check_contents(data, name, kind, keys, read_config, shapes, weights):
-    """The run's settings, ``read_config(data["config"])``, once the contents ``data`` of the
-    file ``name`` pass every check (see the module docstring), or a one-line ValueError
-    saying what is wrong. ``keys``: the trainer's own keys and types beyond
-    ``COMMON_CONTENTS``; ``read_config``: its settings class's ``from_dict`` (a ValueError for
-    a bad setting); ``shapes(data, config)``: ``{parameter: shape}`` of the network the
-    settings describe; ``weights(data, invalid)``: ``{label: state dict}`` of every network
-    stored (``invalid(reason)`` makes the error for a malformed part)."""
-    def invalid(what):
-        return ValueError(f"{name} is not a valid {kind} checkpoint: {what}")
+@dataclass(frozen=True)
+class CheckpointFormat:
+    """One trainer's checkpoint files: their header and the layout of their contents, which
+    ``load`` checks in full (see the module docstring). The trainers declare theirs beside
+    their settings (``savanna_agents.ppo.CHECKPOINT``, ``savanna_agents.alphazero.CHECKPOINT``).
+    """
 
-    check_keys(data, {**COMMON_CONTENTS, **keys}, invalid)
-    obs = data["obs_shape"]
-    if not (obs and all(is_int(n) and n > 0 for n in obs) and math.prod(obs) <= MAX_OBS_SIZE):
-        raise invalid(f"obs_shape is {clip(obs)}, expected positive ints of product at most "
-                      f"{MAX_OBS_SIZE}")
-    for key, most in (("num_actions", MAX_ACTIONS), ("num_players", MAX_PLAYERS)):
-        if not 1 <= data[key] <= most:
-            raise invalid(f"{key} is {data[key]}, expected 1..{most}")
-    try:
-        config = read_config(data["config"])
-    except ValueError as err:
-        raise invalid(f"its settings are wrong: {err}") from None
-    expected = shapes(data, config)
-    for label, state in weights(data, invalid).items():
-        problem = _weights_problem(state, expected)
-        if problem:
-            raise invalid(f"{label} does not fit its settings (hidden={list(config.hidden)}): "
-                          f"{problem}")
-    return config
+    format: str              # the header's format name ("savanna-ppo")
+    version: int             # raised whenever the contents change
+    kind: str                # the trainer, in messages ("PPO")
+    read_config: Callable    # the settings class's ``from_dict`` (a ValueError if bad)
+    network_class: type      # the network (``for_game(game, hidden)``, ``savanna_agents.networks``)
+    contents: dict           # keys and types beyond ``COMMON_CONTENTS``
+    trainer_contents: dict   # keys and types of a full checkpoint's ``trainer`` part
+    value_per_player: bool = False   # the value head has one output per player, not one
+    snapshots: str | None = None     # a full checkpoint holds the network in trainer["model"]
+    # and past weights in trainer[snapshots] (PPO's "pool"); otherwise the network is "model"
+
+    def save(self, data, path):
+        """Writes checkpoint contents ``data`` at ``path``, sealed with their SHA-256 and
+        atomically (``save_sealed``)."""
+        save_sealed(data, path, self.format, self.version)
+
+    def load(self, path, game=None, need_trainer=False):
+        """The contents of the checkpoint at ``path``, verified (the whole file's SHA-256) and
+        checked (keys, types, settings, sizes, the weights' shapes and values) before anything
+        is built from them: a one-line ValueError naming the file and what is wrong for a
+        missing, truncated, corrupt, foreign or malformed file, one trained on another game or
+        other options than ``game`` (when given), or, with ``need_trainer``, one that holds
+        the network only."""
+        name = quoted_path(path)
+        data = load_sealed(path, self.format, self.version, self.kind)
+        if isinstance(data, dict) and need_trainer and "trainer" not in data:
+            raise ValueError(f"{name} holds a network only; resume needs a full checkpoint")
+        self.check(data, name)
+        if game is not None:
+            check_game(data, game, name)
+        return data
+
+    def check(self, data, name):
+        """The run's settings (``read_config(data["config"])``) once the contents ``data`` of
+        the file ``name`` pass every check, or a one-line ValueError saying what is wrong."""
+        def invalid(what):
+            return ValueError(f"{name} is not a valid {self.kind} checkpoint: {what}")
+
+        check_keys(data, {**COMMON_CONTENTS, **self.contents}, invalid)
+        obs = data["obs_shape"]
+        if not (obs and all(is_int(n) and n > 0 for n in obs)
+                and math.prod(obs) <= MAX_OBS_SIZE):
+            raise invalid(f"obs_shape is {clip(obs)}, expected positive ints of product at "
+                          f"most {MAX_OBS_SIZE}")
+        for key, most in (("num_actions", MAX_ACTIONS), ("num_players", MAX_PLAYERS)):
+            if not 1 <= data[key] <= most:
+                raise invalid(f"{key} is {data[key]}, expected 1..{most}")
+        try:
+            config = self.read_config(data["config"])
+        except ValueError as err:
+            raise invalid(f"its settings are wrong: {err}") from None
+        expected = network_shapes(math.prod(obs), data["num_actions"], config.hidden,
+                                  data["num_players"] if self.value_per_player else 1)
+        for label, state in self._networks(data, invalid).items():
+            problem = _weights_problem(state, expected)
+            if problem:
+                raise invalid(f"{label} does not fit its settings "
+                              f"(hidden={list(config.hidden)}): {problem}")
+        return config
+
+    def network(self, data, game):
+        """The network stored in contents that ``load`` checked, for ``game``, in eval mode."""
+        net = self.network_class.for_game(game, tuple(data["config"]["hidden"]))
+        load_weights(net, self._networks(data, ValueError)["the network"])
+        return net.eval()
+
+    def _networks(self, data, invalid):
+        """``{label: weights}`` of every network in the contents (a full checkpoint's
+        ``trainer`` part checked for its keys); ``invalid(reason)`` makes the error."""
+        if "trainer" in data:
+            trainer = data["trainer"]
+            check_keys(trainer, self.trainer_contents, invalid, "'trainer'")
+            if self.snapshots is not None:
+                networks = {"the network": trainer["model"]}
+                networks.update((f"snapshot {i}", w)
+                                for i, w in enumerate(trainer[self.snapshots]))
+                return networks
+        if "model" in data:
+            return {"the network": data["model"]}
+        raise invalid("it holds no network ('model' and 'trainer' are missing)")
 
 
 def check_keys(data, spec, invalid, where="the contents"):

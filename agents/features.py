@@ -22,7 +22,7 @@ import torch
 import torch.nn.functional as F
 from numba import njit
 
-__all__ = ["active_features", "observation_bags", "stack_features", "sparse_linear"]
+__all__ = ["active_features", "stack_features", "sparse_linear"]
 
 
 def active_features(obs):
@@ -57,39 +57,6 @@ def _list_features(obs):
                     c += 1
         out[r, counts[r]:] = f
     return out
-
-
-def observation_bags(obs):
-    """``(flat int32, starts int32 [n])``: the active features of a ``uint8 [n, f]``
-    observation batch end to end (each repeated by its value) and where each row's start, in
-    one pass: the bags of ``F.embedding_bag``, for inference (the learner keeps
-    ``active_features`` to reuse them backward)."""
-    return _observation_bags(np.ascontiguousarray(obs, np.uint8).reshape(len(obs), -1))
-
-
-@njit(cache=True)
-def _observation_bags(obs):
-    n, f = obs.shape
-    total, bits = 0, 0
-    for r in range(n):
-        for j in range(f):
-            total += obs[r, j]
-            bits |= obs[r, j]
-    flat = np.empty(total + 1, np.int32)  # + 1: the last write of a binary row may overshoot
-    starts = np.empty(n, np.int32)
-    k = 0
-    for r in range(n):
-        starts[r] = k
-        if bits <= 1:  # 0/1 features: written at every entry, kept when 1, no branch
-            for j in range(f):
-                flat[k] = j
-                k += obs[r, j]
-        else:
-            for j in range(f):
-                for _ in range(obs[r, j]):
-                    flat[k] = j
-                    k += 1
-    return flat[:k], starts
 
 
 def stack_features(blocks, size):

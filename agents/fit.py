@@ -30,17 +30,12 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from savanna.errors import clip
-from savanna_agents.alphazero import (
-    AZConfig,
-    az_loss,
-    make_network,
-    network_contents,
-    save_checkpoint,
-)
+from savanna.errors import check_range, clip
+from savanna_agents.alphazero import AZConfig, az_loss, network_contents, save_checkpoint
 from savanna_agents.distill import Dataset
 from savanna_agents.features import active_features
-from savanna_agents.settings import check_maxima, setting
+from savanna_agents.networks import AZNet
+from savanna_agents.settings import check_maxima, check_positive, setting
 
 __all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
 
@@ -69,20 +64,14 @@ class FitConfig:
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
-        for name in ("batch_size", "steps", "eval_every", "patience", "threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+        check_positive(self, ("batch_size", "steps", "eval_every", "patience", "threads"))
         check_maxima(self)
         if not self.hidden or min(self.hidden) < 1 or max(self.hidden) > 4096:
             raise ValueError(f"hidden must be widths in 1..4096, got {clip(self.hidden)}")
         for name, low, high in (("outcome_weight", 0, 1), ("held_out", 0.001, 0.5),
                                 ("policy_weight", 0, 1e3), ("lr", 1e-7, 1.0),
                                 ("weight_decay", 0, 1.0), ("minutes", 1e-3, 1e5)):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and low <= value <= high):
-                raise ValueError(f"{name} must be a number in [{low}, {high}], got "
-                                 f"{clip(value)}")
+            check_range(name, getattr(self, name), low, high)
 
     def to_dict(self):
         data = dataclasses.asdict(self)
@@ -154,7 +143,7 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
                          f"batch of {cfg.batch_size}")
     held_inputs = [batches.inputs(rows) for rows in np.array_split(
         held, max(1, len(held) // 8192))]
-    net = make_network(game, cfg.hidden)
+    net = AZNet.for_game(game, cfg.hidden)
     optimizer = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda step: 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from savanna import draw
-from savanna.errors import clip
+from savanna.errors import check_int, clip
 from savanna.files import atomic_write_text, parse_json, read_text
 from savanna.registry import make_game
 from savanna_agents.arena import play_match
@@ -105,9 +105,7 @@ class Ladder:
             make_agent(label)  # the file names agents by spec: later additions rebuild it
         if label in self.agents:
             raise ValueError(f"{clip(label)} is on the ladder already")
-        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) \
-                or not 1 <= games <= MAX_GAMES:
-            raise ValueError(f"games must be an int in 1..{MAX_GAMES}, got {clip(games)}")
+        check_int("games", games, 1, MAX_GAMES)
         others = {spec: make_agent(spec) for spec in self.agents}
         groups = itertools.combinations_with_replacement(self.agents,
                                                          self.game.num_players - 1)

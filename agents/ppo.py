@@ -12,9 +12,9 @@ One update:
 1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
    observation (as its active features, see below), the legal-action mask, the sampled
    action, its log-probability and the value. Illegal actions get probability exactly 0:
-   the softmax runs over the legal actions only (``savanna_agents.policy_head``; for the agents'
-   dense logits, ``masked_log_probs`` shifts illegal ones by the finite ``MASKED_LOGIT``,
-   never ``-inf``: a NaN would follow from ``0 * -inf``).
+   the softmax runs over the legal actions only (``savanna_agents.networks``; for the agents'
+   dense logits, ``masked_log_probs`` there shifts illegal ones by the finite
+   ``MASKED_LOGIT``, never ``-inf``: a NaN would follow from ``0 * -inf``).
    With ``shaping > 0`` the learner also gets the potential-based reward
    ``Phi(s') - Phi(s)`` with ``Phi = shaping * lead`` (its ``game.scores`` lead over the best
    other seat, the greedy baseline's heuristic) and ``Phi = 0`` at the end: the shaped returns
@@ -29,18 +29,20 @@ One update:
    entropy taken over the legal actions only. Adam, gradient-norm clipping, learning rate
    annealed linearly to 0 over ``steps``.
 
-Speed: the network is small (two layers of 128) and one torch thread is the default: on two
-cores shared with anything else, a second OpenMP thread spins and slows the run several-fold.
-The first layer reads the observation's few active features (``savanna_agents.features``: the same
-function as a dense layer at a tenth of the arithmetic), and the policy layer is evaluated at
-the legal actions only, fused with the masked softmax (``savanna_agents.policy_head``).
+Speed: the network (``savanna_agents.networks.PolicyValueNet``) is small (two layers of 128)
+and one torch thread is the default: on two cores shared with anything else, a second OpenMP
+thread spins and slows the run several-fold. The first layer reads the observation's few
+active features (``savanna_agents.features``: the same function as a dense layer at a tenth of
+the arithmetic), and the policy layer is evaluated at the legal actions only, fused with the
+masked softmax (``savanna_agents.networks``).
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
 its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
 updates the uninterrupted run would have made. A checkpoint file is sealed whole with a SHA-256
-and its contents are checked in full before anything is built from it (``load_checkpoint``,
-on ``savanna_agents.checkpoint``); it is written atomically (``save_atomically``).
+and its contents are checked in full before anything is built from it (``load_checkpoint``:
+``CHECKPOINT``, a ``savanna_agents.checkpoint.CheckpointFormat``); it is written atomically
+(``save_atomically``).
 
 A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 
@@ -53,7 +55,6 @@ A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 """
 import copy
 import dataclasses
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,39 +64,31 @@ import torch
 from torch import nn
 
 from savanna.batch_play import BatchPlay
-from savanna.errors import clip
+from savanna.errors import check_range, clip
 from savanna.game import Game
 from savanna.metadata import game_options
 from savanna.numbers import parse_float
 from savanna.registry import resolve_game
-from savanna_agents.checkpoint import (
-    check_contents,
-    check_game,
-    check_keys,
-    load_sealed,
-    quoted_path,
-    save_sealed,
-)
-from savanna_agents.features import active_features, sparse_linear, stack_features
+from savanna_agents.checkpoint import CheckpointFormat, check_game, quoted_path
+from savanna_agents.features import active_features, stack_features
 from savanna_agents.greedy import GreedyAgent
-from savanna_agents.policy_head import log_prob_and_entropy, sample
+from savanna_agents.networks import PolicyValueNet, log_prob_and_entropy, sample
+from savanna_agents.packing import pack, unpack
 from savanna_agents.settings import (
     MAX_GAMES,
     MAX_SEED,
     check_hidden,
     check_maxima,
+    check_positive,
     check_types,
     is_real,
     setting,
+    settings_from_dict,
 )
 
-__all__ = ["MASKED_LOGIT", "PPOConfig", "PolicyValueNet", "RolloutBuffer", "Trainer",
-           "check_game", "load_checkpoint", "masked_log_probs", "network_from_checkpoint",
-           "network_shapes", "parse_shares"]
+__all__ = ["CHECKPOINT", "PPOConfig", "RolloutBuffer", "Trainer", "load_checkpoint",
+           "network_from_checkpoint", "parse_shares", "save_atomically"]
 
-MASKED_LOGIT = -1e8
-CHECKPOINT_FORMAT = "savanna-ppo"
-CHECKPOINT_VERSION = 3  # 2: the contents sealed with a SHA-256; 3: the whole file, options
 OPPONENT_KINDS = ("self", "random", "greedy")
 
 
@@ -143,28 +136,20 @@ class PPOConfig:
         check_types(self, "PPO")
         self.hidden = check_hidden(self.hidden)
         self.opponents = parse_shares(self.opponents)
-        for name in ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
-                     "snapshot_every", "pool_size", "eval_every", "eval_games",
-                     "checkpoint_every", "threads"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be a positive int, got {getattr(self, name)!r}")
+        check_positive(self, ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
+                              "snapshot_every", "pool_size", "eval_every", "eval_games",
+                              "checkpoint_every", "threads"))
         check_maxima(self)
-        if self.seed < 0:
-            raise ValueError(f"seed must be >= 0, got {self.seed!r}")
+        check_range("seed", self.seed, 0)
         if (self.num_envs * self.rollout_len) % self.minibatches:
             raise ValueError(f"num_envs * rollout_len ({self.num_envs * self.rollout_len}) must "
                              f"be divisible by minibatches ({self.minibatches})")
-        if not self.shaping >= 0:
-            raise ValueError(f"shaping must be >= 0, got {self.shaping!r}")
+        for name in ("shaping", "vf_coef", "ent_coef"):
+            check_range(name, getattr(self, name), 0)
         for name in ("gamma", "gae_lambda", "latest_share"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
-        if not self.lr > 0 or not self.clip > 0 or not self.max_grad_norm > 0:
-            raise ValueError(f"lr, clip and max_grad_norm must be positive, got {self.lr!r}, "
-                             f"{self.clip!r} and {self.max_grad_norm!r}")
-        if self.vf_coef < 0 or self.ent_coef < 0:
-            raise ValueError(f"vf_coef and ent_coef must be >= 0, got {self.vf_coef!r} and "
-                             f"{self.ent_coef!r}")
+            check_range(name, getattr(self, name), 0, 1)
+        for name in ("lr", "clip", "max_grad_norm"):
+            check_range(name, getattr(self, name), 0, above=True)
 
     @property
     def batch_size(self) -> int:
@@ -177,14 +162,7 @@ class PPOConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> "PPOConfig":
-        if not isinstance(data, dict):
-            raise ValueError(f"PPO settings must be a dict, got {clip(data)}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(map(str, set(data) - names))
-        if unknown:
-            raise ValueError(f"unknown PPO settings {clip(unknown)}; known: "
-                             f"{', '.join(sorted(names))}")
-        return cls(**data)
+        return settings_from_dict(cls, data, "PPO")
 
 
 def parse_shares(shares):
@@ -225,61 +203,6 @@ def group_sizes(shares, n):
     for j in np.argsort(-(exact - sizes), kind="stable")[: n - sizes.sum()]:
         sizes[j] += 1
     return {k: int(s) for k, s in zip(kinds, sizes) if s > 0}
-
-
-# ----- the network and the masked distribution ----------------------------------------------
-class PolicyValueNet(nn.Module):
-    """A small MLP over the flattened player-relative observation: shared trunk, a policy
-    head (one logit per action) and a value head (the observer's expected return). The first
-    layer is computed from the observation's active features (``savanna_agents.features``)."""
-
-    def __init__(self, obs_size, num_actions, hidden=(128, 128), obs_scale=1.0):
-        super().__init__()
-        layers, width = [], obs_size
-        for h in hidden:
-            layers += [_layer(width, h, np.sqrt(2)), nn.ReLU(inplace=True)]
-            width = h
-        self.trunk = nn.Sequential(*layers)
-        self.policy = _layer(width, num_actions, 0.01)
-        self.value = _layer(width, 1, 1.0)
-        self.obs_scale = float(obs_scale)
-
-    def forward(self, obs):
-        """``obs`` uint8 ``[n, obs_size]`` (array or tensor) -> ``(logits [n, A], values [n])``."""
-        return self.from_features(torch.from_numpy(active_features(np.asarray(obs))))
-
-    def from_features(self, features):
-        """The same from the observations' ``active_features`` (an int32 tensor)."""
-        hidden = self.encode(features)
-        return self.policy(hidden), self.value(hidden).squeeze(-1)
-
-    def encode(self, features):
-        """The trunk's output, which the policy and value heads read."""
-        first = self.trunk[0]
-        return self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale))
-
-
-def _layer(fan_in, fan_out, gain):
-    layer = nn.Linear(fan_in, fan_out)
-    nn.init.orthogonal_(layer.weight, gain)
-    nn.init.zeros_(layer.bias)
-    return layer
-
-
-def masked_log_probs(logits, mask):
-    """Log-probabilities with illegal actions shifted by ``MASKED_LOGIT``: their probability
-    is exactly 0 and everything stays finite, even with a single legal action. (The learner
-    uses the fused kernels of ``savanna_agents.policy_head`` for the same distribution.)"""
-    return torch.log_softmax(logits + (1 - mask.float()) * MASKED_LOGIT, dim=-1)
-
-
-def obs_scale_of(game):
-    return 1.0 / float(getattr(game, "obs_high", 1))
-
-
-def make_network(game, hidden):
-    return PolicyValueNet(int(np.prod(game.obs_shape)), game.num_actions, hidden,
-                          obs_scale_of(game))
 
 
 # ----- the rollout buffer -------------------------------------------------------------------
@@ -341,7 +264,7 @@ class Trainer:
         self.rng = np.random.default_rng(cfg.seed)
         torch.manual_seed(cfg.seed)
         self.generator = torch.Generator().manual_seed(cfg.seed)
-        self.net = make_network(self.game, cfg.hidden)
+        self.net = PolicyValueNet.for_game(self.game, cfg.hidden)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5,
                                           fused=True)
         self.opponent = SnapshotOpponent(self.net, self.generator)
@@ -509,7 +432,7 @@ class Trainer:
                          "next_snapshot": self.next_snapshot},
             "rng": {"numpy": self.rng.bit_generator.state, "torch": torch.get_rng_state(),
                     "sampler": self.generator.get_state()},
-            "envs": [{k: _packed(v) for k, v in play.get_state().items()}
+            "envs": [{k: pack(v) for k, v in play.get_state().items()}
                      for _, play in self.groups],
             "episode_return": torch.from_numpy(self.episode_return.copy()),
         }
@@ -527,7 +450,7 @@ class Trainer:
         self.generator.set_state(state["rng"]["sampler"])
         for (_, play), saved in zip(self.groups, state["envs"]):
             current = play.get_state()
-            play.set_state({k: _unpacked(saved[k], current[k]) for k in current})
+            play.set_state({k: unpack(saved[k], current[k]) for k in current})
         self.episode_return[:] = state["episode_return"].numpy()
 
     def save(self, path: str | Path, extra: dict | None = None, full: bool = True) -> None:
@@ -604,83 +527,28 @@ def _frozen(net):
     return {k: v.detach().clone() for k, v in net.state_dict().items()}
 
 
-def _packed(value):
-    """A numpy array (or rng state) as something ``torch.load(weights_only=True)`` accepts."""
-    if isinstance(value, np.ndarray):
-        return torch.from_numpy(np.frombuffer(value.tobytes(), np.uint8).copy())
-    return value
-
-
-def _unpacked(saved, like):
-    if isinstance(like, np.ndarray):
-        data = saved.numpy().tobytes()
-        if len(data) != like.nbytes:
-            raise ValueError("checkpoint does not fit this run (environment arrays differ)")
-        return np.frombuffer(data, like.dtype).reshape(like.shape)
-    return saved
-
-
 # ----- checkpoint files (sealed and checked: savanna_agents.checkpoint) ---------------------
-
-_CONTENTS = {"num_players": int, "global_step": int}   # beyond checkpoint.COMMON_CONTENTS
-_TRAINER_CONTENTS = {"model": dict, "optimizer": dict, "pool": list, "counters": dict,
-                     "rng": dict, "envs": list, "episode_return": torch.Tensor}
+CHECKPOINT = CheckpointFormat(
+    "savanna-ppo", 3,  # 2: the contents sealed with a SHA-256; 3: the whole file, options
+    "PPO", PPOConfig.from_dict, PolicyValueNet,
+    contents={"num_players": int, "global_step": int},
+    trainer_contents={"model": dict, "optimizer": dict, "pool": list, "counters": dict,
+                      "rng": dict, "envs": list, "episode_return": torch.Tensor},
+    snapshots="pool")
 
 
 def save_atomically(data, path):
-    """Write checkpoint contents ``data`` at ``path``, sealed and atomically
-    (``savanna_agents.checkpoint.save_sealed``)."""
-    save_sealed(data, path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION)
+    """Write checkpoint contents ``data`` at ``path``, sealed and atomically."""
+    CHECKPOINT.save(data, path)
 
 
 def load_checkpoint(path, game=None, need_trainer=False):
-    """A PPO checkpoint's contents, verified (the whole file's SHA-256) and checked
-    (``savanna_agents.checkpoint.check_contents``: keys, types, settings, sizes, the weights'
-    shapes and values) before anything is built from them: a one-line ValueError naming the
-    file and what is wrong for a missing, truncated, corrupt, foreign or malformed file, or
-    one trained on another game or other options than ``game`` (when given)."""
-    name = quoted_path(path)
-    data = load_sealed(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "PPO")
-    if isinstance(data, dict) and need_trainer and "trainer" not in data:
-        raise ValueError(f"{name} holds a network only; resume needs a full checkpoint")
-    check_contents(data, name, "PPO", _CONTENTS, PPOConfig.from_dict, _shapes, _networks)
-    if game is not None:
-        check_game(data, game, name)
-    return data
-
-
-def _shapes(data, config):
-    return network_shapes(math.prod(data["obs_shape"]), data["num_actions"], config.hidden)
-
-
-def _networks(data, invalid):
-    """``{label: weights}`` of every network in PPO checkpoint contents."""
-    if "trainer" in data:
-        check_keys(data["trainer"], _TRAINER_CONTENTS, invalid, "'trainer'")
-        networks = {"the network": data["trainer"]["model"]}
-        networks.update((f"snapshot {i}", w) for i, w in enumerate(data["trainer"]["pool"]))
-        return networks
-    if "model" in data:
-        return {"the network": data["model"]}
-    raise invalid("it holds no network ('model' and 'trainer' are missing)")
-
-
-def network_shapes(obs_size, num_actions, hidden, values=1):
-    """``{parameter name: shape}`` of ``PolicyValueNet(obs_size, num_actions, hidden)``
-    (``values``: outputs of the value head), computed without building it (a checkpoint is
-    checked before anything is allocated)."""
-    shapes, width = {}, obs_size
-    for k, h in enumerate(hidden):
-        shapes[f"trunk.{2 * k}.weight"], shapes[f"trunk.{2 * k}.bias"] = (h, width), (h,)
-        width = h
-    shapes.update({"policy.weight": (num_actions, width), "policy.bias": (num_actions,),
-                   "value.weight": (values, width), "value.bias": (values,)})
-    return shapes
+    """A PPO checkpoint's contents, verified and checked in full before anything is built
+    from them (``savanna_agents.checkpoint.CheckpointFormat.load``)."""
+    return CHECKPOINT.load(path, game, need_trainer)
 
 
 def network_from_checkpoint(data, game):
-    """The policy-value network stored in checkpoint contents from ``load_checkpoint``
-    (which checked its shapes), in eval mode."""
-    net = make_network(game, tuple(data["config"]["hidden"]))
-    net.load_state_dict(data["trainer"]["model"] if "trainer" in data else data["model"])
-    return net.eval()
+    """The policy-value network stored in checkpoint contents from ``load_checkpoint``, in
+    eval mode."""
+    return CHECKPOINT.network(data, game)

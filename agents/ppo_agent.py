@@ -32,14 +32,10 @@ import torch
 
 from savanna.errors import clip
 from savanna_agents.base import random_argmax
+from savanna_agents.checkpoint import check_game, quoted_path
 from savanna_agents.mcts import MCTSAgent
-from savanna_agents.ppo import (
-    check_game,
-    load_checkpoint,
-    masked_log_probs,
-    network_from_checkpoint,
-    quoted_path,
-)
+from savanna_agents.networks import masked_log_probs
+from savanna_agents.ppo import load_checkpoint, network_from_checkpoint
 
 __all__ = ["PPOAgent", "PPOMCTSAgent"]
 

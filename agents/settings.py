@@ -12,7 +12,7 @@ import numpy as np
 from savanna.errors import clip, is_int
 
 __all__ = ["MAX_GAMES", "MAX_LAYERS", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "check_hidden",
-           "check_maxima", "check_types", "setting"]
+           "check_maxima", "check_positive", "check_types", "setting", "settings_from_dict"]
 
 MAX_GAMES = 10_000_000   # games of one match (its list of batches is built at once)
 MAX_WORKERS = 1024       # worker processes of one match
@@ -29,6 +29,20 @@ def setting(default, doc, most=None):
     return field(default=default, metadata=metadata)
 
 
+def settings_from_dict(cls, data, kind):
+    """The settings dataclass ``cls`` made from the dict ``data`` (a ``config.json``, a
+    checkpoint's settings), or a one-line ValueError for anything but a dict of its fields;
+    ``kind`` ("PPO") words the message."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{kind} settings must be a dict, got {clip(data)}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(map(str, set(data) - names))
+    if unknown:
+        raise ValueError(f"unknown {kind} settings {clip(unknown)}; known: "
+                         f"{', '.join(sorted(names))}")
+    return cls(**data)
+
+
 def check_maxima(config):
     """A one-line ValueError for the first setting of ``config`` above its declared maximum
     (checked before anything is allocated from it)."""
@@ -37,6 +51,15 @@ def check_maxima(config):
         if most is not None and getattr(config, f.name) > most:
             raise ValueError(f"{f.name} must be at most {most}, got "
                              f"{clip(getattr(config, f.name))}")
+
+
+def check_positive(config, names):
+    """A one-line ValueError for the first setting of ``config`` among ``names`` that is not
+    an int >= 1 (a count: games, epochs, threads)."""
+    for name in names:
+        value = getattr(config, name)
+        if not (is_int(value) and value >= 1):
+            raise ValueError(f"{name} must be a positive int, got {clip(value)}")
 
 
 # ----- checks shared by every settings class (PPOConfig, AZConfig) and checkpoint contents ----

@@ -1,5 +1,6 @@
-"""The command line's argument helpers, shared by ``savanna_experiments.cli`` and the trainers:
-typed counts and seeds, game options (``-o KEY=VALUE``), and the flags of a settings dataclass
+"""The command line's argument helpers, shared by ``savanna_experiments.cli`` and every command:
+the parser class (one-line errors, help laid out as written), typed counts and seeds, game
+options (``-o KEY=VALUE``) and player counts, and the flags of a settings dataclass
 (``savanna_agents.ppo.PPOConfig``, ``savanna_agents.alphazero.AZConfig``) generated from its fields,
 their defaults and their docs (``savanna_agents.settings.setting``), with ``--config FILE``.
 
@@ -21,9 +22,10 @@ from savanna.registry import game_class
 from savanna_agents.settings import MAX_SEED
 from savanna_experiments.runs import METADATA_KEY
 
-__all__ = ["ADDRESS_HELP", "MAX_COUNT", "add_config_flags", "add_game_options", "count",
-           "game_options", "index", "make_game", "number", "option_names", "option_value",
-           "parse_count", "positive_int", "run_settings", "seed"]
+__all__ = ["ADDRESS_HELP", "MAX_COUNT", "HelpFormatter", "Parser", "UsageError",
+           "add_config_flags", "add_game_options", "count", "game_options", "index",
+           "make_game", "number", "option_names", "option_value", "parse_count", "positive_int",
+           "run_settings", "seed", "set_players"]
 
 NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
 # Ray's own order for ray.init(address=None): RAY_ADDRESS, then the latest cluster started on
@@ -32,6 +34,47 @@ ADDRESS_HELP = ("the Ray cluster (with --backend ray): HOST:PORT of its head; au
                 "running on this machine; local: a new Ray for this command (default: "
                 "RAY_ADDRESS, else the one running on this machine, else a new one)")
 MAX_SETTINGS_BYTES = 2**20  # a --config file (a run's config.json is about 2 KB)
+
+
+# ----- the parser ------------------------------------------------------------------------------
+class UsageError(ValueError):
+    """A command line argparse rejected (a bad number, a missing argument), with the
+    (sub)command it belongs to."""
+
+    def __init__(self, prog, message):
+        super().__init__(message)
+        self.prog = prog
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions laid out as written (they are docstrings), without reST's double
+    backticks and literal-block colons."""
+
+    def _format_text(self, text):
+        return super()._format_text(text.replace("``", "").replace("::\n", ":\n"))
+
+    def _expand_help(self, action):
+        return super()._expand_help(action).replace("``", "")
+
+
+class Parser(argparse.ArgumentParser):
+    """``argparse`` with ``HelpFormatter`` and errors as one line (a ``UsageError``) instead
+    of the usage text and an exit; the subcommands' parsers are of this class too. A parser
+    made with ``setup`` adds those arguments when it is first used: the trainers' flags come
+    from settings classes whose modules import torch, which the other commands do without."""
+
+    def __init__(self, *args, formatter_class=HelpFormatter, setup=None, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+        self._setup = setup
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._setup is not None:
+            setup, self._setup = self._setup, None
+            setup(self)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message):
+        raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
 
 
 # ----- counts and seeds -------------------------------------------------------------------------
@@ -147,6 +190,20 @@ def make_game(name, options):
 def option_names(name):
     """The keyword options of game ``name`` (a ValueError naming the games if unknown)."""
     return list(inspect.signature(game_class(name)).parameters)
+
+
+def set_players(name, options, n, source, required=False):
+    """Set the option num_players to ``n`` (the number of seats ``source`` gives) if game
+    ``name`` has it, or, when ``required``, let ``game_options`` name the mistake; a
+    ValueError if ``-o num_players`` says otherwise."""
+    if "num_players" not in option_names(name):
+        if required:
+            game_options(name, [f"num_players={n}"])
+        return
+    given = options.setdefault("num_players", n)
+    if given != n:
+        raise ValueError(f"{source} ({n}) and -o num_players={clip(given)} disagree; give "
+                         "one of them")
 
 
 # ----- flags generated from a settings dataclass ------------------------------------------------

@@ -19,6 +19,8 @@ from savanna.registry import make_game
 from savanna_agents.arena import play_match
 from savanna_agents.random_agent import RandomAgent
 from savanna_agents.registry import make_agent
+from savanna_agents.settings import MAX_GAMES
+from savanna_experiments.arguments import count, positive_int, seed
 
 SEAT_NAMES = ("red", "green")
 BASELINE_GAMES = 10  # the baseline's games against mcts:sims=300: a look, not a measurement
@@ -102,3 +104,24 @@ def explain_scores(game, states, returns):
                  + ": " + ("draw" if returns[0] == returns[1] else
                            f"{SEAT_NAMES[int(np.argmax(returns))]} wins") + ".")
     return "\n".join(lines)
+
+
+# ----- the command ------------------------------------------------------------------------------
+def add_parser(commands):
+    """Register ``demo`` on the ``savanna`` command's subparsers."""
+    demo = commands.add_parser(
+        "demo", help="a short tour: a game explained, small matches, throughput",
+        description="Play and explain one Zèbres game between random agents, play short "
+                    "MCTS-vs-random and MCTS-vs-greedy matches, print the throughput table.")
+    demo.add_argument("--games", type=count(MAX_GAMES), default=20,
+                      help="games per match (default: 20)")
+    demo.add_argument("--sims", type=positive_int, default=500,
+                      help="MCTS simulations (default: 500)")
+    demo.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    demo.set_defaults(run=run)
+    return demo
+
+
+def run(args, extra=None):
+    """The demo with the parsed arguments' games, simulations and seed."""
+    demo(games=args.games, sims=args.sims, seed=args.seed)

@@ -1,4 +1,8 @@
-"""Humans and agents at one terminal: moves typed by name, the board drawn after each.
+"""``savanna play GAME``: humans and agents at one terminal, moves typed by name, the board
+drawn after each.
+
+    savanna play zebres --agent mcts --sims 2000        a human against an agent
+    savanna play bonobo --seats human,mcts,human,random  two humans and two agents
 
 At the prompt, type a move by its name (Zèbres: ``start 14``, ``Z c4``, ``swap d4``, ``stop``,
 ``impala +2``), or ``moves`` (the legal moves), ``hint`` (an MCTS analysis of the position:
@@ -14,11 +18,25 @@ game with hidden information the pictures show one seat's view only (``Game.rend
 player)``): the human's, or with several humans the view of the human about to move (a header
 says whose view it is).
 """
+from pathlib import Path
+
 import numpy as np
 
 from savanna.errors import clip
+from savanna.files import check_new_file
 from savanna.game import CHANCE, TERMINAL
+from savanna.registry import GAMES
 from savanna_agents.base import describe
+from savanna_agents.registry import AGENTS, make_agent
+from savanna_experiments.arguments import (
+    add_game_options,
+    game_options,
+    index,
+    make_game,
+    positive_int,
+    seed,
+    set_players,
+)
 
 QUIT = ("quit", "exit", "q")
 HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, 'hint' for an "
@@ -200,3 +218,140 @@ def outcome_line(game, states, returns, humans):
     except NotImplementedError:
         pass
     return verdict + "."
+
+
+# ----- the command ------------------------------------------------------------------------------
+def add_parser(commands):
+    """Register ``play`` on the ``savanna`` command's subparsers."""
+    games = ", ".join(GAMES)
+    agents = ", ".join(AGENTS)
+    play = commands.add_parser(
+        "play", help="play a game against agents (or other humans) in the terminal",
+        description="Play against an agent, or seat humans and agents with --seats: the board "
+                    "is drawn after every move; type moves by name (Zèbres: 'start 14', "
+                    "'Z c4', 'swap d4', 'stop', 'impala +2'), 'moves' for the legal ones, "
+                    "'hint' for an MCTS analysis of the position, 'help', 'quit'. Several "
+                    "humans take turns at the keyboard. Start from any position with "
+                    "--position or --load, and save the game with --records.")
+    play.add_argument("game", help=f"one of: {games}")
+    play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
+                                      f"with name one of {agents} (default: mcts)")
+    play.add_argument("--sims", type=positive_int,
+                      help="simulations per move (sets the agent's sims)")
+    play.add_argument("--seat", type=index, help="your seat, 0-based (default: 0)")
+    play.add_argument("--seats", metavar="SPEC,SPEC,...",
+                      help="every seat in order, 'human' or an agent spec, e.g. "
+                           "human,mcts:sims=500,human,random (instead of --agent/--seat/--sims; "
+                           "sets num_players when not given)")
+    play.add_argument("--players", type=positive_int, metavar="N",
+                      help="number of players (the game option num_players)")
+    play.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    start = play.add_mutually_exclusive_group()
+    start.add_argument("--position", metavar="TEXT",
+                       help="start from this position, in the game's notation (as shown above "
+                            "each board and by savanna replay)")
+    start.add_argument("--load", type=Path, metavar="FILE",
+                       help="start from a recorded game (a records file, e.g. a match's "
+                            "records.jsonl), at --ply of its --game; the game and its options "
+                            "are the record's")
+    play.add_argument("--game", type=index, default=0, metavar="N", dest="record_game",
+                      help="with --load: which game of the file, 0 for the first (default: 0)")
+    play.add_argument("--ply", type=index, default=0, metavar="K",
+                      help="with --load: the position where decision K is taken (default: 0)")
+    play.add_argument("--records", type=Path, metavar="FILE",
+                      help="save the game as a record in FILE (JSON Lines, see savanna "
+                           "replay), also when left unfinished")
+    play.add_argument("--overwrite", action="store_true",
+                      help="let --records replace an existing file")
+    add_game_options(play)
+    play.set_defaults(run=run)
+    return play
+
+
+def run(args, extra=None):
+    """Play the game of the parsed arguments at the terminal, recorded if asked."""
+    from savanna.records import make_record, write_records
+    from savanna_agents.mcts import MCTSAgent
+
+    seats = _play_seats(args)
+    if args.records is not None:
+        check_new_file(args.records, args.overwrite)
+    elif args.overwrite:
+        raise ValueError("--overwrite needs --records")
+    if args.load is None and (args.record_game or args.ply):
+        raise ValueError("--game and --ply choose a position of a recorded game: give --load")
+    if args.load is not None:
+        game, start = _recorded_start(args)
+    else:
+        options = game_options(args.game, args.option)
+        if args.players is not None:
+            set_players(args.game, options, args.players, "--players", required=True)
+        elif args.seats:
+            set_players(args.game, options, len(seats), "the number of --seats")
+        game = make_game(args.game, options)
+        start = None if args.position is None else game.from_text(args.position)
+    if args.seats is None:
+        seat = 0 if args.seat is None else args.seat
+        if not 0 <= seat < game.num_players:
+            raise ValueError(f"seat must be in 0..{game.num_players - 1} for {game.name}, "
+                             f"got {seat}")
+        seats = [None if p == seat else seats[1] for p in range(game.num_players)]
+    elif len(seats) != game.num_players:
+        raise ValueError(f"--seats gives {len(seats)} seats but {game.name} has "
+                         f"{game.num_players} players")
+    rng = np.random.default_rng(args.seed)
+    hint = next((a for a in seats if isinstance(a, MCTSAgent)), None) or MCTSAgent()
+    start = game.init(1, rng) if start is None else start
+    log: list = []
+    try:
+        play_seats(game, seats, rng, start=start, log=log, hint=hint)
+    finally:  # what was played is recorded, also after Ctrl-C
+        if args.records is not None:
+            labels = ["human" if a is None else describe(a) for a in seats]
+            info = {"command": "play"}
+            if args.load is not None:
+                info["from"] = f"{args.load} game {args.record_game} ply {args.ply}"
+            record = make_record(game, start, log, labels, args.seed, info)
+            write_records(args.records, [record], overwrite=args.overwrite)
+            print(f"saved the game to {args.records}")
+
+
+def _recorded_start(args):
+    """The game and start of ``play --load FILE --game N --ply K``."""
+    from savanna.records import read_record
+
+    if args.option or args.players is not None:
+        raise ValueError("--load plays the recorded game with its own options: give no -o "
+                         "or --players")
+    record = read_record(args.load, args.record_game)
+    if record.game_name != args.game:
+        raise ValueError(f"{record.where} is a game of {clip(record.game_name)}, not "
+                         f"{clip(args.game)}")
+    game = record.game()
+    return game, record.position(args.ply, game)
+
+
+def _play_seats(args):
+    """``--seats`` as a list (None for a human, else an agent); without it ``[None, agent]``
+    (the one human and the --agent everywhere else). A comma-separated piece that starts
+    with ``key=`` continues the previous agent's spec: ``human,mcts:sims=500,c=1.4,random``
+    is three seats."""
+    if args.seats is None:
+        overrides = {} if args.sims is None else {"sims": args.sims}
+        return [None, make_agent(args.agent or "mcts", **overrides)]
+    if args.agent is not None or args.seat is not None or args.sims is not None:
+        raise ValueError("--seats names every seat: give agent settings in its specs, "
+                         "not with --agent, --seat or --sims")
+    specs = []
+    for piece in args.seats.split(","):
+        if specs and specs[-1] != "human" and "=" in piece.split(":")[0]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece.strip())
+    seats = []
+    for p, spec in enumerate(specs):
+        try:
+            seats.append(None if spec == "human" else make_agent(spec))
+        except ValueError as err:
+            raise ValueError(f"--seats entry {p} ({clip(spec)}): {err}") from None
+    return seats

@@ -254,7 +254,7 @@ def add_parser(subparsers, name="ppo"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``PPOConfig`` setting (unset flags keep
     ``--config``'s value or the default). ``subparsers`` makes parsers of
-    class ``savanna_experiments.cli.Parser``."""
+    class ``savanna_experiments.arguments.Parser``."""
     parser = subparsers.add_parser(name, help="masked PPO with self-play", description=__doc__,
                                    setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -268,8 +268,8 @@ def add_parser(subparsers, name="ppo"):
 
 
 def _add_settings(parser):
-    """The flags of ``PPOConfig`` (``savanna_experiments.cli.Parser`` adds them when the command
-    runs: ``savanna_agents.ppo`` imports torch)."""
+    """The flags of ``PPOConfig`` (``savanna_experiments.arguments.Parser`` adds them when the
+    command runs: ``savanna_agents.ppo`` imports torch)."""
     from savanna_agents.ppo import PPOConfig
 
     add_config_flags(parser, PPOConfig, ALIASES)

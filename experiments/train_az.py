@@ -248,7 +248,7 @@ def add_parser(subparsers, name="az"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``AZConfig`` setting (unset flags keep
     ``--config``'s value or the default). ``subparsers`` makes parsers of
-    class ``savanna_experiments.cli.Parser``."""
+    class ``savanna_experiments.arguments.Parser``."""
     parser = subparsers.add_parser(name, help="AlphaZero with Gumbel search",
                                    description=__doc__, setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -268,8 +268,8 @@ def add_parser(subparsers, name="az"):
 
 
 def _add_settings(parser):
-    """The flags of ``AZConfig`` (``savanna_experiments.cli.Parser`` adds them when the command
-    runs: ``savanna_agents.alphazero`` imports torch)."""
+    """The flags of ``AZConfig`` (``savanna_experiments.arguments.Parser`` adds them when the
+    command runs: ``savanna_agents.alphazero`` imports torch)."""
     from savanna_agents.alphazero import AZConfig
 
     add_config_flags(parser, AZConfig)

@@ -22,3 +22,15 @@ def check_int(name, value, lo, hi, what="an int"):
     if not (is_int(value) and lo <= value <= hi):
         raise ValueError(f"{name} must be {what} in {lo}..{hi}, got {clip(value)}")
     return int(value)
+
+
+def check_range(name, value, low, high=None, above=False):
+    """``value``, or a one-line ValueError unless it is a real number (not a bool, not NaN)
+    ``>= low`` (``> low`` when ``above``) and ``<= high``; the message words the range as
+    ``>= low``, ``> low`` or ``in [low, high]``."""
+    if not (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and (low < value if above else low <= value) and (high is None or value <= high)):
+        bounds = (f"{'>' if above else '>='} {low}" if high is None
+                  else f"in {'(' if above else '['}{low}, {high}]")
+        raise ValueError(f"{name} must be {bounds}, got {clip(value)}")
+    return value

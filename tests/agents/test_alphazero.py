@@ -14,12 +14,12 @@ from savanna_agents.alphazero import (
     Trainer,
     Trajectories,
     load_checkpoint,
-    make_network,
     network_evaluator,
     save_checkpoint,
 )
 from savanna_agents.az_agent import AZAgent, baseline_path, shipped_baselines
 from savanna_agents.exact import solve
+from savanna_agents.networks import AZNet
 from savanna_agents.registry import make_agent
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
@@ -146,7 +146,7 @@ def test_three_player_trees_back_up_each_seats_values(cards):
 def test_determinized_search_leaks_no_hidden_card():
     game = HighCard()
     torch.manual_seed(0)
-    evaluate = network_evaluator(make_network(game, (16,)).eval())
+    evaluate = network_evaluator(AZNet.for_game(game, (16,)).eval())
     results = []
     for others in [(0, 1), (4, 3), (1, 3)]:  # seat 0 holds card 2 each time
         s = game.deal([2, *others])
@@ -341,8 +341,7 @@ def test_a_game_without_a_baseline_says_which_exist():
 
 
 def test_fused_priors_equal_the_dense_masked_softmax():
-    from savanna_agents.policy_head import probabilities
-    from savanna_agents.ppo import masked_log_probs
+    from savanna_agents.networks import masked_log_probs, probabilities
 
     torch.manual_seed(1)
     layer = torch.nn.Linear(8, 12)
@@ -355,8 +354,7 @@ def test_fused_priors_equal_the_dense_masked_softmax():
 
 
 def test_fused_policy_loss_is_the_dense_cross_entropy_values_and_gradients():
-    from savanna_agents.policy_head import cross_entropy
-    from savanna_agents.ppo import masked_log_probs
+    from savanna_agents.networks import cross_entropy, masked_log_probs
 
     rng = np.random.default_rng(2)
     layer = torch.nn.Linear(8, 12)
@@ -382,7 +380,7 @@ def test_fused_policy_loss_is_the_dense_cross_entropy_values_and_gradients():
 
 def test_the_search_evaluator_is_the_network():
     game = HighCard()
-    net = make_network(game, (16, 8)).eval()
+    net = AZNet.for_game(game, (16, 8)).eval()
     states = game.init(6, np.random.default_rng(0))
     obs = game.observe(states, np.zeros(6, np.int64)).reshape(6, -1)
     mask = np.ones((6, game.num_actions), np.bool_)

@@ -12,6 +12,7 @@ import torch
 import savanna_agents.alphazero as az
 import savanna_agents.ppo as ppo
 from savanna_agents.checkpoint import MAGIC
+from savanna_agents.networks import AZNet, PolicyValueNet
 from savanna_agents.registry import make_agent
 from tests.agents.test_alphazero import TINY
 from tests.agents.test_ppo import tiny_config
@@ -133,8 +134,8 @@ def test_malformed_contents_are_refused_before_a_network_is_built(tmp_path, trai
     change(data)
     changed = tmp_path / "changed.pt"
     resave(data, changed)     # sealed anew: the contents themselves are wrong
-    monkeypatch.setattr(ppo, "make_network", None)  # nothing may be built
-    monkeypatch.setattr(az, "make_network", None)
+    monkeypatch.setattr(PolicyValueNet, "for_game", None)  # nothing may be built
+    monkeypatch.setattr(AZNet, "for_game", None)
     _refused(load, changed, message)
 
 

@@ -9,16 +9,13 @@ import pytest
 import torch
 
 import savanna_agents.checkpoint
-import savanna_agents.ppo
 from savanna_agents.checkpoint import MAGIC
+from savanna_agents.networks import PolicyValueNet, network_shapes
 from savanna_agents.ppo import (
-    CHECKPOINT_FORMAT,
-    CHECKPOINT_VERSION,
+    CHECKPOINT,
     PPOConfig,
     Trainer,
     load_checkpoint,
-    make_network,
-    network_shapes,
     save_atomically,
 )
 from savanna_agents.registry import make_agent
@@ -72,10 +69,10 @@ def test_truncated_and_foreign_files_are_refused(tmp_path, saved):
         path.write_bytes(good[:size])
         refused(path, "not a Savanna PPO checkpoint|corrupt")
     header_only = tmp_path / "header.pt"
-    header_only.write_bytes(MAGIC + f"{CHECKPOINT_FORMAT} {CHECKPOINT_VERSION}".encode())
+    header_only.write_bytes(MAGIC + f"{CHECKPOINT.format} {CHECKPOINT.version}".encode())
     refused(header_only, "not a Savanna PPO checkpoint")
     future = tmp_path / "future.pt"
-    future.write_bytes(MAGIC + f"{CHECKPOINT_FORMAT} 99 0\n".encode())
+    future.write_bytes(MAGIC + f"{CHECKPOINT.format} 99 0\n".encode())
     refused(future, "checkpoint version 99")
 
 
@@ -125,7 +122,7 @@ def test_malformed_contents_are_refused_before_anything_is_built(tmp_path, saved
     change(data)
     path = tmp_path / "malformed.pt"
     save_atomically(data, path)  # a valid hash: the contents themselves are wrong
-    monkeypatch.setattr(savanna_agents.ppo, "make_network", None)  # nothing may be built
+    monkeypatch.setattr(PolicyValueNet, "for_game", None)  # nothing may be built
     refused(path, message)
 
 
@@ -145,7 +142,7 @@ def test_a_checkpoint_of_another_run_shape_is_a_value_error(saved):
 
 
 def test_network_shapes_are_those_of_the_network():
-    net = make_network(Nim(), (8, 5))
+    net = PolicyValueNet.for_game(Nim(), (8, 5))
     assert network_shapes(3, Nim().num_actions, (8, 5)) == {
         k: tuple(v.shape) for k, v in net.state_dict().items()}
 

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from savanna_agents.features import active_features, observation_bags, sparse_linear, stack_features
+from savanna_agents.features import active_features, sparse_linear, stack_features
+from savanna_agents.inference import network_evaluator
+from savanna_agents.networks import AZNet
 
 
 def observations(rng, n, size, high):
@@ -19,13 +21,22 @@ def test_active_features_list_each_entry_as_often_as_its_value():
                                              [0, 0, 0, 3, 4]]
 
 
-@pytest.mark.parametrize("high", [1, 3])
-def test_observation_bags_are_the_active_features_end_to_end(high):
-    obs = observations(np.random.default_rng(high), 40, 30, high)
-    features = active_features(obs)
-    flat, starts = observation_bags(obs)
-    rows = np.split(flat, starts[1:])
-    assert [row.tolist() for row in rows] == [f[f < 30].tolist() for f in features]
+@pytest.mark.parametrize("high, scale", [(1, 1.0), (3, 0.25)])
+def test_the_search_evaluator_is_the_torch_network(high, scale):
+    """``inference.network_evaluator`` (numba) against the network's own forward pass, on
+    observations with counts above 1 and a trunk of three layers."""
+    rng = np.random.default_rng(high)
+    obs = observations(rng, 40, 30, high)
+    mask = rng.random((40, 9)) < 0.5
+    mask[:, 0] = True
+    torch.manual_seed(high)
+    net = AZNet(30, 9, 3, (16, 8, 8), scale).eval()
+    priors, values = network_evaluator(net)(obs, mask)
+    with torch.no_grad():
+        logits, expected = net.from_features(torch.from_numpy(active_features(obs)))
+    logits[torch.from_numpy(~mask)] = -torch.inf
+    assert values == pytest.approx(expected.numpy(), abs=1e-5)
+    assert priors == pytest.approx(torch.softmax(logits, dim=1).numpy(), abs=1e-6)
 
 
 @pytest.mark.parametrize("high, scale", [(1, 1.0), (3, 1.0), (3, 0.25)])

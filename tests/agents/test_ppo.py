@@ -6,14 +6,12 @@ import torch
 
 from savanna_agents.arena import play_match
 from savanna_agents.features import stack_features
-from savanna_agents.policy_head import log_prob_and_entropy, sample
+from savanna_agents.networks import MASKED_LOGIT, log_prob_and_entropy, masked_log_probs, sample
 from savanna_agents.ppo import (
-    MASKED_LOGIT,
     PPOConfig,
     Trainer,
     group_sizes,
     load_checkpoint,
-    masked_log_probs,
     parse_shares,
     ppo_loss,
 )

@@ -1,13 +1,21 @@
-"""The learners' policy layer and masked softmax, computed at the legal actions only.
+"""The trainers' networks and their masked policy head, in one place.
 
+``PolicyValueNet`` (PPO's) is a small MLP over the flattened player-relative observation: a
+shared trunk whose first layer reads the observation's active features
+(``savanna_agents.features``), a policy head of one logit per action and a value head.
+``AZNet`` (AlphaZero's) is the same with one value per player. ``network_shapes`` gives their
+parameters' shapes without building them, so that a checkpoint is checked before anything is
+allocated (``savanna_agents.checkpoint``).
+
+The policy head, the policy layer and the masked softmax, is computed at the legal actions only.
 PPO's learner needs, per row, only the log-probability of one action and the entropy over
 the legal actions (to learn), or one sampled action (to play); AlphaZero's, the
 cross-entropy to the search's policy (to learn) and the probabilities of the legal actions
-(the search's priors). Illegal actions get probability
-exactly 0 and no gradient, so their logits are never needed: a Zèbres position has 3 to 24
-legal actions among 206. Here the policy layer ``z = W h + b`` is evaluated at the legal
-actions only and fused with the masked softmax, forward and backward, in numba loops over
-each row's legal actions, with the analytic gradient::
+(the search's priors). Illegal actions get probability exactly 0 and no gradient, so their
+logits are never needed: a Zèbres position has 3 to 24 legal actions among 206. Here the
+policy layer ``z = W h + b`` is evaluated at the legal actions only and fused with the masked
+softmax, forward and backward, in numba loops over each row's legal actions, with the analytic
+gradient::
 
     p = softmax over the legal actions,   log p_k = z_k - logsumexp_legal(z)
     d log p_a / d z_k = [k == a] - p_k
@@ -16,17 +24,127 @@ each row's legal actions, with the analytic gradient::
     d/dh = sum_k dz_k W_k,   d/dW_k = sum_rows dz_k h,   d/db_k = sum_rows dz_k
 
 Every row needs at least one legal action, and ``actions`` must be legal (the caller's
-promise: the learner's actions were sampled under the same masks). ``savanna_agents.ppo``'s
-``masked_log_probs`` over the dense layer's logits is the same distribution in plain torch;
-the tests check the two agree, values and gradients.
+promise: the learner's actions were sampled under the same masks). ``masked_log_probs`` over
+the dense layer's logits is the same distribution in plain torch (the agents' play); the tests
+check the two agree, values and gradients.
 """
 import math
 
 import numpy as np
 import torch
 from numba import njit
+from torch import nn
 
-__all__ = ["cross_entropy", "log_prob_and_entropy", "probabilities", "sample"]
+from savanna.errors import clip
+from savanna_agents.features import active_features, sparse_linear
+
+__all__ = ["AZNet", "MASKED_LOGIT", "PolicyValueNet", "cross_entropy", "load_weights",
+           "log_prob_and_entropy", "masked_log_probs", "network_shapes", "probabilities",
+           "sample"]
+
+MASKED_LOGIT = -1e8
+
+
+# ----- the networks ---------------------------------------------------------------------------
+class PolicyValueNet(nn.Module):
+    """A small MLP over the flattened player-relative observation: shared trunk, a policy
+    head (one logit per action) and a value head (the observer's expected return). The first
+    layer is computed from the observation's active features (``savanna_agents.features``)."""
+
+    def __init__(self, obs_size, num_actions, hidden=(128, 128), obs_scale=1.0):
+        super().__init__()
+        layers, width = [], obs_size
+        for h in hidden:
+            layers += [_layer(width, h, np.sqrt(2)), nn.ReLU(inplace=True)]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.policy = _layer(width, num_actions, 0.01)
+        self.value = _layer(width, 1, 1.0)
+        self.obs_scale = float(obs_scale)
+
+    @classmethod
+    def for_game(cls, game, hidden):
+        """The network of ``hidden`` widths for ``game``'s observations and actions."""
+        return cls(math.prod(game.obs_shape), game.num_actions, hidden, _obs_scale(game))
+
+    def forward(self, obs):
+        """``obs`` uint8 ``[n, obs_size]`` (array or tensor) -> ``(logits [n, A], values [n])``."""
+        return self.from_features(torch.from_numpy(active_features(np.asarray(obs))))
+
+    def from_features(self, features):
+        """The same from the observations' ``active_features`` (an int32 tensor)."""
+        hidden = self.encode(features)
+        return self.policy(hidden), self.value(hidden).squeeze(-1)
+
+    def encode(self, features):
+        """The trunk's output, which the policy and value heads read."""
+        first = self.trunk[0]
+        return self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale))
+
+
+class AZNet(PolicyValueNet):
+    """PPO's trunk and policy head with a value head of one output per player (relative
+    seats: output ``k`` is the return of seat ``(observer + k) % P``)."""
+
+    def __init__(self, obs_size, num_actions, num_players, hidden=(128, 128), obs_scale=1.0):
+        super().__init__(obs_size, num_actions, hidden, obs_scale)
+        self.value = nn.Linear(hidden[-1], num_players)
+        nn.init.zeros_(self.value.bias)
+
+    @classmethod
+    def for_game(cls, game, hidden):
+        """The network of ``hidden`` widths for ``game``'s observations, actions and players."""
+        return cls(math.prod(game.obs_shape), game.num_actions, game.num_players, hidden,
+                   _obs_scale(game))
+
+    def from_features(self, features):
+        """``(logits [n, A], values [n, P])`` from the observations' active features."""
+        hidden = self.encode(features)
+        return self.policy(hidden), self.value(hidden)
+
+
+def _layer(fan_in, fan_out, gain):
+    layer = nn.Linear(fan_in, fan_out)
+    nn.init.orthogonal_(layer.weight, gain)
+    nn.init.zeros_(layer.bias)
+    return layer
+
+
+def _obs_scale(game):
+    """The factor that brings ``game``'s observation values into [0, 1]."""
+    return 1.0 / float(getattr(game, "obs_high", 1))
+
+
+def network_shapes(obs_size, num_actions, hidden, values=1):
+    """``{parameter name: shape}`` of ``PolicyValueNet(obs_size, num_actions, hidden)``
+    (``values``: outputs of the value head, an ``AZNet``'s players), computed without building
+    it (a checkpoint is checked before anything is allocated)."""
+    shapes, width = {}, obs_size
+    for k, h in enumerate(hidden):
+        shapes[f"trunk.{2 * k}.weight"], shapes[f"trunk.{2 * k}.bias"] = (h, width), (h,)
+        width = h
+    shapes.update({"policy.weight": (num_actions, width), "policy.bias": (num_actions,),
+                   "value.weight": (values, width), "value.bias": (values,)})
+    return shapes
+
+
+def load_weights(net, weights):
+    """Loads a state dict (float16 weights are read as float32) into ``net``; a one-line
+    ValueError if they do not fit it."""
+    try:
+        net.load_state_dict(weights)
+    except RuntimeError as err:
+        raise ValueError(f"checkpoint weights do not fit the network: "
+                         f"{clip(str(err).splitlines()[0])}") from None
+
+
+# ----- the masked policy head -----------------------------------------------------------------
+def masked_log_probs(logits, mask):
+    """Log-probabilities with illegal actions shifted by ``MASKED_LOGIT``: their probability
+    is exactly 0 and everything stays finite, even with a single legal action (the dense
+    twin of the fused functions below, for the agents' play)."""
+    return torch.log_softmax(logits + (1 - mask.float()) * MASKED_LOGIT, dim=-1)
+
 
 
 def log_prob_and_entropy(hidden, layer, legal, actions):
@@ -131,6 +249,15 @@ def _row_logits(hidden, weight, bias, r, actions, count, logits):
 
 
 @njit(cache=True)
+def _row_log_norm(hidden, weight, bias, legal, r, legal_actions, logits):
+    """Row ``r``'s legal actions (into ``legal_actions``), their logits (into ``logits``),
+    and ``(count, logsumexp over them)``."""
+    count = _legal_list(legal, r, legal_actions)
+    top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
+    return count, top + math.log(total)
+
+
+@njit(cache=True)
 def _forward(hidden, weight, bias, legal, actions):
     n, num_actions = legal.shape
     log_prob = np.empty(n, np.float32)
@@ -139,9 +266,7 @@ def _forward(hidden, weight, bias, legal, actions):
     logits = np.empty((n, num_actions), np.float32)  # filled at legal actions only
     legal_actions = np.empty(num_actions, np.int64)
     for r in range(n):
-        count = _legal_list(legal, r, legal_actions)
-        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
-        norm = top + math.log(total)
+        count, norm = _row_log_norm(hidden, weight, bias, legal, r, legal_actions, logits)
         h = 0.0
         for c in range(count):
             lp = logits[r, legal_actions[c]] - norm
@@ -188,9 +313,7 @@ def _cross_entropy_forward(hidden, weight, bias, legal, target):
     logits = np.empty((n, num_actions), np.float32)  # filled at legal actions only
     legal_actions = np.empty(num_actions, np.int64)
     for r in range(n):
-        count = _legal_list(legal, r, legal_actions)
-        top, total = _row_logits(hidden, weight, bias, r, legal_actions, count, logits)
-        norm = top + math.log(total)
+        count, norm = _row_log_norm(hidden, weight, bias, legal, r, legal_actions, logits)
         value = 0.0
         for c in range(count):
             k = legal_actions[c]
