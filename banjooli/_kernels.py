@@ -61,8 +61,8 @@ from banjooli.notation import (
     VORTEX_ROLL,
     WATER,
 )
-from savanna._drivers import CHANCE, TERMINAL
 from savanna.bits import ONE, bit, lowest_bit, popcount
+from savanna.codes import CHANCE, TERMINAL
 from savanna.rng import below
 
 ZERO = np.uint64(0)

@@ -23,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from bonobo import notation
-from savanna._drivers import CHANCE, TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
+from savanna.codes import CHANCE, TERMINAL
 
 # ----- declared facts ------------------------------------------------------------------------
 NUM_ACTIONS = notation.NUM_ACTIONS     # 92: pawn s (0..18), draw (19), tile on slot k (20 + k)

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from savanna import _drivers, draw, threads
-from savanna._drivers import (
+from savanna.codes import (
     CHANCE,
     ILLEGAL_ACTION,
     NO_CHANCE_OUTCOME,

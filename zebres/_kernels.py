@@ -28,8 +28,8 @@ chain it is not yet claimed.
 import numpy as np
 from numba import njit
 
-from savanna._drivers import TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
+from savanna.codes import TERMINAL
 from zebres import notation
 from zebres.notation import BOARDS, KINDS, NUM_ACTIONS, NUM_CELLS, SECTOR_MAPS, START, STOP, SWAP
 
