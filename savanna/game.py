@@ -75,14 +75,16 @@ class Kernels(NamedTuple):
     scores_one: Callable | None = None
 
     @classmethod
-    def from_module(cls, module):
-        """The kernels a kernel module defines under the field names (optional ones may be
-        absent), so that no game lists them by hand."""
-        missing = [f for f in cls._fields if f not in cls._field_defaults
-                   and not hasattr(module, f)]
+    def from_module(cls, *modules):
+        """The kernels the kernel modules define under the field names (optional ones may be
+        absent; a game's ``valid_one`` lives in its validity module), so that no game lists
+        them by hand."""
+        found = {f: getattr(m, f) for m in modules for f in cls._fields if hasattr(m, f)}
+        missing = [f for f in cls._fields if f not in cls._field_defaults and f not in found]
         if missing:
-            raise ValueError(f"{module.__name__} lacks the kernels {', '.join(missing)}")
-        return cls(**{f: getattr(module, f) for f in cls._fields if hasattr(module, f)})
+            names = ", ".join(m.__name__ for m in modules)
+            raise ValueError(f"{names} lack the kernels {', '.join(missing)}")
+        return cls(**found)
 
 
 class Game:
