@@ -42,7 +42,7 @@ A possible position (what ``from_text`` and ``from_position`` accept, and exactl
 import numpy as np
 
 from bonobo import _kernels as K
-from bonobo import _validity, notation, spec
+from bonobo import _observe, _validity, notation, spec
 from bonobo.render import render_drawing, render_text
 from savanna.game import Game, Kernels
 
@@ -63,7 +63,7 @@ class BonoboGame(Game):
     zero_sum = True
     has_chance = True
     perfect_information = True
-    kernels = Kernels.from_module(K, _validity)
+    kernels = Kernels.from_module(K, _observe, _validity)
     state_errors = _validity.STATE_ERRORS
     notation = notation
 

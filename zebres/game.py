@@ -34,7 +34,7 @@ import numpy as np
 from savanna.errors import clip
 from savanna.game import Game, Kernels
 from zebres import _kernels as K
-from zebres import _validity, notation, spec
+from zebres import _observe, _validity, notation, spec
 from zebres.notation import Position, Token
 from zebres.render import render_drawing, render_text
 from zebres.spec import KINDS
@@ -57,7 +57,7 @@ class ZebresGame(Game):
     zero_sum = True
     has_chance = False
     perfect_information = True
-    kernels = Kernels.from_module(K, _validity)
+    kernels = Kernels.from_module(K, _observe, _validity)
     state_errors = _validity.STATE_ERRORS
     notation = notation
 
