@@ -36,7 +36,7 @@ import numpy as np
 from banjooli import _kernels as K
 from banjooli import _observe, _validity, notation, spec
 from banjooli.render import render_drawing, render_text
-from savanna.errors import check_int, clip
+from savanna.errors import check_choice, check_int, clip
 from savanna.game import Game, Kernels
 
 __all__ = ["BanjooliGame"]
@@ -82,8 +82,7 @@ class BanjooliGame(Game):
 
     def __init__(self, num_players=2, terrain=None, special=None, berries=False, course=None):
         check_int("num_players", num_players, spec.MIN_PLAYERS, spec.MAX_PLAYERS)
-        if not (special is None or isinstance(special, str) and special in SPECIAL_OPTIONS):
-            raise ValueError(f"special must be one of {SPECIAL_OPTIONS}, got {clip(special)}")
+        check_choice("special", special, SPECIAL_OPTIONS)
         if not isinstance(berries, (bool, np.bool_)):
             raise ValueError(f"berries must be True or False, got {clip(berries)}")
         if terrain is not None:

@@ -1,4 +1,15 @@
-"""Bonobo Beach text notation (pure Python): positions and action names.
+"""Bonobo Beach text notation (pure Python): positions and action names, and the geometry they
+name (its tables are declared in ``bonobo.spec``).
+
+Geometry (rules §1, [decision] data kept as tables so a real layout can replace them): lattice
+points ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= 3``; triangles ``t00``-``t53`` row by row
+(r = -3..2), by ``q``, ``V(q, r)`` before ``A(q, r)``; slots 0..71 are the edge-sharing pairs
+sorted by (lower id, higher id); spots ``s00``-``s18`` are the points with
+``max(|q|, |r|, |q+r|) <= 2``, row by row, by ``q``.
+
+Tile values in outcome order: ``VALUES = (-4, -3, -2, -1, 1, 2, 3, 4)``, with counts
+``(3, 3, 4, 4, 4, 4, 3, 3)``. A spot scores the sum, over its six triangles, of the base value
+of the tile covering each (an obtuse corner covers two of them: 2a; an acute corner one: a).
 
 A position is one line of space-separated ``key=value`` fields (``-`` is an empty list)::
 
@@ -15,7 +26,15 @@ A position is one line of space-separated ``key=value`` fields (``-`` is an empt
 * ``phase``: ``choose`` (place a pawn or draw), ``chance`` (a tile is being drawn),
   ``place:+3`` (the drawn tile, value +3, must be placed), ``end``.
 
-The board, the tiles and the action ids are ``bonobo.spec``'s.
+Action ids (``NUM_ACTIONS`` = 92), in the order legal actions are listed:
+
+=======================  ==============  ================
+place a pawn on spot s   ``s``           ``pawn s07``
+draw a tile              ``19``          ``draw``
+put the tile on slot k   ``20 + k``      ``tile t12-t13``
+=======================  ==============  ================
+
+Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` .. ``+4``.
 """
 import re
 from dataclasses import dataclass
@@ -39,7 +58,7 @@ from bonobo.spec import (
     TILE_COUNTS,
     VALUES,
 )
-from savanna.errors import clip, is_int
+from savanna.errors import check_int, clip, is_int
 
 
 def triangle_name(t):
@@ -61,8 +80,7 @@ def value_name(v):
 
 def action_name(a):
     """``pawn s07``, ``draw`` or ``tile t12-t13``."""
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
+    a = check_int("action", a, 0, NUM_ACTIONS - 1)
     if a < DRAW:
         return f"pawn {spot_name(a)}"
     return "draw" if a == DRAW else f"tile {slot_name(a - TILE)}"
@@ -111,10 +129,9 @@ def start_position(num_players):
 
 
 def check_num_players(num_players):
-    """Raise a ValueError unless ``num_players`` is the int 2, 3 or 4 (not ``True``, ``2.0``
-    or ``"2"``)."""
-    if not is_int(num_players) or num_players not in PLAYER_COUNTS:
-        raise ValueError(f"num_players must be the int 2, 3 or 4, got {clip(num_players)}")
+    """Raise a ValueError unless ``num_players`` is an int of ``PLAYER_COUNTS`` (not ``True``,
+    ``2.0`` or ``"2"``)."""
+    check_int("num_players", num_players, min(PLAYER_COUNTS), max(PLAYER_COUNTS))
 
 
 def format(pos):  # noqa: A001 - the notation's verb

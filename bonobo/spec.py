@@ -1,25 +1,6 @@
 """Bonobo Beach's declared facts (pure Python, read by every other module): the board, the
-tiles, the action ids, the observation layout and the longest game.
-
-Geometry (rules §1, [decision] data kept as tables so a real layout can replace them): lattice
-points ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= 3``; triangles ``t00``-``t53`` row by row
-(r = -3..2), by ``q``, ``V(q, r)`` before ``A(q, r)``; slots 0..71 are the edge-sharing pairs
-sorted by (lower id, higher id); spots ``s00``-``s18`` are the points with
-``max(|q|, |r|, |q+r|) <= 2``, row by row, by ``q``.
-
-Tile values in outcome order: ``VALUES = (-4, -3, -2, -1, 1, 2, 3, 4)``, with counts
-``(3, 3, 4, 4, 4, 4, 3, 3)``. A spot scores the sum, over its six triangles, of the base value
-of the tile covering each (an obtuse corner covers two of them: 2a; an acute corner one: a).
-
-Action ids (``NUM_ACTIONS`` = 92), in the order legal actions are listed:
-
-=======================  ==============  ================
-place a pawn on spot s   ``s``           ``pawn s07``
-draw a tile              ``19``          ``draw``
-put the tile on slot k   ``20 + k``      ``tile t12-t13``
-=======================  ==============  ================
-
-Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` .. ``+4``.
+tiles, the action ids, the observation layout and the longest game (``bonobo.notation``
+describes the geometry and names the triangles, slots, spots and actions).
 """
 from savanna.layout import Layout
 

@@ -22,3 +22,12 @@ def check_int(name, value, lo, hi, what="an int"):
     if not (is_int(value) and lo <= value <= hi):
         raise ValueError(f"{name} must be {what} in {lo}..{hi}, got {clip(value)}")
     return int(value)
+
+
+def check_choice(name, value, choices):
+    """``value``, or a one-line ValueError unless it is one of ``choices`` (strings or None),
+    compared by type as well, so that ``["standard"]`` or ``b"lava"`` is no choice."""
+    if not any(isinstance(value, type(c)) and value == c for c in choices):
+        listed = ", ".join(str(c) for c in choices)
+        raise ValueError(f"{name} must be one of {listed}, got {clip(value)}")
+    return value

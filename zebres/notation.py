@@ -1,4 +1,5 @@
-"""Drôles de Zèbres text notation: positions, cells, action names, board maps (pure Python).
+"""Drôles de Zèbres text notation: positions, cells and action names (pure Python; the facts
+they name, the board maps and action ids included, are declared in ``zebres.spec``).
 
 A position is five space-separated fields (rules §7)::
 
@@ -28,12 +29,19 @@ map (a ``place`` line with an empty cell, a ``move`` phase with at least two Imp
 ``croc`` phase). Every error is a one-line ``ValueError`` quoting at most 80 characters of the
 input.
 
-See ``zebres.spec`` for the action ids the names stand for.
+Action ids (``NUM_ACTIONS`` = 206), in the order legal actions are listed:
+
+=========================  =====================  ==============
+place kind t on cell c     ``t*30 + c``           ``Z c4``
+Impala start at p          ``150 + p``            ``start 14``
+swap with gazelle on c     ``172 + c``            ``swap d4``
+stop the crocodile chain   ``202``                ``stop``
+Impala moves k = 1..3      ``202 + k``            ``impala +2``
+=========================  =====================  ==============
 """
 from dataclasses import dataclass, field
-from numbers import Integral
 
-from savanna.errors import clip
+from savanna.errors import check_choice, check_int, clip, is_int
 from zebres.spec import (
     BOARDS,
     COLOUR_LETTERS,
@@ -62,11 +70,6 @@ from zebres.spec import (
 
 TRACK_NAMES = {str(p): p for p in range(TRACK_LENGTH)}  # the only spellings of a position
 MAX_TEXT = 500  # no position is longer (about 120 characters, whitespace aside)
-
-
-def _is_index(value, size):
-    """``value`` is an int (not a bool) in ``0..size-1``."""
-    return isinstance(value, Integral) and not isinstance(value, bool) and 0 <= value < size
 
 
 @dataclass(frozen=True)
@@ -111,10 +114,8 @@ class Position:
 
 
 def check_first_placer(first_placer):
-    """Raise a clear ValueError unless ``first_placer`` is the int 0 or 1 (not a bool)."""
-    if not _is_index(first_placer, 2):
-        raise ValueError(f"first_placer must be the int 0 (red) or 1 (green), "
-                         f"got {clip(first_placer)}")
+    """Raise a clear ValueError unless ``first_placer`` is the int 0 (red) or 1 (green)."""
+    check_int("first_placer", first_placer, RED, GREEN, "a seat")
 
 
 def start_position(first_placer=1):
@@ -127,8 +128,7 @@ def start_position(first_placer=1):
 # ----- cells and the track ----------------------------------------------------------------
 def cell_name(cell):
     """``cell_name(21) == 'd4'``: column letter a-f, row number 1-5 from the top."""
-    if not (isinstance(cell, int) and 0 <= cell < NUM_CELLS):
-        raise ValueError(f"cell index must be an int in 0..29, got {clip(cell)}")
+    cell = check_int("cell index", cell, 0, NUM_CELLS - 1)
     return "abcdef"[cell % NUM_COLS] + str(cell // NUM_COLS + 1)
 
 
@@ -143,15 +143,13 @@ def cell_index(name):
 
 def check_board_name(board):
     """Raise a clear ValueError unless ``board`` is one of ``BOARDS``."""
-    if not isinstance(board, str) or board not in SECTOR_MAPS:
-        raise ValueError(f"board must be one of {', '.join(BOARDS)}; got {clip(board)}")
+    check_choice("board", board, BOARDS)
 
 
 # ----- action names -------------------------------------------------------------------------
 def action_name(action):
     """``action_name(3*30 + 21) == 'L d4'``; names only, legality is the game's business."""
-    if not (isinstance(action, int) and 0 <= action < NUM_ACTIONS):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {clip(action)}")
+    action = check_int("action", action, 0, NUM_ACTIONS - 1)
     if action < START:
         return f"{KINDS[action // NUM_CELLS]} {cell_name(action % NUM_CELLS)}"
     if action < SWAP:
@@ -288,22 +286,23 @@ def validate(pos, board=None, first_placer=None):
         raise ValueError(f"board must be a tuple of 30 cells, got {clip(pos.board)}")
     for token in pos.board:
         if token is not None and not (
-                isinstance(token, Token) and _is_index(token.player, 2)
+                isinstance(token, Token) and is_int(token.player) and 0 <= token.player < 2
                 and isinstance(token.kind, str) and len(token.kind) == 1 and token.kind in KINDS
                 and token.down in (False, True) and (token.kind in "ZG" or not token.down)):
             raise ValueError(f"a cell must be None or a Token(player 0|1, kind in ZGELC, "
                              f"down only for Z and G), got {clip(token)}")
-    if not _is_index(pos.to_move, 2):
+    if not (is_int(pos.to_move) and 0 <= pos.to_move < 2):
         raise ValueError(f"to_move must be 0 or 1, got {clip(pos.to_move)}")
     if not (isinstance(pos.phase, str) and pos.phase in PHASES):
         raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {clip(pos.phase)}")
-    if pos.impala is not None and not _is_index(pos.impala, TRACK_LENGTH):
+    if pos.impala is not None and not (is_int(pos.impala) and 0 <= pos.impala < TRACK_LENGTH):
         raise ValueError(f"impala must be None or a track position 0..21, "
                          f"got {clip(pos.impala)}")
-    if pos.inauguration is not None and not _is_index(pos.inauguration, 2):
+    if pos.inauguration is not None and not (
+            is_int(pos.inauguration) and 0 <= pos.inauguration < 2):
         raise ValueError(f"inauguration must be None, 0 or 1, got {clip(pos.inauguration)}")
     if not (isinstance(pos.swapped, frozenset)
-            and all(_is_index(c, NUM_CELLS) for c in pos.swapped)):
+            and all(is_int(c) and 0 <= c < NUM_CELLS for c in pos.swapped)):
         raise ValueError(f"swapped must be a frozenset of cells 0..29, got {clip(pos.swapped)}")
     for player in (RED, GREEN):
         for kind, left in pos.hand(player).items():
@@ -337,7 +336,7 @@ def validate(pos, board=None, first_placer=None):
 
 def _validate_croc(pos):
     mover = COLOUR_NAMES[pos.to_move]
-    if not _is_index(pos.croc_cell, NUM_CELLS):
+    if not (is_int(pos.croc_cell) and 0 <= pos.croc_cell < NUM_CELLS):
         raise ValueError(f"croc phase needs a crocodile cell, got {clip(pos.croc_cell)}")
     if pos.board[pos.croc_cell] != Token(pos.to_move, "C"):
         raise ValueError(f"croc phase: {cell_name(pos.croc_cell)} must hold a crocodile of "

@@ -1,16 +1,6 @@
 """Drôles de Zèbres' declared facts: board geometry, tokens, sector maps, phases, action ids,
-the observation layout and the longest game (pure Python, read by every other module).
-
-Action ids (``NUM_ACTIONS`` = 206), in the order legal actions are listed
-(the names are ``zebres.notation``'s):
-
-=========================  =====================  ==============
-place kind t on cell c     ``t*30 + c``           ``Z c4``
-Impala start at p          ``150 + p``            ``start 14``
-swap with gazelle on c     ``172 + c``            ``swap d4``
-stop the crocodile chain   ``202``                ``stop``
-Impala moves k = 1..3      ``202 + k``            ``impala +2``
-=========================  =====================  ==============
+the observation layout and the longest game (pure Python, read by every other module; the
+action names are ``zebres.notation``'s).
 """
 from savanna.layout import Layout
 
