@@ -57,8 +57,8 @@ class Kernels(NamedTuple):
         observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
         valid_one(s, i, template) -> int        0 if state i is a possible state of the game whose
                                                 template (options) is ``template``, else a
-                                                positive code: an index into the kernel module's
-                                                ``STATE_ERRORS`` (the other kernels may assume a
+                                                positive code: an index into the game's
+                                                ``state_errors`` (the other kernels may assume a
                                                 valid state; optional for test games only)
         scores_one(s, i, out)                   int64 out[P]: each player's score if the game
                                                 ended now (optional; ``Game.scores`` uses it)
