@@ -24,7 +24,7 @@ def test_start_position_is_the_initial_state():
 @pytest.mark.parametrize("text, message", [
     ("nonsense", "bad field"),
     (START.replace(" move=0", ""), "missing field"),
-    (START.replace("players=2", "players=5"), "2, 3 or 4"),
+    (START.replace("players=2", "players=5"), "num_players must be an int in 2..4"),
     (START.replace("tiles=-", "tiles=t00-t05:+1"), "not a slot"),
     (START.replace("tiles=-", "tiles=t00-t01"), "needs a value"),
     (START.replace("tiles=-", "tiles=t00-t01:+5"), "unknown tile value"),
