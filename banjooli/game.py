@@ -5,11 +5,10 @@ Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the ru
 ``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
 explicit list of distinct face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
 ``special`` is None and ``terrain``, if given, its length); ``berries`` the berry variant (each
-seat first places one unseen berry; the course must have a ground cell per seat). Notation,
-phases, action ids and [decision]s: ``banjooli.notation``; observation layout:
-``banjooli._kernels``.
+seat first places one unseen berry; the course must have a ground cell per seat). Notation and
+[decision]s: ``banjooli.notation``; phases, action ids and observation layout: ``banjooli.spec``.
 
-Possible states (``_kernels.valid_one``; ``from_text`` rejects the others). Where the rules
+Possible states (``_validity.valid_one``; ``from_text`` rejects the others). Where the rules
 leave a gap we read them as a player would:
 
 * a position belongs to the game of its options: its player count, variant and number of
@@ -35,9 +34,9 @@ leave a gap we read them as a player would:
 import numpy as np
 
 from banjooli import _kernels as K
-from banjooli import notation
+from banjooli import _observe, _validity, notation, spec
 from banjooli.render import render_drawing, render_text
-from savanna.errors import check_int, clip
+from savanna.errors import check_choice, check_int, clip
 from savanna.game import Game, Kernels
 
 __all__ = ["BanjooliGame"]
@@ -46,7 +45,7 @@ SPECIAL_OPTIONS = (None, "crocodiles", "canyon", "lava", "vortex", "random")
 
 
 def _ground_cells(face):
-    return notation.face_kinds(face).count(notation.GROUND)
+    return spec.face_kinds(face).count(spec.GROUND)
 
 
 def _fewest_ground_cells(terrain, special, course):
@@ -55,11 +54,11 @@ def _fewest_ground_cells(terrain, special, course):
     catalogue faces share the smallest count, one a curve, so no adjacent curves need not
     raise it)."""
     if course is not None:
-        return sum(_ground_cells(notation.FACE_NAMES.index(f)) for f in course)
-    drawn = sorted(_ground_cells(f) for f in notation.CATALOGUE)
+        return sum(_ground_cells(spec.FACE_NAMES.index(f)) for f in course)
+    drawn = sorted(_ground_cells(f) for f in spec.CATALOGUE)
     if special is None:
         return sum(drawn[:terrain])
-    specials = range(12, 16) if special == "random" else [notation.SPECIALS[special]]
+    specials = range(12, 16) if special == "random" else [spec.SPECIALS[special]]
     return min(_ground_cells(f) for f in specials) + sum(drawn[: terrain - 1])
 
 
@@ -69,29 +68,25 @@ class BanjooliGame(Game):
     name = "banjooli"
     version = 0
     rules_version = "v0 banjooli.md@ec4582fd47a9"  # tests/test_metadata.py checks the spec
-    num_actions = notation.NUM_ACTIONS
-    max_chance_outcomes = 6
-    # 1,000 turns x at most 40 decisions per turn (a generous bound: reroll, act, 7 points with
-    # Daaaaw, spear, snake, vortex pick; then a frenzy: 5 assignments, 5 groups, 7 points and a
-    # vortex pick per group) + 5 berry placements.
-    max_plies = notation.MAX_TURNS * 40 + 5
-    obs_shape = (K.OBS_SIZE,)
+    num_actions = spec.NUM_ACTIONS
+    max_chance_outcomes = spec.MAX_CHANCE_OUTCOMES
+    max_plies = spec.MAX_PLIES
+    obs_shape = (spec.OBS.size,)
     state_dtype = K.STATE_DTYPE
     zero_sum = True
     has_chance = True
     perfect_information = False
-    kernels = Kernels.from_module(K)
-    state_errors = K.STATE_ERRORS
+    kernels = Kernels.from_module(K, _observe, _validity)
+    state_errors = _validity.STATE_ERRORS
     notation = notation
 
     def __init__(self, num_players=2, terrain=None, special=None, berries=False, course=None):
-        check_int("num_players", num_players, 2, 5)
-        if not (special is None or isinstance(special, str) and special in SPECIAL_OPTIONS):
-            raise ValueError(f"special must be one of {SPECIAL_OPTIONS}, got {clip(special)}")
+        check_int("num_players", num_players, spec.MIN_PLAYERS, spec.MAX_PLAYERS)
+        check_choice("special", special, SPECIAL_OPTIONS)
         if not isinstance(berries, (bool, np.bool_)):
             raise ValueError(f"berries must be True or False, got {clip(berries)}")
         if terrain is not None:
-            check_int("terrain", terrain, 1, notation.MAX_TERRAIN)
+            check_int("terrain", terrain, 1, spec.MAX_TERRAIN)
         if course is not None:
             course = self._check_course(course)
             if special is not None:
@@ -116,13 +111,13 @@ class BanjooliGame(Game):
         r["players"] = self.num_players
         r["nterrain"] = self.terrain
         r["special"] = (K.SPECIAL_NONE if special is None else
-                        K.SPECIAL_RANDOM if special == "random" else notation.SPECIALS[special])
+                        K.SPECIAL_RANDOM if special == "random" else spec.SPECIALS[special])
         r["fixed"] = course is not None
         r["course"] = -1
         if course is not None:
-            r["course"][: len(course)] = [notation.FACE_NAMES.index(f) for f in course]
+            r["course"][: len(course)] = [spec.FACE_NAMES.index(f) for f in course]
         r["nest"] = 0b11111
-        r["phase"] = notation.PLACE if berries else notation.ROLL
+        r["phase"] = spec.PLACE if berries else spec.ROLL
         r["variant"] = berries
         r["berry_cell"] = -1
         r["berry_kind"] = -1
@@ -136,12 +131,12 @@ class BanjooliGame(Game):
     def _check_course(course):
         if not isinstance(course, (list, tuple)) or not all(isinstance(f, str) for f in course):
             raise ValueError(f"course must be a list of face names, got {clip(course)}")
-        if not 1 <= len(course) <= notation.MAX_TERRAIN:
-            raise ValueError(f"course must list 1..{notation.MAX_TERRAIN} faces, got {len(course)}")
+        if not 1 <= len(course) <= spec.MAX_TERRAIN:
+            raise ValueError(f"course must list 1..{spec.MAX_TERRAIN} faces, got {len(course)}")
         for f in course:
-            if f not in notation.FACE_NAMES:
+            if f not in spec.FACE_NAMES:
                 raise ValueError(f"unknown face {clip(f)} in course; known: "
-                                 f"{', '.join(notation.FACE_NAMES)}")
+                                 f"{', '.join(spec.FACE_NAMES)}")
         twice = [f for i, f in enumerate(course) if f in course[:i]]
         if twice:
             raise ValueError(f"course lists the face {twice[0]} twice: each tile is laid once")
@@ -172,8 +167,8 @@ class BanjooliGame(Game):
         if len(pos.course) != self.terrain:
             raise ValueError(f"position has {len(pos.course)} terrain tiles, this game "
                              f"{self.terrain}")
-        if not all(isinstance(f, int) and 0 <= f < len(notation.FACE_NAMES) for f in pos.course):
-            raise ValueError(f"course faces must be ints 0..{len(notation.FACE_NAMES) - 1}, got "
+        if not all(isinstance(f, int) and 0 <= f < len(spec.FACE_NAMES) for f in pos.course):
+            raise ValueError(f"course faces must be ints 0..{len(spec.FACE_NAMES) - 1}, got "
                              f"{clip(pos.course)}")
         s = self._template.copy()
         try:

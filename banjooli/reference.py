@@ -5,7 +5,7 @@ Imports neither numba nor ``banjooli._kernels``. Decisions are those of ``banjoo
 """
 from dataclasses import dataclass, fields
 
-from banjooli import notation
+from banjooli import notation, spec
 
 CHANCE, TERMINAL = -1, -2
 
@@ -63,12 +63,12 @@ def last_row(st):
 
 def kind(st, x, y):
     if y < 3:
-        return notation.GROUND
-    return notation.KIND_CHARS.index(notation.FACE_ROWS[st.course[(y - 3) // 3]][(y - 3) % 3][x])
+        return spec.GROUND
+    return spec.KIND_CHARS.index(spec.FACE_ROWS[st.course[(y - 3) // 3]][(y - 3) % 3][x])
 
 
 def is_curve(st, x, y):
-    return y >= 3 and notation.FACE_CURVE[st.course[(y - 3) // 3]]
+    return y >= 3 and spec.FACE_CURVE[st.course[(y - 3) // 3]]
 
 
 def occupied(st, mover):
@@ -86,7 +86,7 @@ def target(st, cell, d, occ):
         return "arrive"
     if d != 0 and is_curve(st, tx, ty):
         return None
-    if kind(st, tx, ty) in notation.IMPASSABLE:
+    if kind(st, tx, ty) in spec.IMPASSABLE:
         return None
     if ty * 3 + tx not in occ:
         return ty * 3 + tx
@@ -97,14 +97,14 @@ def target(st, cell, d, occ):
         return "arrive"
     if d != 0 and is_curve(st, lx, ly):
         return None
-    if kind(st, lx, ly) in notation.IMPASSABLE or ly * 3 + lx in occ:
+    if kind(st, lx, ly) in spec.IMPASSABLE or ly * 3 + lx in occ:
         return None
     return ly * 3 + lx
 
 
 def stops(st, cell):
     """Entering this cell ends the move (quicksand, vortex)."""
-    return kind(st, cell % 3, cell // 3) in (notation.QUICK, notation.VORTEX)
+    return kind(st, cell % 3, cell // 3) in (spec.QUICK, spec.VORTEX)
 
 
 def completable(st, cell, points, occ):
@@ -125,7 +125,7 @@ def dice_counts(st):
 
 def joker_sources(st):
     """Joker source index j (1 white, 2+k arrived colour k) -> face it counts."""
-    return {1: notation.JOKER, **{2 + k: k for k in range(5) if st.places[k]}}
+    return {1: spec.JOKER, **{2 + k: k for k in range(5) if st.places[k]}}
 
 
 def in_race(st, c):
@@ -134,41 +134,41 @@ def in_race(st, c):
 
 # ----- the protocol -------------------------------------------------------------------------
 def current_player(st):
-    if st.phase in (notation.ROLL, notation.REROLLING, notation.VORTEX_ROLL, notation.FRENZY_ROLL):
+    if st.phase in (spec.ROLL, spec.REROLLING, spec.VORTEX_ROLL, spec.FRENZY_ROLL):
         return CHANCE
-    if st.phase == notation.END:
+    if st.phase == spec.END:
         return TERMINAL
     return st.to_move
 
 
 def legal_actions(st):
-    if st.phase == notation.REROLL:
+    if st.phase == spec.REROLL:
         return list(range(64))
-    if st.phase == notation.ACT:
+    if st.phase == spec.ACT:
         return act_actions(st)
-    if st.phase == notation.MOVE:
+    if st.phase == spec.MOVE:
         occ = occupied(st, st.mover)
         out = []
         for d in (-1, 0, 1):
             t = target(st, st.cells[st.mover], d, occ)
             if t == "arrive" or (t is not None and (stops(st, t) or
                                                     completable(st, t, st.points - 1, occ))):
-                out.append(notation.A_DIR + d + 1)
+                out.append(spec.A_DIR + d + 1)
         return out
-    if st.phase == notation.VORTEX_PICK:
-        return [notation.A_SWAP + c for c in range(5) if c != st.mover and st.cells[c] is not None]
-    if st.phase == notation.PLACE:
+    if st.phase == spec.VORTEX_PICK:
+        return [spec.A_SWAP + c for c in range(5) if c != st.mover and st.cells[c] is not None]
+    if st.phase == spec.PLACE:
         occ = occupied(st, -1) | set(st.berry_cells)
-        return [notation.A_BERRY + cell for cell in range(9, 3 * (last_row(st) + 1))
-                if kind(st, cell % 3, cell // 3) == notation.GROUND and cell not in occ]
-    if st.phase == notation.SPEAR_GIVE:
-        return [notation.A_SPEAR + k for k in range(1, st.players)]
-    if st.phase == notation.FRENZY_ASSIGN:
-        return [notation.A_ASSIGN + c for c in range(5) if st.cells[c] is not None]
-    if st.phase == notation.FRENZY_PICK:
-        return [notation.A_GROUP + c for c in range(5) if st.frenzy[c]]
-    if st.phase == notation.SNAKE_BACK:
-        return [notation.A_BACK + lane for lane in snake_lanes(st)]
+        return [spec.A_BERRY + cell for cell in range(9, 3 * (last_row(st) + 1))
+                if kind(st, cell % 3, cell // 3) == spec.GROUND and cell not in occ]
+    if st.phase == spec.SPEAR_GIVE:
+        return [spec.A_SPEAR + k for k in range(1, st.players)]
+    if st.phase == spec.FRENZY_ASSIGN:
+        return [spec.A_ASSIGN + c for c in range(5) if st.cells[c] is not None]
+    if st.phase == spec.FRENZY_PICK:
+        return [spec.A_GROUP + c for c in range(5) if st.frenzy[c]]
+    if st.phase == spec.SNAKE_BACK:
+        return [spec.A_BACK + lane for lane in snake_lanes(st)]
     return []
 
 
@@ -178,7 +178,7 @@ def snake_lanes(st):
     row = cell // 3 - 2
     occ = occupied(st, st.mover)
     return [x for x in range(3) if 3 * row + x not in occ
-            and kind(st, x, row) not in notation.IMPASSABLE + (notation.LAVA,)]
+            and kind(st, x, row) not in spec.IMPASSABLE + (spec.LAVA,)]
 
 
 def act_actions(st):
@@ -189,15 +189,15 @@ def act_actions(st):
             continue
         occ = occupied(st, c)
         if counts[c] and completable(st, st.cells[c], counts[c], occ):
-            out.append(notation.A_MOVE + 7 * c)
+            out.append(spec.A_MOVE + 7 * c)
         for j, face in sorted(joker_sources(st).items()):
             if counts[face] and completable(st, st.cells[c], counts[c] + counts[face], occ):
-                out.append(notation.A_MOVE + 7 * c + j)
+                out.append(spec.A_MOVE + 7 * c + j)
     sorcery = st.dice[5]
     for c in range(5):
-        if in_race(st, c) and sorcery in (c, notation.JOKER):
-            out.append(notation.A_SORCERY + c)
-    return out or [notation.A_PASS]
+        if in_race(st, c) and sorcery in (c, spec.JOKER):
+            out.append(spec.A_SORCERY + c)
+    return out or [spec.A_PASS]
 
 
 def chance_probs(st):
@@ -206,10 +206,10 @@ def chance_probs(st):
 
 def apply_chance(st, outcome):
     st = st.copy()
-    if st.phase == notation.VORTEX_ROLL:
+    if st.phase == spec.VORTEX_ROLL:
         c = st.mover
-        if outcome == notation.JOKER:
-            st.phase = notation.VORTEX_PICK
+        if outcome == spec.JOKER:
+            st.phase = spec.VORTEX_PICK
             return st
         if outcome != c and st.cells[outcome] is not None:
             return end_move(swap(st, c, outcome))[0]
@@ -218,13 +218,13 @@ def apply_chance(st, outcome):
     st.dice[st.dice.index(None)] = outcome
     if None in st.dice:
         return st
-    if st.phase == notation.FRENZY_ROLL:
+    if st.phase == spec.FRENZY_ROLL:
         return frenzy_groups(st)
-    if st.phase == notation.ROLL and st.to_move in st.spear:
+    if st.phase == spec.ROLL and st.to_move in st.spear:
         st.spear.remove(st.to_move)
-        st.phase = notation.ACT
+        st.phase = spec.ACT
     else:
-        st.phase = notation.REROLL if st.phase == notation.ROLL else notation.ACT
+        st.phase = spec.REROLL if st.phase == spec.ROLL else spec.ACT
     return st
 
 
@@ -233,11 +233,11 @@ def frenzy_groups(st):
     others (white, arrived colours) are jokers to assign."""
     st.jokers = 0
     for f in st.dice[:5]:
-        if f != notation.JOKER and st.cells[f] is not None:
+        if f != spec.JOKER and st.cells[f] is not None:
             st.frenzy[f] += 1
         else:
             st.jokers += 1
-    st.phase = notation.FRENZY_ASSIGN if st.jokers else notation.FRENZY_PICK
+    st.phase = spec.FRENZY_ASSIGN if st.jokers else spec.FRENZY_PICK
     return st
 
 
@@ -245,52 +245,52 @@ def step(st, action):
     """Apply a legal decision: returns ``(new state, rewards list[players])``."""
     st = st.copy()
     a = action
-    if st.phase == notation.REROLL:
+    if st.phase == spec.REROLL:
         for i in range(6):
             if a >> i & 1:
                 st.dice[i] = None
-        st.phase = notation.REROLLING if a else notation.ACT
+        st.phase = spec.REROLLING if a else spec.ACT
         return st, [0.0] * st.players
-    if st.phase == notation.VORTEX_PICK:
-        return end_move(swap(st, st.mover, a - notation.A_SWAP))
-    if st.phase == notation.MOVE:
-        return point(st, a - notation.A_DIR - 1)
-    if st.phase == notation.PLACE:
-        st.berry_cells[st.to_move] = a - notation.A_BERRY
+    if st.phase == spec.VORTEX_PICK:
+        return end_move(swap(st, st.mover, a - spec.A_SWAP))
+    if st.phase == spec.MOVE:
+        return point(st, a - spec.A_DIR - 1)
+    if st.phase == spec.PLACE:
+        st.berry_cells[st.to_move] = a - spec.A_BERRY
         st.to_move += 1
         if st.to_move == st.players:
-            st.to_move, st.phase = 0, notation.ROLL
+            st.to_move, st.phase = 0, spec.ROLL
         return st, [0.0] * st.players
-    if st.phase == notation.SPEAR_GIVE:
-        st.spear = sorted(set(st.spear) | {(st.to_move + a - notation.A_SPEAR) % st.players})
+    if st.phase == spec.SPEAR_GIVE:
+        st.spear = sorted(set(st.spear) | {(st.to_move + a - spec.A_SPEAR) % st.players})
         return after_berry(st)
-    if st.phase == notation.FRENZY_ASSIGN:
-        st.frenzy[a - notation.A_ASSIGN] += 1
+    if st.phase == spec.FRENZY_ASSIGN:
+        st.frenzy[a - spec.A_ASSIGN] += 1
         st.jokers -= 1
         if not st.jokers:
-            st.phase = notation.FRENZY_PICK
+            st.phase = spec.FRENZY_PICK
         return st, [0.0] * st.players
-    if st.phase == notation.FRENZY_PICK:
-        c = a - notation.A_GROUP
+    if st.phase == spec.FRENZY_PICK:
+        c = a - spec.A_GROUP
         points, st.frenzy[c] = st.frenzy[c], 0
         if (st.cells[c] is not None and not st.scared[c]
                 and completable(st, st.cells[c], points, occupied(st, c))):
-            st.mover, st.points, st.safe, st.phase = c, points, st.cells[c], notation.MOVE
+            st.mover, st.points, st.safe, st.phase = c, points, st.cells[c], spec.MOVE
             return st, [0.0] * st.players
         return end_move(st)  # a group that cannot be moved is lost
-    if st.phase == notation.SNAKE_BACK:
-        st.cells[st.mover] = 3 * (st.cells[st.mover] // 3 - 2) + a - notation.A_BACK
+    if st.phase == spec.SNAKE_BACK:
+        st.cells[st.mover] = 3 * (st.cells[st.mover] // 3 - 2) + a - spec.A_BACK
         return end_move(st)
-    if a == notation.A_PASS:
+    if a == spec.A_PASS:
         return end_turn(st)
-    if a >= notation.A_SORCERY:
-        return end_turn(sorcery(st, a - notation.A_SORCERY))
-    c, j = divmod(a - notation.A_MOVE, 7)
+    if a >= spec.A_SORCERY:
+        return end_turn(sorcery(st, a - spec.A_SORCERY))
+    c, j = divmod(a - spec.A_MOVE, 7)
     counts = dice_counts(st)
     st.mover, st.points, st.safe = c, counts[c], st.cells[c]
     if j:
         st.points += counts[joker_sources(st)[j]]
-    st.phase = notation.MOVE
+    st.phase = spec.MOVE
     return st, [0.0] * st.players
 
 
@@ -305,20 +305,20 @@ def point(st, d):
         return end_move(st)
     st.cells[c] = t
     k = kind(st, t % 3, t // 3)
-    if k != notation.LAVA:
+    if k != spec.LAVA:
         st.safe = t
-    if k == notation.QUICK:
+    if k == spec.QUICK:
         st.scared[c] = True
         return end_move(st)
-    if k == notation.VORTEX:
-        st.phase, st.points, st.safe = notation.VORTEX_ROLL, 0, -1
+    if k == spec.VORTEX:
+        st.phase, st.points, st.safe = spec.VORTEX_ROLL, 0, -1
         return st, [0.0] * st.players
     st.points -= 1
     if st.variant and t in st.berry_cells:
         return take_berry(st, st.berry_cells.index(t))
     if st.points:
         return st, [0.0] * st.players
-    if k == notation.LAVA:
+    if k == spec.LAVA:
         st.cells[c] = st.safe
     return end_move(st)
 
@@ -328,35 +328,35 @@ def take_berry(st, slot):
     berry, c, seat = st.berry_kinds[slot], st.mover, st.to_move
     st.berry_cells[slot], st.berry_kinds[slot], st.seen[slot] = None, None, []
     st.collected[seat] = sorted(st.collected[seat] + [berry])
-    if berry == notation.TRAP:
+    if berry == spec.TRAP:
         st.scared[c] = True
         return end_move(st)
-    if berry == notation.TASTY:
+    if berry == spec.TASTY:
         st.frenzy = [0] * 5
         return end_turn(st)
-    if berry == notation.FORESIGHT:
+    if berry == spec.FORESIGHT:
         for k, cell in enumerate(st.berry_cells):
             if cell is not None:
                 st.seen[k] = sorted(set(st.seen[k]) | {seat})
-    if berry == notation.GO:
+    if berry == spec.GO:
         st.points += 2
-    if berry == notation.UTURN:
+    if berry == spec.UTURN:
         st.direction = -st.direction
-    if berry == notation.SPEAR:
-        st.phase = notation.SPEAR_GIVE
+    if berry == spec.SPEAR:
+        st.phase = spec.SPEAR_GIVE
         return st, [0.0] * st.players
-    if berry == notation.FRENZY:
+    if berry == spec.FRENZY:
         st.mover, st.points, st.safe = -1, 0, -1
         st.dice[:5] = [None] * 5
-        st.phase = notation.FRENZY_ROLL
+        st.phase = spec.FRENZY_ROLL
         return st, [0.0] * st.players
-    if berry == notation.BVORTEX:
-        st.phase, st.points, st.safe = notation.VORTEX_ROLL, 0, -1
+    if berry == spec.BVORTEX:
+        st.phase, st.points, st.safe = spec.VORTEX_ROLL, 0, -1
         return st, [0.0] * st.players
-    if berry == notation.SNAKE:
+    if berry == spec.SNAKE:
         st.points, st.safe = 0, -1
         if snake_lanes(st):
-            st.phase = notation.SNAKE_BACK
+            st.phase = spec.SNAKE_BACK
             return st, [0.0] * st.players
         return end_move(st)
     return after_berry(st)
@@ -367,7 +367,7 @@ def after_berry(st):
     spent, else stop on the berry's cell."""
     cell = st.cells[st.mover]
     if st.points and completable(st, cell, st.points, occupied(st, st.mover)):
-        st.phase = notation.MOVE
+        st.phase = spec.MOVE
         return st, [0.0] * st.players
     st.points = 0
     return end_move(st)
@@ -376,14 +376,14 @@ def after_berry(st):
 def sorcery(st, c):
     cell = st.cells[c]
     x, y = cell % 3, cell // 3
-    if st.scared[c] or kind(st, x, y) != notation.CROC:
+    if st.scared[c] or kind(st, x, y) != spec.CROC:
         st.scared[c] = not st.scared[c]
         return st
     occ = occupied(st, c)
     lanes = {0: (0, 1, 2), 1: (1, 0, 2), 2: (2, 1, 0)}[x]
     for row in range(3 + 3 * ((y - 3) // 3) + 2, last_row(st) + 1):
         for lane in lanes:
-            if row * 3 + lane not in occ and kind(st, lane, row) not in notation.IMPASSABLE:
+            if row * 3 + lane not in occ and kind(st, lane, row) not in spec.IMPASSABLE:
                 st.cells[c] = row * 3 + lane
                 return st
     st.scared[c] = True
@@ -399,7 +399,7 @@ def swap(st, a, b):
 def end_move(st):
     """A move is over: the game may end; a frenzy goes on with its next group."""
     if sum(1 for p in st.places if p) < 3 and any(st.frenzy):
-        st.mover, st.points, st.safe, st.phase = -1, 0, -1, notation.FRENZY_PICK
+        st.mover, st.points, st.safe, st.phase = -1, 0, -1, spec.FRENZY_PICK
         return st, [0.0] * st.players
     return end_turn(st)
 
@@ -410,14 +410,14 @@ def end_turn(st):
     st.frenzy, st.jokers = [0] * 5, 0
     arrived = sum(1 for p in st.places if p)
     if arrived == 3:
-        st.phase = notation.END
+        st.phase = spec.END
         return st, returns(st)
     st.turn += 1
-    if st.turn >= notation.MAX_TURNS:
-        st.phase = notation.END
+    if st.turn >= spec.MAX_TURNS:
+        st.phase = spec.END
         return st, [0.0] * st.players
     st.to_move = (st.to_move + st.direction) % st.players
-    st.phase, st.dice = notation.ROLL, [None] * 6
+    st.phase, st.dice = spec.ROLL, [None] * 6
     return st, [0.0] * st.players
 
 
@@ -433,7 +433,7 @@ def last_ostrich(st):
 
 
 def score_and_exact(st, seat):
-    first, second, third, last = notation.CARDS[st.cards[seat]]
+    first, second, third, last = spec.CARDS[st.cards[seat]]
     order = {p: c for c, p in enumerate(st.places) if p}
     score, exact = 0, 0
     for place, (c, value) in enumerate(((first, 5), (second, 4), (third, 3)), start=1):
@@ -443,7 +443,7 @@ def score_and_exact(st, seat):
             score += 2
     if last_ostrich(st) == last:
         score *= 2
-    if st.variant and notation.JADE in st.collected[seat]:
+    if st.variant and spec.JADE in st.collected[seat]:
         score += 2
     return score, exact
 
@@ -462,9 +462,9 @@ def returns(st):
 
 # ----- observation --------------------------------------------------------------------------
 def observe(st, player):
-    """The observation of ``notation.OBS`` from ``player``'s seat."""
-    at = notation.OBS.offset
-    obs = [0] * notation.OBS.size
+    """The observation of ``spec.OBS`` from ``player``'s seat."""
+    at = spec.OBS.offset
+    obs = [0] * spec.OBS.size
     P = st.players
     for c in range(5):
         if st.cells[c] is not None:
@@ -478,10 +478,10 @@ def observe(st, player):
     for cell in range(3 * (last_row(st) + 1)):
         x, y = cell % 3, cell // 3
         k = kind(st, x, y)
-        for part, hit in (("impassable", k in notation.IMPASSABLE),
-                          ("quicksand", k == notation.QUICK), ("curve", is_curve(st, x, y)),
-                          ("crocodile", k == notation.CROC), ("lava", k == notation.LAVA),
-                          ("vortex", k == notation.VORTEX), ("track", True)):
+        for part, hit in (("impassable", k in spec.IMPASSABLE),
+                          ("quicksand", k == spec.QUICK), ("curve", is_curve(st, x, y)),
+                          ("crocodile", k == spec.CROC), ("lava", k == spec.LAVA),
+                          ("vortex", k == spec.VORTEX), ("track", True)):
             if hit:
                 obs[at(part) + cell] = 1
     if st.variant:
@@ -493,7 +493,7 @@ def observe(st, player):
         for seat in st.spear:
             obs[at("spear") + (seat - player) % P] = 1
         for seat in range(P):
-            if notation.JADE in st.collected[seat]:
+            if spec.JADE in st.collected[seat]:
                 obs[at("oor") + (seat - player) % P] = 1
     for d, f in enumerate(st.dice):
         if f is not None:
@@ -508,7 +508,7 @@ def observe(st, player):
     obs[at("reversed")] = int(st.direction < 0)
     for k in range(P):
         obs[at("seats") + k] = 1
-    past = st.phase not in (notation.ROLL, notation.REROLL, notation.PLACE, notation.END)
+    past = st.phase not in (spec.ROLL, spec.REROLL, spec.PLACE, spec.END)
     obs[at("past_reroll")] = int(past)
     for c in range(5):
         for k in range(min(st.frenzy[c], 5)):

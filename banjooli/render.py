@@ -7,16 +7,16 @@ sorcery die), whose turn and what they do, each seat's prediction card and point
 legend. With a ``player``, only what that seat knows: the others' cards and points, and the
 kinds of berries that seat has not seen, show as ``?``.
 """
-from banjooli import notation
+from banjooli import notation, spec
 from savanna.draw import Drawing
 
 TEXT_CHARS = ".#QCWXLV"  # rocks as # so that R stays the red ostrich
 
 
 def _kinds(pos):
-    kinds = [notation.GROUND] * 9
+    kinds = [spec.GROUND] * 9
     for face in pos.course:
-        kinds.extend(notation.face_kinds(face))
+        kinds.extend(spec.face_kinds(face))
     return kinds
 
 
@@ -33,7 +33,7 @@ def _berries(pos, player=None):
     """Cell -> kind letter if ``player`` (None: some seat) has seen it, else ``*`` (face down)."""
     if not pos.variant:
         return {}
-    return {cell: notation.BERRY_LETTERS[pos.berry_kinds[k]].lower() if _knows(pos, k, player)
+    return {cell: spec.BERRY_LETTERS[pos.berry_kinds[k]].lower() if _knows(pos, k, player)
             else "*" for k, cell in enumerate(pos.berry_cells) if cell is not None}
 
 
@@ -58,25 +58,25 @@ def render_text(pos, player=None):
     ``player``, only what that seat knows: the others' cards and unseen berry kinds are ``?``
     (the track shows unseen berries face down, ``*``)."""
     kinds, who, berries = _kinds(pos), _occupant(pos), _berries(pos, player)
-    arrived = {p: notation.COLOURS[c] for c, p in enumerate(pos.places) if p}
+    arrived = {p: spec.COLOURS[c] for c, p in enumerate(pos.places) if p}
     top = notation.format(pos) if player is None else _notation_seen_by(pos, player)
     lines = [top, "          a b c",
              "finish    " + "  ".join(f"{p}:{arrived.get(p, '-')}" for p in (1, 2, 3))]
     for y in range(pos.last_row, -1, -1):
-        label = "start" if y < 3 else notation.FACE_NAMES[pos.course[(y - 3) // 3]]
+        label = "start" if y < 3 else spec.FACE_NAMES[pos.course[(y - 3) // 3]]
         label = label if y % 3 == 2 else ""
         cells = []
         for x in range(3):
             cell = 3 * y + x
             if cell in who:
-                ch = notation.COLOURS[who[cell]]
+                ch = spec.COLOURS[who[cell]]
                 cells.append(ch.lower() if pos.scared[who[cell]] else ch)
             elif cell in berries:
                 cells.append(berries[cell])
             else:
-                cells.append("n" if y < 3 and cell in notation.NESTS else TEXT_CHARS[kinds[cell]])
+                cells.append("n" if y < 3 and cell in spec.NESTS else TEXT_CHARS[kinds[cell]])
         lines.append(f"{label:<6}{y:>3} |{' '.join(cells)}|")
-    dice = "".join("?" if f is None else notation.FACES[f] for f in pos.dice)
+    dice = "".join("?" if f is None else spec.FACES[f] for f in pos.dice)
     lines.append(f"to move: seat {pos.to_move} ({'+' if pos.direction > 0 else '-'})  "
                  f"phase: {notation.format(pos).split('phase=')[1].split()[0]}  "
                  f"dice: {dice[:5]} sorcery {dice[5]}  turn {pos.turn}")
@@ -91,23 +91,23 @@ CELL = 40
 LEFT, TOP = 34, 62                   # the track's top-left corner
 OSTRICH_RGB = ((210, 40, 40), (40, 85, 220), (40, 160, 60), (230, 190, 20), (140, 60, 170))
 OSTRICH_NAMES = ("red", "blue", "green", "yellow", "purple")
-KIND_RGB = {notation.GROUND: (236, 212, 160), notation.ROCK: (128, 124, 120),
-            notation.QUICK: (164, 120, 66), notation.CROC: (96, 160, 90),
-            notation.WATER: (80, 140, 220), notation.CHASM: (35, 30, 30),
-            notation.LAVA: (232, 90, 30), notation.VORTEX: (136, 72, 176)}
-KIND_NAMES = {notation.ROCK: "rock (impassable)", notation.QUICK: "quicksand: stops, scares",
-              notation.CROC: "crocodile", notation.WATER: "water (impassable)",
-              notation.CHASM: "chasm (impassable)", notation.LAVA: "lava: cannot stop on it",
-              notation.VORTEX: "vortex: swaps two ostriches"}
+KIND_RGB = {spec.GROUND: (236, 212, 160), spec.ROCK: (128, 124, 120),
+            spec.QUICK: (164, 120, 66), spec.CROC: (96, 160, 90),
+            spec.WATER: (80, 140, 220), spec.CHASM: (35, 30, 30),
+            spec.LAVA: (232, 90, 30), spec.VORTEX: (136, 72, 176)}
+KIND_NAMES = {spec.ROCK: "rock (impassable)", spec.QUICK: "quicksand: stops, scares",
+              spec.CROC: "crocodile", spec.WATER: "water (impassable)",
+              spec.CHASM: "chasm (impassable)", spec.LAVA: "lava: cannot stop on it",
+              spec.VORTEX: "vortex: swaps two ostriches"}
 INK, FAINT, PAPER = (35, 30, 25), (120, 105, 85), (251, 248, 240)
 BERRY = (30, 90, 45)
 PHASE_TEXT = {
-    notation.ROLL: "rolls the six dice", notation.REROLL: "may reroll some dice (once)",
-    notation.REROLLING: "rerolls the chosen dice",
-    notation.ACT: "moves an ostrich, casts sorcery or passes",
-    notation.PLACE: "places a berry face down", notation.SPEAR_GIVE: "gives the spear to a seat",
-    notation.FRENZY_ROLL: "frenzy: rolls the movement dice",
-    notation.FRENZY_PICK: "frenzy: picks a group"}
+    spec.ROLL: "rolls the six dice", spec.REROLL: "may reroll some dice (once)",
+    spec.REROLLING: "rerolls the chosen dice",
+    spec.ACT: "moves an ostrich, casts sorcery or passes",
+    spec.PLACE: "places a berry face down", spec.SPEAR_GIVE: "gives the spear to a seat",
+    spec.FRENZY_ROLL: "frenzy: rolls the movement dice",
+    spec.FRENZY_PICK: "frenzy: picks a group"}
 
 
 def _cell_xy(cell):
@@ -117,14 +117,14 @@ def _cell_xy(cell):
 
 def _phase_text(pos):
     """``Seat 1 ...``: who acts and what they do."""
-    colour = notation.COLOURS[pos.mover] if pos.mover >= 0 else ""
+    colour = spec.COLOURS[pos.mover] if pos.mover >= 0 else ""
     words = PHASE_TEXT.get(pos.phase) or {
-        notation.MOVE: f"moves {colour}: {pos.points} point(s) left",
-        notation.VORTEX_ROLL: f"rolls the vortex die for {colour}",
-        notation.VORTEX_PICK: f"chooses whom {colour} swaps with",
-        notation.FRENZY_ASSIGN: f"frenzy: assigns {pos.jokers} joker(s)",
-        notation.SNAKE_BACK: f"chooses where {colour} lands (2 rows back)"}.get(pos.phase)
-    if pos.phase == notation.END:
+        spec.MOVE: f"moves {colour}: {pos.points} point(s) left",
+        spec.VORTEX_ROLL: f"rolls the vortex die for {colour}",
+        spec.VORTEX_PICK: f"chooses whom {colour} swaps with",
+        spec.FRENZY_ASSIGN: f"frenzy: assigns {pos.jokers} joker(s)",
+        spec.SNAKE_BACK: f"chooses where {colour} lands (2 rows back)"}.get(pos.phase)
+    if pos.phase == spec.END:
         return "Game over"
     return f"Seat {pos.to_move} {words}"
 
@@ -147,7 +147,7 @@ def render_drawing(pos, scores, player=None):
             x, y = _cell_xy(cell)
             known = player is None or player in pos.seen[k]
             d.circle(x + CELL / 2, y + CELL / 2 + 2, 11, fill=BERRY, stroke=(255, 255, 255))
-            d.text(x + CELL / 2, y + CELL / 2 + 2, notation.BERRY_LETTERS[pos.berry_kinds[k]]
+            d.text(x + CELL / 2, y + CELL / 2 + 2, spec.BERRY_LETTERS[pos.berry_kinds[k]]
                    if known else "?", size=12, bold=True, fill=(255, 255, 255))
     y = TOP + 3 * CELL + 44
     _dice(d, pos, y)
@@ -159,7 +159,7 @@ def render_drawing(pos, scores, player=None):
 def _track(d, pos, rows):
     kinds = _kinds(pos)
     for lane in range(3):
-        d.text(LEFT - 14, TOP + lane * CELL + CELL / 2, notation.LANES[lane], size=14, bold=True,
+        d.text(LEFT - 14, TOP + lane * CELL + CELL / 2, spec.LANES[lane], size=14, bold=True,
                fill=FAINT)
     for row in range(rows):
         d.text(LEFT + row * CELL + CELL / 2, TOP - 10, str(row), size=11, fill=FAINT)
@@ -167,21 +167,21 @@ def _track(d, pos, rows):
             cell = 3 * row + lane
             x, y = _cell_xy(cell)
             d.rect(x, y, CELL, CELL, fill=KIND_RGB[kinds[cell]], stroke=(200, 180, 140))
-            if row < 3 and cell in notation.NESTS:
+            if row < 3 and cell in spec.NESTS:
                 d.circle(x + CELL / 2, y + CELL / 2 + 2, 14, stroke=(150, 110, 60), width=2)
             if kinds[cell] in KIND_NAMES:
                 d.text(x + CELL - 4, y + CELL - 8, TEXT_CHARS[kinds[cell]], size=10,
                        fill=(255, 255, 255), anchor="end")
             d.text(x + 3, y + 7, notation.cell_name(cell), size=8, anchor="start",
-                   fill=(255, 255, 255) if kinds[cell] in (notation.CHASM, notation.ROCK)
+                   fill=(255, 255, 255) if kinds[cell] in (spec.CHASM, spec.ROCK)
                    else FAINT)
-    labels = ["START"] + [notation.FACE_NAMES[f] + (" curve" if notation.FACE_CURVE[f] else "")
+    labels = ["START"] + [spec.FACE_NAMES[f] + (" curve" if spec.FACE_CURVE[f] else "")
                           for f in pos.course]
     for t, label in enumerate(labels):
         x = LEFT + 3 * t * CELL
         d.line([(x, TOP - 20), (x, TOP + 3 * CELL + 6)], stroke=INK, width=2)
         d.text(x + 1.5 * CELL, TOP + 3 * CELL + 16, label, size=12, bold=True)
-        if t and notation.FACE_CURVE[pos.course[t - 1]]:  # barriers: no lane change in a curve
+        if t and spec.FACE_CURVE[pos.course[t - 1]]:  # barriers: no lane change in a curve
             for lane in (1, 2):
                 d.line([(x + 4, TOP + lane * CELL), (x + 3 * CELL - 4, TOP + lane * CELL)],
                        stroke=(110, 70, 30), width=4)
@@ -208,17 +208,17 @@ def _ostrich(d, c, cx, cy, scared, r=14):
     colour = OSTRICH_RGB[c]
     if scared:
         d.circle(cx, cy, r - 2, fill=(255, 255, 255), stroke=colour, width=4)
-        d.text(cx, cy, notation.COLOURS[c].lower(), size=13, bold=True, fill=colour)
+        d.text(cx, cy, spec.COLOURS[c].lower(), size=13, bold=True, fill=colour)
     else:
         d.circle(cx, cy, r, fill=colour, stroke=INK, width=1)
-        d.text(cx, cy, notation.COLOURS[c], size=13, bold=True, fill=(255, 255, 255))
+        d.text(cx, cy, spec.COLOURS[c], size=13, bold=True, fill=(255, 255, 255))
 
 
 def _die(d, x, y, face):
-    fill = (255, 255, 255) if face is None or face == notation.JOKER else OSTRICH_RGB[face]
+    fill = (255, 255, 255) if face is None or face == spec.JOKER else OSTRICH_RGB[face]
     d.rect(x, y - 13, 26, 26, fill=fill, stroke=INK, width=1.5, radius=5)
-    d.text(x + 13, y, "?" if face is None else notation.FACES[face], size=13, bold=True,
-           fill=INK if face is None or face == notation.JOKER else (255, 255, 255))
+    d.text(x + 13, y, "?" if face is None else spec.FACES[face], size=13, bold=True,
+           fill=INK if face is None or face == spec.JOKER else (255, 255, 255))
 
 
 def _dice(d, pos, y):
@@ -237,7 +237,7 @@ def _seats(d, pos, scores, player, x, y):
     d.text(x + 52, y, "Card", size=12, bold=True, anchor="start")
     for k, place in enumerate(("1st", "2nd", "3rd", "last")):
         d.text(x + 112 + 28 * k, y, place, size=11, fill=FAINT)
-    d.text(x + 250, y, "points" + ("" if pos.phase == notation.END else " now"), size=12,
+    d.text(x + 250, y, "points" + ("" if pos.phase == spec.END else " now"), size=12,
            bold=True, anchor="start")
     for p in range(pos.players):
         y += 24
@@ -246,13 +246,13 @@ def _seats(d, pos, scores, player, x, y):
                bold=p == pos.to_move)
         if mine:
             d.text(x + 52, y, f"card {pos.cards[p]}:", size=12, anchor="start")
-            for k, colour in enumerate(notation.CARDS[pos.cards[p]]):
+            for k, colour in enumerate(spec.CARDS[pos.cards[p]]):
                 _ostrich(d, colour, x + 112 + 28 * k, y, False, r=10)
         else:
             d.text(x + 52, y, "card ? (secret)", size=12, anchor="start", fill=FAINT)
         extra = []
         if pos.variant and pos.collected[p]:
-            extra.append("took " + "".join(notation.BERRY_LETTERS[b] for b in pos.collected[p]))
+            extra.append("took " + "".join(spec.BERRY_LETTERS[b] for b in pos.collected[p]))
         if p in pos.spear:
             extra.append("speared: no reroll")
         d.text(x + 250, y, f"{scores[p]}" if mine else "?", size=12, anchor="start")
@@ -282,6 +282,6 @@ def _legend(d, pos, player, y):
                "berry, face down: ? is a kind you have not seen", size=11, anchor="start")
         for i in range(0, 11, 4):
             y += 18
-            d.text(36, y, ", ".join(f"{notation.BERRY_LETTERS[b]} {notation.BERRY_NAMES[b]}"
+            d.text(36, y, ", ".join(f"{spec.BERRY_LETTERS[b]} {spec.BERRY_NAMES[b]}"
                                     for b in range(i, min(i + 4, 11))), size=11,
                    anchor="start", fill=FAINT)

@@ -26,7 +26,7 @@ A possible position (what ``from_text`` and ``from_position`` accept, and exactl
   the pile, ``choose`` a player to move who can act, ``end`` that nobody can act; the tile in
   hand exists only in phase ``place``; at ``end`` any seat may be the one to have moved last;
 * [decision] the rules cannot tell which scores a board can reach, so any running score is
-  possible as long as no game could take it past ``notation.MAX_SCORE`` (908), the bound no
+  possible as long as no game could take it past ``spec.MAX_SCORE`` (908), the bound no
   game from the start can pass: ``|score| + notation.score_headroom(pos) <= 908``, the
   headroom being the most the points still to score from here can add (issue #21: a bare
   ``|score| <= 908`` accepted positions whose next legal move passed it);
@@ -42,8 +42,8 @@ A possible position (what ``from_text`` and ``from_position`` accept, and exactl
 import numpy as np
 
 from bonobo import _kernels as K
-from bonobo import notation
-from bonobo.render import render_drawing
+from bonobo import _observe, _validity, notation, spec
+from bonobo.render import render_drawing, render_text
 from savanna.game import Game, Kernels
 
 __all__ = ["BonoboGame"]
@@ -55,16 +55,16 @@ class BonoboGame(Game):
     name = "bonobo"
     version = 0
     rules_version = "v0 bonobo.md@c54b777ac262"  # tests/test_metadata.py checks the spec
-    num_actions = K.NUM_ACTIONS
-    max_chance_outcomes = K.MAX_CHANCE_OUTCOMES
-    max_plies = K.MAX_PLIES
-    obs_shape = (K.OBS_SIZE,)
+    num_actions = spec.NUM_ACTIONS
+    max_chance_outcomes = spec.MAX_CHANCE_OUTCOMES
+    max_plies = spec.MAX_PLIES
+    obs_shape = (spec.OBS.size,)
     state_dtype = K.STATE_DTYPE
     zero_sum = True
     has_chance = True
     perfect_information = True
-    kernels = Kernels.from_module(K)
-    state_errors = K.STATE_ERRORS
+    kernels = Kernels.from_module(K, _observe, _validity)
+    state_errors = _validity.STATE_ERRORS
     notation = notation
 
     def __init__(self, num_players=2):
@@ -94,10 +94,10 @@ class BonoboGame(Game):
         """The state of a checked position, itself unchecked."""
         s = np.zeros(1, self.state_dtype)
         row = s[0]
-        covered, slots, tval = 0, [0, 0], [0] * notation.NUM_TRIANGLES
+        covered, slots, tval = 0, [0, 0], [0] * spec.NUM_TRIANGLES
         for k, v in pos.tiles:
             slots[k >> 6] |= 1 << (k & 63)
-            for t in notation.SLOTS[k]:
+            for t in spec.SLOTS[k]:
                 covered |= 1 << t
                 tval[t] = v
         pawns = [0] * 4
@@ -109,8 +109,8 @@ class BonoboGame(Game):
         row["pawns"] = pawns
         row["score"][: self.num_players] = pos.score
         row["pile"] = pos.pile
-        row["drawn"] = notation.VALUES.index(pos.drawn) if pos.phase == "place" else -1
-        row["phase"] = notation.PHASES.index(pos.phase)
+        row["drawn"] = spec.VALUES.index(pos.drawn) if pos.phase == "place" else -1
+        row["phase"] = spec.PHASES.index(pos.phase)
         row["to_move"] = pos.to_move
         row["num_players"] = self.num_players
         return s
@@ -122,31 +122,31 @@ class BonoboGame(Game):
     def _position(self, r):
         """The position of state row ``r``, itself unchecked."""
         slots = [int(m) for m in r["slots"]]
-        tiles = tuple((k, int(r["tval"][notation.SLOTS[k][0]])) for k in range(notation.NUM_SLOTS)
+        tiles = tuple((k, int(r["tval"][spec.SLOTS[k][0]])) for k in range(spec.NUM_SLOTS)
                       if slots[k >> 6] >> (k & 63) & 1)
         pawns = tuple(sorted((s, p) for p in range(self.num_players)
-                             for s in range(notation.NUM_SPOTS) if int(r["pawns"][p]) >> s & 1))
-        phase = notation.PHASES[r["phase"]]
+                             for s in range(spec.NUM_SPOTS) if int(r["pawns"][p]) >> s & 1))
+        phase = spec.PHASES[r["phase"]]
         return notation.Position(self.num_players, tiles, pawns,
                           tuple(int(x) for x in r["score"][: self.num_players]),
                           tuple(int(x) for x in r["pile"]), int(r["to_move"]), phase,
-                          notation.VALUES[r["drawn"]] if phase == "place" else None)
+                          spec.VALUES[r["drawn"]] if phase == "place" else None)
 
     def outcome_to_string(self, outcome):
         """The name of chance outcome ``outcome``: the drawn tile's value, ``'-4'`` .. ``'+4'``."""
-        if not 0 <= outcome < len(notation.VALUES):
-            raise ValueError(f"chance outcome must be in 0..{len(notation.VALUES) - 1}, "
+        if not 0 <= outcome < len(spec.VALUES):
+            raise ValueError(f"chance outcome must be in 0..{len(spec.VALUES) - 1}, "
                              f"got {outcome!r}")
-        return notation.value_name(notation.VALUES[outcome])
+        return notation.value_name(spec.VALUES[outcome])
 
     def string_to_outcome(self, text):
         return notation.parse_outcome(text)
 
     # ----- scores and pictures --------------------------------------------------------------
     def _text(self, row, player):
-        """A text picture of one state (see ``notation.render``); perfect information: the
+        """A text picture of one state (see ``render.render_text``); perfect information: the
         same from every ``player``'s seat."""
-        return notation.render(self.to_position(row))
+        return render_text(self.to_position(row))
 
     def _drawing(self, row, player):
         """The beach with named triangles and spots, the tiles with their corner numbers, pawns,

@@ -1,4 +1,5 @@
-"""Bonobo Beach board data and text notation (pure Python): geometry, positions, action names.
+"""Bonobo Beach text notation (pure Python): positions and action names, and the geometry they
+name (its tables are declared in ``bonobo.spec``).
 
 Geometry (rules §1, [decision] data kept as tables so a real layout can replace them): lattice
 points ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= 3``; triangles ``t00``-``t53`` row by row
@@ -38,86 +39,26 @@ Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` ..
 import re
 from dataclasses import dataclass
 
-from savanna.errors import clip, is_int
-from savanna.layout import Layout
-
-RADIUS = 3
-POINTS = [(q, r) for r in range(-RADIUS, RADIUS + 1) for q in range(-RADIUS, RADIUS + 1)
-          if max(abs(q), abs(r), abs(q + r)) <= RADIUS]
-_POINT_SET = set(POINTS)
-
-
-def _triangles():
-    tris = []
-    for r in range(-RADIUS, RADIUS):
-        for q in range(-2 * RADIUS, 2 * RADIUS + 1):
-            for kind, corners in (("V", ((q, r), (q + 1, r), (q, r + 1))),
-                                  ("A", ((q + 1, r), (q, r + 1), (q + 1, r + 1)))):
-                if all(c in _POINT_SET for c in corners):
-                    tris.append((kind, corners))
-    return tris
-
-
-TRIANGLES = [corners for _, corners in _triangles()]          # t -> three corner points
-POINTS_UP = [kind == "A" for kind, _ in _triangles()]           # True: apex at the top
-NUM_TRIANGLES = len(TRIANGLES)                                  # 54
-SLOTS = [(a, b) for a in range(NUM_TRIANGLES) for b in range(a + 1, NUM_TRIANGLES)
-         if len(set(TRIANGLES[a]) & set(TRIANGLES[b])) == 2]    # 72 edge-sharing pairs
-NUM_SLOTS = len(SLOTS)
-SPOTS = [p for p in sorted(POINTS, key=lambda p: (p[1], p[0]))
-         if max(abs(p[0]), abs(p[1]), abs(p[0] + p[1])) <= RADIUS - 1]
-NUM_SPOTS = len(SPOTS)                                          # 19
-SPOT_TRIANGLES = [tuple(t for t in range(NUM_TRIANGLES) if p in TRIANGLES[t]) for p in SPOTS]
-
-TOILETS = (4, 8, 25, 28, 45, 49)
-PARASOLS = (1, 6, 10, 13, 16, 18, 35, 37, 40, 43, 47, 52)
-SYMBOLS = "".join("T" if t in TOILETS else "P" if t in PARASOLS else "D"
-                  for t in range(NUM_TRIANGLES))                # T toilet, P parasol, D dune
-
-VALUES = (-4, -3, -2, -1, 1, 2, 3, 4)                           # chance outcome order
-TILE_COUNTS = (3, 3, 4, 4, 4, 4, 3, 3)
-NUM_TILES = sum(TILE_COUNTS)                                    # 28
-PAWNS_PER_PLAYER = 4
-PLAYER_COUNTS = (2, 3, 4)
-# No score can pass this bound, so a larger one is impossible: completed spots score each
-# tile at most once per triangle corner (6|a| per tile: 396 in all), and at the end each of a
-# player's 4 pawns scores at most 128 (k activated triangles leave 6 - k tiles' numbers, at
-# most 4 each, doubled at most k times: the largest is (6 - 4) * 4 * 2**4 = 128).
-FINAL_SCORE_MAX = PAWNS_PER_PLAYER * max((6 - k) * max(VALUES) * 2**k for k in range(7))  # 512
-MAX_SCORE = 6 * sum(abs(v) * c for v, c in zip(VALUES, TILE_COUNTS)) + FINAL_SCORE_MAX  # 908
-
-DRAW = NUM_SPOTS                                                # 19
-TILE = DRAW + 1                                                 # tile on slot k: TILE + k
-NUM_ACTIONS = TILE + NUM_SLOTS                                  # 92
-PHASES = ("choose", "chance", "place", "end")
-MAX_SEATS = max(PLAYER_COUNTS)
-
-# The observation, 0/1 from the observer's seat; seats are relative, k = (seat - observer) mod P.
-# Planes of 54 triangles or 19 spots (index offset + plane * size + triangle or spot), then
-# features. Kernels and reference both read these offsets.
-OBS = Layout(
-    ("tiles", len(VALUES) * NUM_TRIANGLES,
-     "8 planes: covered by a tile of value v (chance outcome order)"),
-    ("activated", NUM_TRIANGLES, "plane: free and activated triangles"),
-    ("symbols", 3 * NUM_TRIANGLES, "3 planes: toilet, parasol, dune"),
-    ("pawns", MAX_SEATS * NUM_SPOTS, "4 planes: pawns of relative seat k"),
-    ("legal_spots", NUM_SPOTS, "plane: spots legal for a pawn"),
-    ("drawn", len(VALUES), "tile in hand, one-hot (outcome order)"),
-    ("pile", sum(TILE_COUNTS),
-     "per value v, TILE_COUNTS[v] bits: bit j set iff the pile holds more than j"),
-    ("supply", MAX_SEATS * PAWNS_PER_PLAYER, "pawns in supply, a thermometer of 4 per seat k"),
-    ("score", MAX_SEATS * 8,
-     "clip(score + 128, 0, 255) in binary, 8 bits per seat k, lowest first"),
-    ("phase", len(PHASES), "phase one-hot, in the order of PHASES"),
-    ("to_move", MAX_SEATS, "relative seat to move, one-hot (zero at the end)"),
-    ("seats", MAX_SEATS, "seat k is present"),
+from bonobo.spec import (
+    DRAW,
+    FINAL_SCORE_MAX,
+    MAX_SCORE,
+    NEIGHBOURS,
+    NUM_ACTIONS,
+    NUM_SLOTS,
+    NUM_SPOTS,
+    NUM_TRIANGLES,
+    PAWNS_PER_PLAYER,
+    PHASES,
+    PLAYER_COUNTS,
+    SLOTS,
+    SPOT_TRIANGLES,
+    SYMBOLS,
+    TILE,
+    TILE_COUNTS,
+    VALUES,
 )
-
-
-def screen_xy(point):
-    """Screen position of a lattice point (x right, y down), unit edge length."""
-    q, r = point
-    return q + r / 2, r * 3 ** 0.5 / 2
+from savanna.errors import check_int, clip, is_int
 
 
 def triangle_name(t):
@@ -139,8 +80,7 @@ def value_name(v):
 
 def action_name(a):
     """``pawn s07``, ``draw`` or ``tile t12-t13``."""
-    if not 0 <= a < NUM_ACTIONS:
-        raise ValueError(f"action {a} out of range 0..{NUM_ACTIONS - 1}")
+    a = check_int("action", a, 0, NUM_ACTIONS - 1)
     if a < DRAW:
         return f"pawn {spot_name(a)}"
     return "draw" if a == DRAW else f"tile {slot_name(a - TILE)}"
@@ -189,10 +129,9 @@ def start_position(num_players):
 
 
 def check_num_players(num_players):
-    """Raise a ValueError unless ``num_players`` is the int 2, 3 or 4 (not ``True``, ``2.0``
-    or ``"2"``)."""
-    if not is_int(num_players) or num_players not in PLAYER_COUNTS:
-        raise ValueError(f"num_players must be the int 2, 3 or 4, got {clip(num_players)}")
+    """Raise a ValueError unless ``num_players`` is an int of ``PLAYER_COUNTS`` (not ``True``,
+    ``2.0`` or ``"2"``)."""
+    check_int("num_players", num_players, min(PLAYER_COUNTS), max(PLAYER_COUNTS))
 
 
 def format(pos):  # noqa: A001 - the notation's verb
@@ -346,52 +285,6 @@ def activated(covered):
     """Free triangles none of whose neighbours is free (rules §4)."""
     return {t for t in range(NUM_TRIANGLES) if t not in covered
             and all(n in covered for n in NEIGHBOURS[t])}
-
-
-NEIGHBOURS = [tuple(b if a == t else a for a, b in SLOTS if t in (a, b))
-              for t in range(NUM_TRIANGLES)]
-
-
-# ----- text picture ------------------------------------------------------------------------
-def render(pos):
-    """A text picture: spots (pawn owner digit, ``.`` empty, ``x`` barred), triangles (tile
-    value, or the free symbol: lower case ``d p t``, upper case once activated)."""
-    covered = {t: v for k, v in pos.tiles for t in SLOTS[k]}
-    act = activated(covered)
-    owner = dict(pos.pawns)
-    barred = {s for s, tris in enumerate(SPOT_TRIANGLES)
-              if any(t in act and SYMBOLS[t] == "T" for t in tris)}
-    lines = []
-    for r in range(-RADIUS, RADIUS + 1):
-        cells = {}
-        for p in POINTS:
-            if p[1] == r:
-                s = SPOTS.index(p) if p in SPOTS else None
-                cells[2 * p[0] + r] = ("+" if s is None else str(owner[s]) if s in owner
-                                       else "x" if s in barred else ".")
-        lines.append(_row(cells))
-        if r == RADIUS:
-            break
-        cells = {}
-        for t, corners in enumerate(TRIANGLES):
-            if corners[0][1] == r:
-                h = round(2 * sum(screen_xy(c)[0] for c in corners) / 3)
-                sym = SYMBOLS[t].upper() if t in act else SYMBOLS[t].lower()
-                cells[h] = value_name(covered[t]) if t in covered else sym
-        lines.append(_row(cells))
-    supply = [PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
-              for p in range(pos.num_players)]
-    phase = f"place {value_name(pos.drawn)}" if pos.phase == "place" else pos.phase
-    pile = " ".join(f"{value_name(v)}x{c}" for v, c in zip(VALUES, pos.pile) if c)
-    lines.append("scores " + "  ".join(f"P{p}:{pos.score[p]:+d} ({supply[p]} in supply)"
-                                       for p in range(pos.num_players)))
-    lines.append(f"pile {pile or '-'}")
-    lines.append(f"{phase}, player {pos.to_move}" if pos.phase != "end" else "game over")
-    return "\n".join(lines)
-
-
-def _row(cells):
-    return "".join(f"{cells.get(h, ''):^3}" for h in range(-2 * RADIUS, 2 * RADIUS + 1)).rstrip()
 
 
 # ----- field parsers -----------------------------------------------------------------------

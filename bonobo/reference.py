@@ -15,16 +15,16 @@ toilets forbid a spot).
 """
 from dataclasses import dataclass, field
 
-from bonobo import notation
+from bonobo import notation, spec
 
 CHANCE = -1
 TERMINAL = -2
 
-_NEIGHBOURS = [{u for u in range(notation.NUM_TRIANGLES)
-                if len(set(notation.TRIANGLES[t]) & set(notation.TRIANGLES[u])) == 2}
-               for t in range(notation.NUM_TRIANGLES)]
-_SPOT_TRIANGLES = [{t for t in range(notation.NUM_TRIANGLES) if point in notation.TRIANGLES[t]}
-                   for point in notation.SPOTS]
+_NEIGHBOURS = [{u for u in range(spec.NUM_TRIANGLES)
+                if len(set(spec.TRIANGLES[t]) & set(spec.TRIANGLES[u])) == 2}
+               for t in range(spec.NUM_TRIANGLES)]
+_SPOT_TRIANGLES = [{t for t in range(spec.NUM_TRIANGLES) if point in spec.TRIANGLES[t]}
+                   for point in spec.SPOTS]
 
 
 @dataclass
@@ -34,7 +34,7 @@ class State:
     tiles: dict = field(default_factory=dict)   # slot -> base value
     pawns: dict = field(default_factory=dict)   # spot -> owner
     score: list = field(default_factory=list)
-    pile: list = field(default_factory=lambda: list(notation.TILE_COUNTS))
+    pile: list = field(default_factory=lambda: list(spec.TILE_COUNTS))
     to_move: int = 0
     phase: str = "choose"
     drawn: int | None = None
@@ -47,7 +47,7 @@ def new_game(num_players=2):
 
 def from_position(pos):
     notation.check_position(pos)
-    cover = {t: v for k, v in pos.tiles for t in notation.SLOTS[k]}
+    cover = {t: v for k, v in pos.tiles for t in spec.SLOTS[k]}
     return State(pos.num_players, cover, dict(pos.tiles), dict(pos.pawns), list(pos.score),
                  list(pos.pile), pos.to_move, pos.phase, pos.drawn)
 
@@ -73,11 +73,11 @@ def activated(state, t):
 
 
 def activated_toilets(state):
-    return {t for t in notation.TOILETS if activated(state, t)}
+    return {t for t in spec.TOILETS if activated(state, t)}
 
 
 def free_slots(state):
-    return [k for k, (a, b) in enumerate(notation.SLOTS) if free(state, a) and free(state, b)]
+    return [k for k, (a, b) in enumerate(spec.SLOTS) if free(state, a) and free(state, b)]
 
 
 def legal_spots(state):
@@ -89,7 +89,7 @@ def legal_spots(state):
 
 
 def supply(state, player):
-    return notation.PAWNS_PER_PLAYER - sum(1 for o in state.pawns.values() if o == player)
+    return spec.PAWNS_PER_PLAYER - sum(1 for o in state.pawns.values() if o == player)
 
 
 def can_draw(state):
@@ -108,13 +108,13 @@ def current_player(state):
 
 def legal_actions(state):
     if state.phase == "place":
-        return [notation.TILE + k for k in free_slots(state)]
+        return [spec.TILE + k for k in free_slots(state)]
     if state.phase != "choose":
         return []
     actions = []
     if supply(state, state.to_move) > 0:
         actions = legal_spots(state)
-    return actions + ([notation.DRAW] if can_draw(state) else [])
+    return actions + ([spec.DRAW] if can_draw(state) else [])
 
 
 def chance_outcomes(state):
@@ -130,7 +130,7 @@ def apply_chance(state, outcome):
         raise ValueError(f"chance outcome {outcome} is impossible here")
     state = clone(state)
     state.pile[outcome] -= 1
-    state.drawn = notation.VALUES[outcome]
+    state.drawn = spec.VALUES[outcome]
     state.phase = "place"
     return state
 
@@ -140,19 +140,19 @@ def step(state, action):
     if action not in legal_actions(state):
         raise ValueError(f"illegal action {action} in {notation.format(to_position(state))}")
     state = clone(state)
-    if action == notation.DRAW:
+    if action == spec.DRAW:
         state.phase = "chance"
         return state, [0.0] * state.num_players
-    if action < notation.DRAW:
+    if action < spec.DRAW:
         state.pawns[action] = state.to_move
     else:
-        _place_tile(state, action - notation.TILE)
+        _place_tile(state, action - spec.TILE)
     return state, _end_turn(state)
 
 
 def _place_tile(state, slot):
     before = activated_toilets(state)
-    for t in notation.SLOTS[slot]:
+    for t in spec.SLOTS[slot]:
         state.cover[t] = state.drawn
     state.tiles[slot] = state.drawn
     state.drawn = None
@@ -161,7 +161,7 @@ def _place_tile(state, slot):
             state.score[owner] += sum(state.cover[t] for t in _SPOT_TRIANGLES[s])
             del state.pawns[s]
     for t in activated_toilets(state) - before:              # 2. toilets chase pawns
-        for s in range(notation.NUM_SPOTS):
+        for s in range(spec.NUM_SPOTS):
             if t in _SPOT_TRIANGLES[s]:
                 state.pawns.pop(s, None)
 
@@ -187,9 +187,9 @@ def final_pawn_score(state, s):
     """Rules §6: numbers toward the spot; activated parasol: absolute values; x2 per dune."""
     tris = _SPOT_TRIANGLES[s]
     numbers = [state.cover[t] for t in tris if t in state.cover]
-    if any(notation.SYMBOLS[t] == "P" and activated(state, t) for t in tris):
+    if any(spec.SYMBOLS[t] == "P" and activated(state, t) for t in tris):
         numbers = [abs(x) for x in numbers]
-    dunes = sum(1 for t in tris if notation.SYMBOLS[t] == "D" and activated(state, t))
+    dunes = sum(1 for t in tris if spec.SYMBOLS[t] == "D" and activated(state, t))
     return sum(numbers) * 2 ** dunes
 
 
@@ -198,16 +198,16 @@ def scores(state):
 
 
 def observe(state, player):
-    """The observation of ``notation.OBS``, built plainly part by part."""
+    """The observation of ``spec.OBS``, built plainly part by part."""
     P = state.num_players
     rel = [(o - player) % P for o in range(P)]
-    triangles = [[0] * notation.NUM_TRIANGLES for _ in range(12)]
+    triangles = [[0] * spec.NUM_TRIANGLES for _ in range(12)]
     for t, v in state.cover.items():
-        triangles[notation.VALUES.index(v)][t] = 1
-    for t in range(notation.NUM_TRIANGLES):
+        triangles[spec.VALUES.index(v)][t] = 1
+    for t in range(spec.NUM_TRIANGLES):
         triangles[8][t] = int(activated(state, t))
-        triangles[9 + "TPD".index(notation.SYMBOLS[t])][t] = 1
-    spots = [[0] * notation.NUM_SPOTS for _ in range(5)]
+        triangles[9 + "TPD".index(spec.SYMBOLS[t])][t] = 1
+    spots = [[0] * spec.NUM_SPOTS for _ in range(5)]
     for s, owner in state.pawns.items():
         spots[rel[owner]][s] = 1
     for s in legal_spots(state):
@@ -217,8 +217,8 @@ def observe(state, player):
              "symbols": [x for plane in triangles[9:] for x in plane],
              "pawns": [x for plane in spots[:4] for x in plane],
              "legal_spots": spots[4],
-             "drawn": [int(state.phase == "place" and state.drawn == v) for v in notation.VALUES],
-             "pile": [int(count > j) for count, initial in zip(state.pile, notation.TILE_COUNTS)
+             "drawn": [int(state.phase == "place" and state.drawn == v) for v in spec.VALUES],
+             "pile": [int(count > j) for count, initial in zip(state.pile, spec.TILE_COUNTS)
                       for j in range(initial)]}
     by_seat = {rel[p]: p for p in range(P)}
     parts["supply"] = []
@@ -229,10 +229,10 @@ def observe(state, player):
     for k in range(4):
         shifted = min(255, max(0, state.score[by_seat[k]] + 128)) if k in by_seat else 0
         parts["score"] += [shifted >> j & 1 for j in range(8)]
-    parts["phase"] = [int(state.phase == ph) for ph in notation.PHASES]
+    parts["phase"] = [int(state.phase == ph) for ph in spec.PHASES]
     mover = rel[state.to_move] if state.phase != "end" else -1
     parts["to_move"] = [int(k == mover) for k in range(4)]
     parts["seats"] = [int(k < P) for k in range(4)]
     assert [(name, len(part)) for name, part in parts.items()] == \
-        [(part.name, part.size) for part in notation.OBS.parts]
+        [(part.name, part.size) for part in spec.OBS.parts]
     return [x for part in parts.values() for x in part]

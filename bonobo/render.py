@@ -1,4 +1,5 @@
-"""The picture of a Bonobo Beach position (``BonoboGame.render_svg`` / ``render_rgb``).
+"""The pictures of a Bonobo Beach position: ``render_text`` (``BonoboGame.render``) and
+``render_drawing`` (``BonoboGame.render_svg`` / ``render_rgb``).
 
 Free triangles show their name (``t07``, as in ``tile t07-t08``) and symbol (T toilet, P parasol,
 D dune) on a brown, sea or sand ground, framed in white once activated; tiles are rhombi, green
@@ -7,13 +8,25 @@ corners, 2a at the obtuse ones); spots are named (``s07``, as in ``pawn s07``) a
 their owner's colour; a spot barred by an activated toilet shows a cross. Beside the board: whose
 turn and what they do, scores, pawns in supply, the pile, and a legend.
 """
-from bonobo import notation
+from bonobo import notation, spec
+from bonobo.notation import activated, value_name
+from bonobo.spec import (
+    PAWNS_PER_PLAYER,
+    POINTS,
+    RADIUS,
+    SLOTS,
+    SPOT_TRIANGLES,
+    SPOTS,
+    SYMBOLS,
+    TRIANGLES,
+    VALUES,
+)
 from savanna.draw import Drawing
 
 EDGE = 72                  # user units per lattice edge
 MARGIN = 22
-BOARD_W = 2 * notation.RADIUS * EDGE
-BOARD_H = 3 ** 0.5 * notation.RADIUS * EDGE
+BOARD_W = 2 * spec.RADIUS * EDGE
+BOARD_H = 3 ** 0.5 * spec.RADIUS * EDGE
 PANEL = MARGIN * 2 + BOARD_W + 10
 WIDTH, HEIGHT = PANEL + 290, BOARD_H + 2 * MARGIN + 36
 GROUND = {"D": (238, 214, 155), "P": (125, 192, 228), "T": (160, 120, 86)}
@@ -25,11 +38,17 @@ BACKGROUND = (64, 112, 150)
 PAPER = (250, 248, 242)
 
 
+def screen_xy(point):
+    """Screen position of a lattice point (x right, y down), unit edge length."""
+    q, r = point
+    return q + r / 2, r * 3 ** 0.5 / 2
+
+
 def point_xy(point):
     """User coordinates of a lattice point."""
-    x, y = notation.screen_xy(point)
-    return (MARGIN + (x + notation.RADIUS) * EDGE,
-            MARGIN + 36 + (y + 3 ** 0.5 * notation.RADIUS / 2) * EDGE)
+    x, y = screen_xy(point)
+    return (MARGIN + (x + spec.RADIUS) * EDGE,
+            MARGIN + 36 + (y + 3 ** 0.5 * spec.RADIUS / 2) * EDGE)
 
 
 def _centre(points):
@@ -44,8 +63,8 @@ def _shrink(points, by):
 
 def _barred(act):
     """Spots touching an activated toilet."""
-    return {s for s, tris in enumerate(notation.SPOT_TRIANGLES)
-            if any(t in act and notation.SYMBOLS[t] == "T" for t in tris)}
+    return {s for s, tris in enumerate(spec.SPOT_TRIANGLES)
+            if any(t in act and spec.SYMBOLS[t] == "T" for t in tris)}
 
 
 def render_drawing(pos):
@@ -53,9 +72,9 @@ def render_drawing(pos):
     d = Drawing(WIDTH, HEIGHT, background=PAPER)
     d.rect(0, 0, PANEL - 10, HEIGHT, fill=BACKGROUND)
     d.text(MARGIN, 20, "Bonobo Beach", size=17, bold=True, fill=(255, 255, 255), anchor="start")
-    covered = {t: v for k, v in pos.tiles for t in notation.SLOTS[k]}
+    covered = {t: v for k, v in pos.tiles for t in spec.SLOTS[k]}
     act = notation.activated(covered)
-    for t, corners in enumerate(notation.TRIANGLES):
+    for t, corners in enumerate(spec.TRIANGLES):
         points = [point_xy(c) for c in corners]
         d.polygon(points, fill=INK)
         if t not in covered:
@@ -68,12 +87,12 @@ def render_drawing(pos):
 
 
 def _free_triangle(d, t, points, activated):
-    symbol = notation.SYMBOLS[t]
+    symbol = spec.SYMBOLS[t]
     if activated:
         d.polygon(_shrink(points, 0.05), fill=(255, 255, 255))
     d.polygon(_shrink(points, 0.13 if activated else 0.04), fill=GROUND[symbol])
     cx, cy = _centre(points)
-    shift = 2 if notation.POINTS_UP[t] else -6  # toward the wide side, clear of the spot names
+    shift = 2 if spec.POINTS_UP[t] else -6  # toward the wide side, clear of the spot names
     light = symbol == "T"
     d.text(cx, cy + shift - 7, symbol, size=15, bold=activated,
            fill=(255, 255, 255) if light else INK)
@@ -82,9 +101,9 @@ def _free_triangle(d, t, points, activated):
 
 
 def _tile(d, slot, value):
-    a, b = notation.SLOTS[slot]
-    shared = set(notation.TRIANGLES[a]) & set(notation.TRIANGLES[b])
-    acute = [c for c in notation.TRIANGLES[a] + notation.TRIANGLES[b] if c not in shared]
+    a, b = spec.SLOTS[slot]
+    shared = set(spec.TRIANGLES[a]) & set(spec.TRIANGLES[b])
+    acute = [c for c in spec.TRIANGLES[a] + spec.TRIANGLES[b] if c not in shared]
     corners = [acute[0], *sorted(shared), acute[1]]
     outline = [corners[0], corners[1], corners[3], corners[2]]   # around the rhombus
     points = dict(zip(corners, _shrink([point_xy(c) for c in corners], 0.05)))
@@ -99,7 +118,7 @@ def _tile(d, slot, value):
 
 def _spots(d, pos, barred):
     owner = dict(pos.pawns)
-    for s, point in enumerate(notation.SPOTS):
+    for s, point in enumerate(spec.SPOTS):
         x, y = point_xy(point)
         if s in owner:
             d.circle(x, y, 11, fill=PLAYER_COLOURS[owner[s]], stroke=(255, 255, 255), width=2)
@@ -132,7 +151,7 @@ def _panel(d, pos):
            fill=INK if pos.phase == "end" else PLAYER_COLOURS[pos.to_move])
     y += 30
     for p in range(pos.num_players):
-        supply = notation.PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
+        supply = spec.PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
         d.circle(x + 9, y, 9, fill=PLAYER_COLOURS[p])
         d.text(x + 9, y, str(p), size=11, bold=True, fill=(255, 255, 255))
         d.text(x + 24, y, f"player {p}: {pos.score[p]:+d} points", size=13, anchor="start",
@@ -143,7 +162,7 @@ def _panel(d, pos):
     d.text(x + 180, y - 4, "pawns in supply", size=9, anchor="start", fill=(110, 110, 110))
     y += 18
     d.text(x, y, "Pile: " + ("  ".join(f"{notation.value_name(v)}:{c}" for v, c in
-                                        zip(notation.VALUES, pos.pile) if c) or "empty"),
+                                        zip(spec.VALUES, pos.pile) if c) or "empty"),
            size=12, anchor="start")
     y += 30
     d.text(x, y, "Legend", size=13, bold=True, anchor="start")
@@ -171,3 +190,45 @@ def _panel(d, pos):
                  "activated dune doubles its sum."):
         d.text(x, y, line, size=11, anchor="start", fill=(110, 110, 110))
         y += 16
+
+
+# ----- the text picture --------------------------------------------------------------------
+def render_text(pos):
+    """A text picture: spots (pawn owner digit, ``.`` empty, ``x`` barred), triangles (tile
+    value, or the free symbol: lower case ``d p t``, upper case once activated)."""
+    covered = {t: v for k, v in pos.tiles for t in SLOTS[k]}
+    act = activated(covered)
+    owner = dict(pos.pawns)
+    barred = {s for s, tris in enumerate(SPOT_TRIANGLES)
+              if any(t in act and SYMBOLS[t] == "T" for t in tris)}
+    lines = []
+    for r in range(-RADIUS, RADIUS + 1):
+        cells = {}
+        for p in POINTS:
+            if p[1] == r:
+                s = SPOTS.index(p) if p in SPOTS else None
+                cells[2 * p[0] + r] = ("+" if s is None else str(owner[s]) if s in owner
+                                       else "x" if s in barred else ".")
+        lines.append(_row(cells))
+        if r == RADIUS:
+            break
+        cells = {}
+        for t, corners in enumerate(TRIANGLES):
+            if corners[0][1] == r:
+                h = round(2 * sum(screen_xy(c)[0] for c in corners) / 3)
+                sym = SYMBOLS[t].upper() if t in act else SYMBOLS[t].lower()
+                cells[h] = value_name(covered[t]) if t in covered else sym
+        lines.append(_row(cells))
+    supply = [PAWNS_PER_PLAYER - sum(1 for _, o in pos.pawns if o == p)
+              for p in range(pos.num_players)]
+    phase = f"place {value_name(pos.drawn)}" if pos.phase == "place" else pos.phase
+    pile = " ".join(f"{value_name(v)}x{c}" for v, c in zip(VALUES, pos.pile) if c)
+    lines.append("scores " + "  ".join(f"P{p}:{pos.score[p]:+d} ({supply[p]} in supply)"
+                                       for p in range(pos.num_players)))
+    lines.append(f"pile {pile or '-'}")
+    lines.append(f"{phase}, player {pos.to_move}" if pos.phase != "end" else "game over")
+    return "\n".join(lines)
+
+
+def _row(cells):
+    return "".join(f"{cells.get(h, ''):^3}" for h in range(-2 * RADIUS, 2 * RADIUS + 1)).rstrip()

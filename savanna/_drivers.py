@@ -4,14 +4,24 @@ The loops are written once here and call a game's scalar kernels by the free nam
 ``savanna.template_api`` (the ``Kernels`` fields, ``A`` and ``C``), which ``Game.compiled``
 binds in a generated copy of this module per game class (``Game.drivers``), so that numba
 caches the compiled loops. The number of players is read from the shapes of the reward arrays,
-so one compiled copy serves every player count. Import the constants from here; never call the
-loops of this module itself.
+so one compiled copy serves every player count. Never call the loops of this module itself;
+the shared codes live in ``savanna.codes``.
 """
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit, prange
 
+from savanna.codes import (
+    CHANCE,
+    ILLEGAL_ACTION,
+    NO_CHANCE_OUTCOME,
+    NO_LEGAL_ACTION,
+    NOT_A_DECISION,
+    OPPONENT_NONE,
+    OPPONENT_RANDOM,
+    TERMINAL,
+)
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
@@ -28,14 +38,6 @@ if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
         step_one,
         valid_one,
     )
-
-CHANCE = -1
-TERMINAL = -2
-
-# How a vector env's non-learning seats are played inside the compiled step.
-OPPONENT_NONE = 0      # self-play: the learner plays every seat
-OPPONENT_RANDOM = 1    # uniform random legal actions, chosen in the kernel
-OPPONENT_EXTERNAL = 2  # stop and hand the batch to a Python policy
 
 CHUNKS = 64  # work items of a parallel loop: enough to balance any thread count
 
@@ -380,14 +382,6 @@ def vector_step_batch_parallel(s, act, part, autoreset, refuse, copy, template, 
                                    opponent, gained, waiting, obs, mask, players, done, fate,
                                    out)
     return -1, ended
-
-
-# Why a state that passed the game's own ``valid_one`` still cannot be played (negative codes;
-# ``valid_one`` returns 0 or a positive code of the game's own ``STATE_ERRORS``).
-NO_LEGAL_ACTION = -1
-NO_CHANCE_OUTCOME = -2
-NOT_A_DECISION = -3
-ILLEGAL_ACTION = -4
 
 
 @njit(cache=True)

@@ -7,9 +7,8 @@ is called once per round for all the games that wait for it, never once per game
 import numpy as np
 
 from savanna import threads
-from savanna._drivers import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM
+from savanna.codes import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM, TERMINAL
 from savanna.errors import clip
-from savanna.game import TERMINAL
 from savanna.rng import as_generator, make_streams
 
 

@@ -34,3 +34,12 @@ def check_range(name, value, low, high=None, above=False):
                   else f"in {'(' if above else '['}{low}, {high}]")
         raise ValueError(f"{name} must be {bounds}, got {clip(value)}")
     return value
+
+
+def check_choice(name, value, choices):
+    """``value``, or a one-line ValueError unless it is one of ``choices`` (strings or None),
+    compared by type as well, so that ``["standard"]`` or ``b"lava"`` is no choice."""
+    if not any(isinstance(value, type(c)) and value == c for c in choices):
+        listed = ", ".join(str(c) for c in choices)
+        raise ValueError(f"{name} must be one of {listed}, got {clip(value)}")
+    return value

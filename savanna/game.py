@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from savanna import _drivers, draw, threads
-from savanna._drivers import (
+from savanna.codes import (
     CHANCE,
     ILLEGAL_ACTION,
     NO_CHANCE_OUTCOME,
@@ -57,8 +57,8 @@ class Kernels(NamedTuple):
         observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
         valid_one(s, i, template) -> int        0 if state i is a possible state of the game whose
                                                 template (options) is ``template``, else a
-                                                positive code: an index into the kernel module's
-                                                ``STATE_ERRORS`` (the other kernels may assume a
+                                                positive code: an index into the game's
+                                                ``state_errors`` (the other kernels may assume a
                                                 valid state; optional for test games only)
         scores_one(s, i, out)                   int64 out[P]: each player's score if the game
                                                 ended now (optional; ``Game.scores`` uses it)
@@ -75,14 +75,16 @@ class Kernels(NamedTuple):
     scores_one: Callable | None = None
 
     @classmethod
-    def from_module(cls, module):
-        """The kernels a kernel module defines under the field names (optional ones may be
-        absent), so that no game lists them by hand."""
-        missing = [f for f in cls._fields if f not in cls._field_defaults
-                   and not hasattr(module, f)]
+    def from_module(cls, *modules):
+        """The kernels the kernel modules define under the field names (optional ones may be
+        absent; a game's ``valid_one`` lives in its validity module), so that no game lists
+        them by hand."""
+        found = {f: getattr(m, f) for m in modules for f in cls._fields if hasattr(m, f)}
+        missing = [f for f in cls._fields if f not in cls._field_defaults and f not in found]
         if missing:
-            raise ValueError(f"{module.__name__} lacks the kernels {', '.join(missing)}")
-        return cls(**{f: getattr(module, f) for f in cls._fields if hasattr(module, f)})
+            names = ", ".join(m.__name__ for m in modules)
+            raise ValueError(f"{names} lack the kernels {', '.join(missing)}")
+        return cls(**found)
 
 
 class Game:

@@ -45,7 +45,7 @@ def observe_one(s: np.ndarray, i: int, player: int, out: np.ndarray) -> None:
 
 def valid_one(s: np.ndarray, i: int, template: np.ndarray) -> int:
     """0 if state ``i`` is possible in the game whose options are ``template[0]``, else a
-    positive code (an index into the kernel module's ``STATE_ERRORS``)."""
+    positive code (an index into the game's ``state_errors``)."""
     return 0
 
 

@@ -25,11 +25,11 @@ from savanna._drivers import (
     DISABLED,
     END,
     NEXT_STEP,
-    OPPONENT_EXTERNAL,
     SAME_STEP,
     WHOLE,
 )
 from savanna.batch_play import BatchPlay
+from savanna.codes import OPPONENT_EXTERNAL
 from savanna.env import (
     RENDER_MODES,
     bind,

@@ -147,12 +147,34 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 def test_the_references_and_notations_load_no_numba():
-    """``reference.py`` is the oracle: plain Python, independent of the kernels."""
+    """``reference.py`` is the oracle: plain Python, independent of the kernels; the declared
+    facts, the notations and the pictures need no kernels either."""
     code = ("import sys, zebres.reference, bonobo.reference, banjooli.reference, "
-            "zebres.notation, bonobo.notation, banjooli.notation; "
+            "zebres.notation, bonobo.notation, banjooli.notation, "
+            "zebres.spec, bonobo.spec, banjooli.spec, zebres.render, bonobo.render, "
+            "banjooli.render; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'torch'}) + "
             "sorted(m for m in sys.modules if m.endswith('_kernels')))")
     assert printed_by(code) == "[]"
+
+
+# Every game the same files, each with one job (STYLE.md, "Layout").
+GAME_MODULES = {"__init__", "spec", "_kernels", "_observe", "_validity", "reference", "game",
+                "notation", "render"}
+MAX_LINES = 800
+
+
+def test_every_game_package_lists_the_same_modules():
+    found = {game: {path.stem for path in (ROOT / game).glob("*.py")} for game in GAMES}
+    assert found == dict.fromkeys(GAMES, GAME_MODULES)
+    assert not [path for game in GAMES for path in (ROOT / game).iterdir() if path.is_dir()
+                and path.name != "__pycache__"]
+
+
+def test_no_module_is_longer_than_800_lines():
+    lengths = {path.relative_to(ROOT): len(path.read_text().splitlines())
+               for path in modules().values()}
+    assert {path: n for path, n in lengths.items() if n > MAX_LINES} == {}
 
 
 def test_import_savanna_loads_nothing_above_the_core():

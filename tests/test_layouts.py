@@ -11,22 +11,20 @@ GAMES = ("zebres", "bonobo", "banjooli")
 
 @pytest.mark.parametrize("name", GAMES)
 def test_parts_are_contiguous_and_fill_the_observation(name):
-    notation = importlib.import_module(f"{name}.notation")
-    kernels = importlib.import_module(f"{name}._kernels")
-    parts = notation.OBS.parts
+    spec = importlib.import_module(f"{name}.spec")
+    parts = spec.OBS.parts
     assert parts[0].offset == 0
     assert all(a.offset + a.size == b.offset for a, b in zip(parts, parts[1:]))
-    assert sum(part.size for part in parts) == notation.OBS.size == kernels.OBS_SIZE
+    assert sum(part.size for part in parts) == spec.OBS.size
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_kernel_docstring_shows_the_layout_table(name):
-    notation = importlib.import_module(f"{name}.notation")
-    kernels = importlib.import_module(f"{name}._kernels")
-    rows = [row.strip() for row in kernels.__doc__.splitlines()]
-    assert [row.strip() for row in notation.OBS.table().splitlines()] == \
-        rows[rows.index(f"Observation layout (``uint8[{notation.OBS.size}]``)::") + 2:][
-            :len(notation.OBS.parts) + 1]
+def test_spec_docstring_shows_the_layout_table(name):
+    spec = importlib.import_module(f"{name}.spec")
+    rows = [row.strip() for row in spec.__doc__.splitlines()]
+    assert [row.strip() for row in spec.OBS.table().splitlines()] == \
+        rows[rows.index(f"Observation layout (``uint8[{spec.OBS.size}]``)::") + 2:][
+            :len(spec.OBS.parts) + 1]
 
 
 def test_offsets_and_table():

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from bonobo import notation
+from bonobo import notation, spec
 from savanna.env import SavannaEnv
 from savanna_agents.arena import play_match
 from tests.agents.coin_game import CoinGame, ConstantAgent
@@ -23,9 +23,9 @@ def labels(game, row):
     if game.name == "zebres":
         return ["a1", "f1", "a5", "f5", "0", "21"]
     if game.name == "bonobo":  # every spot, and every free triangle (tiles go there)
-        covered = {t for k, _ in game.to_position(row).tiles for t in notation.SLOTS[k]}
-        return [notation.spot_name(k) for k in range(notation.NUM_SPOTS)] + [
-            notation.triangle_name(t) for t in range(notation.NUM_TRIANGLES) if t not in covered]
+        covered = {t for k, _ in game.to_position(row).tiles for t in spec.SLOTS[k]}
+        return [notation.spot_name(k) for k in range(spec.NUM_SPOTS)] + [
+            notation.triangle_name(t) for t in range(spec.NUM_TRIANGLES) if t not in covered]
     if game.name == "connect_four":
         return list("abcdefg")
     last = game.to_position(row).last_row

@@ -28,44 +28,31 @@ chain it is not yet claimed.
 import numpy as np
 from numba import njit
 
-from savanna._drivers import TERMINAL
 from savanna.bits import ONE, lowest_bit, popcount
-from zebres import notation
-from zebres.notation import BOARDS, KINDS, NUM_ACTIONS, NUM_CELLS, SECTOR_MAPS, START, STOP, SWAP
+from savanna.codes import TERMINAL
+from zebres import spec
+from zebres.spec import (
+    BOARDS,
+    KINDS,
+    NUM_ACTIONS,
+    NUM_CELLS,
+    NUM_PLAYERS,
+    SECTOR_MAPS,
+    START,
+    STOP,
+    SWAP,
+)
 
-# ----- declared facts ------------------------------------------------------------------------
-NUM_PLAYERS = 2
-NUM_TRACK = notation.TRACK_LENGTH
-OBS_SIZE = notation.OBS.size
-# observation offsets (numba freezes these module globals), from the layout in zebres.notation
-OBS_OWN = notation.OBS.offset("own_tokens")
-OBS_OPPONENT = notation.OBS.offset("opponent_tokens")
-OBS_DOWN = notation.OBS.offset("face_down")
-OBS_IMPALA_LINE = notation.OBS.offset("impala_line")
-OBS_SECTORS = notation.OBS.offset("sectors")
-OBS_CROC = notation.OBS.offset("crocodile")
-OBS_SWAPPED = notation.OBS.offset("swapped")
-OBS_IMPALA = notation.OBS.offset("impala_position")
-OBS_PHASE = notation.OBS.offset("phase")
-OBS_OWN_HAND = notation.OBS.offset("own_hand")
-OBS_OPPONENT_HAND = notation.OBS.offset("opponent_hand")
-OBS_OWN_INAUGURATION = notation.OBS.offset("own_inauguration")
-OBS_OPPONENT_INAUGURATION = notation.OBS.offset("opponent_inauguration")
-OBS_TO_MOVE = notation.OBS.offset("to_move")
-__doc__ = notation.OBS.document(__doc__)
-# Decisions in one game, at most: 1 start; placements <= 30 + 8 (each of the 2 lions returns at
-# most its 4 neighbours' gazelles); one Impala move after every placement but the last; each of
-# the 4 crocodiles swaps each of the 12 gazelles at most once and may then stop:
-# 1 + 38 + 37 + 4 * (12 + 1) = 128.
-MAX_PLIES = 128
+# ----- zebres.spec's facts as numba globals ---------------------------------------------------
+NUM_TRACK = spec.TRACK_LENGTH
 
 Z, G, E, L, C = range(5)
-HAND = np.array([notation.TOKEN_COUNTS[k] for k in KINDS], np.int64)   # per player, per kind
-VALUE = np.array([notation.TOKEN_VALUES[k] for k in KINDS], np.int64)  # face-up value
-INAUGURATION_POINTS = notation.INAUGURATION_BONUS
-IMPALA = notation.IMPALA  # impala +k = IMPALA + k
+HAND = np.array([spec.TOKEN_COUNTS[k] for k in KINDS], np.int64)   # per player, per kind
+VALUE = np.array([spec.TOKEN_VALUES[k] for k in KINDS], np.int64)  # face-up value
+INAUGURATION_POINTS = spec.INAUGURATION_BONUS
+IMPALA = spec.IMPALA  # impala +k = IMPALA + k
 
-SETUP, PLACE, CROC, MOVE, END = range(5)  # the order of notation.PHASES
+SETUP, PLACE, CROC, MOVE, END = range(5)  # the order of spec.PHASES
 
 # Packed (78 bytes, no padding): NumPy copies structured rows field by field, so padding bytes
 # would hold garbage and ``row.tobytes()`` would stop being a faithful hash.
@@ -94,18 +81,14 @@ def _mask(cells):
     return m
 
 
-NEIGHBOURS = np.array([_mask(notation.neighbours(c)) for c in range(NUM_CELLS)], np.uint64)
-LINES = np.array([_mask(line) for line in notation.TRACK_LINES], np.uint64)
+NEIGHBOURS = np.array([_mask(spec.neighbours(c)) for c in range(NUM_CELLS)], np.uint64)
+LINES = np.array([_mask(line) for line in spec.TRACK_LINES], np.uint64)
 SECTORS = np.array([[_mask(c for c in range(NUM_CELLS) if SECTOR_MAPS[b][c] == "ABCDEF"[k])
                      for k in range(6)] for b in BOARDS], np.uint64)
 # neighbours on the other side of a river, i.e. in another sector
-ACROSS = np.array([[_mask(n for n in notation.neighbours(c)
+ACROSS = np.array([[_mask(n for n in spec.neighbours(c)
                           if SECTOR_MAPS[b][n] != SECTOR_MAPS[b][c])
                     for c in range(NUM_CELLS)] for b in BOARDS], np.uint64)
-
-
-# BIT_BYTES[b, k] = bit k of byte b: unpacks a bitboard into observation bytes 8 at a time
-BIT_BYTES = np.array([[(b >> k) & 1 for k in range(8)] for b in range(256)], np.uint8)
 
 
 # ----- small helpers --------------------------------------------------------------------------
@@ -340,55 +323,6 @@ def apply_chance_one(s, i, outcome):
     """Zèbres has no chance nodes."""
 
 
-@njit(cache=True, inline="always")
-def _plane(out, base, m):
-    """out[base + c] = bit c of ``m`` for c < 32: 30 cells and 2 zero bytes that the next
-    plane (or field) overwrites, so planes must be written in increasing order. A byte table
-    makes it ~20x faster than a loop over bits."""
-    for j in range(4):
-        byte = (m >> np.uint64(8 * j)) & np.uint64(255)
-        for k in range(8):
-            out[base + 8 * j + k] = BIT_BYTES[byte, k]
-
-
-@njit(cache=True, inline="always")
-def _thermometer(out, base, r, p):
-    for t in range(5):
-        h = _hand(r, p, t)
-        for k in range(HAND[t]):
-            out[base + k] = k < h
-        base += HAND[t]
-
-
-@njit(cache=True)
-def observe_one(s, i, player, out):
-    """The observation from ``player``'s seat, laid out as ``notation.OBS`` (in part order:
-    ``_plane`` writes 2 bytes past each plane)."""
-    r = s[i]
-    me = r.own[player]
-    opp = r.own[1 - player]
-    for t in range(5):
-        _plane(out, OBS_OWN + t * NUM_CELLS, me & r.kind[t])
-    for t in range(5):
-        _plane(out, OBS_OPPONENT + t * NUM_CELLS, opp & r.kind[t])
-    _plane(out, OBS_DOWN, r.down)
-    _plane(out, OBS_IMPALA_LINE, LINES[r.impala] if r.impala >= 0 else ZERO)
-    for k in range(6):
-        _plane(out, OBS_SECTORS + k * NUM_CELLS, SECTORS[r.board, k])
-    in_chain = r.phase == CROC
-    _plane(out, OBS_CROC, _bit(r.croc) if in_chain else ZERO)
-    _plane(out, OBS_SWAPPED, r.swapped)
-    for p in range(NUM_TRACK):
-        out[OBS_IMPALA + p] = p == r.impala
-    for k in range(5):
-        out[OBS_PHASE + k] = k == r.phase
-    _thermometer(out, OBS_OWN_HAND, r, player)
-    _thermometer(out, OBS_OPPONENT_HAND, r, 1 - player)
-    out[OBS_OWN_INAUGURATION] = r.inauguration == player
-    out[OBS_OPPONENT_INAUGURATION] = r.inauguration == 1 - player
-    out[OBS_TO_MOVE] = r.phase != END and r.to_move == player
-
-
 @njit(cache=True)
 def scores_one(s, i, out):
     """out[:2] = the (red, green) points if the game ended now."""
@@ -439,123 +373,3 @@ def perft(states, depth):
     stack = np.empty(depth, STATE_DTYPE)
     stack[0] = states[0]
     return int(_perft(stack, np.empty((depth, NUM_ACTIONS), np.int16), depth))
-
-
-
-# ----- validation --------------------------------------------------------------------------------
-# Reasons valid_one gives for an impossible state, by code (0: the state is possible). The
-# checks of notation.validate and notation._validate_rules, in the same words where they agree.
-STATE_ERRORS = (
-    "",
-    "board is not this game's board option (0 standard, 1 president)",
-    "phase is not 0..4 (setup, place, croc, move, end)",
-    "to_move is not a seat of this game (0 red or 1 green)",
-    "impala is not -1 (not yet placed) or a track position 0..21",
-    "inauguration is not -1 (unclaimed), 0 (red) or 1 (green)",
-    "croc is not -1 or a cell 0..29",
-    "a bitboard (own, kind, down, swapped) has bits beyond cell 29",
-    "own boards overlap: a cell held by both players",
-    "kind boards overlap: a cell with two kinds",
-    "kind boards do not cover exactly the occupied cells (own[0] | own[1])",
-    "a player has more tokens of a kind than they own (5 Z, 6 G, 1 E, 1 L, 2 C)",
-    "down marks a cell that holds no zebra or gazelle",
-    "setup phase needs an empty board, impala -1 and inauguration -1",
-    "setup phase: to_move must be the player who chooses Impala's start (1 - first_placer)",
-    "impala must be placed (0..21) outside the setup phase",
-    "end phase needs a full board",
-    "the board is full: the phase must be end (or croc), not place or move",
-    "place phase but to_move has no token left to place",
-    "place phase but the line Impala faces is full",
-    "move phase needs at least two possible Impala moves (one is applied automatically)",
-    "croc must be -1 and swapped 0 outside the croc phase",
-    "croc phase: croc must be a cell holding a crocodile of to_move",
-    "croc phase: swapped may only mark gazelles",
-    "croc phase needs a swap left (a chain with none ends by itself)",
-    "a sector is full but the inauguration is unclaimed (outside a croc phase)",
-)
-(BAD_BOARD, BAD_PHASE, BAD_TO_MOVE, BAD_IMPALA, BAD_INAUGURATION, BAD_CROC, OFF_BOARD,
- OWN_OVERLAP, KIND_OVERLAP, KIND_COVER, TOO_MANY, BAD_DOWN, SETUP_NOT_EMPTY, SETUP_TO_MOVE,
- IMPALA_UNPLACED, END_NOT_FULL, FULL_NOT_END, PLACE_NO_TOKEN, PLACE_LINE_FULL, MOVE_FORCED,
- CROC_OUTSIDE, CROC_NOT_CROCODILE, SWAPPED_NOT_GAZELLE, CROC_NO_SWAP,
- INAUGURATION_UNCLAIMED) = range(1, len(STATE_ERRORS))
-
-
-@njit(cache=True, inline="always")
-def valid_one(s, i, template):
-    """0 if row ``i`` of ``s`` is a position ``from_text`` can produce for the game whose
-    template row is ``template[0]``, else the code (into ``STATE_ERRORS``) of the first problem.
-    Every other kernel is safe on a row it accepts. Fields first (the tables they index), then
-    the bitboards, then the phase against the rest. Inlined into the drivers' checking loops:
-    a call costs as much as the checks (18% of a 4,096-state ``step`` instead of 9%)."""
-    r = s[i]
-    t = template[0]
-    phase = r.phase
-    if r.board != t.board:
-        return BAD_BOARD
-    if phase < SETUP or phase > END:
-        return BAD_PHASE
-    if r.to_move != 0 and r.to_move != 1:
-        return BAD_TO_MOVE
-    if r.impala < -1 or r.impala >= NUM_TRACK:
-        return BAD_IMPALA
-    if r.inauguration < -1 or r.inauguration > 1:
-        return BAD_INAUGURATION
-    if r.croc < -1 or r.croc >= NUM_CELLS:
-        return BAD_CROC
-    own0 = r.own[0]
-    own1 = r.own[1]
-    occupied = own0 | own1
-    union = ZERO
-    overlap = ZERO
-    for k in range(5):
-        overlap |= union & r.kind[k]
-        union |= r.kind[k]
-    if (occupied | union | r.down | r.swapped) & ~FULL:
-        return OFF_BOARD
-    if own0 & own1:
-        return OWN_OVERLAP
-    if overlap:
-        return KIND_OVERLAP
-    if union != occupied:
-        return KIND_COVER
-    for k in range(5):
-        if popcount(own0 & r.kind[k]) > HAND[k] or popcount(own1 & r.kind[k]) > HAND[k]:
-            return TOO_MANY
-    if r.down & ~(r.kind[Z] | r.kind[G]):
-        return BAD_DOWN
-    if phase == SETUP:
-        if occupied or r.impala != -1 or r.inauguration != -1:
-            return SETUP_NOT_EMPTY
-        if r.to_move != t.to_move:
-            return SETUP_TO_MOVE
-    elif r.impala == -1:
-        return IMPALA_UNPLACED
-    empty = FULL & ~occupied
-    if phase == END and empty:
-        return END_NOT_FULL
-    if (phase == PLACE or phase == MOVE) and empty == ZERO:
-        return FULL_NOT_END
-    if phase == PLACE:
-        if popcount(r.own[r.to_move]) == 15:
-            return PLACE_NO_TOKEN
-        if LINES[r.impala] & empty == ZERO:
-            return PLACE_LINE_FULL
-    if phase == MOVE:
-        opts = _impala_options(r, empty)
-        if opts & (opts - 1) == 0:
-            return MOVE_FORCED
-    if phase != CROC:
-        if r.croc != -1 or r.swapped:
-            return CROC_OUTSIDE
-        if r.inauguration == -1 and phase != SETUP:
-            for k in range(6):
-                if SECTORS[r.board, k] & empty == ZERO:
-                    return INAUGURATION_UNCLAIMED
-        return 0
-    if r.croc == -1 or r.own[r.to_move] & r.kind[C] & _bit(r.croc) == ZERO:
-        return CROC_NOT_CROCODILE
-    if r.swapped & ~r.kind[G]:
-        return SWAPPED_NOT_GAZELLE
-    if _swap_targets(r, r.croc) == ZERO:
-        return CROC_NO_SWAP
-    return 0

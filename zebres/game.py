@@ -13,7 +13,7 @@ chooses Impala's start. Rules: ../shared/rules/zebres.md, plus these decisions:
   of a sector scores its face-up values (a tie scores nobody), plus 5 for the inauguration.
 
 Possible positions (what ``from_text`` accepts, exactly what the ``valid_one`` kernel accepts,
-and what every API entry checks; ``_kernels.STATE_ERRORS`` lists the reasons): the notation's
+and what every API entry checks; ``_validity.STATE_ERRORS`` lists the reasons): the notation's
 checks (``zebres.notation``), this game's board, and two readings where the rules are silent:
 
 * outside a ``croc`` phase a completely filled sector means the inauguration is claimed (it
@@ -34,9 +34,10 @@ import numpy as np
 from savanna.errors import clip
 from savanna.game import Game, Kernels
 from zebres import _kernels as K
-from zebres import notation
-from zebres.notation import KINDS, Position, Token
+from zebres import _observe, _validity, notation, spec
+from zebres.notation import Position, Token
 from zebres.render import render_drawing, render_text
+from zebres.spec import KINDS
 
 __all__ = ["ZebresGame"]
 
@@ -48,16 +49,16 @@ class ZebresGame(Game):
     version = 0
     rules_version = "v0 zebres.md@503e0784256e"  # tests/test_metadata.py checks the spec
     num_players = 2
-    num_actions = notation.NUM_ACTIONS
+    num_actions = spec.NUM_ACTIONS
     max_chance_outcomes = 0
-    max_plies = K.MAX_PLIES
-    obs_shape = (K.OBS_SIZE,)
+    max_plies = spec.MAX_PLIES
+    obs_shape = (spec.OBS.size,)
     state_dtype = K.STATE_DTYPE
     zero_sum = True
     has_chance = False
     perfect_information = True
-    kernels = Kernels.from_module(K)
-    state_errors = K.STATE_ERRORS
+    kernels = Kernels.from_module(K, _observe, _validity)
+    state_errors = _validity.STATE_ERRORS
     notation = notation
 
     def __init__(self, board="standard", first_placer=1):
@@ -96,11 +97,11 @@ class ZebresGame(Game):
         row["kind"] = kind
         row["down"] = down
         row["swapped"] = sum(1 << c for c in pos.swapped)
-        row["board"] = notation.BOARDS.index(self.board)
+        row["board"] = spec.BOARDS.index(self.board)
         row["impala"] = -1 if pos.impala is None else pos.impala
         row["inauguration"] = -1 if pos.inauguration is None else pos.inauguration
         row["to_move"] = pos.to_move
-        row["phase"] = notation.PHASES.index(pos.phase)
+        row["phase"] = spec.PHASES.index(pos.phase)
         row["croc"] = -1 if pos.croc_cell is None else pos.croc_cell
         return s
 
@@ -112,7 +113,7 @@ class ZebresGame(Game):
         kind = [int(m) for m in r["kind"]]
         down = int(r["down"])
         board = []
-        for cell in range(notation.NUM_CELLS):
+        for cell in range(spec.NUM_CELLS):
             b = 1 << cell
             if (own[0] | own[1]) & b:
                 board.append(Token(0 if own[0] & b else 1,
@@ -120,13 +121,13 @@ class ZebresGame(Game):
                                    bool(down & b)))
             else:
                 board.append(None)
-        phase = notation.PHASES[r["phase"]]
+        phase = spec.PHASES[r["phase"]]
         swapped = int(r["swapped"])
         return Position(
             tuple(board), int(r["to_move"]), None if r["impala"] < 0 else int(r["impala"]),
             None if r["inauguration"] < 0 else int(r["inauguration"]), phase,
             int(r["croc"]) if phase == "croc" else None,
-            frozenset(c for c in range(notation.NUM_CELLS) if swapped >> c & 1))
+            frozenset(c for c in range(spec.NUM_CELLS) if swapped >> c & 1))
 
     def from_text(self, text):
         """A batch of one state from the notation, e.g. ``'....../... r - - setup'``, written
@@ -158,4 +159,4 @@ class ZebresGame(Game):
         return tuple(int(v) for v in self.scores(self._as_batch(row))[0])
 
     def _board_of(self, row):
-        return notation.BOARDS[int(self._as_batch(row)[0]["board"])]
+        return spec.BOARDS[int(self._as_batch(row)[0]["board"])]

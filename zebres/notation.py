@@ -1,4 +1,5 @@
-"""Drôles de Zèbres text notation: positions, cells, action names, board maps (pure Python).
+"""Drôles de Zèbres text notation: positions, cells and action names (pure Python; the facts
+they name, the board maps and action ids included, are declared in ``zebres.spec``).
 
 A position is five space-separated fields (rules §7)::
 
@@ -39,66 +40,36 @@ Impala moves k = 1..3      ``202 + k``            ``impala +2``
 =========================  =====================  ==============
 """
 from dataclasses import dataclass, field
-from numbers import Integral
 
-from savanna.errors import clip
-from savanna.layout import Layout
-
-NUM_ROWS, NUM_COLS = 5, 6
-NUM_CELLS = NUM_ROWS * NUM_COLS
-TRACK_LENGTH = 22
-RED, GREEN = 0, 1
-COLOUR_LETTERS = "rg"
-COLOUR_NAMES = ("red", "green")
-
-KINDS = "ZGELC"  # the order of token kinds in action ids and observations
-TOKEN_VALUES = {"Z": 6, "G": 2, "E": 5, "L": 1, "C": 0}
-TOKEN_COUNTS = {"Z": 5, "G": 6, "E": 1, "L": 1, "C": 2}  # each player's 15 tokens
-KIND_NAMES = {"Z": "zebra", "G": "gazelle", "E": "elephant", "L": "lion", "C": "crocodile"}
-INAUGURATION_BONUS = 5
-
-SECTOR_MAPS = {
-    # 30 sector letters, row by row from the top (rules §1).
-    "standard": "ABCCCC" "ABBCDD" "AABCCD" "EABBBF" "EEFFFF",
-    "president": "ABBBCC" "ADDBBC" "ADEEBB" "DDEFFB" "EEEEFB",
-}
-BOARDS = tuple(SECTOR_MAPS)
-
-PHASES = ("setup", "place", "croc", "move", "end")
-TRACK_NAMES = {str(p): p for p in range(TRACK_LENGTH)}  # the only spellings of a position
-MAX_TEXT = 500  # no position is longer (about 120 characters, whitespace aside)
-
-PLACE = 0           # + kind*30 + cell
-START = 150         # + track position
-SWAP = 172          # + cell of the gazelle
-STOP = 202
-IMPALA = 202        # + k, k = 1..3
-NUM_ACTIONS = 206
-
-# The observation, from the observer's seat ("own" is the observer's): planes of 30 cells
-# (index plane offset + cell), then features. Kernels and reference both read these offsets.
-OBS = Layout(
-    ("own_tokens", 5 * NUM_CELLS, "5 planes: the observer's tokens of each kind (ZGELC)"),
-    ("opponent_tokens", 5 * NUM_CELLS, "5 planes: the opponent's tokens of each kind"),
-    ("face_down", NUM_CELLS, "plane: face-down tokens"),
-    ("impala_line", NUM_CELLS, "plane: the row or column Impala points at"),
-    ("sectors", 6 * NUM_CELLS, "6 planes: the cells of sectors A..F"),
-    ("crocodile", NUM_CELLS, "plane: the crocodile's cell during a chain"),
-    ("swapped", NUM_CELLS, "plane: gazelles already swapped in this chain"),
-    ("impala_position", TRACK_LENGTH, "Impala's track position, one-hot (zero before setup)"),
-    ("phase", len(PHASES), "phase one-hot, in the order of PHASES"),
-    ("own_hand", sum(TOKEN_COUNTS.values()),
-     "the observer's hand: per kind (ZGELC) a thermometer of its count"),
-    ("opponent_hand", sum(TOKEN_COUNTS.values()), "the opponent's hand, the same way"),
-    ("own_inauguration", 1, "the observer holds the inauguration"),
-    ("opponent_inauguration", 1, "the opponent holds the inauguration"),
-    ("to_move", 1, "the observer is to move"),
+from savanna.errors import check_choice, check_int, clip, is_int
+from zebres.spec import (
+    BOARDS,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    GREEN,
+    IMPALA,
+    KIND_NAMES,
+    KINDS,
+    NUM_ACTIONS,
+    NUM_CELLS,
+    NUM_COLS,
+    NUM_ROWS,
+    PHASES,
+    PLACE,
+    RED,
+    SECTOR_MAPS,
+    START,
+    STOP,
+    SWAP,
+    TOKEN_COUNTS,
+    TOKEN_VALUES,
+    TRACK_LENGTH,
+    TRACK_LINES,
+    neighbours,
 )
 
-
-def _is_index(value, size):
-    """``value`` is an int (not a bool) in ``0..size-1``."""
-    return isinstance(value, Integral) and not isinstance(value, bool) and 0 <= value < size
+TRACK_NAMES = {str(p): p for p in range(TRACK_LENGTH)}  # the only spellings of a position
+MAX_TEXT = 500  # no position is longer (about 120 characters, whitespace aside)
 
 
 @dataclass(frozen=True)
@@ -143,10 +114,8 @@ class Position:
 
 
 def check_first_placer(first_placer):
-    """Raise a clear ValueError unless ``first_placer`` is the int 0 or 1 (not a bool)."""
-    if not _is_index(first_placer, 2):
-        raise ValueError(f"first_placer must be the int 0 (red) or 1 (green), "
-                         f"got {clip(first_placer)}")
+    """Raise a clear ValueError unless ``first_placer`` is the int 0 (red) or 1 (green)."""
+    check_int("first_placer", first_placer, RED, GREEN, "a seat")
 
 
 def start_position(first_placer=1):
@@ -159,8 +128,7 @@ def start_position(first_placer=1):
 # ----- cells and the track ----------------------------------------------------------------
 def cell_name(cell):
     """``cell_name(21) == 'd4'``: column letter a-f, row number 1-5 from the top."""
-    if not (isinstance(cell, int) and 0 <= cell < NUM_CELLS):
-        raise ValueError(f"cell index must be an int in 0..29, got {clip(cell)}")
+    cell = check_int("cell index", cell, 0, NUM_CELLS - 1)
     return "abcdef"[cell % NUM_COLS] + str(cell // NUM_COLS + 1)
 
 
@@ -173,41 +141,15 @@ def cell_index(name):
     return (int(text[1]) - 1) * NUM_COLS + "abcdef".index(text[0])
 
 
-def track_line(position):
-    """The cells of the row or column that track ``position`` faces (rules §2), in order."""
-    if position < 6:
-        return tuple(row * NUM_COLS + position for row in range(NUM_ROWS))
-    if position < 11:
-        return tuple((position - 6) * NUM_COLS + col for col in range(NUM_COLS))
-    if position < 17:
-        return tuple(row * NUM_COLS + 16 - position for row in range(NUM_ROWS))
-    return tuple((21 - position) * NUM_COLS + col for col in range(NUM_COLS))
-
-
-TRACK_LINES = tuple(track_line(p) for p in range(TRACK_LENGTH))
-
-
-def neighbours(cell):
-    """The orthogonally adjacent cells of ``cell`` (2 to 4 of them)."""
-    row, col = divmod(cell, NUM_COLS)
-    out = []
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        if 0 <= row + dr < NUM_ROWS and 0 <= col + dc < NUM_COLS:
-            out.append((row + dr) * NUM_COLS + col + dc)
-    return tuple(out)
-
-
 def check_board_name(board):
     """Raise a clear ValueError unless ``board`` is one of ``BOARDS``."""
-    if not isinstance(board, str) or board not in SECTOR_MAPS:
-        raise ValueError(f"board must be one of {', '.join(BOARDS)}; got {clip(board)}")
+    check_choice("board", board, BOARDS)
 
 
 # ----- action names -------------------------------------------------------------------------
 def action_name(action):
     """``action_name(3*30 + 21) == 'L d4'``; names only, legality is the game's business."""
-    if not (isinstance(action, int) and 0 <= action < NUM_ACTIONS):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {clip(action)}")
+    action = check_int("action", action, 0, NUM_ACTIONS - 1)
     if action < START:
         return f"{KINDS[action // NUM_CELLS]} {cell_name(action % NUM_CELLS)}"
     if action < SWAP:
@@ -344,22 +286,23 @@ def validate(pos, board=None, first_placer=None):
         raise ValueError(f"board must be a tuple of 30 cells, got {clip(pos.board)}")
     for token in pos.board:
         if token is not None and not (
-                isinstance(token, Token) and _is_index(token.player, 2)
+                isinstance(token, Token) and is_int(token.player) and 0 <= token.player < 2
                 and isinstance(token.kind, str) and len(token.kind) == 1 and token.kind in KINDS
                 and token.down in (False, True) and (token.kind in "ZG" or not token.down)):
             raise ValueError(f"a cell must be None or a Token(player 0|1, kind in ZGELC, "
                              f"down only for Z and G), got {clip(token)}")
-    if not _is_index(pos.to_move, 2):
+    if not (is_int(pos.to_move) and 0 <= pos.to_move < 2):
         raise ValueError(f"to_move must be 0 or 1, got {clip(pos.to_move)}")
     if not (isinstance(pos.phase, str) and pos.phase in PHASES):
         raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {clip(pos.phase)}")
-    if pos.impala is not None and not _is_index(pos.impala, TRACK_LENGTH):
+    if pos.impala is not None and not (is_int(pos.impala) and 0 <= pos.impala < TRACK_LENGTH):
         raise ValueError(f"impala must be None or a track position 0..21, "
                          f"got {clip(pos.impala)}")
-    if pos.inauguration is not None and not _is_index(pos.inauguration, 2):
+    if pos.inauguration is not None and not (
+            is_int(pos.inauguration) and 0 <= pos.inauguration < 2):
         raise ValueError(f"inauguration must be None, 0 or 1, got {clip(pos.inauguration)}")
     if not (isinstance(pos.swapped, frozenset)
-            and all(_is_index(c, NUM_CELLS) for c in pos.swapped)):
+            and all(is_int(c) and 0 <= c < NUM_CELLS for c in pos.swapped)):
         raise ValueError(f"swapped must be a frozenset of cells 0..29, got {clip(pos.swapped)}")
     for player in (RED, GREEN):
         for kind, left in pos.hand(player).items():
@@ -393,7 +336,7 @@ def validate(pos, board=None, first_placer=None):
 
 def _validate_croc(pos):
     mover = COLOUR_NAMES[pos.to_move]
-    if not _is_index(pos.croc_cell, NUM_CELLS):
+    if not (is_int(pos.croc_cell) and 0 <= pos.croc_cell < NUM_CELLS):
         raise ValueError(f"croc phase needs a crocodile cell, got {clip(pos.croc_cell)}")
     if pos.board[pos.croc_cell] != Token(pos.to_move, "C"):
         raise ValueError(f"croc phase: {cell_name(pos.croc_cell)} must hold a crocodile of "

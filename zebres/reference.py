@@ -28,7 +28,8 @@ tests/zebres/test_rules.py:
 """
 from dataclasses import dataclass, replace
 
-from zebres.notation import (
+from zebres.notation import Position, Token, check_board_name, check_first_placer, validate
+from zebres.spec import (
     IMPALA,
     INAUGURATION_BONUS,
     KINDS,
@@ -39,11 +40,6 @@ from zebres.notation import (
     STOP,
     SWAP,
     TOKEN_COUNTS,
-    Position,
-    Token,
-    check_board_name,
-    check_first_placer,
-    validate,
 )
 
 TERMINAL = -2

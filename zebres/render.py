@@ -9,7 +9,8 @@ sector letters beside the board. The drawing shows the same, with every cell nam
 legend and the hands, phase and points beside the board.
 """
 from savanna.draw import Drawing
-from zebres.notation import (
+from zebres.notation import cell_name
+from zebres.spec import (
     KIND_NAMES,
     KINDS,
     NUM_CELLS,
@@ -19,7 +20,6 @@ from zebres.notation import (
     TOKEN_VALUES,
     TRACK_LENGTH,
     TRACK_LINES,
-    cell_name,
 )
 
 COLOUR_NAMES = ("red", "green")

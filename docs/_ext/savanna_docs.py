@@ -153,7 +153,7 @@ class Layout(SphinxDirective):
     required_arguments = 1
 
     def run(self):
-        layout = game_module(self.arguments[0], "notation").OBS
+        layout = game_module(self.arguments[0], "spec").OBS
         lines = [f".. list-table:: Observation layout (``uint8[{layout.size}]``)",
                  "   :header-rows: 1", "", "   * - part", "     - values", "     - size",
                  "     - meaning"]

@@ -1,7 +1,7 @@
 """Play hand-made Banjooli positions through the kernels or the reference, by action names."""
 import numpy as np
 
-from banjooli import notation
+from banjooli import notation, spec
 from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 
@@ -26,7 +26,7 @@ def game_of(text):
     """The game of a hand-made position: its players, variant and (explicit) course."""
     pos = notation.parse(text)
     return BanjooliGame(pos.players, berries=pos.variant,
-                        course=[notation.FACE_NAMES[f] for f in pos.course])
+                        course=[spec.FACE_NAMES[f] for f in pos.course])
 
 
 def legal(impl, text):
@@ -49,7 +49,7 @@ def play(impl, text, moves):
         s = game.from_text(text)
         for m in moves:
             if m.startswith("die "):
-                game.apply_chance(s, [notation.FACES.index(m[4])])
+                game.apply_chance(s, [spec.FACES.index(m[4])])
             else:
                 rewards = game.step_inplace(s, [game.string_to_action(s[0], m)])[0].tolist()
         return game.to_text(s[0]), rewards
@@ -57,7 +57,7 @@ def play(impl, text, moves):
     for m in moves:
         if m.startswith("die "):
             assert ref.current_player(st) == ref.CHANCE
-            st = ref.apply_chance(st, notation.FACES.index(m[4]))
+            st = ref.apply_chance(st, spec.FACES.index(m[4]))
         else:
             a = notation.parse_action(m)
             assert a in ref.legal_actions(st), (m, notation.format(ref.to_position(st)))
@@ -71,7 +71,7 @@ def field(text, key):
 
 def ostriches(text):
     """Ostrich tokens by colour letter, e.g. ``{'R': 'b5', 'B': 'b4s', 'G': '+1', ...}``."""
-    return dict(zip(notation.COLOURS, field(text, "ostriches").split(",")))
+    return dict(zip(spec.COLOURS, field(text, "ostriches").split(",")))
 
 
 def scores(impl, text):

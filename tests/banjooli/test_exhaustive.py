@@ -5,7 +5,7 @@ outcomes are left to the random cross-check)."""
 import numpy as np
 import pytest
 
-from banjooli import notation
+from banjooli import notation, spec
 from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 from savanna.game import CHANCE
@@ -19,7 +19,7 @@ def _act_states(game, n, seed):
     for _ in range(4000):
         players = game.current_player(s)
         for i in np.flatnonzero(players >= 0):
-            if s[i]["phase"] == notation.ACT:
+            if s[i]["phase"] == spec.ACT:
                 found.setdefault(s[i].tobytes(), s[i : i + 1].copy())
         if len(found) >= n or (players == -2).all():
             break
@@ -39,7 +39,7 @@ def _walk(game, s, st, first_turn):
     assert notation.format(ref.to_position(st)) == text
     player = game.current_player(s)[0]
     assert ref.current_player(st) == player, text
-    if s[0]["turn"] != first_turn or player == -2 or s[0]["phase"] == notation.FRENZY_ROLL:
+    if s[0]["turn"] != first_turn or player == -2 or s[0]["phase"] == spec.FRENZY_ROLL:
         return 1
     if player == CHANCE:
         branches = [(o, None) for o in range(6)]

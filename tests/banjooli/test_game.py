@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from banjooli import notation
+from banjooli import notation, spec
 from banjooli.game import BanjooliGame
 from tests.banjooli.helpers import game_of, observe, position
 
@@ -31,7 +31,7 @@ def test_random_course_distinct_faces_no_adjacent_curves(terrain):
     for course in courses:
         assert len(course) == terrain and len(set(course)) == terrain
         assert all(0 <= f < 12 for f in course)
-        curve = notation.FACE_CURVE
+        curve = spec.FACE_CURVE
         assert not any(curve[a] and curve[b] for a, b in zip(course, course[1:]))
     seen = {f for c in courses for f in c}
     assert seen == set(range(12))
@@ -45,14 +45,14 @@ def test_special_tile_replaces_one_straight_face(special):
         specials = [f for f in course if f >= 12]
         assert len(specials) == 1
         kinds.add(specials[0])
-        assert sum(notation.FACE_CURVE[f] for f in course) <= 2
-    expected = set(range(12, 16)) if special == "random" else {notation.SPECIALS[special]}
+        assert sum(spec.FACE_CURVE[f] for f in course) <= 2
+    expected = set(range(12, 16)) if special == "random" else {spec.SPECIALS[special]}
     assert kinds == expected
 
 
 def test_special_tile_even_on_a_one_tile_course():
     s, courses = _courses(BanjooliGame(terrain=1, special="lava"), n=100)
-    assert all(course == [notation.SPECIALS["lava"]] for course in courses)
+    assert all(course == [spec.SPECIALS["lava"]] for course in courses)
 
 
 def test_explicit_course_is_used():
@@ -64,7 +64,7 @@ def test_explicit_course_is_used():
 def test_nests_and_cards_are_dealt_at_random():
     s = BanjooliGame(num_players=5).init(300, rng=2)
     for r in s:
-        assert sorted(r["cells"]) == sorted(notation.NESTS) and r["nest"] == 0b11111
+        assert sorted(r["cells"]) == sorted(spec.NESTS) and r["nest"] == 0b11111
         assert len(set(r["cards"])) == 5
     assert len({tuple(r["cells"]) for r in s}) > 50
     assert set(s["cards"][:, 0]) == set(range(10))
@@ -97,7 +97,7 @@ def test_bad_texts_are_rejected(text, match):
 
 
 def test_action_names_round_trip():
-    for a in range(notation.NUM_ACTIONS):
+    for a in range(spec.NUM_ACTIONS):
         assert notation.parse_action(notation.action_name(a)) == a
     assert notation.action_name(64 + 7 * 2 + 1) == "move G+W"
     with pytest.raises(ValueError, match="unknown action"):
@@ -145,10 +145,10 @@ def test_resample_hidden_respects_seen_and_collected_kinds():
     s = np.repeat(game.from_text(text), 200)
     mine = game.resample_hidden(s, 0, rng=1)
     # seen by seat 0: kept
-    assert (mine["berry_kind"][:, 1:3] == [notation.JADE, notation.TRAP]).all()
+    assert (mine["berry_kind"][:, 1:3] == [spec.JADE, spec.TRAP]).all()
     other = game.resample_hidden(s, 1, rng=1)
     drawn = other["berry_kind"][:, 1:3]
-    assert set(drawn.ravel().tolist()) == set(range(11)) - {notation.FORESIGHT}
+    assert set(drawn.ravel().tolist()) == set(range(11)) - {spec.FORESIGHT}
     assert (drawn[:, 0] != drawn[:, 1]).all()
     np.testing.assert_array_equal(game.observe(mine, 0), game.observe(s, 0))
     np.testing.assert_array_equal(game.observe(other, 1), game.observe(s, 1))

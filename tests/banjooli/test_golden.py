@@ -8,7 +8,7 @@ shows up as a readable diff.
 import pathlib
 import random
 
-from banjooli import notation
+from banjooli import notation, spec
 from banjooli import reference as ref
 from banjooli.game import BanjooliGame
 
@@ -26,7 +26,7 @@ def write_golden(seed=3):
     while ref.current_player(st) != ref.TERMINAL:
         if ref.current_player(st) == ref.CHANCE:
             outcome = rnd.randrange(6)
-            st, move = ref.apply_chance(st, outcome), f"die {notation.FACES[outcome]}"
+            st, move = ref.apply_chance(st, outcome), f"die {spec.FACES[outcome]}"
         else:
             action = rnd.choice(ref.legal_actions(st))
             st, move = ref.step(st, action)[0], notation.action_name(action)
@@ -41,7 +41,7 @@ def test_kernel_replays_the_golden_game():
     for number, line in enumerate(lines[1:], start=2):
         move, expected = line.split(" | ")
         if move.startswith("die "):
-            game.apply_chance(s, [notation.FACES.index(move[4])])
+            game.apply_chance(s, [spec.FACES.index(move[4])])
         else:
             game.step_inplace(s, [game.string_to_action(s[0], move)])
         assert game.to_text(s[0]) == expected, f"line {number}: {move}"

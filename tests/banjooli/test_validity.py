@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from banjooli import _kernels as K
-from banjooli import notation
+from banjooli import _validity as V
+from banjooli import notation, spec
 from banjooli.game import SPECIAL_OPTIONS, BanjooliGame
 from savanna.game import CHANCE, TERMINAL
 from tests.banjooli.helpers import game_of, position
@@ -38,7 +38,7 @@ BASES = {
                                     berries="x,T@a8", collected="K,-")),
 }
 
-E = K  # error codes E_* live in the kernel module, next to STATE_ERRORS
+E = V  # the error codes E_* live beside STATE_ERRORS
 EDITS = [  # (base, field, index or None, value, expected code)
     ("start", "players", None, 127, E.E_OPTIONS),
     ("start", "nterrain", None, 5, E.E_OPTIONS),
@@ -58,11 +58,11 @@ EDITS = [  # (base, field, index or None, value, expected code)
     ("start", "scared", None, 1, E.E_NEST),         # scared on its nest
     ("act", "nest", None, 0b11101, E.E_NEST),       # R on b3 marked on its nest
     ("start", "phase", None, 14, E.E_PHASE),
-    ("start", "phase", None, notation.FRENZY_PICK, E.E_PHASE),  # a berry phase without berries
+    ("start", "phase", None, spec.FRENZY_PICK, E.E_PHASE),  # a berry phase without berries
     ("start", "to_move", None, 3, E.E_TO_MOVE),
     ("start", "turn", None, 1001, E.E_TURN),
     ("start", "turn", None, 1000, E.E_TURN),        # the cap is the end
-    ("act", "phase", None, notation.END, E.E_TURN),       # the end without three arrivals
+    ("act", "phase", None, spec.END, E.E_TURN),       # the end without three arrivals
     ("act", "dice", 0, 6, E.E_DICE),
     ("act", "dice", 0, -1, E.E_DICE),               # unrolled in the act phase
     ("place", "dice", 0, 3, E.E_DICE),              # rolled in the place phase
@@ -83,10 +83,10 @@ EDITS = [  # (base, field, index or None, value, expected code)
     ("start", "berry_cell", 0, 12, E.E_BERRY_SLOT),  # a berry without the variant
     ("act", "berry_kind", 3, 4, E.E_BERRY_SLOT),     # a slot past the seats
     ("act", "berry_cell", 2, 12, E.E_BERRY_SLOT),    # a taken slot with a cell
-    ("act", "berry_kind", 1, notation.TRAP, E.E_KINDS),    # Tër twice
-    ("act", "berry_kind", 0, notation.FORESIGHT, E.E_KINDS),  # Jëmbat on the track and collected
+    ("act", "berry_kind", 1, spec.TRAP, E.E_KINDS),    # Tër twice
+    ("act", "berry_kind", 0, spec.FORESIGHT, E.E_KINDS),  # Jëmbat on the track and collected
     ("act", "collected", 0, 1 << 11, E.E_KINDS),
-    ("act", "collected", 0, 1 << notation.PLAIN, E.E_KINDS),  # two collected, one slot taken
+    ("act", "collected", 0, 1 << spec.PLAIN, E.E_KINDS),  # two collected, one slot taken
     ("act", "berry_cell", 0, 4, E.E_BERRY_CELL),     # on the start tile
     ("act", "berry_cell", 0, 27, E.E_BERRY_CELL),    # on the rock a9
     ("act", "berry_cell", 0, 23, E.E_BERRY_CELL),    # on the other berry
@@ -207,11 +207,11 @@ def report():
                          ids=[f"{b}-{f}{'' if i is None else i}={v}" for b, f, i, v, _ in EDITS])
 def test_each_impossible_edit_has_its_reason(report, k):
     expected = EDITS[k][4]
-    assert K.STATE_ERRORS[report["edits"][k]] == K.STATE_ERRORS[expected]
+    assert V.STATE_ERRORS[report["edits"][k]] == V.STATE_ERRORS[expected]
 
 
 def test_every_reason_is_tested():
-    assert {code for *_, code in EDITS} == set(range(1, len(K.STATE_ERRORS)))
+    assert {code for *_, code in EDITS} == set(range(1, len(V.STATE_ERRORS)))
 
 
 @pytest.mark.parametrize("base", sorted(BASES))

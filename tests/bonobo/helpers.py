@@ -7,7 +7,7 @@ argument.
 """
 import numpy as np
 
-from bonobo import notation
+from bonobo import notation, spec
 from bonobo import reference as R
 from bonobo.game import BonoboGame
 
@@ -68,7 +68,7 @@ class ReferenceImpl:
         return [notation.action_name(a) for a in R.legal_actions(s)]
 
     def probs(self, s):
-        return {notation.value_name(notation.VALUES[o]): p for o, p in R.chance_outcomes(s).items()}
+        return {notation.value_name(spec.VALUES[o]): p for o, p in R.chance_outcomes(s).items()}
 
     def play(self, s, name):
         if R.current_player(s) == R.CHANCE:

@@ -2,42 +2,42 @@
 import numpy as np
 import pytest
 
-from bonobo import notation
 from bonobo import reference as R
+from bonobo import spec
 from bonobo.game import BonoboGame
 from savanna.game import CHANCE
 
 
 def test_triangles_rows_and_order():
-    rows = [min(p[1] for p in corners) for corners in notation.TRIANGLES]
+    rows = [min(p[1] for p in corners) for corners in spec.TRIANGLES]
     assert [rows.count(r) for r in range(-3, 3)] == [7, 9, 11, 11, 9, 7]
     assert rows == sorted(rows)
     # V(0, 0) and A(0, 0) are consecutive, V first
-    v = notation.TRIANGLES.index(((0, 0), (1, 0), (0, 1)))
-    assert notation.TRIANGLES[v + 1] == ((1, 0), (0, 1), (1, 1))
+    v = spec.TRIANGLES.index(((0, 0), (1, 0), (0, 1)))
+    assert spec.TRIANGLES[v + 1] == ((1, 0), (0, 1), (1, 1))
 
 
 def test_slots_spots_and_symbols():
-    assert notation.NUM_TRIANGLES == 54 and notation.NUM_SLOTS == 72 and notation.NUM_SPOTS == 19
-    assert all(len(tris) == 6 for tris in notation.SPOT_TRIANGLES)
-    assert (notation.SPOTS[0], notation.SPOTS[9], notation.SPOTS[18]) == ((0, -2), (0, 0), (0, 2))
-    assert [notation.SYMBOLS.count(symbol) for symbol in "TPD"] == [6, 12, 36]
-    rotate = {frozenset(c): t for t, c in enumerate(notation.TRIANGLES)}
-    turned = [rotate[frozenset((-r, q + r) for q, r in notation.TRIANGLES[t])] for t in range(54)]
+    assert spec.NUM_TRIANGLES == 54 and spec.NUM_SLOTS == 72 and spec.NUM_SPOTS == 19
+    assert all(len(tris) == 6 for tris in spec.SPOT_TRIANGLES)
+    assert (spec.SPOTS[0], spec.SPOTS[9], spec.SPOTS[18]) == ((0, -2), (0, 0), (0, 2))
+    assert [spec.SYMBOLS.count(symbol) for symbol in "TPD"] == [6, 12, 36]
+    rotate = {frozenset(c): t for t, c in enumerate(spec.TRIANGLES)}
+    turned = [rotate[frozenset((-r, q + r) for q, r in spec.TRIANGLES[t])] for t in range(54)]
     # 6-fold symmetry
-    assert all(notation.SYMBOLS[turned[t]] == notation.SYMBOLS[t] for t in range(54))
+    assert all(spec.SYMBOLS[turned[t]] == spec.SYMBOLS[t] for t in range(54))
 
 
 def test_tiles():
-    assert dict(zip(notation.VALUES, notation.TILE_COUNTS)) == {1: 4, 2: 4, 3: 3, 4: 3,
+    assert dict(zip(spec.VALUES, spec.TILE_COUNTS)) == {1: 4, 2: 4, 3: 3, 4: 3,
                                                   -1: 4, -2: 4, -3: 3, -4: 3}
 
 
 def test_unknown_player_count_names_the_allowed_ones():
     for bad in (1, 5, "2"):
-        with pytest.raises(ValueError, match="2, 3 or 4"):
+        with pytest.raises(ValueError, match="num_players must be an int in 2..4"):
             BonoboGame(bad)
-        with pytest.raises(ValueError, match="2, 3 or 4"):
+        with pytest.raises(ValueError, match="num_players must be an int in 2..4"):
             R.new_game(bad)
 
 

@@ -1,7 +1,7 @@
 """The text notation and action names: round trips and one-line errors."""
 import pytest
 
-from bonobo import notation
+from bonobo import notation, spec
 from bonobo.game import BonoboGame
 from tests.bonobo.test_rules import BARRED, COMPLETION, ENDGAME, EVICTION
 
@@ -24,7 +24,7 @@ def test_start_position_is_the_initial_state():
 @pytest.mark.parametrize("text, message", [
     ("nonsense", "bad field"),
     (START.replace(" move=0", ""), "missing field"),
-    (START.replace("players=2", "players=5"), "2, 3 or 4"),
+    (START.replace("players=2", "players=5"), "num_players must be an int in 2..4"),
     (START.replace("tiles=-", "tiles=t00-t05:+1"), "not a slot"),
     (START.replace("tiles=-", "tiles=t00-t01"), "needs a value"),
     (START.replace("tiles=-", "tiles=t00-t01:+5"), "unknown tile value"),
@@ -59,7 +59,7 @@ def test_game_rejects_a_position_with_another_player_count():
 def test_action_names_round_trip_and_errors():
     assert [notation.action_name(a) for a in (0, 18, 19, 20, 91)] == [
         "pawn s00", "pawn s18", "draw", "tile t00-t01", "tile t52-t53"]
-    for a in range(notation.NUM_ACTIONS):
+    for a in range(spec.NUM_ACTIONS):
         assert notation.parse_action(notation.action_name(a)) == a
     assert notation.parse_action("tile t13-t12") == notation.parse_action("tile t12-t13")
     for bad in ("pawn s19", "tile t00-t02", "jump", "tile t00"):

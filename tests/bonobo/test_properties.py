@@ -5,14 +5,14 @@ import numpy as np
 import pytest
 
 from bonobo import _kernels as K
-from bonobo import notation
+from bonobo import spec
 from bonobo.game import BonoboGame
 from savanna.game import CHANCE, TERMINAL
 from tests.bonobo.helpers import KernelImpl, play_all
 from tests.bonobo.test_rules import EVICTION
 
-COUNTS = np.array(notation.TILE_COUNTS)
-VALUES = np.array(notation.VALUES)
+COUNTS = np.array(spec.TILE_COUNTS)
+VALUES = np.array(spec.VALUES)
 
 
 def _tiles_everywhere(s):
@@ -85,14 +85,14 @@ def test_observation_layout_is_player_relative():
     assert np.flatnonzero(own[pawns:pawns + 19]).tolist() == [2, 5]
     assert np.flatnonzero(own[pawns + 19:pawns + 38]).tolist() == [1, 4]
     assert np.flatnonzero(other[pawns:pawns + 19]).tolist() == [1, 4]
-    plus_one = notation.VALUES.index(1) * 54
+    plus_one = spec.VALUES.index(1) * 54
     assert np.flatnonzero(own[plus_one:plus_one + 54]).tolist() == [2, 3]
     flat = 12 * 54 + 5 * 19
-    assert np.flatnonzero(own[flat:flat + 8]).tolist() == [notation.VALUES.index(2)]
+    assert np.flatnonzero(own[flat:flat + 8]).tolist() == [spec.VALUES.index(2)]
     # pile=3,3,4,3,3,2,2,2 out of 3,3,4,4,4,4,3,3
     assert own[flat + 8:flat + 8 + 28].tolist() == [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
                                                     1, 1, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0]
-    supplies = flat + 8 + sum(notation.TILE_COUNTS)
+    supplies = flat + 8 + sum(spec.TILE_COUNTS)
     assert own[supplies:supplies + 16].tolist() == [1, 1, 0, 0] * 2 + [0] * 8
     assert own[795:827].tolist() == [0, 0, 0, 0, 0, 0, 0, 1] * 2 + [0] * 16   # 0 + 128
     assert own[827:831].tolist() == [0, 0, 1, 0]                               # place

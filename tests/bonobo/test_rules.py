@@ -1,13 +1,13 @@
 """One test per clause and [decision] of the Bonobo Beach rules, on hand-made positions, run on
 the kernel game and on the reference (the ``impl`` fixture).
 
-Pictures are ``notation.render``: spots show a pawn's owner, ``.`` empty or ``x`` barred by a
+Pictures are ``render.render_text``: spots show a pawn's owner, ``.`` empty or ``x`` barred by a
 toilet; triangles show their tile's value, or when free their symbol (d dune, p parasol,
 t toilet), upper case once activated. Triangle and spot ids are listed in the comments.
 """
 import pytest
 
-from bonobo import notation
+from bonobo import notation, spec
 
 # Spot s09 = (0, 0) is surrounded by the dunes t20 t21 t22 (above) and t31 t32 t33 (below).
 # Tiles: t20-t21 +3 and t31-t32 +4 lie with both triangles at s09 (obtuse corner: 2a);
@@ -98,7 +98,7 @@ BARRED = ("players=2 tiles=t01-t02:+1,t08-t09:+2,t10-t11:-2,t34-t44:+1,t36-t46:+
 
 def test_no_pawn_beside_an_activated_toilet_but_beside_an_activated_dune(impl):
     legal = impl.legal(impl.load(BARRED))
-    spots = [f"pawn {notation.spot_name(s)}" for s in range(notation.NUM_SPOTS)
+    spots = [f"pawn {notation.spot_name(s)}" for s in range(spec.NUM_SPOTS)
              if s not in (15, 18)]
     assert legal == spots + ["draw"]
 
@@ -123,7 +123,7 @@ def test_draw_is_a_chance_node_weighted_by_the_remaining_tiles(impl):
     assert impl.text(s).endswith("pile=3,2,4,4,4,3,2,2 move=0 phase=place:-3")
     assert impl.player(s) == 0
     # the six covered triangles have 18 sides to neighbours, 5 of them between two covered
-    assert len(impl.legal(s)) == notation.NUM_SLOTS - (18 - 5)
+    assert len(impl.legal(s)) == spec.NUM_SLOTS - (18 - 5)
 
 
 # The end of a two-player game: every triangle but t52-t53 is covered or activated (upper

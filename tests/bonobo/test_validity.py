@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bonobo import _kernels as K
-from bonobo import notation
+from bonobo import _validity, notation, spec
 from bonobo.game import BonoboGame
 from savanna.game import CHANCE, TERMINAL
 from tests.bonobo.test_notation import START
@@ -71,19 +71,19 @@ def _count(m):
 
 def _placed_slot(r):
     slots = [int(m) for m in r["slots"]]
-    return next(k for k in range(notation.NUM_SLOTS) if slots[k >> 6] >> (k & 63) & 1)
+    return next(k for k in range(spec.NUM_SLOTS) if slots[k >> 6] >> (k & 63) & 1)
 
 
 def _overlap(r):
     """A second tile of the same value over one triangle of a placed tile."""
-    a, b = notation.SLOTS[_placed_slot(r)]
-    j = next(j for j, pair in enumerate(notation.SLOTS) if a in pair and b not in pair)
+    a, b = spec.SLOTS[_placed_slot(r)]
+    j = next(j for j, pair in enumerate(spec.SLOTS) if a in pair and b not in pair)
     r["slots"][j >> 6] |= np.uint64(1 << (j & 63))
-    r["tval"][list(notation.SLOTS[j])] = r["tval"][a]
+    r["tval"][list(spec.SLOTS[j])] = r["tval"][a]
 
 
 def _free_triangle(r):
-    return next(t for t in range(notation.NUM_TRIANGLES) if not int(r["covered"]) >> t & 1)
+    return next(t for t in range(spec.NUM_TRIANGLES) if not int(r["covered"]) >> t & 1)
 
 
 def _pawn_on(r, spot):
@@ -97,7 +97,7 @@ def _room(pick):
 
 
 def _surrounded_spot(r):
-    return next(s for s, tris in enumerate(notation.SPOT_TRIANGLES)
+    return next(s for s, tris in enumerate(spec.SPOT_TRIANGLES)
                 if all(int(r["covered"]) >> t & 1 for t in tris))
 
 
@@ -111,7 +111,7 @@ def _has_barred(r):
 
 def _has_surrounded(r):
     return r["phase"] == K.CHOOSE and any(all(int(r["covered"]) >> t & 1 for t in tris)
-                                          for tris in notation.SPOT_TRIANGLES)
+                                          for tris in spec.SPOT_TRIANGLES)
 
 
 def _has_pawn(r):
@@ -136,9 +136,9 @@ CORRUPTIONS = {
     "slot beyond 71": (None, _or("slots", 1 << 8, 1), "slots has bits beyond"),
     "overlapping slots": (_has_pawn, _overlap, "share a triangle"),
     "tile value out of range": (_has_pawn, lambda r: r["tval"].__setitem__(
-        list(notation.SLOTS[_placed_slot(r)]), 5), "tval of a placed slot"),
+        list(spec.SLOTS[_placed_slot(r)]), 5), "tval of a placed slot"),
     "tile with two values": (_has_pawn, lambda r: r["tval"].__setitem__(
-        notation.SLOTS[_placed_slot(r)][1], -r["tval"][notation.SLOTS[_placed_slot(r)][1]]),
+        spec.SLOTS[_placed_slot(r)][1], -r["tval"][spec.SLOTS[_placed_slot(r)][1]]),
         "tval of a placed slot"),
     "value on a free triangle": (None, lambda r: r["tval"].__setitem__(_free_triangle(r), 1),
                                  "tval must be 0 on a free triangle"),
@@ -154,11 +154,11 @@ CORRUPTIONS = {
                                lambda r: _pawn_on(r, _surrounded_spot(r)), "fully covered spot"),
     "pawn by an activated toilet": (_room(_has_barred), lambda r: _pawn_on(r, _barred_spot(r)),
                                     "activated toilet"),
-    "score too high": (None, _set("score", notation.MAX_SCORE + 1, 0), "score out of reach"),
-    "score too low": (None, _set("score", -notation.MAX_SCORE - 1, 1), "score out of reach"),
+    "score too high": (None, _set("score", spec.MAX_SCORE + 1, 0), "score out of reach"),
+    "score too low": (None, _set("score", -spec.MAX_SCORE - 1, 1), "score out of reach"),
     # issue #21: the bound itself, with points still to score (the final scoring at least)
     "score at the bound before the end": (lambda r: r["phase"] != K.END,
-                                          _set("score", notation.MAX_SCORE, 0),
+                                          _set("score", spec.MAX_SCORE, 0),
                                           "score out of reach"),
     "chance on a full board": (_phase(K.END), _set("phase", K.DRAWING), "no free slot"),
     "end too soon": (_phase(K.CHOOSE), _set("phase", K.END), "while a player can still act"),
@@ -275,7 +275,7 @@ def test_action_and_outcome_names_want_a_str(call):
     ({"to_move": 300}, "move must be a player 0..1"),
     ({"phase": "draw"}, "phase must be one of"),
     ({"drawn": 1}, "drawn must be a tile value in phase place and None"),
-    ({"num_players": True}, "num_players must be the int 2, 3 or 4"),
+    ({"num_players": True}, "num_players must be an int in 2..4"),
 ])
 def test_from_position_checks_every_field(change, message):
     with pytest.raises(ValueError, match=message):
@@ -286,7 +286,7 @@ def test_from_position_checks_every_field(change, message):
 
 @pytest.mark.parametrize("num_players", [True, False, 5, 1, "2", 2.0, None, np.float64(3)])
 def test_options_are_checked_at_construction(num_players):
-    with pytest.raises(ValueError, match="num_players must be the int 2, 3 or 4") as err:
+    with pytest.raises(ValueError, match="num_players must be an int in 2..4") as err:
         BonoboGame(num_players)
     assert "\n" not in str(err.value)
 
@@ -296,7 +296,7 @@ def test_numpy_ints_are_player_counts():
 
 
 def test_the_template_is_a_possible_state():
-    for n in notation.PLAYER_COUNTS:
+    for n in spec.PLAYER_COUNTS:
         game = BonoboGame(n)
         game.check_states(game.template())
 
@@ -329,7 +329,7 @@ def _accepts(check, *args):
     return True
 
 
-@pytest.mark.parametrize("num_players", notation.PLAYER_COUNTS)
+@pytest.mark.parametrize("num_players", spec.PLAYER_COUNTS)
 def test_valid_one_accepts_exactly_the_rows_the_notation_writes(num_players):
     """On mutated rows of real states: an accepted row survives ``to_text``/``from_text`` byte
     for byte, and the notation's check and the kernels' agree on the position it reads."""
@@ -351,7 +351,7 @@ def test_valid_one_accepts_exactly_the_rows_the_notation_writes(num_players):
 
 
 def test_every_real_state_is_accepted_and_round_trips():
-    for n in notation.PLAYER_COUNTS:
+    for n in spec.PLAYER_COUNTS:
         game = BonoboGame(n)
         states = random_states(game, 4, np.random.default_rng(n))
         game.check_states(states)
@@ -362,7 +362,7 @@ def test_every_real_state_is_accepted_and_round_trips():
 def test_every_reason_is_reachable():
     """Each STATE_ERRORS entry names a corruption class tested above."""
     reasons = {reason for _, _, reason in CORRUPTIONS.values()}
-    for message in K.STATE_ERRORS[1:]:
+    for message in _validity.STATE_ERRORS[1:]:
         assert any(reason in message for reason in reasons), message
 
 

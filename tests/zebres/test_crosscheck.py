@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from tests.zebres.twin import disagreements, play_lockstep, ref_text, step_both
-from zebres import notation, reference
+from zebres import reference, spec
 from zebres.game import ZebresGame
 
 SEED = 2026_11_29          # the seed of every random choice below
-BOARDS = notation.BOARDS
+BOARDS = spec.BOARDS
 
 PERFT = {  # rules §8
     "standard": [22, 600, 1_800, 48_600, 145_714, 3_506_966, 10_519_639],
@@ -104,10 +104,10 @@ def crocodile_chain_ahead(state):
         return False
     for cell in reference.line_of(state.impala):
         if state.cells[cell] is None:
-            after, _ = reference.step(state, notation.PLACE + 4 * 30 + cell)
+            after, _ = reference.step(state, spec.PLACE + 4 * 30 + cell)
             if after.phase == "croc" and any(
                     reference.step(after, a)[0].phase == "croc"
-                    for a in reference.legal_actions(after) if a != notation.STOP):
+                    for a in reference.legal_actions(after) if a != spec.STOP):
                 return True
     return False
 

@@ -4,6 +4,7 @@ import pytest
 
 from savanna.bits import popcount
 from zebres import _kernels as K
+from zebres import spec
 from zebres.game import ZebresGame
 
 # rules §8: distinct sequences of d decisions from the start position, d = 1..7
@@ -13,14 +14,14 @@ PERFT = {
 }
 
 
-@pytest.mark.parametrize("board", K.BOARDS)
+@pytest.mark.parametrize("board", spec.BOARDS)
 @pytest.mark.parametrize("depth", range(1, 7))
 def test_perft_matches_the_rules_table(board, depth):
     assert K.perft(ZebresGame(board).template(), depth) == PERFT[board][depth - 1]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("board", K.BOARDS)
+@pytest.mark.parametrize("board", spec.BOARDS)
 def test_perft_depth_7(board):
     assert K.perft(ZebresGame(board).template(), 7) == PERFT[board][6]
 

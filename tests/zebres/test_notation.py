@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from zebres import notation
+from zebres import notation, spec
 from zebres.notation import Position, Token
 
 EMPTY = "....../....../....../....../......"
@@ -32,7 +32,7 @@ def test_round_trip_random_positions():
     """Random boards in every phase survive format -> parse unchanged (seed 0)."""
     rng = random.Random(0)
     for _ in range(300):
-        pool = [Token(p, k) for p in (0, 1) for k, c in notation.TOKEN_COUNTS.items()
+        pool = [Token(p, k) for p in (0, 1) for k, c in spec.TOKEN_COUNTS.items()
                 for _ in range(c)]
         rng.shuffle(pool)
         filled = rng.randrange(1, 30)
@@ -96,7 +96,7 @@ def test_bad_cell_index(bad):
 def test_track_lines_follow_the_clockwise_table():
     # top: columns left to right; right: rows top to bottom; bottom: columns right to left;
     # left: rows bottom to top (rules §2)
-    lines = notation.TRACK_LINES
+    lines = spec.TRACK_LINES
     assert [notation.cell_name(c) for c in lines[0]] == ["a1", "a2", "a3", "a4", "a5"]
     assert [notation.cell_name(c) for c in lines[5]] == ["f1", "f2", "f3", "f4", "f5"]
     assert [notation.cell_name(c) for c in lines[6]] == ["a1", "b1", "c1", "d1", "e1", "f1"]
@@ -106,8 +106,8 @@ def test_track_lines_follow_the_clockwise_table():
 
 
 def test_neighbours():
-    assert sorted(notation.neighbours(0)) == [1, 6]
-    assert sorted(notation.neighbours(notation.cell_index("c3"))) == sorted(
+    assert sorted(spec.neighbours(0)) == [1, 6]
+    assert sorted(spec.neighbours(notation.cell_index("c3"))) == sorted(
         notation.cell_index(c) for c in ["c2", "c4", "b3", "d3"])
 
 
@@ -116,14 +116,14 @@ def test_neighbours():
     ("president", {"A": 3, "B": 9, "C": 3, "D": 5, "E": 7, "F": 3}),
 ])
 def test_sector_maps(board, sizes):
-    sectors = notation.SECTOR_MAPS[board]
+    sectors = spec.SECTOR_MAPS[board]
     assert len(sectors) == 30
     assert {s: sectors.count(s) for s in "ABCDEF"} == sizes
     for letter in "ABCDEF":  # every sector is connected
         cells = [c for c in range(30) if sectors[c] == letter]
         seen, todo = {cells[0]}, [cells[0]]
         while todo:
-            for m in notation.neighbours(todo.pop()):
+            for m in spec.neighbours(todo.pop()):
                 if sectors[m] == letter and m not in seen:
                     seen.add(m)
                     todo.append(m)
@@ -149,10 +149,10 @@ def test_action_names(action, name):
 
 
 def test_every_action_name_round_trips():
-    names = [notation.action_name(a) for a in range(notation.NUM_ACTIONS)]
-    assert len(set(names)) == notation.NUM_ACTIONS
+    names = [notation.action_name(a) for a in range(spec.NUM_ACTIONS)]
+    assert len(set(names)) == spec.NUM_ACTIONS
     assert [notation.parse_action(name) for name in names] == \
-        list(range(notation.NUM_ACTIONS))
+        list(range(spec.NUM_ACTIONS))
     # the colour is not in the name
     assert notation.parse_action("z c4") == notation.parse_action("Z c4")
 

@@ -329,12 +329,12 @@ def test_setup_positions_follow_first_placer():
 
 # ----- options ------------------------------------------------------------------------------
 @pytest.mark.parametrize("options, words", [
-    ({"first_placer": 2}, "first_placer must be the int 0 \\(red\\) or 1 \\(green\\), got 2"),
+    ({"first_placer": 2}, "first_placer must be a seat in 0..1, got 2"),
     ({"first_placer": True}, "got True"),
     ({"first_placer": 1.0}, "got 1.0"),
     ({"first_placer": "1"}, "got '1'"),
     ({"first_placer": None}, "got None"),
-    ({"board": None}, "board must be one of standard, president; got None"),
+    ({"board": None}, "board must be one of standard, president, got None"),
     ({"board": ["standard"]}, "board must be one of"),
     ({"board": "Standard"}, "board must be one of"),
 ])
