@@ -2,9 +2,9 @@
 
 Importing ``savanna`` registers the Gymnasium ids ``savanna/Zebres-v0``, ``savanna/Bonobo-v0``
 and ``savanna/Banjooli-v0`` (string entry points: no game is imported until it is made). It
-loads neither numba nor any game: ``Game``, ``Kernels``, ``CHANCE`` and ``TERMINAL`` are
-imported from ``savanna.game`` on first use, so that the pure-Python modules (notations,
-references, ``savanna.layout``) stay free of numba.
+loads neither numba nor any game: ``Game``, ``CHANCE`` and ``TERMINAL`` are imported from
+``savanna.game`` on first use, ``Kernels`` from ``savanna.binding``, so that the pure-Python
+modules (notations, references, ``savanna.layout``) stay free of numba.
 """
 import importlib
 
@@ -17,7 +17,8 @@ __all__ = ["CHANCE", "TERMINAL", "GAMES", "Game", "Kernels", "make_game"]
 
 def __getattr__(name):
     if name in ("CHANCE", "TERMINAL", "Game", "Kernels"):
-        return getattr(importlib.import_module("savanna.game"), name)
+        module = "savanna.binding" if name == "Kernels" else "savanna.game"
+        return getattr(importlib.import_module(module), name)
     raise AttributeError(f"module 'savanna' has no attribute {name!r}")
 
 ENV_IDS = {name: f"savanna/{name.capitalize()}-v0" for name in GAMES}

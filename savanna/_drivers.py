@@ -1,7 +1,7 @@
 """Batched, compiled loops shared by every game: a template specialised on a game's kernels.
 
 The loops are written once here and call a game's scalar kernels by the free names of
-``savanna.template_api`` (the ``Kernels`` fields, ``A`` and ``C``), which ``Game.compiled``
+``savanna.binding`` (the ``Kernels`` fields, ``A`` and ``C``), which ``Game.compiled``
 binds in a generated copy of this module per game class (``Game.drivers``), so that numba
 caches the compiled loops. The number of players is read from the shapes of the reward arrays,
 so one compiled copy serves every player count. Import the constants from here; never call the
@@ -15,7 +15,7 @@ from numba import njit, prange
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (
+    from savanna.binding import (
         A,
         C,
         apply_chance_one,
@@ -388,12 +388,6 @@ NO_LEGAL_ACTION = -1
 NO_CHANCE_OUTCOME = -2
 NOT_A_DECISION = -3
 ILLEGAL_ACTION = -4
-
-
-@njit(cache=True)
-def always_valid(s, i, template):
-    """The ``valid_one`` of a game that declares none (the protocol checks still run)."""
-    return 0
 
 
 @njit(cache=True, inline="always")
