@@ -142,9 +142,9 @@ class PPOMCTSAgent(MCTSAgent):
                 out[key] = getattr(self, key)
         return out
 
-    def trees(self, game, row, rng=None):
+    def trees(self, game, row, rng=None, *, check=True):
         self.evaluator = self.ppo.evaluator(game)
-        return super().trees(game, row, rng)
+        return super().trees(game, row, rng, check=check)
 
     def __repr__(self):
         return f"PPOMCTSAgent({self.ppo.checkpoint!r}, sims={self.sims}, c={self.c})"

@@ -86,7 +86,7 @@ class Game:
     def unchecked(self) -> Any:
         """The calls of this API without their input checks (``savanna.unchecked``), for
         states the kernels made or ``check_states`` passed. A game written in Python, without
-        kernels, checks in its own methods and returns itself."""
+        kernels, checks in its own methods and overrides this to return itself."""
         return Unchecked(self)
 
     def warmup(self, verbose: bool = False) -> np.ndarray:
