@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 _LOCK = threading.Lock()  # one thread loads a generated module; the others wait for it
-_BOUND: dict = {}  # (template, game name, bound values) -> generated module, in this process
+_BOUND: dict = {}  # (template, game class, A, C, extra values) -> (kernels, module), this process
 
 
 # ----- the free names a template may use (stubs: documentation, never called) ---------------
@@ -140,15 +140,17 @@ def always_valid(s, i, base):
 
 def compiled(game: Any, template: ModuleType, extra: dict) -> ModuleType:
     """``template`` bound to ``game``'s kernels, ``A``, ``C`` and the ``extra`` names (see the
-    module docstring); one module per template, game name and bound values."""
-    key = (template, game.name, game.kernels, game.num_actions, game.max_chance_outcomes,
-           tuple((name, type(value), value) for name, value in sorted(extra.items())))
-    if key not in _BOUND:
+    module docstring); one module per template, game class, kernels and bound values."""
+    values = tuple((name, type(v), v) for name, v in sorted(extra.items())) if extra else ()
+    key = (template, type(game), game.num_actions, game.max_chance_outcomes, values)
+    kernels, module = _BOUND.get(key, (None, None))
+    if kernels is not game.kernels:  # an identity test: cheaper than hashing the kernels
         bindings = {name: f for name, f in game.kernels._asdict().items() if f is not None}
         bindings.setdefault("valid_one", always_valid)
         bindings.update(A=game.num_actions, C=max(1, game.max_chance_outcomes), **extra)
-        _BOUND[key] = specialize(template, bindings, game.name)
-    return _BOUND[key]
+        module = specialize(template, bindings, game.name)
+        _BOUND[key] = game.kernels, module
+    return module
 
 
 # ----- the generated module -----------------------------------------------------------------
