@@ -29,7 +29,7 @@ folder to clear them (``make clean``).
 binding's value: for a function its module, name and source file, for a number its ``repr``
 (so ``1`` and ``1.0`` differ). An edit to any of them, or another value bound under the same
 name, makes another file and compiles afresh. Within a process, ``compiled`` keeps one module
-per template and bound values.
+per template, game class (and its kernels) and extra values.
 """
 import hashlib
 import importlib.util
