@@ -44,7 +44,7 @@ MuZero and OpenSpiel's MCTS treat chance. With 16-64 simulations the Gumbel root
 noisier after a chance node than after a decision, which sequential halving tolerates.
 
 A template: ``savanna_agents.alphazero.compiled_az`` binds it through ``Game.compiled`` (the game's
-kernels, ``A``, ``C``; see ``savanna.template_api``) with the MCTS helpers named above.
+kernels, ``A``, ``C``; see ``savanna.binding``) with the MCTS helpers named above.
 """
 import math
 from typing import TYPE_CHECKING
@@ -55,7 +55,7 @@ from numba import njit
 from savanna.game import CHANCE, TERMINAL
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import A, C, current_player_one, legal_actions_one, observe_one
+    from savanna.binding import A, C, current_player_one, legal_actions_one, observe_one
     from savanna_agents._mcts_kernels import backup, expand, init_node, materialise, select_chance
 
 

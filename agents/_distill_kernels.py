@@ -22,7 +22,7 @@ from numba import njit, prange
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import A, current_player_one
+    from savanna.binding import A, current_player_one
     from savanna_agents._mcts_kernels import root_children, run_uct, set_root
 
 

@@ -1,7 +1,7 @@
 """The compiled half of ``savanna_agents.exact``: a depth-first expectimax over a game's kernels.
 
 A template: ``Game.compiled`` binds the game's kernels and ``A``, ``C`` (see
-``savanna.template_api``); the player count is read from the shape of ``values``.
+``savanna.binding``); the player count is read from the shape of ``values``.
 """
 from typing import TYPE_CHECKING
 
@@ -11,7 +11,7 @@ from numba import njit
 from savanna.game import CHANCE, TERMINAL
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (
+    from savanna.binding import (
         A,
         C,
         apply_chance_one,

@@ -22,7 +22,7 @@ are sampled by probability).
 
 This module is a template: ``savanna_agents.mcts.compiled_search`` binds it through
 ``Game.compiled`` (the game's kernels, ``A``, ``C`` and the game's random ``playout_one``; see
-``savanna.template_api``) in a generated copy per game class, which numba caches. Never call
+``savanna.binding``) in a generated copy per game class, which numba caches. Never call
 the loops of this module itself.
 """
 from typing import TYPE_CHECKING
@@ -34,7 +34,7 @@ from savanna.game import CHANCE, TERMINAL
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (
+    from savanna.binding import (
         A,
         C,
         apply_chance_one,

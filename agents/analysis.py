@@ -97,8 +97,8 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
     """Search the decision node ``state`` (a row or a batch of one) with ``agent`` (an
     ``MCTSAgent``, e.g. ``mcts`` or ``ppo-mcts``, or an ``AZAgent``); an ``Analysis``.
     A ValueError if the state is not a decision node or the agent does not search."""
-    row = game.check_states(game._as_batch(state))
-    player = int(game.current_player(row)[0])
+    row = game.check_row(state)  # checked here; the search below does not check it again
+    player = int(game.unchecked.current_player(row)[0])
     if player == TERMINAL:
         raise ValueError("the position is at the end of the game: there is no move to analyse")
     if player == CHANCE:
@@ -113,7 +113,7 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
         raise ValueError(f"analysis needs a search agent (mcts, ppo-mcts or az), got "
                          f"{clip(describe(agent))}")
     visits, action_values, priors, values, pv = found
-    legal = game.legal_actions(row)
+    legal = np.flatnonzero(game.unchecked.legal_mask(row)[0]).tolist()
     total = max(int(visits.sum()), 1)
     rows = []
     for a in sorted(legal, key=lambda a: (-visits[a], a)):  # pv[0] is rows[0]
@@ -143,7 +143,7 @@ def _search_mcts(game, row, agent, rng):
     value_sum = np.zeros(p)
     done = 0
     lines = []  # (visits of each root action in a tree, {root action: the line after it})
-    for tree in agent.trees(game, row, rng):
+    for tree in agent.trees(game, row, rng, check=False):
         mine = np.zeros(a, np.int64)
         compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, mine,
                                             returns)

@@ -38,7 +38,7 @@ from savanna_agents.alphazero import (
     network_evaluator,
     network_from_checkpoint,
 )
-from savanna_agents.base import random_argmax
+from savanna_agents.base import check_decisions, random_argmax
 
 __all__ = ["AZAgent", "AZPolicyAgent", "BASELINE", "baseline_path", "shipped_baselines"]
 
@@ -108,9 +108,11 @@ class AZPolicyAgent:
         return self._nets[key]
 
     def act(self, game, states, rng):
-        states = game.check_states(states)
-        mask = game.legal_mask(states)
-        obs = game.observe(states, game.current_player(states)).reshape(len(states), -1)
+        states = game.check_states(states)  # once: the calls below are unchecked
+        api = game.unchecked
+        mask = api.legal_mask(states)
+        check_decisions(game, states, mask, self.name)  # no seat to observe from elsewhere
+        obs = api.observe(states, api.current_player(states)).reshape(len(states), -1)
         priors, _ = network_evaluator(self.network(game))(obs, mask)
         return random_argmax(np.where(mask, priors, -1.0), rng)
 

@@ -28,7 +28,7 @@ def solve(game, row, max_depth=256):
     and everywhere if the root is not a decision node). ``max_depth`` sizes the search stack:
     a line longer than that doubles it and starts again.
     """
-    root = game.check_states(game._as_batch(row)).copy()
+    root = game.check_row(row).copy()
     solver = _solver(game)
     while True:
         values = np.zeros(game.num_players, np.float64)

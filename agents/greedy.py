@@ -15,7 +15,7 @@ in a compound turn (Zèbres: place, then move Impala) each decision is judged on
 All (state, legal action) pairs of a batch are evaluated together: one ``step``, one
 ``scores`` and a few chance calls per batch, no per-state Python loop. The states given are
 checked once (``game.check_states``); those made from them by legal steps and possible chance
-outcomes go straight to the game's compiled loops (``_Unchecked``): checking them again at
+outcomes go straight to the game's compiled loops (``game.unchecked``): checking them again at
 every call took a quarter of a Banjooli PPO run that trains against this agent.
 """
 import numpy as np
@@ -47,7 +47,7 @@ class GreedyAgent:
                              "before the end (it declares no scores_one kernel): pick another "
                              "agent")
         states = game.check_states(states)
-        api = _Unchecked(game) if hasattr(game, "kernels") else game  # else: a Python game
+        api = game.unchecked
         mask = api.legal_mask(states)
         check_decisions(game, states, mask, self.name)
         movers = api.current_player(states)
@@ -60,7 +60,7 @@ class GreedyAgent:
 
     def _expected_lead(self, game, states, movers):
         """The lead of ``movers[i]`` in ``states[i]``, averaged over the next chance events
-        (``game``: the game's API or ``_Unchecked``)."""
+        (``game``: the game's unchecked calls, ``Game.unchecked``)."""
         owner = np.arange(len(states))
         weight = np.ones(len(states))
         for _ in range(self.chance_depth):
@@ -86,38 +86,3 @@ class GreedyAgent:
     def __repr__(self):
         return f"GreedyAgent(chance_depth={self.chance_depth})"
 
-
-class _Unchecked:
-    """The calls the agent makes, straight to the game's compiled loops (``game.drivers``):
-    for states made from checked ones by legal actions and possible outcomes only."""
-
-    def __init__(self, game):
-        self.game, self.drivers = game, game.drivers
-
-    def current_player(self, s):
-        out = np.empty(len(s), np.int8)
-        self.drivers.current_player_batch(s, out)
-        return out
-
-    def legal_mask(self, s):
-        mask = np.empty((len(s), self.game.num_actions), np.bool_)
-        self.drivers.legal_mask_batch(s, mask)
-        return mask
-
-    def step_inplace(self, s, actions):
-        rewards = np.zeros((len(s), self.game.num_players), np.float32)
-        self.drivers.step_batch(s, np.asarray(actions, np.int64), rewards)
-        return rewards
-
-    def chance_probs(self, s):
-        probs = np.zeros((len(s), max(1, self.game.max_chance_outcomes)), np.float64)
-        self.drivers.chance_probs_batch(s, probs)
-        return probs[:, :self.game.max_chance_outcomes]
-
-    def apply_chance(self, s, outcomes):
-        self.drivers.apply_chance_batch(s, np.asarray(outcomes, np.int64))
-
-    def scores(self, s):
-        out = np.zeros((len(s), self.game.num_players), np.int64)
-        self.drivers.scores_batch(s, out)
-        return out

@@ -35,14 +35,13 @@ the ``rng`` passed to ``act``: a fixed seed replays the same moves (except with 
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 >>> visits, root_values = agent.search(game, states[0], np.random.default_rng(0))
 """
-import math
 import time
 import warnings
 from collections.abc import Iterator
 
 import numpy as np
 
-from savanna.errors import clip
+from savanna.errors import check_at_least, check_real, clip
 from savanna.game import CHANCE, Game, Row, Seed
 from savanna.rng import as_generator, make_streams
 from savanna_agents import _mcts_kernels
@@ -148,26 +147,26 @@ class MCTSAgent:
                  dirichlet_frac: float = 0.25, temperature: float = 0.0,
                  determinizations: int | None = None, evaluator=None, leaf_batch: int = 16,
                  max_nodes: int = 1 << 22, rollout_weight: float = 0.0):
-        _check_int("sims", sims, 1)
-        _check_int("rollouts", rollouts, 1)
-        _check_int("leaf_batch", leaf_batch, 1)
-        _check_int("max_nodes", max_nodes, 2)
+        check_at_least("sims", sims, 1)
+        check_at_least("rollouts", rollouts, 1)
+        check_at_least("leaf_batch", leaf_batch, 1)
+        check_at_least("max_nodes", max_nodes, 2)
         if determinizations is not None:
-            _check_int("determinizations", determinizations, 1)
+            check_at_least("determinizations", determinizations, 1)
         if time_budget is not None:
-            _check_real("time_budget", time_budget, "a positive number of seconds or None",
-                        lambda t: t > 0)
-        _check_real("c", c, ">= 0", lambda v: v >= 0)
-        _check_real("temperature", temperature, ">= 0", lambda v: v >= 0)
-        _check_real("dirichlet_frac", dirichlet_frac, "in [0, 1]", lambda v: 0 <= v <= 1)
-        _check_real("rollout_weight", rollout_weight, "in [0, 1]", lambda v: 0 <= v <= 1)
+            check_real("time_budget", time_budget, "a positive number of seconds or None",
+                       lambda t: t > 0)
+        check_real("c", c, ">= 0", lambda v: v >= 0)
+        check_real("temperature", temperature, ">= 0", lambda v: v >= 0)
+        check_real("dirichlet_frac", dirichlet_frac, "in [0, 1]", lambda v: 0 <= v <= 1)
+        check_real("rollout_weight", rollout_weight, "in [0, 1]", lambda v: 0 <= v <= 1)
         per_tree = -(-sims // (determinizations or 1))
         if time_budget is None and per_tree > max_nodes:
             raise ValueError(f"sims={clip(sims)} cannot fit in a tree of "
                              f"max_nodes={clip(max_nodes)} (a simulation adds at least one "
                              "node): raise max_nodes or lower sims")
         if dirichlet_alpha is not None:
-            _check_real("dirichlet_alpha", dirichlet_alpha, "> 0 or None", lambda a: a > 0)
+            check_real("dirichlet_alpha", dirichlet_alpha, "> 0 or None", lambda a: a > 0)
             if evaluator is None:
                 raise ValueError("dirichlet_alpha needs an evaluator: root noise perturbs "
                                  "PUCT priors, and UCT has none")
@@ -203,13 +202,14 @@ class MCTSAgent:
 
     # ----- playing -------------------------------------------------------------------------
     def act(self, game: Game, states: np.ndarray, rng: Seed) -> np.ndarray:
-        """One action per state of the batch (each a decision node), searched one by one."""
+        """One action per state of the batch (each a decision node), searched one by one;
+        the batch is checked once, here."""
         states = game.check_states(states)
         rng = as_generator(rng)
         actions = np.empty(len(states), np.int64)
-        masks = game.legal_mask(states)
+        masks = game.unchecked.legal_mask(states)
         for i in range(len(states)):
-            visits, _ = self.search(game, states[i : i + 1], rng)
+            visits, _ = self.search(game, states[i : i + 1], rng, check=False)
             actions[i] = self._choose(visits, masks[i], rng)
         return actions
 
@@ -223,25 +223,27 @@ class MCTSAgent:
         weights = (visits / visits.max()) ** (1.0 / self.temperature)
         return rng.choice(len(visits), p=weights / weights.sum())
 
-    def search(self, game: Game, row: Row,
-               rng: Seed = None) -> tuple[np.ndarray, np.ndarray]:
+    def search(self, game: Game, row: Row, rng: Seed = None, *,
+               check: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Searches one decision node: ``(visits int64[A], root values float64[P])``.
 
         ``visits[a]`` counts the simulations through root action ``a`` (summed over the
         determinizations); the root values are the mean returns of all simulations.
+        ``check=False``: ``row`` is a batch of one that the caller checked already
+        (``game.check_states``) or the kernels made; it is not checked again.
         """
-        visits, values, _ = self.analyse(game, row, rng)
+        visits, values, _ = self.analyse(game, row, rng, check=check)
         return visits, values
 
-    def analyse(self, game: Game, row: Row,
-                rng: Seed = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def analyse(self, game: Game, row: Row, rng: Seed = None, *,
+                check: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``search`` plus ``action_values float64[A, P]``: the mean returns of the
         simulations through each root action (NaN for actions never tried)."""
         visits = np.zeros(game.num_actions, np.int64)
         returns = np.zeros((game.num_actions, game.num_players), np.float64)
         value_sum = np.zeros(game.num_players, np.float64)
         done = 0
-        for tree in self.trees(game, row, rng):
+        for tree in self.trees(game, row, rng, check=check):
             compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, visits,
                                                 returns)
             value_sum += tree.values[0]
@@ -251,13 +253,15 @@ class MCTSAgent:
         action_values[visits == 0] = np.nan
         return visits, value_sum / max(done, 1), action_values
 
-    def trees(self, game: Game, row: Row, rng: Seed = None) -> Iterator[Tree]:
+    def trees(self, game: Game, row: Row, rng: Seed = None, *,
+              check: bool = True) -> Iterator[Tree]:
         """The search trees of one decision node, one per determinization, each yielded when
         its search is done (read it before asking for the next: ``savanna_agents.analysis`` reads
         the priors and the principal variation). A RuntimeWarning at the end if a tree
-        filled up before its simulations were done."""
-        root = game.check_states(game._as_batch(row))
-        player = int(game.current_player(root)[0])
+        filled up before its simulations were done. ``check``: as in ``search``; below this
+        call the states are the kernels' own and go through ``game.unchecked``."""
+        root = game.check_row(row) if check else row
+        player = int(game.unchecked.current_player(root)[0])
         if player < 0:
             where = "a chance node" if player == CHANCE else "the end of the game"
             raise ValueError(f"MCTS searches decision nodes; this state is at {where}")
@@ -268,7 +272,8 @@ class MCTSAgent:
         for d in range(rounds):
             sims = self.sims // rounds + (d < self.sims % rounds)
             budget = None if self.time_budget is None else self.time_budget / rounds
-            start = root if game.perfect_information else game.resample_hidden(root, player, rng)
+            start = (root if game.perfect_information
+                     else game.unchecked.resample_hidden(root, player, rng))
             tree, tree_ran, tree_full = self._grow_tree(game, start, rng, sims, budget)
             yield tree
             ran, full = ran + tree_ran, full or tree_full
@@ -334,8 +339,8 @@ class MCTSAgent:
     def _evaluate(self, game, tree, leaves, rng):
         states = tree.states[tree.nodes["slot"][leaves]]
         players = tree.nodes["player"][leaves].astype(np.int64)
-        mask = game.legal_mask(states)
-        priors, values = self.evaluator(game.observe(states, players), mask, players)
+        mask = game.unchecked.legal_mask(states)
+        priors, values = self.evaluator(game.unchecked.observe(states, players), mask, players)
         priors = np.asarray(priors, np.float64)
         values = np.asarray(values, np.float64)
         m = len(leaves)
@@ -347,7 +352,7 @@ class MCTSAgent:
                 and (priors >= 0).all()):
             raise ValueError("evaluator must return finite values and finite priors >= 0")
         if self.rollout_weight:
-            returns, _ = game.random_playouts(np.repeat(states, self.rollouts), rng)
+            returns, _ = game.unchecked.random_playouts(np.repeat(states, self.rollouts), rng)
             played = returns.reshape(m, self.rollouts, -1).mean(axis=1)
             values = (1 - self.rollout_weight) * values + self.rollout_weight * played
         return np.ascontiguousarray(np.where(mask, priors, 0.0)), np.ascontiguousarray(values)
@@ -361,15 +366,3 @@ class MCTSAgent:
         children["prior"] = (1 - self.dirichlet_frac) * children["prior"] \
             + self.dirichlet_frac * noise
 
-
-def _check_int(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an int >= {low}, got {clip(value)}")
-
-
-def _check_real(name, value, allowed, ok):
-    """A finite number (not a bool) for which ``ok`` holds, or a ValueError saying
-    ``name must be <allowed>``."""
-    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
-            or not math.isfinite(value) or not ok(value)):
-        raise ValueError(f"{name} must be a finite number {allowed}, got {clip(value)}")

@@ -31,7 +31,7 @@ import numpy as np
 import torch
 
 from savanna.errors import clip
-from savanna_agents.base import random_argmax
+from savanna_agents.base import check_decisions, random_argmax
 from savanna_agents.checkpoint import check_game, quoted_path
 from savanna_agents.mcts import MCTSAgent
 from savanna_agents.networks import masked_log_probs
@@ -83,9 +83,11 @@ class PPOAgent:
         return log_probs.numpy(), values.numpy()
 
     def act(self, game, states, rng):
-        states = game.check_states(states)
-        mask = game.legal_mask(states)
-        log_probs, _ = self.policy(game, game.observe(states, game.current_player(states)), mask)
+        states = game.check_states(states)  # once: the calls below are unchecked
+        api = game.unchecked
+        mask = api.legal_mask(states)
+        check_decisions(game, states, mask, self.name)  # no seat to observe from elsewhere
+        log_probs, _ = self.policy(game, api.observe(states, api.current_player(states)), mask)
         if self.sample:
             gumbel = -np.log(-np.log(rng.random(log_probs.shape).clip(1e-20, None)))
             return np.where(mask, log_probs + gumbel, -np.inf).argmax(axis=1).astype(np.int64)
@@ -136,9 +138,9 @@ class PPOMCTSAgent(MCTSAgent):
                 out[key] = getattr(self, key)
         return out
 
-    def trees(self, game, row, rng=None):
+    def trees(self, game, row, rng=None, *, check=True):
         self.evaluator = self.ppo.evaluator(game)
-        return super().trees(game, row, rng)
+        return super().trees(game, row, rng, check=check)
 
     def __repr__(self):
         return f"PPOMCTSAgent({self.ppo.checkpoint!r}, sims={self.sims}, c={self.c})"

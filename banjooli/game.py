@@ -36,8 +36,9 @@ import numpy as np
 from banjooli import _kernels as K
 from banjooli import _observe, _validity, notation, spec
 from banjooli.render import render_drawing, render_text
+from savanna.binding import Kernels
 from savanna.errors import check_choice, check_int, clip
-from savanna.game import Game, Kernels
+from savanna.game import Game
 
 __all__ = ["BanjooliGame"]
 
@@ -125,7 +126,7 @@ class BanjooliGame(Game):
         r["direction"] = 1
         r["mover"] = -1
         r["safe"] = -1
-        self._template = t
+        self._base_state = t
 
     @staticmethod
     def _check_course(course):
@@ -149,8 +150,8 @@ class BanjooliGame(Game):
         return (f"BanjooliGame(num_players={self.num_players}, terrain={self.terrain}, "
                 f"special={self.special!r}, berries={self.berries}, course={self.course!r})")
 
-    def template(self):
-        return self._template
+    def base_state(self):
+        return self._base_state
 
     # ----- positions and text ---------------------------------------------------------------
     def from_position(self, pos):
@@ -170,7 +171,7 @@ class BanjooliGame(Game):
         if not all(isinstance(f, int) and 0 <= f < len(spec.FACE_NAMES) for f in pos.course):
             raise ValueError(f"course faces must be ints 0..{len(spec.FACE_NAMES) - 1}, got "
                              f"{clip(pos.course)}")
-        s = self._template.copy()
+        s = self._base_state.copy()
         try:
             self._write(s[0], pos)
         except (TypeError, ValueError, OverflowError):
@@ -212,7 +213,7 @@ class BanjooliGame(Game):
 
     def to_position(self, row):
         """The ``notation.Position`` of one state (checked: ``check_states``)."""
-        r = self.check_states(self._as_batch(row))[0]
+        r = self.check_row(row)[0]
         k = int(r["nterrain"])
         P = int(r["players"])
         berries = {}

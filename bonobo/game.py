@@ -44,7 +44,8 @@ import numpy as np
 from bonobo import _kernels as K
 from bonobo import _observe, _validity, notation, spec
 from bonobo.render import render_drawing, render_text
-from savanna.game import Game, Kernels
+from savanna.binding import Kernels
+from savanna.game import Game
 
 __all__ = ["BonoboGame"]
 
@@ -71,13 +72,13 @@ class BonoboGame(Game):
         notation.check_num_players(num_players)
         self.num_players = int(num_players)
         # checked by the tests
-        self._template = self._row(notation.start_position(self.num_players))
+        self._base_state = self._row(notation.start_position(self.num_players))
 
     def __repr__(self):
         return f"BonoboGame(num_players={self.num_players})"
 
-    def template(self):
-        return self._template
+    def base_state(self):
+        return self._base_state
 
     # ----- positions and text ---------------------------------------------------------------
     def from_position(self, pos):
@@ -117,7 +118,7 @@ class BonoboGame(Game):
 
     def to_position(self, row):
         """The ``notation.Position`` of one state (a ValueError if it is not possible)."""
-        return self._position(self.check_states(self._as_batch(row))[0])
+        return self._position(self.check_row(row)[0])
 
     def _position(self, r):
         """The position of state row ``r``, itself unchecked."""

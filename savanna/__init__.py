@@ -2,9 +2,9 @@
 
 Importing ``savanna`` registers the Gymnasium ids ``savanna/Zebres-v0``, ``savanna/Bonobo-v0``
 and ``savanna/Banjooli-v0`` (string entry points: no game is imported until it is made). It
-loads neither numba nor any game: ``Game`` and ``Kernels`` are imported from ``savanna.game``
-on first use, ``CHANCE`` and ``TERMINAL`` from ``savanna.codes``, so that the pure-Python
-modules (notations, references, ``savanna.layout``) stay free of numba.
+loads neither numba nor any game: ``Game`` is imported from ``savanna.game`` on first use,
+``Kernels`` from ``savanna.binding``, ``CHANCE`` and ``TERMINAL`` from ``savanna.codes``, so
+that the pure-Python modules (notations, references, ``savanna.layout``) stay free of numba.
 """
 import importlib
 
@@ -19,7 +19,8 @@ def __getattr__(name):
     if name in ("CHANCE", "TERMINAL"):
         return getattr(importlib.import_module("savanna.codes"), name)
     if name in ("Game", "Kernels"):
-        return getattr(importlib.import_module("savanna.game"), name)
+        module = "savanna.binding" if name == "Kernels" else "savanna.game"
+        return getattr(importlib.import_module(module), name)
     raise AttributeError(f"module 'savanna' has no attribute {name!r}")
 
 ENV_IDS = {name: f"savanna/{name.capitalize()}-v0" for name in GAMES}

@@ -1,7 +1,7 @@
 """Batched, compiled loops shared by every game: a template specialised on a game's kernels.
 
 The loops are written once here and call a game's scalar kernels by the free names of
-``savanna.template_api`` (the ``Kernels`` fields, ``A`` and ``C``), which ``Game.compiled``
+``savanna.binding`` (the ``Kernels`` fields, ``A`` and ``C``), which ``Game.compiled``
 binds in a generated copy of this module per game class (``Game.drivers``), so that numba
 caches the compiled loops. The number of players is read from the shapes of the reward arrays,
 so one compiled copy serves every player count. Never call the loops of this module itself;
@@ -25,7 +25,7 @@ from savanna.codes import (
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (
+    from savanna.binding import (
         A,
         C,
         apply_chance_one,
@@ -384,10 +384,6 @@ def vector_step_batch_parallel(s, act, part, autoreset, refuse, copy, template, 
     return -1, ended
 
 
-@njit(cache=True)
-def always_valid(s, i, template):
-    """The ``valid_one`` of a game that declares none (the protocol checks still run)."""
-    return 0
 
 
 @njit(cache=True, inline="always")

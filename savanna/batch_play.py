@@ -45,7 +45,7 @@ class BatchPlay:
         self._step_kernel = threads.kernel_for(parallel, d.env_step_batch,
                                                d.env_step_batch_parallel)
         self._reset_kernel = d.env_reset_batch
-        self.template = game.template()
+        self.base = game.base_state()
         self.states = np.zeros(n, game.state_dtype)
         self.seats = np.zeros(n, np.int64)
         self.streams = make_streams(0, n)
@@ -79,7 +79,7 @@ class BatchPlay:
     def reset(self, which=None):
         """Start new games where ``which`` (all by default) and play up to the learner's turn."""
         which = np.ones(self.n, np.bool_) if which is None else which
-        self._reset_kernel(self.states, which, self.template, self.streams, self.seats,
+        self._reset_kernel(self.states, which, self.base, self.streams, self.seats,
                            self.fixed_seat, self.mode, self.gained, self.waiting, self.obs,
                            self.mask, self.players)
         if self.mode == OPPONENT_EXTERNAL:

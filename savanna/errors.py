@@ -43,3 +43,20 @@ def check_choice(name, value, choices):
         listed = ", ".join(str(c) for c in choices)
         raise ValueError(f"{name} must be one of {listed}, got {clip(value)}")
     return value
+
+
+def check_at_least(name, value, low):
+    """``value`` as an int, or a one-line ValueError unless it is an integer (not a bool, not a
+    float) ``>= low``: a count with no upper bound (``sims``, ``rollouts``)."""
+    if not (is_int(value) and value >= low):
+        raise ValueError(f"{name} must be an int >= {low}, got {clip(value)}")
+    return int(value)
+
+
+def check_real(name, value, allowed, ok):
+    """``value`` as a float, or a one-line ValueError ``name must be a finite number <allowed>``
+    unless it is a finite int or float (not a bool, not a str) for which ``ok`` holds."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+            or not abs(value) < float("inf") or not ok(value)):  # not finite: inf or nan
+        raise ValueError(f"{name} must be a finite number {allowed}, got {clip(value)}")
+    return float(value)

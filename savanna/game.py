@@ -1,7 +1,9 @@
 """The Game protocol: batched game facts and rules on arrays of states.
 
-A game is a set of declared constants plus scalar numba kernels (``Kernels``); this
-base class turns them into the batched, validated Python API that agents and environments use.
+A game is a set of declared constants plus scalar numba kernels (``savanna.binding.Kernels``);
+this base class turns them into the batched, validated Python API that agents and environments
+use: each method checks what enters, then calls ``game.unchecked`` (``savanna.unchecked``), the
+same calls without checks, which agents use on states the kernels made.
 States are rows of a NumPy structured dtype; a batch is an array of rows, a single state a
 batch of one, so cloning is ``states.copy()`` and hashing ``row.tobytes()``.
 
@@ -12,13 +14,13 @@ Conventions (OpenSpiel's vocabulary, pgx's arrays):
 * chance nodes are ordinary states: ``chance_probs`` then ``apply_chance``;
 * observations are player-relative ``uint8`` vectors (the observer is seat 0).
 """
-from collections.abc import Callable
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from savanna import _drivers, draw, threads
+from savanna import _drivers, binding, draw
+from savanna.binding import Kernels
 from savanna.codes import (
     CHANCE,
     ILLEGAL_ACTION,
@@ -29,9 +31,9 @@ from savanna.codes import (
 )
 from savanna.errors import check_int, clip
 from savanna.rng import as_generator, make_streams
-from savanna.specialize import specialize
+from savanna.unchecked import Unchecked
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "Kernels", "Row", "Seed", "States"]
+__all__ = ["CHANCE", "TERMINAL", "Game", "Row", "Seed", "States"]
 
 States = np.ndarray  # a batch: a 1-d array of the game's state dtype
 Row = np.ndarray | np.void  # one state: a row (np.void) or a batch of one
@@ -40,51 +42,6 @@ ArrayLike = Any  # anything np.asarray takes
 # The most states one call makes (init): 16M rows is gigabytes already; more is a mistake, and
 # numpy would fail only after trying to allocate them.
 MAX_BATCH = 1 << 24
-
-
-class Kernels(NamedTuple):
-    """A game's scalar kernels.
-
-    Each is ``@njit`` and addresses state ``i`` of array ``s``::
-
-        reset_one(s, i, template, streams)      s[i] = template[0], then draw any random setup
-        current_player_one(s, i) -> int         0..P-1, CHANCE or TERMINAL
-        legal_actions_one(s, i, out) -> int     writes the legal actions, ascending, into int16 out
-        step_one(s, i, action, rewards)         applies a legal decision and the forced moves that
-                                                follow; overwrites float32 rewards[P]
-        chance_probs_one(s, i, probs)           float64 probs[C] of each outcome (zeros allowed)
-        apply_chance_one(s, i, outcome)
-        observe_one(s, i, player, out)          uint8 out[obs_size], player-relative
-        valid_one(s, i, template) -> int        0 if state i is a possible state of the game whose
-                                                template (options) is ``template``, else a
-                                                positive code: an index into the game's
-                                                ``state_errors`` (the other kernels may assume a
-                                                valid state; optional for test games only)
-        scores_one(s, i, out)                   int64 out[P]: each player's score if the game
-                                                ended now (optional; ``Game.scores`` uses it)
-    """
-
-    reset_one: Callable
-    current_player_one: Callable
-    legal_actions_one: Callable
-    step_one: Callable
-    chance_probs_one: Callable
-    apply_chance_one: Callable
-    observe_one: Callable
-    valid_one: Callable | None = None
-    scores_one: Callable | None = None
-
-    @classmethod
-    def from_module(cls, *modules):
-        """The kernels the kernel modules define under the field names (optional ones may be
-        absent; a game's ``valid_one`` lives in its validity module), so that no game lists
-        them by hand."""
-        found = {f: getattr(m, f) for m in modules for f in cls._fields if hasattr(m, f)}
-        missing = [f for f in cls._fields if f not in cls._field_defaults and f not in found]
-        if missing:
-            names = ", ".join(m.__name__ for m in modules)
-            raise ValueError(f"{names} lack the kernels {', '.join(missing)}")
-        return cls(**found)
 
 
 class Game:
@@ -107,33 +64,30 @@ class Game:
     state_errors: tuple = ()  # valid_one's reasons, by code (index 0 unused)
     notation: Any = None  # the game's notation module: parse, format, action_name, parse_action
 
-    _compiled_by_class: dict = {}
-
     # ----- set-up -------------------------------------------------------------------------
-    def template(self) -> np.ndarray:
-        """The initial state before any random setup (a batch of one), options included."""
+    def base_state(self) -> np.ndarray:
+        """The state every game of these options starts from before its random setup (a batch
+        of one): ``init`` copies it, ``valid_one`` reads the options from it."""
         raise NotImplementedError
 
     def compiled(self, template: ModuleType, **extra: Any) -> ModuleType:
-        """``template`` (a module of numba loops, see ``savanna.template_api``) bound to this
-        game: every ``Kernels`` field under its own name (``valid_one`` defaults to an
-        always-valid stub), the constants ``A`` (actions) and ``C`` (chance outcomes, at least
-        1), and any ``extra`` module-level functions or numbers. One copy per game class and
-        template (and extra names): loops read the player count from their arrays' shapes.
-        numba caches the compiled copy across processes."""
-        key = (type(self), self.num_actions, self.max_chance_outcomes, template.__name__,
-               tuple(sorted(extra)))
-        if key not in Game._compiled_by_class:
-            bindings = {name: f for name, f in self.kernels._asdict().items() if f is not None}
-            bindings.setdefault("valid_one", _drivers.always_valid)
-            bindings.update(A=self.num_actions, C=max(1, self.max_chance_outcomes), **extra)
-            Game._compiled_by_class[key] = specialize(template, bindings, self.name)
-        return Game._compiled_by_class[key]
+        """``template`` (a module of numba loops) bound to this game's kernels, ``A``, ``C`` and
+        the ``extra`` names (module-level functions or numbers): ``savanna.binding`` holds the
+        contract, the kernel signatures and where the generated code lives. One module per
+        template and bound values; loops read the player count from their arrays' shapes."""
+        return binding.compiled(self, template, extra)
 
     @property
     def drivers(self) -> ModuleType:
         """The shared compiled loops (``savanna._drivers``) bound to this game's kernels."""
         return self.compiled(_drivers)
+
+    @property
+    def unchecked(self) -> Any:
+        """The calls of this API without their input checks (``savanna.unchecked``), for
+        states the kernels made or ``check_states`` passed. A game written in Python, without
+        kernels, checks in its own methods and overrides this to return itself."""
+        return Unchecked(self)
 
     def warmup(self, verbose: bool = False) -> np.ndarray:
         """Compile the batch loops of the API now (numba caches them for later processes;
@@ -155,35 +109,26 @@ class Game:
         self.step(row, [np.flatnonzero(self.legal_mask(row)[0])[0]])
         return row
 
-    # ----- the protocol -------------------------------------------------------------------
+    # ----- the protocol: check what enters, then the unchecked call ------------------------
     def init(self, n: int, rng: Seed = None) -> States:
         """``n`` initial states; random setup (if any) drawn from ``rng`` (None, an int seed
         >= 0 or a Generator)."""
         n = check_int("n", n, 1, MAX_BATCH, "a positive int (the number of states)")
-        streams = make_streams(rng, n)
-        s = np.zeros(n, self.state_dtype)  # zeros: padding bytes too, so tobytes() hashes
-        self.drivers.reset_batch(s, self.template(), streams)
-        return s
+        return self.unchecked.init(n, rng)
 
     def current_player(self, s: States) -> np.ndarray:
-        s = self.check_states(s)
-        out = np.empty(len(s), np.int8)
-        self.drivers.current_player_batch(s, out)
-        return out
+        return self.unchecked.current_player(self.check_states(s))
 
     def is_terminal(self, s: States) -> np.ndarray:
         return self.current_player(s) == TERMINAL
 
     def legal_mask(self, s: States) -> np.ndarray:
         """``bool[n, num_actions]``: never empty at a decision node, empty elsewhere."""
-        s = self.check_states(s)
-        mask = np.empty((len(s), self.num_actions), np.bool_)
-        self.drivers.legal_mask_batch(s, mask)
-        return mask
+        return self.unchecked.legal_mask(self.check_states(s))
 
     def legal_actions(self, row: Row) -> list[int]:
         """The legal actions of one state, as a list of ints."""
-        return np.flatnonzero(self.legal_mask(self._as_batch(row))[0]).tolist()
+        return np.flatnonzero(self.legal_mask(self.as_batch(row))[0]).tolist()
 
     def step(self, s: States, actions: ArrayLike) -> tuple[States, np.ndarray]:
         """Functional step: returns ``(new_states, rewards float32[n, P])``."""
@@ -194,17 +139,11 @@ class Game:
         """Apply one decision per state in place (``s``: a writeable C-contiguous batch);
         returns ``rewards float32[n, P]``."""
         s = self._check_batch(s, in_place=True)
-        actions = self.check_actions(s, actions)
-        rewards = np.zeros((len(s), self.num_players), np.float32)
-        self.drivers.step_batch(s, actions, rewards)
-        return rewards
+        return self.unchecked.step_inplace(s, self.check_actions(s, actions))
 
     def chance_probs(self, s: States) -> np.ndarray:
         """``float64[n, max_chance_outcomes]``; all zero where the state is not a chance node."""
-        s = self.check_states(s)
-        probs = np.zeros((len(s), max(1, self.max_chance_outcomes)), np.float64)
-        self.drivers.chance_probs_batch(s, probs)
-        return probs[:, : self.max_chance_outcomes]
+        return self.unchecked.chance_probs(self.check_states(s))
 
     def apply_chance(self, s: States, outcomes: ArrayLike) -> None:
         """Apply one chance outcome per state, in place (every state must be a chance node)."""
@@ -213,17 +152,18 @@ class Game:
         if outcomes.shape != (len(s),) or not np.issubdtype(outcomes.dtype, np.integer):
             raise ValueError(f"outcomes must be {len(s)} integers, got {outcomes.dtype} "
                              f"array of shape {outcomes.shape}")
-        not_chance = np.flatnonzero(self.current_player(s) != CHANCE)
+        unchecked = self.unchecked
+        not_chance = np.flatnonzero(unchecked.current_player(s) != CHANCE)
         if len(not_chance):
             raise ValueError(f"state {not_chance[0]} is not a chance node")
-        probs = self.chance_probs(s)
+        probs = unchecked.chance_probs(s)
         valid = (outcomes >= 0) & (outcomes < self.max_chance_outcomes)
         valid[valid] &= probs[np.flatnonzero(valid), outcomes[valid]] > 0
         if not valid.all():
             i = int(np.flatnonzero(~valid)[0])
             raise ValueError(f"chance outcome {outcomes[i]} is impossible in state {i}; "
                              f"possible: {np.flatnonzero(probs[i]).tolist()}")
-        self.drivers.apply_chance_batch(s, outcomes.astype(np.int64))
+        unchecked.apply_chance(s, outcomes)
 
     def sample_chance(self, s: States, rng: Seed) -> np.ndarray:
         """One outcome per state (every state a chance node), drawn from ``rng`` (a Generator,
@@ -246,17 +186,13 @@ class Game:
                 or ((players < 0) | (players >= self.num_players)).any()):
             raise ValueError(f"player must be an int in 0..{self.num_players - 1} or {len(s)} "
                              f"of them (one per state), got {clip(player)}")
-        players = np.broadcast_to(players.astype(np.int64), (len(s),)).copy()
-        obs = np.empty((len(s), int(np.prod(self.obs_shape))), np.uint8)
-        self.drivers.observe_batch(s, players, obs)
-        return obs.reshape((len(s), *self.obs_shape))
+        return self.unchecked.observe(s, players)
 
     def resample_hidden(self, s: States, player: int, rng: Seed = None) -> States:
         """States consistent with ``player``'s information (perfect information: copies)."""
-        s = self.check_states(s).copy()
+        s = self.check_states(s)
         player = self.check_player(player)
-        rng = as_generator(rng)
-        return s if self.perfect_information else self._resample_hidden(s, player, rng)
+        return self.unchecked.resample_hidden(s, player, as_generator(rng))
 
     def _resample_hidden(self, s, player, rng):
         """Redraw in place what ``player`` does not know in the checked copies ``s``; returns
@@ -273,13 +209,7 @@ class Game:
         or "auto" (numba's threads where they are faster at this batch size under the
         machine's load now: ``savanna.threads``).
         """
-        s = self.check_states(s, in_place=True)
-        run = threads.kernel_for(parallel, self.drivers.random_playouts,
-                                 self.drivers.random_playouts_parallel)
-        totals = np.zeros((len(s), self.num_players), np.float32)
-        plies = np.zeros(len(s), np.int64)
-        run(s, make_streams(rng, len(s)), totals, plies)
-        return totals, plies
+        return self.unchecked.random_playouts(self.check_states(s, in_place=True), rng, parallel)
 
     @property
     def has_scores(self) -> bool:
@@ -291,10 +221,7 @@ class Game:
         """``int64[n, P]``: each player's score if the game ended now (final at the end)."""
         if self.kernels.scores_one is None:
             raise NotImplementedError(f"{self.name} declares no scores_one kernel")
-        s = self.check_states(s)
-        out = np.zeros((len(s), self.num_players), np.int64)
-        self.drivers.scores_batch(s, out)
-        return out
+        return self.unchecked.scores(self.check_states(s))
 
     # ----- text, through the game's notation module and Position ---------------------------
     def from_position(self, pos: Any) -> States:
@@ -322,7 +249,7 @@ class Game:
 
     def to_text(self, row: Row) -> str:
         """The notation of one state (checked first: a corrupted row is a ValueError)."""
-        return self.notation.format(self.to_position(self.check_states(self._as_batch(row))))
+        return self.notation.format(self.to_position(self.check_row(row)))
 
     def action_to_string(self, row: Row, action: int) -> str:
         """The name of ``action`` (the game's notation, e.g. ``'Z c4'`` in Zèbres)."""
@@ -344,7 +271,7 @@ class Game:
     def render(self, row: Row, player: int | None = None) -> str:
         """A readable text picture of one state. With a ``player`` (a seat), only what that
         seat may see."""
-        row = self.check_states(self._as_batch(row))
+        row = self.check_row(row)
         return self._text(row, None if player is None else self.check_player(player))
 
     def _text(self, row, player):
@@ -373,7 +300,7 @@ class Game:
     def render_drawing(self, row: Row, player: int | None = None) -> draw.Drawing:
         """The ``savanna.draw.Drawing`` of one state (from ``player``'s seat, if given) that
         ``render_svg``, ``render_rgb`` and ``show`` output; its text fallback is ``render``."""
-        row = self.check_states(self._as_batch(row))
+        row = self.check_row(row)
         player = None if player is None else self.check_player(player)
         picture = self._drawing(row, player)
         picture.text_fallback = self.render(row, player)
@@ -397,10 +324,14 @@ class Game:
         ``in_place``: see ``_check_batch``."""
         s = self._check_batch(s, in_place)
         if hasattr(self, "kernels"):
-            i, code = self.drivers.first_invalid(s, self.template())
+            i, code = self.drivers.first_invalid(s, self.base_state())
             if i >= 0:
                 raise ValueError(self._state_error(i, code))
         return s
+
+    def check_row(self, row: Row) -> States:
+        """One state as a checked batch of one (``as_batch``, then ``check_states``)."""
+        return self.check_states(self.as_batch(row))
 
     def _check_batch(self, s: States | Row, in_place: bool = False) -> States:
         """The array checks of ``check_states``, without reading the rows. Calls that only
@@ -408,7 +339,7 @@ class Game:
         kernels take one layout, compiled once); calls that change ``s`` (``in_place``) need a
         writeable C-contiguous one, since a copy would hide the change from the caller."""
         if isinstance(s, np.void):
-            s = self._as_batch(s)
+            s = self.as_batch(s)
         if not isinstance(s, np.ndarray):
             raise ValueError(f"states must be a numpy array of {self.name} states, "
                              f"got {type(s).__name__}")
@@ -431,7 +362,9 @@ class Game:
         return (f"state {i} is not a possible {self!r} state: {reason} "
                 f"(states come from init, step or from_text)")
 
-    def _as_batch(self, row: Row) -> States:
+    def as_batch(self, row: Row) -> States:
+        """One state (a row, or a batch of one as it is) as a batch of one, or a ValueError;
+        its values are not read (``check_row`` reads them)."""
         if isinstance(row, np.ndarray) and row.ndim == 1 and len(row) == 1:
             return row
         if isinstance(row, np.void) and row.dtype == self.state_dtype:
@@ -452,11 +385,11 @@ class Game:
         if out_of_range.any():
             raise ValueError(f"action {actions[out_of_range][0]} out of range "
                              f"0..{self.num_actions - 1}")
-        bad, code = self.drivers.first_invalid_step(s, self.template(), actions)
+        bad, code = self.drivers.first_invalid_step(s, self.base_state(), actions)
         if bad < 0:
             return actions
         if code == NOT_A_DECISION:
-            p = self.current_player(s[bad : bad + 1])[0]
+            p = self.unchecked.current_player(s[bad : bad + 1])[0]
             where = "a chance node (use apply_chance)" if p == CHANCE else "the end"
             raise ValueError(f"state {bad} is at {where}: no decision to take")
         if code != ILLEGAL_ACTION:

@@ -158,7 +158,7 @@ class SavannaVectorEnv(VectorEnv):
         """One call of the step kernel: ``(first illegal game or -1, games ended)``."""
         play = self._play
         return self._kernel(play.states, actions, part, self._autoreset, refuse, copy,
-                            play.template, play.seats, play.fixed_seat, play.streams,
+                            play.base, play.seats, play.fixed_seat, play.streams,
                             play.mode, play.gained, play.waiting, play.obs, play.mask,
                             play.players, self._done, self._fate, out)
 

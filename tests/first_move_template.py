@@ -11,7 +11,7 @@ from numba import njit
 from savanna.game import CHANCE, TERMINAL
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.template_api import (
+    from savanna.binding import (
         A,
         C,
         apply_chance_one,

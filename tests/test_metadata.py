@@ -17,7 +17,7 @@ RULES = next((p / "shared" / "rules" for p in ROOT.parents if (p / "shared" / "r
 def test_full_options_rebuild_the_game(game):
     options = metadata.game_options(game)
     again = make_game(game.name, **options)
-    assert again.template().tobytes() == game.template().tobytes()
+    assert again.base_state().tobytes() == game.base_state().tobytes()
     assert metadata.game_options(again) == options
 
 

@@ -31,8 +31,9 @@ hands need not be balanced by the turn order, and a face-down token need not tou
 """
 import numpy as np
 
+from savanna.binding import Kernels
 from savanna.errors import clip
-from savanna.game import Game, Kernels
+from savanna.game import Game
 from zebres import _kernels as K
 from zebres import _observe, _validity, notation, spec
 from zebres.notation import Position, Token
@@ -66,13 +67,13 @@ class ZebresGame(Game):
         notation.check_first_placer(first_placer)
         self.board = board
         self.first_placer = int(first_placer)
-        self._template = self._row(notation.start_position(first_placer))
+        self._base_state = self._row(notation.start_position(first_placer))
 
     def __repr__(self):
         return f"ZebresGame(board={self.board!r}, first_placer={self.first_placer})"
 
-    def template(self):
-        return self._template
+    def base_state(self):
+        return self._base_state
 
     # ----- positions and text ---------------------------------------------------------------
     def from_position(self, pos):
@@ -108,7 +109,7 @@ class ZebresGame(Game):
     def to_position(self, row):
         """The ``notation.Position`` of one state (checked first: a corrupted row is a
         ValueError, not a wrong picture)."""
-        r = self.check_states(self._as_batch(row))[0]
+        r = self.check_row(row)[0]
         own = [int(m) for m in r["own"]]
         kind = [int(m) for m in r["kind"]]
         down = int(r["down"])
@@ -142,7 +143,7 @@ class ZebresGame(Game):
                 or not 0 <= depth <= self.max_plies):
             raise ValueError(f"depth must be an int in 0..{self.max_plies} (no game is "
                              f"longer), got {clip(depth)}")
-        return K.perft(self.check_states(self._as_batch(row)), int(depth))
+        return K.perft(self.check_row(row), int(depth))
 
     # ----- scores and pictures --------------------------------------------------------------
     def _text(self, row, player):
@@ -156,7 +157,7 @@ class ZebresGame(Game):
         return render_drawing(self.to_position(row), self._board_of(row), self._scores_of(row))
 
     def _scores_of(self, row):
-        return tuple(int(v) for v in self.scores(self._as_batch(row))[0])
+        return tuple(int(v) for v in self.scores(self.as_batch(row))[0])
 
     def _board_of(self, row):
-        return spec.BOARDS[int(self._as_batch(row)[0]["board"])]
+        return spec.BOARDS[int(self.as_batch(row)[0]["board"])]

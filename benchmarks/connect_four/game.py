@@ -11,8 +11,9 @@ OpenSpiel's ``connect_four``, which the tests check it against.
 """
 import numpy as np
 
+from savanna.binding import Kernels
 from savanna.draw import Drawing
-from savanna.game import Game, Kernels
+from savanna.game import Game
 from savanna_benchmarks.connect_four import _kernels as K
 from savanna_benchmarks.connect_four import notation
 
@@ -43,10 +44,10 @@ class ConnectFourGame(Game):
 
     def __init__(self):
         empty = ((None,) * notation.NUM_COLS,) * notation.NUM_ROWS
-        self._template = self._row(empty)
+        self._base_state = self._row(empty)
 
-    def template(self):
-        return self._template
+    def base_state(self):
+        return self._base_state
 
     def from_position(self, cells):
         """A batch of one state holding ``cells[row][col]`` (row 0 at the bottom; ``None``,
@@ -71,7 +72,7 @@ class ConnectFourGame(Game):
 
     def to_position(self, row):
         """``cells[row][col]`` of one state (row 0 at the bottom)."""
-        own = [int(b) for b in self._as_batch(row)[0]["own"]]
+        own = [int(b) for b in self.as_batch(row)[0]["own"]]
         return tuple(tuple(next((p for p in (0, 1) if own[p] >> (K.HEIGHT * col + r) & 1), None)
                            for col in range(notation.NUM_COLS))
                      for r in range(notation.NUM_ROWS))
@@ -80,7 +81,7 @@ class ConnectFourGame(Game):
         """The board (columns a-g as moves name them), the stones, whose turn or the result
         (perfect information: the same from every seat)."""
         cells, cell = self.to_position(row), 40
-        r = self._as_batch(row)[0]
+        r = self.as_batch(row)[0]
         d = Drawing(7 * cell + 20, 6 * cell + 70, background=(245, 245, 240))
         d.rect(10, 30, 7 * cell, 6 * cell, fill=(40, 90, 170), radius=6)
         for col in range(notation.NUM_COLS):

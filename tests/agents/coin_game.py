@@ -32,6 +32,11 @@ class CoinGame(Game):
         self.state_dtype = np.dtype([("stage", np.int8), ("u", np.int8),
                                      ("choice", np.int8, (num_players,))])
 
+    @property
+    def unchecked(self):
+        """Written in Python without kernels, it checks in its own methods (``Game.unchecked``)."""
+        return self
+
     def init(self, n, rng=None):
         s = np.zeros(n, self.state_dtype)
         s["stage"] = -1
@@ -82,7 +87,7 @@ class CoinGame(Game):
         return np.zeros((len(s), self.num_players)) if self.flat_scores else s["choice"] * 1.0
 
     def to_text(self, row):
-        row = self._as_batch(row)[0]
+        row = self.as_batch(row)[0]
         return f"stage={row['stage']} u={row['u']} choice={row['choice'].tolist()}"
 
     def action_to_string(self, row, action):

@@ -102,6 +102,10 @@ class _CheckedOnly:
     def __init__(self, game):
         self._game = game
 
+    @property
+    def unchecked(self):
+        return self
+
     def __getattr__(self, name):
         if name == "kernels":
             raise AttributeError(name)

@@ -19,17 +19,17 @@ from savanna import CHANCE, TERMINAL, Game, Kernels
 
 
 class TinyGame(Game):
-    """Shared plumbing: ``field=value`` text, named actions, the template row."""
+    """Shared plumbing: ``field=value`` text, named actions, the base state."""
 
     version = 1
     action_names: tuple
-    _template: np.ndarray
+    _base_state: np.ndarray
 
-    def template(self):
-        return self._template
+    def base_state(self):
+        return self._base_state
 
     def to_text(self, row):
-        row = self._as_batch(row)[0]
+        row = self.as_batch(row)[0]
         return " ".join(f"{name}={_format(row[name])}" for name in self.state_dtype.names)
 
     def from_text(self, text):
@@ -58,8 +58,8 @@ def _format(value):
 
 
 @njit(cache=True)
-def _copy_template(s, i, template, streams):
-    s[i] = template[0]
+def _copy_base(s, i, base, streams):
+    s[i] = base[0]
 
 
 @njit(cache=True)
@@ -126,7 +126,7 @@ class Nim(TinyGame):
     zero_sum = True
     has_chance = False
     perfect_information = True
-    kernels = Kernels(_copy_template, _nim_player, _nim_legal, _nim_step, _no_chance_probs,
+    kernels = Kernels(_copy_base, _nim_player, _nim_legal, _nim_step, _no_chance_probs,
                       _no_chance, _nim_observe)
     action_names = tuple(f"take {k + 1} from {h}" for h in range(3) for k in range(4))
 
@@ -134,8 +134,8 @@ class Nim(TinyGame):
         if len(heaps) != 3 or not all(0 <= h <= 4 for h in heaps) or sum(heaps) == 0:
             raise ValueError(f"heaps must be three sizes in 0..4, not all zero; got {heaps!r}")
         self.heaps = tuple(heaps)  # an option, as savanna.metadata.game_options reads them
-        self._template = np.zeros(1, NIM_DTYPE)
-        self._template[0]["heaps"] = heaps
+        self._base_state = np.zeros(1, NIM_DTYPE)
+        self._base_state[0]["heaps"] = heaps
 
 
 # ----- DiceRace --------------------------------------------------------------------------------
@@ -223,15 +223,15 @@ class DiceRace(TinyGame):
     zero_sum = True
     has_chance = True
     perfect_information = True
-    kernels = Kernels(_copy_template, _race_player, _race_legal, _race_step, _race_chance_probs,
+    kernels = Kernels(_copy_base, _race_player, _race_legal, _race_step, _race_chance_probs,
                       _race_apply_chance, _race_observe)
     action_names = ("first die", "second die", "both dice")
 
     def __init__(self, max_turns=20):
         if not 1 <= max_turns <= self.max_plies:
             raise ValueError(f"max_turns must be in 1..{self.max_plies}, got {max_turns!r}")
-        self._template = np.zeros(1, RACE_DTYPE)
-        self._template[0]["turns_left"] = max_turns
+        self._base_state = np.zeros(1, RACE_DTYPE)
+        self._base_state[0]["turns_left"] = max_turns
 
 
 # ----- HighCard --------------------------------------------------------------------------------
@@ -336,13 +336,13 @@ class HighCard(TinyGame):
     zero_sum = True
     has_chance = True
     perfect_information = False
-    kernels = Kernels(_copy_template, _high_player, _high_legal, _high_step, _high_chance_probs,
+    kernels = Kernels(_copy_base, _high_player, _high_legal, _high_step, _high_chance_probs,
                       _high_apply_chance, _high_observe)
     action_names = ("fold", "stay", "stake 1", "stake 2")
 
     def __init__(self):
-        self._template = np.zeros(1, HIGHCARD_DTYPE)
-        self._template[0]["cards"] = -1
+        self._base_state = np.zeros(1, HIGHCARD_DTYPE)
+        self._base_state[0]["cards"] = -1
 
     def deal(self, cards):
         """The state right after dealing ``cards`` (one per seat): seat 0 to decide."""
@@ -351,12 +351,10 @@ class HighCard(TinyGame):
             self.apply_chance(s, [c])
         return s
 
-    def resample_hidden(self, s, player, rng=None):
-        """Copies of ``s`` with the other players' dealt cards dealt again, uniformly from the
+    def _resample_hidden(self, s, player, rng):
+        """The copies ``s`` with the other players' dealt cards dealt again, uniformly from the
         cards ``player`` does not hold. Reads only ``player``'s card, so the draw (and all that
         follows from ``rng``) is the same whatever the others hold."""
-        s = self.check_states(s).copy()
-        rng = np.random.default_rng(rng)
         for row in s:
             others = [q for q in range(3) if q != player and q < row["dealt"]]
             own = row["cards"][player] if player < row["dealt"] else -1

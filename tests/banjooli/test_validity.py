@@ -165,7 +165,7 @@ def corruption_report():
     for base, name, index, value, _ in EDITS:
         game, s = BASES[base]()
         (s[name] if index is None else s[name][:, index])[0] = value
-        edits.append(int(game.drivers.first_invalid(s, game.template())[1]))
+        edits.append(int(game.drivers.first_invalid(s, game.base_state())[1]))
     rng = np.random.default_rng(11)
     accepted, rejected, bad = 0, 0, []
     for options in ({"num_players": 2, "special": "random"}, {"num_players": 3, "berries": True},

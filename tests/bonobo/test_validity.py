@@ -295,10 +295,10 @@ def test_numpy_ints_are_player_counts():
     assert BonoboGame(np.int64(3)).num_players == 3
 
 
-def test_the_template_is_a_possible_state():
+def test_the_base_state_is_a_possible_state():
     for n in spec.PLAYER_COUNTS:
         game = BonoboGame(n)
-        game.check_states(game.template())
+        game.check_states(game.base_state())
 
 
 # ----- valid_one accepts exactly what the notation writes -------------------------------------

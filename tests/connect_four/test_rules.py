@@ -138,7 +138,7 @@ def test_valid_one_accepts_exactly_the_reachable_boards(game, stones):
     game of at most that many moves reaches it (wins at the 7th stone when ``stones`` is 7)."""
     rows = np.concatenate([game._row(cells) for cells in _boards(stones)])
     accepted = {game.to_position(rows[i : i + 1]) for i in range(len(rows))
-                if K.valid_one(rows, i, game.template()) == 0}
+                if K.valid_one(rows, i, game.base_state()) == 0}
     assert accepted == _reachable(stones)
 
 

@@ -7,7 +7,7 @@ from savanna_benchmarks.connect_four import reference
 
 def disagreement(game, row, ref):
     """What differs between one kernel state and one reference state, or None."""
-    s = game._as_batch(row)
+    s = game.as_batch(row)
     checks = [
         ("board", game.to_position(s), reference.to_position(ref)),
         ("player", int(game.current_player(s)[0]), reference.current_player(ref)),

@@ -41,7 +41,7 @@ def test_two_matches_started_together_keep_both_results(tmp_path, monkeypatch, f
                                                         capsys):
     monkeypatch.chdir(tmp_path)
     # Load the compiled drivers first: two threads loading them at once can get a module
-    # that is still running (savanna.specialize registers it first); matches are thread-safe.
+    # that is still running (savanna.binding registers it first); matches are thread-safe.
     make_game("zebres").init(1, 0)
     codes = []
     run_together(lambda seed: codes.append(main([*MATCH, "--seed", str(seed)])), (1, 2))
