@@ -16,15 +16,19 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m savanna_experiments demo
+	$(PY) -m savanna.experiments demo
 
 test: $(STAMP) lint
-	$(PY) -m savanna_experiments warmup  # compile once, serially: the test workers then share the cache
+	$(PY) -m savanna.experiments warmup  # compile once, serially: the test workers then share the cache
 	$(MAKE) docs
 	$(PY) -m pytest -n 2 -m "not slow"
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
 	$(PY) -m ruff check --quiet .
+	# mypy follows no import hook: it reads the installed layout, linked in build/typecheck
+	rm -rf build/typecheck && mkdir -p build/typecheck/savanna
+	ln -s $(CURDIR)/savanna/* build/typecheck/savanna/
+	ln -s $(addprefix $(CURDIR)/,zebres bonobo banjooli agents experiments benchmarks) build/typecheck/savanna/
 	$(PY) -m mypy
 
 # The site in docs/_build/html: warnings are errors (a broken link or reference, a docstring that
@@ -49,7 +53,7 @@ check-full: $(STAMP) lint
 	$(PY) -m pytest -n 2 --hypothesis-profile=full
 
 bench: $(STAMP)
-	$(PY) -m savanna_benchmarks
+	$(PY) -m savanna.benchmarks
 
 clean:
 	rm -rf $(NUMBA_CACHE_DIR) .pytest_cache build dist *.egg-info docs/_build docs/api

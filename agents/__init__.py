@@ -1,21 +1,21 @@
 """Agents that play any Savanna game through one interface, and the arena that pits them.
 
 >>> from savanna import make_game
->>> from savanna_agents import make_agent, play_match
+>>> from savanna.agents import make_agent, play_match
 >>> result = play_match(make_game("zebres"), [make_agent("mcts:sims=50"), make_agent("greedy")],
 ...                     games=4, workers=1)
 >>> print(result.table())
 
 Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``
-(``savanna_agents.base``); ``savanna_agents.registry`` turns specs like ``mcts:sims=1000,c=1.4``
+(``savanna.agents.base``); ``savanna.agents.registry`` turns specs like ``mcts:sims=1000,c=1.4``
 into agents.
 """
-from savanna_agents.arena import play_match, tournament
-from savanna_agents.base import Agent, describe
-from savanna_agents.greedy import GreedyAgent
-from savanna_agents.random_agent import RandomAgent
-from savanna_agents.registry import AGENTS, make_agent
-from savanna_agents.results import MatchResult, TournamentResult
+from savanna.agents.arena import play_match, tournament
+from savanna.agents.base import Agent, describe
+from savanna.agents.greedy import GreedyAgent
+from savanna.agents.random_agent import RandomAgent
+from savanna.agents.registry import AGENTS, make_agent
+from savanna.agents.results import MatchResult, TournamentResult
 
 __all__ = ["AGENTS", "Agent", "GreedyAgent", "MatchResult", "RandomAgent", "TournamentResult",
            "describe", "make_agent", "play_match", "tournament"]

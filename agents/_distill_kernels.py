@@ -1,7 +1,7 @@
 """The compiled half of distillation: one UCT search per game of a batch, in one parallel call.
 
 ``search_moves`` searches every active game of a batch with the MCTS kernels
-(``savanna_agents._mcts_kernels``: ``set_root``, ``run_uct``, ``root_children``), writes what the
+(``savanna.agents._mcts_kernels``: ``set_root``, ``run_uct``, ``root_children``), writes what the
 search knows at its root (the visits of every action, the mean return of the mover after each
 action, the root's mean return vector) and picks the move: drawn in proportion to the visits
 for a game's first ``sample_decisions`` decisions (the openings vary), the most visited after.
@@ -11,7 +11,7 @@ The games are split into chunks, one tree per chunk (``nodes`` and ``tree_states
 run on numba's threads. Each game draws from its own stream, so the results never depend on the
 thread count.
 
-A template: ``savanna_agents.distill.compiled_distill`` binds it through ``Game.compiled`` (the
+A template: ``savanna.agents.distill.compiled_distill`` binds it through ``Game.compiled`` (the
 game's kernels, ``A``, ``C``) with the MCTS kernels compiled for the same game.
 """
 from typing import TYPE_CHECKING
@@ -22,8 +22,8 @@ from numba import njit, prange
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
+    from savanna.agents._mcts_kernels import root_children, run_uct, set_root
     from savanna.binding import A, current_player_one
-    from savanna_agents._mcts_kernels import root_children, run_uct, set_root
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """AlphaZero with Gumbel search for any Savanna game, in one file: search, self-play, learner.
 
 * **Search** (``GumbelSearch``): the trees of a whole batch of games live in one flat pool
-  searched by compiled loops (``savanna_agents._az_kernels``). Each round every game descends to one
+  searched by compiled loops (``savanna.agents._az_kernels``). Each round every game descends to one
   leaf; the leaves of all games are evaluated in one forward pass of the network and backed
   up. The root uses Gumbel top-k sampling with sequential halving, the inside the paper's
   deterministic selection (Danihelka et al., ICLR 2022; mctx's ``gumbel_muzero_policy``), so
@@ -11,8 +11,8 @@
   With ``rollout_weight`` w > 0 a leaf's value mixes in one random playout from it (AlphaGo's
   ``(1 - w) * network + w * playout``): early in a run the value head knows nothing, a
   playout already something.
-* **Network** (``savanna_agents.networks.AZNet``): PPO's trunk (a sparse first layer over the
-  observation's active features, ``savanna_agents.features``), a policy head of one logit per
+* **Network** (``savanna.agents.networks.AZNet``): PPO's trunk (a sparse first layer over the
+  observation's active features, ``savanna.agents.features``), a policy head of one logit per
   action (masked softmax over the legal ones) and a value head of one output per player, in
   seats relative to the observer (output ``k`` is seat ``(observer + k) % P``).
 * **Self-play** (``SelfPlay``): ``games`` games played at once, each move searched; chance nodes
@@ -48,20 +48,15 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from savanna.errors import check_range, clip
-from savanna.game import CHANCE, TERMINAL
-from savanna.metadata import game_options
-from savanna.registry import resolve_game
-from savanna.rng import make_streams
-from savanna_agents import _az_kernels
-from savanna_agents._mcts_kernels import NODE_DTYPE
-from savanna_agents.checkpoint import CheckpointFormat
-from savanna_agents.features import active_features
-from savanna_agents.inference import network_evaluator
-from savanna_agents.mcts import compiled_search
-from savanna_agents.networks import AZNet, cross_entropy, load_weights
-from savanna_agents.packing import pack, unpack
-from savanna_agents.settings import (
+from savanna.agents import _az_kernels
+from savanna.agents._mcts_kernels import NODE_DTYPE
+from savanna.agents.checkpoint import CheckpointFormat
+from savanna.agents.features import active_features
+from savanna.agents.inference import network_evaluator
+from savanna.agents.mcts import compiled_search
+from savanna.agents.networks import AZNet, cross_entropy, load_weights
+from savanna.agents.packing import pack, unpack
+from savanna.agents.settings import (
     MAX_GAMES,
     MAX_SEED,
     check_hidden,
@@ -71,6 +66,11 @@ from savanna_agents.settings import (
     setting,
     settings_from_dict,
 )
+from savanna.errors import check_range, clip
+from savanna.game import CHANCE, TERMINAL
+from savanna.metadata import game_options
+from savanna.registry import resolve_game
+from savanna.rng import make_streams
 
 __all__ = ["AZConfig", "CHECKPOINT", "GumbelSearch", "Learner", "SearchResult", "SelfPlay",
            "Trainer", "Trajectories", "compiled_az", "load_checkpoint", "network_contents",
@@ -113,7 +113,7 @@ class AZConfig:
                                        "run refills the window)")
     init: str = setting("", "the weights the run starts from: a checkpoint (savanna fit's "
                             "model.pt, a run's best.pt) or a distillation dataset folder "
-                            "(fitted first, savanna_agents.fit; '': random)")
+                            "(fitted first, savanna.agents.fit; '': random)")
     log_every: int = setting(10, "self-play moves between two rows of metrics.csv")
     eval_minutes: float = setting(10.0, "training minutes between two ladder evaluations")
     eval_games: int = setting(100, "games per rung of the ladder", most=MAX_GAMES)
@@ -121,7 +121,7 @@ class AZConfig:
     ladder: tuple = setting(("mcts:sims=100", "mcts:sims=1000"),
                             "the agents evaluated against, one per rung")
     checkpoint_minutes: float = setting(5.0, "training minutes between two checkpoints")
-    threads: int = setting(1, "torch threads (1: see savanna_agents.ppo on shared cores)",
+    threads: int = setting(1, "torch threads (1: see savanna.agents.ppo on shared cores)",
                           most=1024)
 
     def __post_init__(self):
@@ -159,8 +159,8 @@ class AZConfig:
 
 # ----- the batched search ---------------------------------------------------------------------
 def compiled_az(game):
-    """``savanna_agents._az_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS node
-    helpers of ``savanna_agents._mcts_kernels``, compiled for the same game."""
+    """``savanna.agents._az_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS node
+    helpers of ``savanna.agents._mcts_kernels``, compiled for the same game."""
     mcts = compiled_search(game)
     return game.compiled(_az_kernels, **{name: getattr(mcts, name) for name in (
         "expand", "materialise", "backup", "select_chance", "init_node")})
@@ -173,7 +173,7 @@ class SearchResult(NamedTuple):
 
 
 class _Pool:
-    """The node and state arrays of a batch of trees (``savanna_agents._az_kernels``), grown on
+    """The node and state arrays of a batch of trees (``savanna.agents._az_kernels``), grown on
     demand and kept from one search to the next."""
 
     def __init__(self, game, nodes, states):
@@ -211,7 +211,7 @@ def _resized(array, size, used):
 
 class GumbelSearch:
     """Searches a batch of decision nodes at once (see the module docstring and
-    ``savanna_agents._az_kernels``): ``run(states, evaluate, rng) -> SearchResult``. Its settings::
+    ``savanna.agents._az_kernels``): ``run(states, evaluate, rng) -> SearchResult``. Its settings::
 
         sims            simulations per state
         max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
@@ -560,7 +560,7 @@ class Learner:
 
 def az_loss(net, obs, mask, policy, value, value_weight, policy_weight=1.0):
     """``policy_weight`` times the cross-entropy of the masked policy to the search's policy
-    (the fused head of ``savanna_agents.networks``, at the legal actions only) plus
+    (the fused head of ``savanna.agents.networks``, at the legal actions only) plus
     ``value_weight`` times the squared error of the value vector (the mean over seats, so that
     it reads the same for any number of players); and their values."""
     hidden = net.encode(torch.from_numpy(active_features(obs)))
@@ -580,7 +580,7 @@ class Trainer:
     ``game`` overrides the config's game name with an instance (e.g. a test game).
     ``selfplay(game, config, rng)`` makes the self-play: ``SelfPlay`` here, or anything with
     its ``play``, ``load_weights``, ``games_finished``, ``search.stats`` and state dicts
-    (``savanna_experiments.ray_backend.RaySelfPlay``: actors on a Ray cluster)."""
+    (``savanna.experiments.ray_backend.RaySelfPlay``: actors on a Ray cluster)."""
 
     def __init__(self, config, game=None, selfplay=SelfPlay, init_weights=None):
         self.config = cfg = config
@@ -663,7 +663,7 @@ def network_contents(game, config, model, counters=None, extra=None):
             "counters": counters or {}, "model": model, "extra": extra or {}}
 
 
-# ----- checkpoint files (sealed and checked: savanna_agents.checkpoint) ---------------------
+# ----- checkpoint files (sealed and checked: savanna.agents.checkpoint) ---------------------
 CHECKPOINT = CheckpointFormat(
     "savanna-az", 2,  # 2: the whole file sealed, the game options stored
     "AlphaZero", AZConfig.from_dict, AZNet,
@@ -680,7 +680,7 @@ def save_checkpoint(data, path):
 
 def load_checkpoint(path, game=None):
     """An AlphaZero checkpoint's contents, verified and checked in full before anything is
-    built from them (``savanna_agents.checkpoint.CheckpointFormat.load``)."""
+    built from them (``savanna.agents.checkpoint.CheckpointFormat.load``)."""
     return CHECKPOINT.load(path, game)
 
 

@@ -14,16 +14,16 @@ return is the highest alone, draws when it shares the highest, and loses otherwi
 **score** of an agent is its pairwise score against the others, averaged over opponents and
 games (1 for a higher return, 1/2 for an equal one): for two players, ``(wins + draws/2) / n``.
 Its Elo is ``400 log10(s / (1 - s))`` against the field (for two players, the Elo difference
-between them), with 95% Wilson intervals (``savanna_agents.stats``).
+between them), with 95% Wilson intervals (``savanna.agents.stats``).
 
 ``tournament(game, agents, games_per_pair)`` plays every pair of agents (every group of ``P``
 agents for a ``P``-player game), the batches of all its matches at once on one pool (or one
 Ray cluster), and fits Elo ratings to all pairwise results
-(``savanna_agents.stats.fit_elo``). The results, their tables and files are
-``savanna_agents.results``.
+(``savanna.agents.stats.fit_elo``). The results, their tables and files are
+``savanna.agents.results``.
 
 >>> from savanna import make_game
->>> from savanna_agents import make_agent
+>>> from savanna.agents import make_agent
 >>> result = play_match(make_game("zebres"), [make_agent("mcts:sims=20"), make_agent("greedy")],
 ...                     games=4, seed=1, workers=1)
 >>> print(result.table())
@@ -43,15 +43,15 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
+from savanna.agents.base import Agent, describe
+from savanna.agents.random_agent import RandomAgent
+from savanna.agents.results import MatchResult, TournamentResult
+from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
+from savanna.agents.stats import fit_elo, pair_scores
 from savanna.errors import check_int, clip
 from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
 from savanna.records import make_records
-from savanna_agents.base import Agent, describe
-from savanna_agents.random_agent import RandomAgent
-from savanna_agents.results import MatchResult, TournamentResult
-from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
-from savanna_agents.stats import fit_elo, pair_scores
 
 __all__ = ["BACKENDS", "default_start_method", "play_match", "tournament"]
 
@@ -74,7 +74,7 @@ def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int 
     an interactive session: with such a game or agent the match is played here, with a
     warning.
     ``backend``: ``"local"`` (a pool of ``workers`` processes) or ``"ray"``: every batch is a
-    Ray task (``savanna_agents.distributed``) on the cluster at ``address`` (default, as
+    Ray task (``savanna.agents.distributed``) on the cluster at ``address`` (default, as
     ``ray.init``: ``RAY_ADDRESS``, else the cluster running on this machine, else a Ray started
     here; ``"auto"``: the running one; ``"local"``: a new one), retried if its worker or node
     dies; ``workers`` and ``start_method`` are then unused.
@@ -124,7 +124,7 @@ def _play_matches(game, agents, matches, workers, progress, start_method, backen
     parts = [{} for _ in matches]
     seconds = [0.0] * len(matches)
     if backend == "ray":
-        from savanna_agents.distributed import ray_map
+        from savanna.agents.distributed import ray_map
 
         done = ray_map(_play_job, (game, agents, matches), jobs, address)
     else:

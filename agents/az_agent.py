@@ -5,7 +5,7 @@ The checkpoint ``baseline`` is the model shipped with the package for the game b
 and its number of players (``agents/baselines/<game>-<players>p.pt``, see ``baseline_path``),
 so ``make_agent("az:baseline")`` plays any game that has one.
 
-``AZAgent`` runs ``savanna_agents.alphazero.GumbelSearch`` on the whole batch of states it is given
+``AZAgent`` runs ``savanna.agents.alphazero.GumbelSearch`` on the whole batch of states it is given
 (one network call per round for all of them) and plays the search's move: the best of
 ``gumbel + log prior + sigma(q)`` among the most visited root actions. At play time there is
 no root noise by default (``gumbel_scale=0``: the prior's top-k, deterministic; noise helps
@@ -15,7 +15,7 @@ fits the budget times its states at the cost per simulation round measured in th
 before (at least 2), so that ``az`` and ``mcts`` can be compared at equal time per move.
 
 >>> from savanna import make_game
->>> from savanna_agents.alphazero import AZConfig, Trainer, save_checkpoint
+>>> from savanna.agents.alphazero import AZConfig, Trainer, save_checkpoint
 >>> trainer = Trainer(AZConfig(game="zebres", games=8, sims=4, hidden=(16, 16), batch_size=16,
 ...                            seed=0))
 >>> save_checkpoint(trainer.checkpoint(), "best.pt")   # as a run saves its best network
@@ -31,14 +31,14 @@ from importlib import resources
 import numpy as np
 import torch
 
-from savanna.errors import check_int, check_range
-from savanna_agents.alphazero import (
+from savanna.agents.alphazero import (
     GumbelSearch,
     load_checkpoint,
     network_evaluator,
     network_from_checkpoint,
 )
-from savanna_agents.base import check_decisions, random_argmax
+from savanna.agents.base import check_decisions, random_argmax
+from savanna.errors import check_int, check_range
 
 __all__ = ["AZAgent", "AZPolicyAgent", "BASELINE", "baseline_path", "shipped_baselines"]
 
@@ -49,7 +49,7 @@ BASELINE = "baseline"  # the checkpoint name of the shipped model of the game be
 
 def shipped_baselines():
     """The shipped baseline files, by name (``zebres-2p.pt``, ...)."""
-    folder = resources.files("savanna_agents") / "baselines"
+    folder = resources.files("savanna.agents") / "baselines"
     return sorted(f.name for f in folder.iterdir() if f.name.endswith(".pt")) \
         if folder.is_dir() else []
 
@@ -62,7 +62,7 @@ def baseline_path(game):
         shipped = ", ".join(n.removesuffix(".pt") for n in shipped_baselines()) or "none"
         raise ValueError(f"no AlphaZero baseline for {game.name} with {game.num_players} "
                          f"players; shipped: {shipped}")
-    return str(resources.files("savanna_agents") / "baselines" / name)
+    return str(resources.files("savanna.agents") / "baselines" / name)
 
 
 class AZPolicyAgent:

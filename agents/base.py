@@ -13,7 +13,7 @@ may batch states of many games and copy agents into worker processes.
 
 >>> import numpy as np
 >>> from savanna import make_game
->>> from savanna_agents import RandomAgent
+>>> from savanna.agents import RandomAgent
 >>> game = make_game("zebres")
 >>> states = game.init(4, rng=0)
 >>> agent = RandomAgent()
@@ -40,7 +40,7 @@ class Agent(Protocol):
 
 
 def describe(agent):
-    """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'``; ``savanna_agents.registry.make_agent``
+    """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'``; ``savanna.agents.registry.make_agent``
     turns it back into an equal agent."""
     settings = agent.settings()
     if not settings:

@@ -2,7 +2,7 @@
 
 ``distill(config, folder)`` plays ``config.games`` games of the teacher against itself, in parts
 of ``part_games`` games searched together in one compiled call per move
-(``savanna_agents._distill_kernels``, on every numba thread), and writes each part as
+(``savanna.agents._distill_kernels``, on every numba thread), and writes each part as
 ``part-00000.npz`` beside ``dataset.json`` (the settings, the game and its options, the
 versions). A part depends only on the seed and its number, so a run that was stopped resumes
 with the next missing part, and the dataset is the same whatever the thread count.
@@ -30,16 +30,16 @@ from typing import NamedTuple
 
 import numpy as np
 
+from savanna.agents import _distill_kernels
+from savanna.agents._mcts_kernels import NODE_DTYPE
+from savanna.agents.mcts import MCTSAgent, compiled_search
+from savanna.agents.settings import setting
 from savanna.errors import clip
 from savanna.files import atomic_write_bytes, atomic_write_text
 from savanna.game import CHANCE, TERMINAL, Game
 from savanna.metadata import package_version
 from savanna.registry import resolve_game
 from savanna.rng import make_streams
-from savanna_agents import _distill_kernels
-from savanna_agents._mcts_kernels import NODE_DTYPE
-from savanna_agents.mcts import MCTSAgent, compiled_search
-from savanna_agents.settings import setting
 
 __all__ = ["Dataset", "DistillConfig", "compiled_distill", "distill", "load_dataset", "merge"]
 
@@ -78,7 +78,7 @@ class DistillConfig:
 
 def teacher_settings(spec):
     """``(sims, c, rollouts)`` of a UCT teacher spec; a one-line ValueError for any other."""
-    from savanna_agents.registry import make_agent
+    from savanna.agents.registry import make_agent
 
     agent = make_agent(spec)
     if not isinstance(agent, MCTSAgent) or agent.evaluator is not None \
@@ -89,7 +89,7 @@ def teacher_settings(spec):
 
 
 def compiled_distill(game):
-    """``savanna_agents._distill_kernels`` bound to ``game`` and to its MCTS kernels."""
+    """``savanna.agents._distill_kernels`` bound to ``game`` and to its MCTS kernels."""
     mcts = compiled_search(game)
     return game.compiled(_distill_kernels, **{name: getattr(mcts, name) for name in (
         "set_root", "run_uct", "root_children")})

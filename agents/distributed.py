@@ -1,4 +1,4 @@
-"""Ray, the optional engine for more than one machine (``pip install 'savanna[ray]'``).
+"""Ray, the optional engine for more than one machine (``pip install 'savanna-games[ray]'``).
 
 * ``ray_map(fn, shared, items, address)``: ``fn(*shared, item)`` for every item, each a Ray
   task (``shared`` goes to the object store once), yielded as ``(item, result)`` pairs in the
@@ -25,7 +25,7 @@ MAX_RETRIES = 4  # runs of a task after its worker or node died
 def require_ray():
     """The ``ray`` module, or a one-line ValueError saying how to install it."""
     if importlib.util.find_spec("ray") is None:
-        raise ValueError("--backend ray needs Ray: pip install 'savanna[ray]'")
+        raise ValueError("--backend ray needs Ray: pip install 'savanna-games[ray]'")
     import ray
 
     return ray

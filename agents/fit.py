@@ -30,12 +30,12 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from savanna.agents.alphazero import AZConfig, az_loss, network_contents, save_checkpoint
+from savanna.agents.distill import Dataset
+from savanna.agents.features import active_features
+from savanna.agents.networks import AZNet
+from savanna.agents.settings import check_maxima, check_positive, setting
 from savanna.errors import check_range, clip
-from savanna_agents.alphazero import AZConfig, az_loss, network_contents, save_checkpoint
-from savanna_agents.distill import Dataset
-from savanna_agents.features import active_features
-from savanna_agents.networks import AZNet
-from savanna_agents.settings import check_maxima, check_positive, setting
 
 __all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
 

@@ -4,8 +4,8 @@ A search evaluates its leaves once per simulation round, a few dozen at a time, 
 per-call overhead (module dispatch, BLAS threads that spin beside other work) costs more than
 the arithmetic. ``network_evaluator`` copies the weights once and runs the trunk in serial
 numba loops: the first layer sums the weight rows of the observations' active features (as
-``savanna_agents.features`` does for training), the next layers are dense, and the priors are
-the masked softmax at the legal actions only (``savanna_agents.networks``). The values
+``savanna.agents.features`` does for training), the next layers are dense, and the priors are
+the masked softmax at the legal actions only (``savanna.agents.networks``). The values
 are those of ``net.from_features``; the tests check both against torch's forward pass.
 """
 import numpy as np
@@ -13,7 +13,7 @@ import torch
 from numba import njit
 from torch import nn
 
-from savanna_agents.networks import probabilities
+from savanna.agents.networks import probabilities
 
 __all__ = ["network_evaluator"]
 

@@ -12,7 +12,7 @@ One update:
 1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
    observation (as its active features, see below), the legal-action mask, the sampled
    action, its log-probability and the value. Illegal actions get probability exactly 0:
-   the softmax runs over the legal actions only (``savanna_agents.networks``; for the agents'
+   the softmax runs over the legal actions only (``savanna.agents.networks``; for the agents'
    dense logits, ``masked_log_probs`` there shifts illegal ones by the finite
    ``MASKED_LOGIT``, never ``-inf``: a NaN would follow from ``0 * -inf``).
    With ``shaping > 0`` the learner also gets the potential-based reward
@@ -29,19 +29,19 @@ One update:
    entropy taken over the legal actions only. Adam, gradient-norm clipping, learning rate
    annealed linearly to 0 over ``steps``.
 
-Speed: the network (``savanna_agents.networks.PolicyValueNet``) is small (two layers of 128)
+Speed: the network (``savanna.agents.networks.PolicyValueNet``) is small (two layers of 128)
 and one torch thread is the default: on two cores shared with anything else, a second OpenMP
 thread spins and slows the run several-fold. The first layer reads the observation's few
-active features (``savanna_agents.features``: the same function as a dense layer at a tenth of
+active features (``savanna.agents.features``: the same function as a dense layer at a tenth of
 the arithmetic), and the policy layer is evaluated at the legal actions only, fused with the
-masked softmax (``savanna_agents.networks``).
+masked softmax (``savanna.agents.networks``).
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
 its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
 updates the uninterrupted run would have made. A checkpoint file is sealed whole with a SHA-256
 and its contents are checked in full before anything is built from it (``load_checkpoint``:
-``CHECKPOINT``, a ``savanna_agents.checkpoint.CheckpointFormat``); it is written atomically
+``CHECKPOINT``, a ``savanna.agents.checkpoint.CheckpointFormat``); it is written atomically
 (``save_atomically``).
 
 A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
@@ -63,18 +63,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from savanna.batch_play import BatchPlay
-from savanna.errors import check_range, clip
-from savanna.game import Game
-from savanna.metadata import game_options
-from savanna.numbers import parse_float
-from savanna.registry import resolve_game
-from savanna_agents.checkpoint import CheckpointFormat, check_game, quoted_path
-from savanna_agents.features import active_features, stack_features
-from savanna_agents.greedy import GreedyAgent
-from savanna_agents.networks import PolicyValueNet, log_prob_and_entropy, sample
-from savanna_agents.packing import pack, unpack
-from savanna_agents.settings import (
+from savanna.agents.checkpoint import CheckpointFormat, check_game, quoted_path
+from savanna.agents.features import active_features, stack_features
+from savanna.agents.greedy import GreedyAgent
+from savanna.agents.networks import PolicyValueNet, log_prob_and_entropy, sample
+from savanna.agents.packing import pack, unpack
+from savanna.agents.settings import (
     MAX_GAMES,
     MAX_SEED,
     check_hidden,
@@ -85,6 +79,12 @@ from savanna_agents.settings import (
     setting,
     settings_from_dict,
 )
+from savanna.batch_play import BatchPlay
+from savanna.errors import check_range, clip
+from savanna.game import Game
+from savanna.metadata import game_options
+from savanna.numbers import parse_float
+from savanna.registry import resolve_game
 
 __all__ = ["CHECKPOINT", "PPOConfig", "RolloutBuffer", "Trainer", "load_checkpoint",
            "network_from_checkpoint", "parse_shares", "save_atomically"]
@@ -527,7 +527,7 @@ def _frozen(net):
     return {k: v.detach().clone() for k, v in net.state_dict().items()}
 
 
-# ----- checkpoint files (sealed and checked: savanna_agents.checkpoint) ---------------------
+# ----- checkpoint files (sealed and checked: savanna.agents.checkpoint) ---------------------
 CHECKPOINT = CheckpointFormat(
     "savanna-ppo", 3,  # 2: the contents sealed with a SHA-256; 3: the whole file, options
     "PPO", PPOConfig.from_dict, PolicyValueNet,
@@ -544,7 +544,7 @@ def save_atomically(data, path):
 
 def load_checkpoint(path, game=None, need_trainer=False):
     """A PPO checkpoint's contents, verified and checked in full before anything is built
-    from them (``savanna_agents.checkpoint.CheckpointFormat.load``)."""
+    from them (``savanna.agents.checkpoint.CheckpointFormat.load``)."""
     return CHECKPOINT.load(path, game, need_trainer)
 
 

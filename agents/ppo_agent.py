@@ -6,7 +6,7 @@ randomness comes from the ``rng`` given to ``act``. The registry spec is ``ppo:<
 (``ppo:runs/x/best.pt,sample=true``).
 
 ``agent.evaluator(game)`` is the PUCT evaluator ``(obs, mask, players) -> (priors, values)``
-of ``savanna_agents.mcts``: priors are the masked policy; the network values the position for the
+of ``savanna.agents.mcts``: priors are the masked policy; the network values the position for the
 player to move, so ``values[j, players[j]] = v`` and, the games being zero-sum, every other
 seat gets ``-v / (P - 1)`` (for two players, ``-v``).
 
@@ -20,7 +20,7 @@ negatively (-0.2) with the outcome of self-play games in their first 30 plies, p
 ``PPOMCTSAgent`` (registry ``ppo-mcts:<path>,sims=200``) is that search as an agent.
 
 >>> from savanna import make_game
->>> from savanna_agents.ppo import PPOConfig, Trainer
+>>> from savanna.agents.ppo import PPOConfig, Trainer
 >>> Trainer(PPOConfig(game="zebres", hidden=(16, 16), seed=0)).save("best.pt", full=False)
 >>> agent = PPOAgent("best.pt")                      # untrained here: a run's best.pt
 >>> mcts = MCTSAgent(sims=200, evaluator=agent.evaluator(make_game("zebres")))
@@ -30,12 +30,12 @@ import inspect
 import numpy as np
 import torch
 
+from savanna.agents.base import check_decisions, random_argmax
+from savanna.agents.checkpoint import check_game, quoted_path
+from savanna.agents.mcts import MCTSAgent
+from savanna.agents.networks import masked_log_probs
+from savanna.agents.ppo import load_checkpoint, network_from_checkpoint
 from savanna.errors import clip
-from savanna_agents.base import check_decisions, random_argmax
-from savanna_agents.checkpoint import check_game, quoted_path
-from savanna_agents.mcts import MCTSAgent
-from savanna_agents.networks import masked_log_probs
-from savanna_agents.ppo import load_checkpoint, network_from_checkpoint
 
 __all__ = ["PPOAgent", "PPOMCTSAgent"]
 

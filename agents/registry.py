@@ -13,21 +13,21 @@ import types
 import typing
 from typing import Any
 
+from savanna.agents.base import Agent
 from savanna.errors import clip
 from savanna.numbers import parse_float, parse_int
 from savanna.registry import load_entry
-from savanna_agents.base import Agent
 
 __all__ = ["AGENTS", "agent_class", "make_agent", "parse_spec"]
 
 AGENTS = {
-    "random": "savanna_agents.random_agent:RandomAgent",
-    "greedy": "savanna_agents.greedy:GreedyAgent",
-    "mcts": "savanna_agents.mcts:MCTSAgent",
-    "ppo": "savanna_agents.ppo_agent:PPOAgent",
-    "ppo-mcts": "savanna_agents.ppo_agent:PPOMCTSAgent",
-    "az": "savanna_agents.az_agent:AZAgent",
-    "az-policy": "savanna_agents.az_agent:AZPolicyAgent",
+    "random": "savanna.agents.random_agent:RandomAgent",
+    "greedy": "savanna.agents.greedy:GreedyAgent",
+    "mcts": "savanna.agents.mcts:MCTSAgent",
+    "ppo": "savanna.agents.ppo_agent:PPOAgent",
+    "ppo-mcts": "savanna.agents.ppo_agent:PPOMCTSAgent",
+    "az": "savanna.agents.az_agent:AZAgent",
+    "az-policy": "savanna.agents.az_agent:AZPolicyAgent",
 }
 
 _NONE = type(None)

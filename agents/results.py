@@ -1,5 +1,5 @@
 """What a match or a tournament leaves: ``MatchResult`` and ``TournamentResult``
-(``savanna_agents.arena`` plays them), their summaries, text tables, notebook HTML and files (JSON
+(``savanna.agents.arena`` plays them), their summaries, text tables, notebook HTML and files (JSON
 and CSV, each written atomically into a new or empty folder)."""
 import csv
 import io
@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from savanna.agents.stats import Z95, elo_from_score, pair_scores, wilson_interval
 from savanna.files import atomic_write_text, output_folder
 from savanna.records import write_records
-from savanna_agents.stats import Z95, elo_from_score, pair_scores, wilson_interval
 
 __all__ = ["RECORDS_FILE", "MatchResult", "TournamentResult"]
 

@@ -1,6 +1,6 @@
 """Settings declared once: a dataclass field carries its default, a one-line doc and, for a
 count that sizes memory (games at once, batch sizes, replay windows), its largest allowed value,
-from which the command line (``savanna_experiments.arguments``) generates the flag, its parser
+from which the command line (``savanna.experiments.arguments``) generates the flag, its parser
 and its help."""
 import copy
 import dataclasses

@@ -4,7 +4,7 @@ in ``_validity``).
 
 The track is at most 21 rows x 3 lanes = 63 cells, so every cell set (rocks, quicksand, curves,
 occupied cells, ...) is one uint64 with bit ``row*3 + lane``. Phases and action ids are those of
-``banjooli.spec``, decisions those of ``banjooli.notation``.
+``savanna.banjooli.spec``, decisions those of ``savanna.banjooli.notation``.
 
 During a move the board does not change (only the mover moves, and berries count as ground), so
 whether a move can spend all its points depends only on the mover's cell and points left:
@@ -13,8 +13,8 @@ whether a move can spend all its points depends only on the mover's cell and poi
 import numpy as np
 from numba import njit
 
-from banjooli import spec
-from banjooli.spec import (
+from savanna.banjooli import spec
+from savanna.banjooli.spec import (
     A_ASSIGN,
     A_BACK,
     A_BERRY,

@@ -4,12 +4,12 @@
 import numpy as np
 from numba import njit
 
-from banjooli import spec
-from banjooli._kernels import ZERO
-from banjooli.spec import END, JADE, PLACE, REROLL, ROLL
+from savanna.banjooli import spec
+from savanna.banjooli._kernels import ZERO
+from savanna.banjooli.spec import END, JADE, PLACE, REROLL, ROLL
 from savanna.bits import lowest_bit
 
-# observation offsets (numba freezes these module globals), from the layout in banjooli.spec
+# observation offsets (numba freezes these module globals), from the layout in savanna.banjooli.spec
 OBS_OSTRICHES = spec.OBS.offset("ostriches")
 OBS_SCARED = spec.OBS.offset("scared")
 OBS_IMPASSABLE = spec.OBS.offset("impassable")

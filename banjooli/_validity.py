@@ -1,12 +1,12 @@
-"""Which rows of ``banjooli._kernels.STATE_DTYPE`` are Banjooli Xeet states: ``valid_one``
+"""Which rows of ``savanna.banjooli._kernels.STATE_DTYPE`` are Banjooli Xeet states: ``valid_one``
 and the reasons it gives (``STATE_ERRORS``), apart from the hot kernels that trust what it
-accepts (the possible states are listed in ``banjooli.game``'s docstring).
+accepts (the possible states are listed in ``savanna.banjooli.game``'s docstring).
 """
 import numpy as np
 from numba import njit
 
-from banjooli import spec
-from banjooli._kernels import (
+from savanna.banjooli import spec
+from savanna.banjooli._kernels import (
     CATALOGUE_FACES,
     FACE_CURVE,
     NEST_SET,
@@ -17,7 +17,7 @@ from banjooli._kernels import (
     _course_sets,
     _occupied,
 )
-from banjooli.spec import (
+from savanna.banjooli.spec import (
     BVORTEX,
     END,
     FORESIGHT,

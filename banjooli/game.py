@@ -1,4 +1,4 @@
-"""Banjooli Xeet as a ``savanna.game.Game``, on the kernels of ``banjooli._kernels``.
+"""Banjooli Xeet as a ``savanna.game.Game``, on the kernels of ``savanna.banjooli._kernels``.
 
 Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the rules use 4, 5 or
 6; shorter courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
@@ -6,7 +6,8 @@ Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the ru
 explicit list of distinct face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
 ``special`` is None and ``terrain``, if given, its length); ``berries`` the berry variant (each
 seat first places one unseen berry; the course must have a ground cell per seat). Notation and
-[decision]s: ``banjooli.notation``; phases, action ids and observation layout: ``banjooli.spec``.
+[decision]s: ``savanna.banjooli.notation``; phases, action ids and observation layout:
+``savanna.banjooli.spec``.
 
 Possible states (``_validity.valid_one``; ``from_text`` rejects the others). Where the rules
 leave a gap we read them as a player would:
@@ -33,9 +34,9 @@ leave a gap we read them as a player would:
 """
 import numpy as np
 
-from banjooli import _kernels as K
-from banjooli import _observe, _validity, notation, spec
-from banjooli.render import render_drawing, render_text
+from savanna.banjooli import _kernels as K
+from savanna.banjooli import _observe, _validity, notation, spec
+from savanna.banjooli.render import render_drawing, render_text
 from savanna.binding import Kernels
 from savanna.errors import check_choice, check_int, clip
 from savanna.game import Game

@@ -1,6 +1,6 @@
 """Banjooli Xeet text notation: the ``Position`` both implementations convert to and from,
-and action names (the course data, action ids and observation layout are ``banjooli.spec``'s).
-Pure Python.
+and action names (the course data, action ids and observation layout are
+``savanna.banjooli.spec``'s). Pure Python.
 
 A state is one line of fields, in this order, separated by single spaces (shown here on two)::
 
@@ -68,7 +68,7 @@ import operator
 import re
 from dataclasses import dataclass, replace
 
-from banjooli.spec import (
+from savanna.banjooli.spec import (
     A_ASSIGN,
     A_BACK,
     A_BERRY,

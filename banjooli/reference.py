@@ -1,11 +1,12 @@
 """Slow, obvious Banjooli Xeet rules in pure Python: the oracle the kernels are checked against.
 
 Works on its own mutable ``State`` (lists), converted from and to ``notation.Position``.
-Imports neither numba nor ``banjooli._kernels``. Decisions are those of ``banjooli.notation``.
+Imports neither numba nor ``savanna.banjooli._kernels``. Decisions are those of
+``savanna.banjooli.notation``.
 """
 from dataclasses import dataclass, fields
 
-from banjooli import notation, spec
+from savanna.banjooli import notation, spec
 
 CHANCE, TERMINAL = -1, -2
 

@@ -7,7 +7,7 @@ sorcery die), whose turn and what they do, each seat's prediction card and point
 legend. With a ``player``, only what that seat knows: the others' cards and points, and the
 kinds of berries that seat has not seen, show as ``?``.
 """
-from banjooli import notation, spec
+from savanna.banjooli import notation, spec
 from savanna.draw import Drawing
 
 TEXT_CHARS = ".#QCWXLV"  # rocks as # so that R stays the red ostrich

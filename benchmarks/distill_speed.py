@@ -1,9 +1,9 @@
 """Distillation: the teacher's self-play speed, and the gates of fitted networks.
 
-    python -m savanna_benchmarks --distill                    teacher speed, every game
-    python -m savanna_benchmarks --gates runs/fit-zebres ...  the gate reports of fits
+    python -m savanna.benchmarks --distill                    teacher speed, every game
+    python -m savanna.benchmarks --gates runs/fit-zebres ...  the gate reports of fits
 
-``speed`` times ``savanna_agents.distill.play_part`` (UCT-64 self-play of a part of ``games``
+``speed`` times ``savanna.agents.distill.play_part`` (UCT-64 self-play of a part of ``games``
 games, searched together in one compiled call per move) after one warm-up part, on one numba
 thread and on all of them, side by side in alternating repeats; it reports decisions
 (positions of the dataset) per second of wall time, medians. ``gate_section`` turns the
@@ -24,8 +24,8 @@ def speed(games=128, repeats=3, teacher="mcts:sims=64", configs=CONFIGS):
     """``[(what, positions per second, "/s")]``: each configuration on one thread and on all."""
     import numba
 
+    from savanna.agents.distill import DistillConfig, play_part
     from savanna.registry import resolve_game
-    from savanna_agents.distill import DistillConfig, play_part
 
     rows, threads = [], numba.get_num_threads()
     for name, options in configs:

@@ -1,6 +1,6 @@
 """What Ray costs against the local pool, and what it could give on more machines (issue #15).
 
-    python -m savanna_benchmarks.distributed [--agents 6] [--games-per-pair 64] [--address ADDR]
+    python -m savanna.benchmarks.distributed [--agents 6] [--games-per-pair 64] [--address ADDR]
 
 Measures, on this machine, a round robin of ``--agents`` cheap agents (random, greedy and
 MCTS with few simulations, repeated) on Zèbres:
@@ -21,8 +21,8 @@ import os
 import pickle
 import time
 
-from savanna_agents.arena import _play_job, tournament
-from savanna_agents.registry import make_agent
+from savanna.agents.arena import _play_job, tournament
+from savanna.agents.registry import make_agent
 
 __all__ = ["main", "measure"]
 
@@ -35,8 +35,8 @@ def _noop(item):
 
 def measure(agents=6, games_per_pair=64, address=None, write=print):
     """The measurements of the module docstring, as a dict."""
-    from savanna_agents.distributed import connect, ray_map
-    from zebres.game import ZebresGame
+    from savanna.agents.distributed import connect, ray_map
+    from savanna.zebres.game import ZebresGame
 
     game = ZebresGame()
     field = [make_agent(FIELD[i % len(FIELD)]) for i in range(agents)]
@@ -133,7 +133,7 @@ def report(m):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m savanna_benchmarks.distributed",
+    parser = argparse.ArgumentParser(prog="python -m savanna.benchmarks.distributed",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agents", type=int, default=6, help="agents of the round robin")

@@ -1,6 +1,6 @@
-"""Savanna side by side with its peers, in one run: ``python -m savanna_benchmarks --peers``.
+"""Savanna side by side with its peers, in one run: ``python -m savanna.benchmarks --peers``.
 
-**Connect four** (``savanna_benchmarks.connect_four``, the one game that every peer implements; the
+**Connect four** (``savanna.benchmarks.connect_four``, the one game that every peer implements; the
 same rules, checked against OpenSpiel's in tests/connect_four):
 
 * **playouts**: our ``Game.random_playouts`` (serial, 1 thread) against a bare numba loop over
@@ -8,7 +8,7 @@ same rules, checked against OpenSpiel's in tests/connect_four):
   against OpenSpiel's C++ random play: ``evaluate_bots`` with two uniform random bots (one
   C++ game per call; OpenSpiel's C++ ``RandomRolloutEvaluator`` has no Python entry point to
   call alone); games/s.
-* **MCTS**: our UCT (``savanna_agents.mcts.MCTSAgent``) against OpenSpiel's C++ ``MCTSBot`` on its
+* **MCTS**: our UCT (``savanna.agents.mcts.MCTSAgent``) against OpenSpiel's C++ ``MCTSBot`` on its
   own ``connect_four``, from the empty board, at equal simulations (one random rollout per new
   leaf, ``c = 1.4``, no solver), in simulations/s; then **strength**: ``STRENGTH_GAMES`` games,
   seats alternating, each side spending the same wall time per move on average (see
@@ -52,10 +52,10 @@ import numpy as np
 from numba import njit
 
 from savanna import threads
+from savanna.benchmarks.connect_four import _kernels as C4
+from savanna.benchmarks.throughput import Rate, interleaved_rates, random_legal, spread_rate
 from savanna.registry import make_game
 from savanna.rng import below, make_streams
-from savanna_benchmarks.connect_four import _kernels as C4
-from savanna_benchmarks.throughput import Rate, interleaved_rates, random_legal, spread_rate
 
 CHART = Path(__file__).with_name("peers.png")
 GAME = "zebres"
@@ -184,7 +184,7 @@ def c4_openspiel_bots(n):
 
 # ----- connect four: MCTS -------------------------------------------------------------------
 def c4_mcts(sims, searches=10):
-    from savanna_agents.mcts import MCTSAgent
+    from savanna.agents.mcts import MCTSAgent
 
     game = make_game(C4_GAME)
     game.warmup()
@@ -220,7 +220,7 @@ def c4_strength(games, seconds, progress=print):
     2.0.2 with a null pointer when a busy machine let no simulation finish in time); ours gets
     a time budget steered, move by move, towards the mean time OpenSpiel's moves actually
     took, so that both sides spend the same wall time per move on average."""
-    from savanna_agents.mcts import MCTSAgent
+    from savanna.agents.mcts import MCTSAgent
 
     pyspiel = _pyspiel()
     ours_game = make_game(C4_GAME)
@@ -406,7 +406,7 @@ def playouts_run(game, n, calls, kernel):
 
 # ----- Zèbres: MCTS ------------------------------------------------------------------------
 def ours_mcts(sims, repeats):
-    from savanna_agents.mcts import MCTSAgent
+    from savanna.agents.mcts import MCTSAgent
 
     game = make_game(GAME)
     game.warmup()
@@ -449,7 +449,7 @@ def openspiel_cpp_mcts(sims, repeats, actions):
 def openspiel_cpp_mcts_isolated(sims, repeats, actions):
     """The C++ bot's rate, measured in a child process so that a crash skips the row."""
     _openspiel_state(actions)  # a missing OpenSpiel is reported here, not as a crash
-    code = ("import sys; from savanna_benchmarks.peers import openspiel_cpp_mcts; "
+    code = ("import sys; from savanna.benchmarks.peers import openspiel_cpp_mcts; "
             f"print(*openspiel_cpp_mcts({sims}, {repeats}, {actions!r}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parent.parent)
@@ -477,7 +477,7 @@ def _update_rate(update, steps_done, updates):
 
 
 def ours_ppo(updates, torch_threads):
-    from savanna_agents.ppo import PPOConfig, Trainer
+    from savanna.agents.ppo import PPOConfig, Trainer
 
     cfg = PPOConfig(game=GAME, seed=0, opponents={"random": 1.0},
                     threads=torch_threads,

@@ -1,12 +1,12 @@
 """Run the benchmarks and write them, with the machine and versions, to RESULTS.md.
 
-    python -m savanna_benchmarks                 # every available game, full repeats
-    python -m savanna_benchmarks --games zebres  # one game
-    python -m savanna_benchmarks --quick --no-write
-    python -m savanna_benchmarks --peers         # side by side with OpenSpiel, sb3, PettingZoo, pgx
-    python -m savanna_benchmarks --validation    # what checking the states that enter the API costs
-    python -m savanna_benchmarks --alphazero     # AlphaZero self-play speed on Zèbres, end to end
-    python -m savanna_benchmarks --scaling       # the vector env on 1 and 2 threads, under load
+    python -m savanna.benchmarks                 # every available game, full repeats
+    python -m savanna.benchmarks --games zebres  # one game
+    python -m savanna.benchmarks --quick --no-write
+    python -m savanna.benchmarks --peers         # side by side with OpenSpiel, sb3, PettingZoo, pgx
+    python -m savanna.benchmarks --validation    # what checking the states that enter the API costs
+    python -m savanna.benchmarks --alphazero     # AlphaZero self-play speed on Zèbres, end to end
+    python -m savanna.benchmarks --scaling       # the vector env on 1 and 2 threads, under load
 """
 import argparse
 import datetime
@@ -16,9 +16,9 @@ import shlex
 import sys
 from pathlib import Path
 
+from savanna.benchmarks.throughput import GAMES, measure_game
 from savanna.files import atomic_write_text
 from savanna.registry import game_class
-from savanna_benchmarks.throughput import GAMES, measure_game
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 
@@ -85,11 +85,11 @@ def write_results(sections):
     atomic_write_text(RESULTS, header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
 
 
-def main(argv=None, prog="python -m savanna_benchmarks", parser_class=argparse.ArgumentParser):
+def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.ArgumentParser):
     """The command line; ``prog`` is how it was called (``savanna bench`` too), whose parser
     class (``parser_class``) says how a mistake is reported."""
     parser = parser_class(prog=prog, description=__doc__.replace(
-        "python -m savanna_benchmarks", prog), formatter_class=argparse.RawDescriptionHelpFormatter)
+        "python -m savanna.benchmarks", prog), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", choices=list(GAMES), metavar="GAME",
                         help=f"games to measure (default: all of {list(GAMES)})")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller batches")
@@ -146,7 +146,7 @@ def publish(args, title, body):
 
 def peers_main(args, when, command, where):
     """``--peers``: the side-by-side section of RESULTS.md and its bar chart."""
-    from savanna_benchmarks import peers
+    from savanna.benchmarks import peers
 
     results = peers.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
     body = peers.section(results, when, command, where)
@@ -159,7 +159,7 @@ def peers_main(args, when, command, where):
 
 def validation_main(args, when, command, where):
     """``--validation``: the section on what checking incoming states costs."""
-    from savanna_benchmarks import validation
+    from savanna.benchmarks import validation
 
     rows = validation.measure(repeats=5 if args.quick else 15,
                               progress=lambda m: print(m, file=sys.stderr))
@@ -169,9 +169,9 @@ def validation_main(args, when, command, where):
 
 
 def alphazero_main(args, when, command, where):
-    """``--alphazero``: self-play speed end to end (``savanna_benchmarks.az_selfplay``) at the
+    """``--alphazero``: self-play speed end to end (``savanna.benchmarks.az_selfplay``) at the
     default settings, the median of its timed windows by CPU rate."""
-    from savanna_benchmarks.az_selfplay import selfplay_speed
+    from savanna.benchmarks.az_selfplay import selfplay_speed
 
     repeats = 3 if args.quick else 5
     windows = selfplay_speed("zebres", moves=20 if args.quick else 50, repeats=repeats,
@@ -193,9 +193,9 @@ def alphazero_main(args, when, command, where):
 
 
 def scaling_main(args, when, command, where):
-    """``--scaling``: the section on threads (``savanna_benchmarks.scaling``), with what else
+    """``--scaling``: the section on threads (``savanna.benchmarks.scaling``), with what else
     ran on the machine before and after."""
-    from savanna_benchmarks import scaling
+    from savanna.benchmarks import scaling
 
     before = scaling.neighbours()
     rows = scaling.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
@@ -208,8 +208,8 @@ def scaling_main(args, when, command, where):
 
 def distill_main(args, when, command, where):
     """``--distill``: the teacher's self-play speed; ``--gates``: fitted networks' gates
-    (``savanna_benchmarks.distill_speed``)."""
-    from savanna_benchmarks import distill_speed
+    (``savanna.benchmarks.distill_speed``)."""
+    from savanna.benchmarks import distill_speed
 
     if args.gates:
         title = "distillation — gates of the fitted networks"

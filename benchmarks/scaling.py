@@ -1,5 +1,5 @@
 """The vector env's step on one and two threads, its Python share, and the adaptive thread
-choice beside a busy process (issue #23): ``python -m savanna_benchmarks --scaling``.
+choice beside a busy process (issue #23): ``python -m savanna.benchmarks --scaling``.
 
 * **threads**: each game's vector env at n = 4096 (random opponent, uniform random legal
   actions, autoreset, ``copy=True``) on 1 thread (``parallel=False``), on 2 threads
@@ -34,10 +34,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from savanna.benchmarks.throughput import interleaved_rates, random_legal
 from savanna.registry import make_game
 from savanna.rng import make_streams
 from savanna.vector_env import SavannaVectorEnv
-from savanna_benchmarks.throughput import interleaved_rates, random_legal
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"zebres": {}, "bonobo": {"num_players": 2}, "banjooli": {"num_players": 2},
@@ -130,7 +130,7 @@ def serial_share(speedup_2):
 
 def under_load_child(quick):
     """In a child process: the medians of ``peers.under_load``, by row key."""
-    from savanna_benchmarks.peers import under_load
+    from savanna.benchmarks.peers import under_load
 
     return {row.key: row.rate.median for row in under_load(quick, progress=lambda m: None)}
 
@@ -142,7 +142,7 @@ def under_load_rows(runs, quick, progress=print):
     ratios = {}
     for r in range(runs):
         progress(f"scaling: under load, run {r + 1} of {runs}")
-        code = (f"import json; from savanna_benchmarks.scaling import under_load_child; "
+        code = (f"import json; from savanna.benchmarks.scaling import under_load_child; "
                 f"print(json.dumps(under_load_child({quick})))")
         done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                               text=True, check=True)

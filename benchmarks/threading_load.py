@@ -1,10 +1,10 @@
 """How numba's threading layers and thread counts behave beside one busy process (issue #16).
 
-    python -m savanna_benchmarks.threading_load [--quick]
+    python -m savanna.benchmarks.threading_load [--quick]
 
 For each threading layer available here (``NUMBA_THREADING_LAYER``: workqueue, omp, tbb) and
 parallel chunk size (``numba.set_parallel_chunksize``: 0 = static split, 1 = dynamic), a child
-process measures the rows of ``savanna_benchmarks.peers.under_load``: connect four's random
+process measures the rows of ``savanna.benchmarks.peers.under_load``: connect four's random
 playouts and vector env step (n = 1024, self-play) on 1 thread, on 2 threads as today
 (``parallel=True``) and with ``savanna.threads``' adaptive choice, idle and with a busy process
 (``while True: pass``) beside. The figures that matter are the ratios to 1 thread in each
@@ -26,7 +26,7 @@ def child(chunksize, quick):
     adaptive; idle and beside a busy process) and the threading layer in use."""
     import numba
 
-    from savanna_benchmarks.peers import under_load
+    from savanna.benchmarks.peers import under_load
 
     numba.set_parallel_chunksize(chunksize)
     rates = {row.key: row.rate.median for row in under_load(quick, progress=lambda m: None)}
@@ -37,7 +37,7 @@ def main(quick=False):
     for layer in LAYERS:
         for chunksize in CHUNKSIZES:
             env = {**os.environ, "NUMBA_THREADING_LAYER": layer}
-            code = (f"import json; from savanna_benchmarks.threading_load import child; "
+            code = (f"import json; from savanna.benchmarks.threading_load import child; "
                     f"print(json.dumps(child({chunksize}, {quick})))")
             done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                                   capture_output=True, text=True)

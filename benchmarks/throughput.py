@@ -21,9 +21,9 @@ from savanna.vector_env import SavannaVectorEnv
 
 # game name -> (game options, reference module)
 GAMES = {
-    "zebres": ({}, "zebres.reference"),
-    "bonobo": ({"num_players": 2}, "bonobo.reference"),
-    "banjooli": ({"num_players": 2}, "banjooli.reference"),
+    "zebres": ({}, "savanna.zebres.reference"),
+    "bonobo": ({"num_players": 2}, "savanna.bonobo.reference"),
+    "banjooli": ({"num_players": 2}, "savanna.banjooli.reference"),
 }
 VECTOR_SIZES = (1, 64, 1024, 4096)
 
@@ -173,7 +173,7 @@ def first_decision(game, rng=0):
 
 def mcts_simulations(game, sims, repeats):
     """UCT simulations per second (one random rollout each) from the first decision, 1 thread."""
-    from savanna_agents.mcts import MCTSAgent
+    from savanna.agents.mcts import MCTSAgent
 
     agent = MCTSAgent(sims=sims, rollouts=1, determinizations=1)
     row = first_decision(game)
@@ -184,7 +184,7 @@ def training_throughput(game="zebres", updates=10, **settings):
     """End-to-end PPO training speed in learner steps per second of wall time: rollouts from
     the batched envs against the default opponent pool, and the updates, after one warm-up
     update (compilation)."""
-    from savanna_agents.ppo import PPOConfig, Trainer
+    from savanna.agents.ppo import PPOConfig, Trainer
 
     trainer = Trainer(PPOConfig(game=game, steps=10**12, **settings))
     trainer.train_update()

@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
+from savanna.benchmarks.throughput import GAMES
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import make_game
-from savanna_benchmarks.throughput import GAMES
 
 
 def unchecked(game):

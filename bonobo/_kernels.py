@@ -1,7 +1,7 @@
 """Bonobo Beach on bitboards: state dtype, lookup tables and the scalar numba kernels.
 
 Triangle ``t`` is bit ``t`` of a uint64 (54 bits), spot ``s`` bit ``s`` (19 bits); slots,
-spots and symbols are the tables of ``bonobo.spec``. A state is one row of
+spots and symbols are the tables of ``savanna.bonobo.spec``. A state is one row of
 ``STATE_DTYPE`` (packed, so ``tobytes()`` has no padding)::
 
     covered      triangles under a tile
@@ -22,8 +22,8 @@ never an order: each draw is a chance node with probability ``pile[o] / sum(pile
 import numpy as np
 from numba import njit
 
-from bonobo import spec
 from savanna.bits import ONE, lowest_bit, popcount
+from savanna.bonobo import spec
 from savanna.codes import CHANCE, TERMINAL
 
 # ----- declared facts ------------------------------------------------------------------------

@@ -4,8 +4,9 @@
 import numpy as np
 from numba import njit
 
-from bonobo import spec
-from bonobo._kernels import (
+from savanna.bits import ONE, lowest_bit, popcount
+from savanna.bonobo import spec
+from savanna.bonobo._kernels import (
     END,
     PAWNS,
     PLACE,
@@ -15,9 +16,8 @@ from bonobo._kernels import (
     _activated,
     _legal_spots,
 )
-from savanna.bits import ONE, lowest_bit, popcount
 
-# observation offsets (numba freezes these module globals), from the layout in bonobo.spec
+# observation offsets (numba freezes these module globals), from the layout in savanna.bonobo.spec
 OBS_TILES = spec.OBS.offset("tiles")
 OBS_ACTIVATED = spec.OBS.offset("activated")
 OBS_SYMBOLS = spec.OBS.offset("symbols")

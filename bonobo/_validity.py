@@ -1,13 +1,14 @@
-"""Which rows of ``bonobo._kernels.STATE_DTYPE`` are Bonobo Beach positions: ``valid_one`` and
-the reasons it gives (``STATE_ERRORS``), apart from the hot kernels that trust what it accepts.
+"""Which rows of ``savanna.bonobo._kernels.STATE_DTYPE`` are Bonobo Beach positions: ``valid_one``
+and the reasons it gives (``STATE_ERRORS``), apart from the hot kernels that trust what it accepts.
 
 ``valid_one`` accepts exactly the states ``from_text`` can write.
 """
 import numpy as np
 from numba import njit
 
-from bonobo import spec
-from bonobo._kernels import (
+from savanna.bits import ONE, lowest_bit, popcount
+from savanna.bonobo import spec
+from savanna.bonobo._kernels import (
     ALL_TRIANGLES,
     CHOOSE,
     DRAWING,
@@ -26,7 +27,6 @@ from bonobo._kernels import (
     _can_draw,
     _legal_spots,
 )
-from savanna.bits import ONE, lowest_bit, popcount
 
 # Reasons valid_one gives for an impossible state, by code (0: the state is possible).
 STATE_ERRORS = (

@@ -1,4 +1,4 @@
-"""Bonobo Beach as a ``savanna.game.Game``, on the bitboard kernels of ``bonobo._kernels``.
+"""Bonobo Beach as a ``savanna.game.Game``, on the bitboard kernels of ``savanna.bonobo._kernels``.
 
 ``BonoboGame(num_players=2)`` for 2, 3 or 4 players. Rules: ../shared/rules/bonobo.md, plus
 these [decision]s (each tested in tests/bonobo/test_rules.py):
@@ -41,10 +41,10 @@ A possible position (what ``from_text`` and ``from_position`` accept, and exactl
 """
 import numpy as np
 
-from bonobo import _kernels as K
-from bonobo import _observe, _validity, notation, spec
-from bonobo.render import render_drawing, render_text
 from savanna.binding import Kernels
+from savanna.bonobo import _kernels as K
+from savanna.bonobo import _observe, _validity, notation, spec
+from savanna.bonobo.render import render_drawing, render_text
 from savanna.game import Game
 
 __all__ = ["BonoboGame"]

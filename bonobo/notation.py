@@ -1,5 +1,5 @@
 """Bonobo Beach text notation (pure Python): positions and action names, and the geometry they
-name (its tables are declared in ``bonobo.spec``).
+name (its tables are declared in ``savanna.bonobo.spec``).
 
 Geometry (rules §1, [decision] data kept as tables so a real layout can replace them): lattice
 points ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= 3``; triangles ``t00``-``t53`` row by row
@@ -39,7 +39,7 @@ Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` ..
 import re
 from dataclasses import dataclass
 
-from bonobo.spec import (
+from savanna.bonobo.spec import (
     DRAW,
     FINAL_SCORE_MAX,
     MAX_SCORE,
@@ -175,10 +175,10 @@ def parse(text):
 
 def check_position(pos):
     """Raise a one-line ValueError unless ``pos`` is a possible Bonobo state: every field of
-    the right type and in range, then the state consistent (the rules of ``bonobo.game``).
+    the right type and in range, then the state consistent (the rules of ``savanna.bonobo.game``).
     The kernels' ``valid_one`` accepts exactly the states this accepts."""
     if not isinstance(pos, Position):
-        raise ValueError(f"expected a bonobo.notation.Position, got {clip(pos)}")
+        raise ValueError(f"expected a savanna.bonobo.notation.Position, got {clip(pos)}")
     check_num_players(pos.num_players)
     P = pos.num_players
     _check_fields(pos)

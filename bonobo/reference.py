@@ -1,12 +1,12 @@
 """Bonobo Beach rules in slow, obvious Python: the oracle the numba kernels are checked against.
 
-It shares only the board data and naming of ``bonobo.notation`` (triangles, slots, spots,
+It shares only the board data and naming of ``savanna.bonobo.notation`` (triangles, slots, spots,
 symbols, tile counts, action ids) and re-derives everything else from the rules text: the
 neighbours from shared corners, activation, scoring, eviction, turn order, the observation.
-It never imports numba or ``bonobo._kernels``. States are plain dataclasses; every function is
-functional (returns a new state).
+It never imports numba or ``savanna.bonobo._kernels``. States are plain dataclasses; every function
+is functional (returns a new state).
 
-[decision]s (also in ``bonobo.game``): the drawn tile is placed by the drawing player as a
+[decision]s (also in ``savanna.bonobo.game``): the drawn tile is placed by the drawing player as a
 separate decision, even when one slot is free (this matches the counts of rules §9); after a
 turn the next player in cyclic order who can act moves, and when nobody can, the final scoring
 is added to the scores and the game ends; a tie for the highest score is shared; pawns stay on
@@ -15,7 +15,7 @@ toilets forbid a spot).
 """
 from dataclasses import dataclass, field
 
-from bonobo import notation, spec
+from savanna.bonobo import notation, spec
 
 CHANCE = -1
 TERMINAL = -2

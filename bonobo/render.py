@@ -8,9 +8,9 @@ corners, 2a at the obtuse ones); spots are named (``s07``, as in ``pawn s07``) a
 their owner's colour; a spot barred by an activated toilet shows a cross. Beside the board: whose
 turn and what they do, scores, pawns in supply, the pile, and a legend.
 """
-from bonobo import notation, spec
-from bonobo.notation import activated, value_name
-from bonobo.spec import (
+from savanna.bonobo import notation, spec
+from savanna.bonobo.notation import activated, value_name
+from savanna.bonobo.spec import (
     PAWNS_PER_PLAYER,
     POINTS,
     RADIUS,

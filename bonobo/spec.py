@@ -1,5 +1,5 @@
 """Bonobo Beach's declared facts (pure Python, read by every other module): the board, the
-tiles, the action ids, the observation layout and the longest game (``bonobo.notation``
+tiles, the action ids, the observation layout and the longest game (``savanna.bonobo.notation``
 describes the geometry and names the triangles, slots, spots and actions).
 """
 from savanna.layout import Layout

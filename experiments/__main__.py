@@ -1,6 +1,6 @@
-"""``python -m savanna_experiments``: the ``savanna`` command."""
+"""``python -m savanna.experiments``: the ``savanna`` command."""
 import sys
 
-from savanna_experiments.cli import main
+from savanna.experiments.cli import main
 
 sys.exit(main())

@@ -1,5 +1,5 @@
 """``savanna match`` and ``savanna tournament``: agents against each other in the arena
-(``savanna_agents.arena``), the results saved in a new folder.
+(``savanna.agents.arena``), the results saved in a new folder.
 
     savanna match zebres mcts:sims=1000 greedy --games 200
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
@@ -10,12 +10,10 @@ sure the results can be saved before any game is played.
 """
 from pathlib import Path
 
-from savanna.files import new_folder, output_folder
-from savanna.registry import GAMES
-from savanna_agents.arena import BACKENDS
-from savanna_agents.registry import AGENTS, make_agent
-from savanna_agents.settings import MAX_GAMES, MAX_WORKERS
-from savanna_experiments.arguments import (
+from savanna.agents.arena import BACKENDS
+from savanna.agents.registry import AGENTS, make_agent
+from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
+from savanna.experiments.arguments import (
     ADDRESS_HELP,
     add_game_options,
     count,
@@ -24,6 +22,8 @@ from savanna_experiments.arguments import (
     seed,
     set_players,
 )
+from savanna.files import new_folder, output_folder
+from savanna.registry import GAMES
 
 __all__ = ["DEFAULT_TOURNAMENT", "add_parsers", "run_match", "run_tournament"]
 
@@ -69,7 +69,7 @@ def _add_arena_options(parser, kind):
                         help="processes (default: every core)")
     parser.add_argument("--backend", choices=BACKENDS, default="local",
                         help="local: a pool of --workers processes; ray: every batch of games "
-                             "a Ray task on a cluster (pip install 'savanna[ray]'), the same "
+                             "a Ray task on a cluster (pip install 'savanna-games[ray]'), the same "
                              "results (default: local)")
     parser.add_argument("--address", metavar="ADDR",
                         help=ADDRESS_HELP)
@@ -86,7 +86,7 @@ def _add_arena_options(parser, kind):
 
 
 def run_match(args, extra):
-    from savanna_agents.arena import play_match
+    from savanna.agents.arena import play_match
 
     _run_arena("match", args, lambda game, agents: play_match(
         game, agents, args.games, args.seed, args.workers, progress=not args.no_progress,
@@ -94,7 +94,7 @@ def run_match(args, extra):
 
 
 def run_tournament(args, extra):
-    from savanna_agents.arena import tournament
+    from savanna.agents.arena import tournament
 
     _run_arena("tournament", args, lambda game, agents: tournament(
         game, agents, args.games_per_pair, args.seed, args.workers,
@@ -132,6 +132,6 @@ def _check_backend(args):
     if args.address is not None and args.backend != "ray":
         raise ValueError("--address is the Ray cluster's: give it with --backend ray")
     if args.backend == "ray":
-        from savanna_agents.distributed import require_ray
+        from savanna.agents.distributed import require_ray
 
         require_ray()

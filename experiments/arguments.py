@@ -1,8 +1,8 @@
-"""The command line's argument helpers, shared by ``savanna_experiments.cli`` and every command:
+"""The command line's argument helpers, shared by ``savanna.experiments.cli`` and every command:
 the parser class (one-line errors, help laid out as written), typed counts and seeds, game
 options (``-o KEY=VALUE``) and player counts, and the flags of a settings dataclass
-(``savanna_agents.ppo.PPOConfig``, ``savanna_agents.alphazero.AZConfig``) generated from its fields,
-their defaults and their docs (``savanna_agents.settings.setting``), with ``--config FILE``.
+(``savanna.agents.ppo.PPOConfig``, ``savanna.agents.alphazero.AZConfig``) generated from its fields,
+their defaults and their docs (``savanna.agents.settings.setting``), with ``--config FILE``.
 
 Every mistake is a one-line error: an ``argparse.ArgumentTypeError`` from a ``type`` (argparse
 names the flag) or a ``ValueError`` naming the setting and what is allowed.
@@ -15,12 +15,12 @@ import re
 import typing
 from pathlib import Path
 
+from savanna.agents.settings import MAX_SEED
 from savanna.errors import clip
+from savanna.experiments.runs import METADATA_KEY
 from savanna.files import parse_json, read_text
 from savanna.numbers import parse_float, parse_int
 from savanna.registry import game_class
-from savanna_agents.settings import MAX_SEED
-from savanna_experiments.runs import METADATA_KEY
 
 __all__ = ["ADDRESS_HELP", "MAX_COUNT", "HelpFormatter", "Parser", "UsageError",
            "add_config_flags", "add_game_options", "count", "game_options", "index",

@@ -1,6 +1,6 @@
-"""``savanna bench``: the throughput benchmarks, as ``make bench`` (``savanna_benchmarks.report``,
+"""``savanna bench``: the throughput benchmarks, as ``make bench`` (``savanna.benchmarks.report``,
 which parses its own options: ``savanna bench --help``)."""
-from savanna_experiments.arguments import Parser
+from savanna.experiments.arguments import Parser
 
 __all__ = ["add_parser", "run"]
 
@@ -17,7 +17,7 @@ def add_parser(commands):
 def run(args, extra):
     """The benchmarks with the arguments ``extra`` (those ``savanna bench`` did not parse)."""
     try:
-        from savanna_benchmarks.report import main as bench_main
+        from savanna.benchmarks.report import main as bench_main
     except ImportError as err:
         raise ValueError(f"the benchmarks are not available ({err})") from None
     return bench_main(extra, prog="savanna bench", parser_class=Parser)

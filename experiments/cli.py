@@ -1,4 +1,4 @@
-"""The ``savanna`` command (also ``python -m savanna_experiments``).
+"""The ``savanna`` command (also ``python -m savanna.experiments``).
 
     savanna play zebres --agent mcts --sims 2000       a human against an agent
     savanna play bonobo --seats human,mcts,human,random  two humans and two agents
@@ -13,7 +13,7 @@
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
-Agents are written ``name[:key=value,...]`` (see ``savanna_agents.registry``); game options are
+Agents are written ``name[:key=value,...]`` (see ``savanna.agents.registry``); game options are
 ``-o key=value`` (``-o board=president``; a value with commas is a list:
 ``-o course=K3,T8,T6,T1``). A mistake in the arguments (an unknown game or agent, a malformed
 spec, a bad number, an output folder that cannot take the results) ends with a one-line
@@ -24,8 +24,7 @@ import re
 import sys
 
 from savanna.errors import LIMIT
-from savanna.metadata import git_commit, package_version
-from savanna_experiments import (
+from savanna.experiments import (
     analyse,
     arena,
     bench,
@@ -39,7 +38,8 @@ from savanna_experiments import (
     train_az,
     warmup,
 )
-from savanna_experiments.arguments import Parser, UsageError
+from savanna.experiments.arguments import Parser, UsageError
+from savanna.metadata import git_commit, package_version
 
 
 def main(argv=None):
@@ -77,7 +77,7 @@ def one_line(message):
 
 def build_parser():
     """The ``savanna`` parser: each command registered by its own module of
-    ``savanna_experiments``, in the order ``savanna --help`` lists them."""
+    ``savanna.experiments``, in the order ``savanna --help`` lists them."""
     parser = Parser(prog="savanna", description=__doc__)
     parser.add_argument("--version", action="store_true",
                         help="print the version (and the git commit) and exit")

@@ -4,7 +4,7 @@
 2. MCTS against random and against greedy: small seeded matches with a progress bar and
    their result tables (skipped with a note if MCTS is not available).
 3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
-4. A short PPO run on Zèbres (about a minute, ``savanna_experiments.train.demo_training``) and its
+4. A short PPO run on Zèbres (about a minute, ``savanna.experiments.train.demo_training``) and its
    learning curve in text.
 5. The shipped Zèbres AlphaZero baseline (``az:baseline``, 100 simulations) against
    ``mcts:sims=300`` for a few games, with each side's time per move (skipped with a note if
@@ -14,13 +14,13 @@ import textwrap
 
 import numpy as np
 
+from savanna.agents.arena import play_match
+from savanna.agents.random_agent import RandomAgent
+from savanna.agents.registry import make_agent
+from savanna.agents.settings import MAX_GAMES
+from savanna.experiments.arguments import count, positive_int, seed
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import make_game
-from savanna_agents.arena import play_match
-from savanna_agents.random_agent import RandomAgent
-from savanna_agents.registry import make_agent
-from savanna_agents.settings import MAX_GAMES
-from savanna_experiments.arguments import count, positive_int, seed
 
 SEAT_NAMES = ("red", "green")
 BASELINE_GAMES = 10  # the baseline's games against mcts:sims=300: a look, not a measurement
@@ -44,21 +44,21 @@ def demo(games=20, sims=500, seed=0, write=print):
 
     write("== 3. Throughput (random play, quick measurement) ==\n")
     try:
-        from savanna_benchmarks.report import quick_table
+        from savanna.benchmarks.report import quick_table
     except ImportError as err:
         write(f"skipped: the benchmarks are not available ({err})")
     else:
         write(quick_table())
 
     write("\n== 4. A short PPO training run (about a minute) ==\n")
-    from savanna_experiments.train import demo_training
+    from savanna.experiments.train import demo_training
     demo_training(seed=seed, write=write)
 
     few = min(games, BASELINE_GAMES)
     write(f"\n== 5. The shipped AlphaZero baseline (100 simulations) against MCTS (300 "
           f"simulations), {few} games ==\n")
     try:
-        from savanna_agents.az_agent import baseline_path
+        from savanna.agents.az_agent import baseline_path
         baseline_path(game)
         baseline = make_agent("az:baseline", sims=100)
     except (ImportError, ValueError) as err:

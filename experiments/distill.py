@@ -1,5 +1,5 @@
 """``savanna distill`` and ``savanna fit``: a teacher's self-play as a dataset, and a network fitted
-to it offline with a gate report (``savanna_agents.distill``, ``savanna_agents.fit``).
+to it offline with a gate report (``savanna.agents.distill``, ``savanna.agents.fit``).
 
     savanna distill zebres --teacher mcts:sims=64 --games 60000 --out runs/zebres-uct64
     savanna distill --resume runs/zebres-uct64          the missing parts of a stopped run
@@ -20,13 +20,13 @@ import io
 import json
 from pathlib import Path
 
-from savanna.files import atomic_write_text, new_folder, output_folder
-from savanna_experiments.arguments import (
+from savanna.experiments.arguments import (
     add_config_flags,
     add_game_options,
     read_settings,
     run_settings,
 )
+from savanna.files import atomic_write_text, new_folder, output_folder
 
 __all__ = ["add_parsers"]
 
@@ -59,19 +59,19 @@ def add_parsers(commands):
 
 
 def _distill_settings(parser):
-    from savanna_agents.distill import DistillConfig
+    from savanna.agents.distill import DistillConfig
 
     add_config_flags(parser, DistillConfig)
 
 
 def _fit_settings(parser):
-    from savanna_agents.fit import FitConfig
+    from savanna.agents.fit import FitConfig
 
     add_config_flags(parser, FitConfig)
 
 
 def run_distill(args, extra=None):
-    from savanna_agents.distill import DistillConfig, distill, read_meta
+    from savanna.agents.distill import DistillConfig, distill, read_meta
 
     settings = run_settings(DistillConfig, args, resumable=())
     if args.resume:
@@ -86,8 +86,8 @@ def run_distill(args, extra=None):
 
 
 def run_fit(args, extra=None):
-    from savanna_agents.distill import load_dataset, merge, read_meta
-    from savanna_agents.fit import FitConfig, fit, report_text, save_model
+    from savanna.agents.distill import load_dataset, merge, read_meta
+    from savanna.agents.fit import FitConfig, fit, report_text, save_model
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(FitConfig)
              if getattr(args, f.name, None) is not None}

@@ -22,13 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
+from savanna.agents.base import describe
+from savanna.agents.registry import AGENTS, make_agent
 from savanna.errors import clip
-from savanna.files import check_new_file
-from savanna.game import CHANCE, TERMINAL
-from savanna.registry import GAMES
-from savanna_agents.base import describe
-from savanna_agents.registry import AGENTS, make_agent
-from savanna_experiments.arguments import (
+from savanna.experiments.arguments import (
     add_game_options,
     game_options,
     index,
@@ -37,6 +34,9 @@ from savanna_experiments.arguments import (
     seed,
     set_players,
 )
+from savanna.files import check_new_file
+from savanna.game import CHANCE, TERMINAL
+from savanna.registry import GAMES
 
 QUIT = ("quit", "exit", "q")
 HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, 'hint' for an "
@@ -270,8 +270,8 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Play the game of the parsed arguments at the terminal, recorded if asked."""
+    from savanna.agents.mcts import MCTSAgent
     from savanna.records import make_record, write_records
-    from savanna_agents.mcts import MCTSAgent
 
     seats = _play_seats(args)
     if args.records is not None:

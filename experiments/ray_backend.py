@@ -1,7 +1,7 @@
 """AlphaZero self-play on Ray actors (``savanna train az ... --backend ray --actors N``).
 
 The learner stays one process, the driver; ``RaySelfPlay`` stands in for ``SelfPlay`` in
-``savanna_agents.alphazero.Trainer`` through the same narrow interface (trajectories in, weights
+``savanna.agents.alphazero.Trainer`` through the same narrow interface (trajectories in, weights
 out):
 
 * ``load_weights(weights)`` puts the learner's weights in Ray's object store once; every
@@ -20,8 +20,8 @@ import types
 
 import numpy as np
 
-from savanna_agents.alphazero import SelfPlay, Trajectories
-from savanna_agents.distributed import connect
+from savanna.agents.alphazero import SelfPlay, Trajectories
+from savanna.agents.distributed import connect
 
 __all__ = ["RaySelfPlay", "SelfPlayActor"]
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from savanna import draw
 from savanna.errors import clip
+from savanna.experiments.arguments import index, number
 from savanna.files import atomic_write_bytes, atomic_write_text, check_new_file
 from savanna.numbers import parse_int
-from savanna_experiments.arguments import index, number
 
 __all__ = ["Replay", "add_parser", "run"]
 

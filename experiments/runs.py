@@ -1,5 +1,5 @@
-"""What the trainers' run folders share (``savanna_experiments.train`` for PPO,
-``savanna_experiments.train_az`` for AlphaZero), besides ``savanna.files.new_folder`` (a new folder
+"""What the trainers' run folders share (``savanna.experiments.train`` for PPO,
+``savanna.experiments.train_az`` for AlphaZero), besides ``savanna.files.new_folder`` (a new folder
 for every run, never one that exists): an atomic ``config.json``, the CSV logs (cut back to
 the checkpoint on resume), and Ctrl-C that asks the loop to stop at its next safe point."""
 import csv

@@ -17,10 +17,9 @@ the best settings and their evaluation are printed.
 import math
 from pathlib import Path
 
+from savanna.agents.results import _write_csv
 from savanna.errors import clip
-from savanna.files import new_folder
-from savanna_agents.results import _write_csv
-from savanna_experiments.arguments import (
+from savanna.experiments.arguments import (
     ADDRESS_HELP,
     _number,
     add_game_options,
@@ -29,7 +28,8 @@ from savanna_experiments.arguments import (
     run_settings,
     seed,
 )
-from savanna_experiments.runs import EVAL_FILE, read_csv
+from savanna.experiments.runs import EVAL_FILE, read_csv
+from savanna.files import new_folder
 
 __all__ = ["SPACES", "add_parser", "run", "sweep"]
 
@@ -49,7 +49,7 @@ def sweep(algorithm, settings, trials=8, budget=None, rungs=3, runs_dir="runs", 
     ``game`` included) with ``trials`` trials of ``budget`` steps (PPO) or minutes (AlphaZero)
     each, cut in ``rungs`` parts for ASHA; returns ``(folder, rows)``, ``rows`` the trials,
     best first."""
-    from savanna_agents.distributed import connect
+    from savanna.agents.distributed import connect
 
     if algorithm not in SPACES:
         raise ValueError(f"sweep one of {', '.join(SPACES)}, got {algorithm!r}")
@@ -116,7 +116,7 @@ def _trial(params, spec):
         part = total * rung / rungs
         config = cls.from_dict({**settings, name: int(part) if name == "steps" else part})
         if folder is None:
-            from savanna_experiments.arguments import make_game
+            from savanna.experiments.arguments import make_game
 
             folder = module.run_training(config, runs_dir=spec["folder"], **quiet,
                                          game=make_game(config.game, config.game_options))
@@ -128,17 +128,17 @@ def _trial(params, spec):
 
 
 def _module(algorithm):
-    from savanna_experiments import train, train_az
+    from savanna.experiments import train, train_az
 
     return {"ppo": train, "az": train_az}[algorithm]
 
 
 def _config_class(algorithm):
     if algorithm == "ppo":
-        from savanna_agents.ppo import PPOConfig
+        from savanna.agents.ppo import PPOConfig
 
         return PPOConfig
-    from savanna_agents.alphazero import AZConfig
+    from savanna.agents.alphazero import AZConfig
 
     return AZConfig
 
@@ -174,7 +174,7 @@ def add_parser(commands):
 
 
 def run(args, extra=None):
-    from savanna_agents.distributed import require_ray
+    from savanna.agents.distributed import require_ray
 
     require_ray()
     args.prog = f"savanna sweep {args.algorithm}"

@@ -17,13 +17,13 @@ another run took that name first) holds::
     eval-records/  step-<N>.jsonl: every evaluation game at step N, as game records
     tb/            TensorBoard events, if ``tensorboard`` is installed
 
-Evaluations are arena matches (``savanna_agents.arena.play_match``, seats rotated) of the current
+Evaluations are arena matches (``savanna.agents.arena.play_match``, seats rotated) of the current
 network, playing its most probable legal move, against random and greedy, every
 ``eval_every`` steps and at the start. ``--resume`` restores everything the checkpoint holds,
 drops log rows written after it, and continues with exactly the updates the run would have
 made.
 
-Every setting of ``savanna_agents.ppo.PPOConfig`` is a flag (``--rollout-len 64``, ``--hidden
+Every setting of ``savanna.agents.ppo.PPOConfig`` is a flag (``--rollout-len 64``, ``--hidden
 256,256``, ``--no-anneal-lr``), generated from the dataclass; ``--config FILE`` starts from a JSON
 file of settings (flags override it).
 
@@ -40,15 +40,13 @@ from pathlib import Path
 
 import numpy as np
 
-from savanna.files import atomic_write_bytes, new_folder
-from savanna.records import write_records
-from savanna_experiments.arguments import (
+from savanna.experiments.arguments import (
     add_config_flags,
     add_game_options,
     make_game,
     run_settings,
 )
-from savanna_experiments.runs import (
+from savanna.experiments.runs import (
     EVAL_FILE,
     METRICS_FILE,
     RunLog,
@@ -58,6 +56,8 @@ from savanna_experiments.runs import (
     read_csv,
     save_config,
 )
+from savanna.files import atomic_write_bytes, new_folder
+from savanna.records import write_records
 
 __all__ = ["add_parser", "demo_training", "evaluate", "plot_curve", "run", "run_training",
            "text_curve"]
@@ -72,9 +72,9 @@ def evaluate(trainer, games, seed, records=None):
     score_random: ..., win_greedy: ..., score_greedy: ...}``; every game is saved as a record
     in the file ``records`` when given (replaced if it exists: a resumed run evaluates the
     same step again)."""
-    from savanna_agents.arena import play_match
-    from savanna_agents.ppo_agent import PPOAgent
-    from savanna_agents.registry import make_agent
+    from savanna.agents.arena import play_match
+    from savanna.agents.ppo_agent import PPOAgent
+    from savanna.agents.registry import make_agent
 
     agent = PPOAgent.from_network(trainer.net, trainer.game, f"step {trainer.global_step}")
     row, kept = {}, []
@@ -154,7 +154,7 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
     """Train (or resume) a run; returns its folder. ``resume`` is a run folder or a checkpoint
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many updates (as if interrupted: tests)."""
-    from savanna_agents.ppo import Trainer
+    from savanna.agents.ppo import Trainer
 
     if resume is not None:
         checkpoint = checkpoint_file(resume)
@@ -254,7 +254,7 @@ def add_parser(subparsers, name="ppo"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``PPOConfig`` setting (unset flags keep
     ``--config``'s value or the default). ``subparsers`` makes parsers of
-    class ``savanna_experiments.arguments.Parser``."""
+    class ``savanna.experiments.arguments.Parser``."""
     parser = subparsers.add_parser(name, help="masked PPO with self-play", description=__doc__,
                                    setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -268,9 +268,9 @@ def add_parser(subparsers, name="ppo"):
 
 
 def _add_settings(parser):
-    """The flags of ``PPOConfig`` (``savanna_experiments.arguments.Parser`` adds them when the
-    command runs: ``savanna_agents.ppo`` imports torch)."""
-    from savanna_agents.ppo import PPOConfig
+    """The flags of ``PPOConfig`` (``savanna.experiments.arguments.Parser`` adds them when the
+    command runs: ``savanna.agents.ppo`` imports torch)."""
+    from savanna.agents.ppo import PPOConfig
 
     add_config_flags(parser, PPOConfig, ALIASES)
 
@@ -278,7 +278,7 @@ def _add_settings(parser):
 def run(args, extra=None):
     """Run the command parsed by ``add_parser``: a new run, or ``--resume`` (then only
     ``--steps`` may change)."""
-    from savanna_agents.ppo import PPOConfig
+    from savanna.agents.ppo import PPOConfig
 
     settings = run_settings(PPOConfig, args, resumable=("steps",))
     if args.resume:
@@ -296,7 +296,7 @@ def run(args, extra=None):
 def demo_training(steps=3_000_000, seed=0, write=print, runs_dir="runs"):
     """``make demo``'s short PPO run on Zèbres (about a minute): trains, then prints the
     learning curve as text."""
-    from savanna_agents.ppo import PPOConfig
+    from savanna.agents.ppo import PPOConfig
 
     config = PPOConfig(steps=steps, seed=seed, eval_every=max(steps // 4, 1), eval_games=100,
                        checkpoint_every=steps)

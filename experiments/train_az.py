@@ -1,4 +1,4 @@
-"""``savanna train az <game>``: an AlphaZero run (``savanna_agents.alphazero``) in its own folder.
+"""``savanna train az <game>``: an AlphaZero run (``savanna.agents.alphazero``) in its own folder.
 
     savanna train az zebres --minutes 60 --seed 0 [--games 1024] [--sims 32] ...
     savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
@@ -29,20 +29,18 @@ another run took that name first) holds::
 restores everything the checkpoint holds, drops log rows written after it and continues with
 exactly the moves and updates the run would have made.
 
-``--backend ray --actors N`` plays self-play on N Ray actors (``savanna_experiments.ray_backend``,
+``--backend ray --actors N`` plays self-play on N Ray actors (``savanna.experiments.ray_backend``,
 one CPU each, anywhere on the cluster at ``--address``) while this process learns; an actor
 that dies is replaced. How a run is played is not one of its settings: give the flags again
 with ``--resume``.
 
-Every setting of ``savanna_agents.alphazero.AZConfig`` is a flag (``--max-considered 8``,
+Every setting of ``savanna.agents.alphazero.AZConfig`` is a flag (``--max-considered 8``,
 ``--ladder mcts:sims=100,mcts:sims=1000``), generated from the dataclass; ``--config FILE``
 starts from a JSON file of settings (flags override it).
 """
 import time
 
-from savanna.files import new_folder
-from savanna.records import write_records
-from savanna_experiments.arguments import (
+from savanna.experiments.arguments import (
     ADDRESS_HELP,
     add_config_flags,
     add_game_options,
@@ -50,7 +48,7 @@ from savanna_experiments.arguments import (
     positive_int,
     run_settings,
 )
-from savanna_experiments.runs import (
+from savanna.experiments.runs import (
     EVAL_FILE,
     METRICS_FILE,
     RunLog,
@@ -59,6 +57,8 @@ from savanna_experiments.runs import (
     eval_records_file,
     save_config,
 )
+from savanna.files import new_folder
+from savanna.records import write_records
 
 __all__ = ["add_parser", "evaluate", "run", "run_training"]
 
@@ -71,10 +71,10 @@ def evaluate(trainer, seed, records=None):
     """The search on the current network against each rung of the ladder: ``{win_<rung>,
     score_<rung>, elo_<rung>}``; every game is saved as a record in the file ``records`` when
     given (replaced if it exists)."""
-    from savanna_agents.arena import play_match
-    from savanna_agents.az_agent import AZAgent
-    from savanna_agents.registry import make_agent
-    from savanna_agents.stats import elo_from_score
+    from savanna.agents.arena import play_match
+    from savanna.agents.az_agent import AZAgent
+    from savanna.agents.registry import make_agent
+    from savanna.agents.stats import elo_from_score
 
     cfg, game = trainer.config, trainer.game
     agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
@@ -101,7 +101,7 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many moves (as if interrupted: tests); ``selfplay`` the ``Trainer``'s (default:
     ``SelfPlay``, here)."""
-    from savanna_agents.alphazero import SelfPlay, Trainer, load_checkpoint, save_checkpoint
+    from savanna.agents.alphazero import SelfPlay, Trainer, load_checkpoint, save_checkpoint
 
     selfplay = selfplay or SelfPlay
     if resume is not None:
@@ -183,17 +183,17 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
 
 def initial_weights(config, game, write=print, fit_config=None):
     """The weights ``config.init`` names: a checkpoint's network (its hidden widths must be
-    the run's), or a network fitted to a distillation dataset folder (``savanna_agents.fit``
+    the run's), or a network fitted to a distillation dataset folder (``savanna.agents.fit``
     with ``fit_config``, by default its defaults and the run's hidden widths, batch size and
     seed)."""
     from pathlib import Path
 
-    from savanna_agents.alphazero import load_checkpoint
+    from savanna.agents.alphazero import load_checkpoint
 
     path = Path(config.init)
     if path.is_dir():
-        from savanna_agents.distill import load_dataset
-        from savanna_agents.fit import FitConfig, fit
+        from savanna.agents.distill import load_dataset
+        from savanna.agents.fit import FitConfig, fit
 
         write(f"fitting a network to the dataset {path} first")
         fit_config = fit_config or FitConfig(hidden=config.hidden,
@@ -213,7 +213,7 @@ def init_hidden(settings):
     a run started from a checkpoint takes its network's shape unless told otherwise."""
     from pathlib import Path
 
-    from savanna_agents.alphazero import load_checkpoint
+    from savanna.agents.alphazero import load_checkpoint
 
     init = settings.get("init")
     if not init or "hidden" in settings or not Path(init).is_file():
@@ -248,7 +248,7 @@ def add_parser(subparsers, name="az"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``AZConfig`` setting (unset flags keep
     ``--config``'s value or the default). ``subparsers`` makes parsers of
-    class ``savanna_experiments.arguments.Parser``."""
+    class ``savanna.experiments.arguments.Parser``."""
     parser = subparsers.add_parser(name, help="AlphaZero with Gumbel search",
                                    description=__doc__, setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -257,7 +257,7 @@ def add_parser(subparsers, name="az"):
     parser.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="self-play here (local) or on Ray actors (ray: pip install "
-                             "'savanna[ray]') (default: local)")
+                             "'savanna-games[ray]') (default: local)")
     parser.add_argument("--actors", type=positive_int,
                         help="self-play actors with --backend ray, one CPU each (default: 2)")
     parser.add_argument("--address", metavar="ADDR",
@@ -268,9 +268,9 @@ def add_parser(subparsers, name="az"):
 
 
 def _add_settings(parser):
-    """The flags of ``AZConfig`` (``savanna_experiments.arguments.Parser`` adds them when the
-    command runs: ``savanna_agents.alphazero`` imports torch)."""
-    from savanna_agents.alphazero import AZConfig
+    """The flags of ``AZConfig`` (``savanna.experiments.arguments.Parser`` adds them when the
+    command runs: ``savanna.agents.alphazero`` imports torch)."""
+    from savanna.agents.alphazero import AZConfig
 
     add_config_flags(parser, AZConfig)
 
@@ -278,7 +278,7 @@ def _add_settings(parser):
 def run(args, extra=None):
     """Run the command parsed by ``add_parser``: a new run, or ``--resume`` (then only
     ``--minutes`` may change)."""
-    from savanna_agents.alphazero import AZConfig
+    from savanna.agents.alphazero import AZConfig
 
     settings = run_settings(AZConfig, args, resumable=("minutes",))
     selfplay = _selfplay(args)
@@ -299,9 +299,9 @@ def _selfplay(args):
         if args.address is not None or args.actors is not None:
             raise ValueError("--actors and --address are for --backend ray")
         return None
-    from savanna_agents.distributed import require_ray
+    from savanna.agents.distributed import require_ray
 
     require_ray()
-    from savanna_experiments.ray_backend import RaySelfPlay
+    from savanna.experiments.ray_backend import RaySelfPlay
 
     return RaySelfPlay.factory(args.actors or 2, args.address)

@@ -19,8 +19,8 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Compile every game's kernels and its MCTS search into numba's cache."""
+    from savanna.agents.mcts import MCTSAgent
     from savanna.vector_env import warmup
-    from savanna_agents.mcts import MCTSAgent
 
     for name in sorted(GAMES):  # one compiled copy serves every option and player count
         game = game_class(name)()

@@ -7,10 +7,17 @@ loads neither numba nor any game: ``Game`` is imported from ``savanna.game`` on 
 that the pure-Python modules (notations, references, ``savanna.layout``) stay free of numba.
 """
 import importlib
+import os
 
 import gymnasium
 
 from savanna.registry import GAMES, make_game
+
+# The games, agents, experiments and benchmarks import as savanna.zebres, savanna.agents, ...
+# Installed, their folders sit inside this one; in a source checkout they sit beside it, and
+# the folder above is searched too, so that every checkout (and worktree) imports its own.
+if not os.path.isdir(os.path.join(__path__[0], "agents")):
+    __path__.append(os.path.dirname(__path__[0]))
 
 __all__ = ["CHANCE", "TERMINAL", "GAMES", "Game", "Kernels", "make_game"]
 

@@ -19,7 +19,7 @@ SOURCE = Path(__file__).resolve().parents[1]  # the folder holding the savanna p
 def package_version():
     """The installed package's version, or ``"unknown (not installed)"``."""
     try:
-        return importlib.metadata.version("savanna")
+        return importlib.metadata.version("savanna-games")
     except importlib.metadata.PackageNotFoundError:
         return "unknown (not installed)"
 

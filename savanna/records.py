@@ -21,7 +21,7 @@ that follow them; ``ply == plies`` is the final state.
 A match's records (``savanna match`` writes them to ``runs/match-.../records.jsonl``):
 
 >>> from savanna import make_game
->>> from savanna_agents import make_agent, play_match
+>>> from savanna.agents import make_agent, play_match
 >>> result = play_match(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
 ...                     games=2, seed=0, workers=1, record=True)
 >>> write_records("records.jsonl", result.records)

@@ -5,11 +5,11 @@ import inspect
 from savanna.errors import clip
 
 GAMES = {
-    "zebres": "zebres.game:ZebresGame",
-    "bonobo": "bonobo.game:BonoboGame",
-    "banjooli": "banjooli.game:BanjooliGame",
+    "zebres": "savanna.zebres.game:ZebresGame",
+    "bonobo": "savanna.bonobo.game:BonoboGame",
+    "banjooli": "savanna.banjooli.game:BanjooliGame",
     # a yardstick for side-by-side benchmarks (OpenSpiel, pgx, PettingZoo), not a mission game
-    "connect_four": "savanna_benchmarks.connect_four.game:ConnectFourGame",
+    "connect_four": "savanna.benchmarks.connect_four.game:ConnectFourGame",
 }
 
 

@@ -1,7 +1,7 @@
 """The layers of the project (STYLE.md): no import cycle between its modules or its packages,
 arrows that point down, and an ``import savanna`` that loads nothing above the core; the
-folders agents/, experiments/ and benchmarks/ import as savanna_agents, savanna_experiments
-and savanna_benchmarks, which a user's own ``agents.py`` cannot shadow."""
+folders agents/, experiments/ and benchmarks/ import as savanna.agents, savanna.experiments
+and savanna.benchmarks, which a user's own ``agents.py`` cannot shadow."""
 import ast
 import subprocess
 import sys
@@ -16,12 +16,12 @@ GAMES = ("zebres", "bonobo", "banjooli")
 ALLOWED = {
     "savanna": set(),
     **{game: {"savanna"} for game in GAMES},
-    "savanna_agents": {"savanna"},
-    "savanna_benchmarks": {"savanna_agents", "savanna", *GAMES},
-    "savanna_experiments": {"savanna_benchmarks", "savanna_agents", "savanna", *GAMES},
+    "savanna.agents": {"savanna"},
+    "savanna.benchmarks": {"savanna.agents", "savanna", *GAMES},
+    "savanna.experiments": {"savanna.benchmarks", "savanna.agents", "savanna", *GAMES},
 }
-FOLDERS = {"agents": "savanna_agents", "benchmarks": "savanna_benchmarks",
-           "experiments": "savanna_experiments"}   # folder -> the name it imports as
+FOLDERS = {"agents": "savanna.agents", "benchmarks": "savanna.benchmarks",
+           "experiments": "savanna.experiments"}   # folder -> the name it imports as
 
 
 def modules():
@@ -124,9 +124,9 @@ def test_the_installed_packages_are_every_package_of_the_checkout():
 def test_a_users_own_agents_py_does_not_shadow_ours(tmp_path):
     for name in FOLDERS:
         (tmp_path / f"{name}.py").write_text("raise ImportError('the user\'s own file')\n")
-    code = ("from savanna_agents import make_agent, play_match; from savanna import make_game; "
-            "import savanna_experiments.cli, savanna_benchmarks.report; "
-            "from savanna_agents.az_agent import shipped_baselines; shipped_baselines(); "
+    code = ("from savanna.agents import make_agent, play_match; from savanna import make_game; "
+            "import savanna.experiments.cli, savanna.benchmarks.report; "
+            "from savanna.agents.az_agent import shipped_baselines; shipped_baselines(); "
             "r = play_match(make_game('zebres'), [make_agent('random'), make_agent('greedy')], "
             "games=2, workers=1, progress=False); print(r.games)")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
@@ -149,10 +149,12 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_the_references_and_notations_load_no_numba():
     """``reference.py`` is the oracle: plain Python, independent of the kernels; the declared
     facts, the notations and the pictures need no kernels either."""
-    code = ("import sys, zebres.reference, bonobo.reference, banjooli.reference, "
-            "zebres.notation, bonobo.notation, banjooli.notation, "
-            "zebres.spec, bonobo.spec, banjooli.spec, zebres.render, bonobo.render, "
-            "banjooli.render; "
+    code = ("import sys, savanna.zebres.reference, savanna.bonobo.reference, "
+            "savanna.banjooli.reference, "
+            "savanna.zebres.notation, savanna.bonobo.notation, savanna.banjooli.notation, "
+            "savanna.zebres.spec, savanna.bonobo.spec, savanna.banjooli.spec, "
+            "savanna.zebres.render, savanna.bonobo.render, "
+            "savanna.banjooli.render; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'torch'}) + "
             "sorted(m for m in sys.modules if m.endswith('_kernels')))")
     assert printed_by(code) == "[]"
@@ -179,15 +181,15 @@ def test_no_module_is_longer_than_800_lines():
 
 def test_import_savanna_loads_nothing_above_the_core():
     code = ("import sys, savanna; print(sorted({m.split('.')[0] for m in sys.modules} & "
-            "{'torch', 'savanna_agents', 'savanna_experiments', 'savanna_benchmarks', 'agents', "
+            "{'torch', 'savanna.agents', 'savanna.experiments', 'savanna.benchmarks', 'agents', "
             "'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli', 'ray'}))")
     assert printed_by(code) == "[]"
 
 
 def test_the_agents_and_the_command_line_load_ray_only_when_asked():
     """Ray is an optional extra: the arena, the trainers and ``savanna`` import it lazily."""
-    code = ("import sys, savanna_agents, savanna_agents.arena, savanna_agents.distributed, "
-            "savanna_agents.alphazero, savanna_experiments.cli, savanna_experiments.sweep, "
-            "savanna_experiments.train_az; "
+    code = ("import sys, savanna.agents, savanna.agents.arena, savanna.agents.distributed, "
+            "savanna.agents.alphazero, savanna.experiments.cli, savanna.experiments.sweep, "
+            "savanna.experiments.train_az; "
             "print('ray' in sys.modules)")
     assert printed_by(code) == "False"

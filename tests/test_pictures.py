@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from bonobo import notation, spec
+from savanna.agents.arena import play_match
+from savanna.bonobo import notation, spec
 from savanna.env import SavannaEnv
-from savanna_agents.arena import play_match
 from tests.agents.coin_game import CoinGame, ConstantAgent
 from tests.banjooli.helpers import game_of, position
 from tests.conftest import play_random
@@ -106,8 +106,9 @@ def test_banjooli_seat_sees_only_its_own_card_and_berries():
 
 
 def test_import_savanna_does_not_import_pillow():
-    code = ("import sys, savanna, savanna.game, savanna.draw, zebres.game, bonobo.game, "
-            "banjooli.game; assert 'PIL' not in sys.modules, 'PIL imported'")
+    code = ("import sys, savanna, savanna.game, savanna.draw, savanna.zebres.game, "
+            "savanna.bonobo.game, "
+            "savanna.banjooli.game; assert 'PIL' not in sys.modules, 'PIL imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -6,12 +6,12 @@ import json
 import numpy as np
 import pytest
 
+from savanna.agents.arena import play_match, tournament
+from savanna.agents.registry import make_agent
 from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import game_options
 from savanna.records import FORMAT, make_record, read_records, write_records
 from savanna.registry import make_game
-from savanna_agents.arena import play_match, tournament
-from savanna_agents.registry import make_agent
 
 
 def play_one(game, seed):

@@ -30,8 +30,8 @@ from numba import njit
 
 from savanna.bits import ONE, lowest_bit, popcount
 from savanna.codes import TERMINAL
-from zebres import spec
-from zebres.spec import (
+from savanna.zebres import spec
+from savanna.zebres.spec import (
     BOARDS,
     KINDS,
     NUM_ACTIONS,
@@ -43,7 +43,8 @@ from zebres.spec import (
     SWAP,
 )
 
-# ----- zebres.spec's facts as numba globals ---------------------------------------------------
+# ----- savanna.zebres.spec's facts as numba globals
+# ---------------------------------------------------
 NUM_TRACK = spec.TRACK_LENGTH
 
 Z, G, E, L, C = range(5)

@@ -4,11 +4,11 @@
 import numpy as np
 from numba import njit
 
-from zebres import spec
-from zebres._kernels import CROC, END, HAND, LINES, NUM_TRACK, SECTORS, ZERO, _bit, _hand
-from zebres.spec import NUM_CELLS
+from savanna.zebres import spec
+from savanna.zebres._kernels import CROC, END, HAND, LINES, NUM_TRACK, SECTORS, ZERO, _bit, _hand
+from savanna.zebres.spec import NUM_CELLS
 
-# observation offsets (numba freezes these module globals), from the layout in zebres.spec
+# observation offsets (numba freezes these module globals), from the layout in savanna.zebres.spec
 OBS_OWN = spec.OBS.offset("own_tokens")
 OBS_OPPONENT = spec.OBS.offset("opponent_tokens")
 OBS_DOWN = spec.OBS.offset("face_down")

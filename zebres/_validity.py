@@ -1,13 +1,14 @@
-"""Which rows of ``zebres._kernels.STATE_DTYPE`` are Zèbres positions: ``valid_one`` and the
+"""Which rows of ``savanna.zebres._kernels.STATE_DTYPE`` are Zèbres positions: ``valid_one`` and the
 reasons it gives (``STATE_ERRORS``), apart from the hot kernels that trust what it accepts.
 
 ``valid_one`` accepts exactly the rows ``from_text`` can produce; its checks are those of
-``zebres.notation.validate`` and ``notation._validate_rules``, in the same words where they agree.
+``savanna.zebres.notation.validate`` and ``notation._validate_rules``, in the same words where they
+agree.
 """
 from numba import njit
 
 from savanna.bits import popcount
-from zebres._kernels import (
+from savanna.zebres._kernels import (
     CROC,
     END,
     FULL,
@@ -26,7 +27,7 @@ from zebres._kernels import (
     _impala_options,
     _swap_targets,
 )
-from zebres.spec import NUM_CELLS
+from savanna.zebres.spec import NUM_CELLS
 
 # Reasons valid_one gives for an impossible state, by code (0: the state is possible).
 STATE_ERRORS = (

@@ -1,4 +1,5 @@
-"""Drôles de Zèbres as a ``savanna.game.Game``, on the bitboard kernels of ``zebres._kernels``.
+"""Drôles de Zèbres as a ``savanna.game.Game``, on the bitboard kernels of
+``savanna.zebres._kernels``.
 
 Options: ``board`` is ``"standard"`` (la Savane) or ``"president"`` (la Réserve du Président);
 ``first_placer`` (0 red, 1 green, default 1) makes the first placement and the other player
@@ -14,7 +15,8 @@ chooses Impala's start. Rules: ../shared/rules/zebres.md, plus these decisions:
 
 Possible positions (what ``from_text`` accepts, exactly what the ``valid_one`` kernel accepts,
 and what every API entry checks; ``_validity.STATE_ERRORS`` lists the reasons): the notation's
-checks (``zebres.notation``), this game's board, and two readings where the rules are silent:
+checks (``savanna.zebres.notation``), this game's board, and two readings where the rules are
+silent:
 
 * outside a ``croc`` phase a completely filled sector means the inauguration is claimed (it
   goes to whoever fills a sector first and is never lost); during a chain it is not yet;
@@ -34,11 +36,11 @@ import numpy as np
 from savanna.binding import Kernels
 from savanna.errors import clip
 from savanna.game import Game
-from zebres import _kernels as K
-from zebres import _observe, _validity, notation, spec
-from zebres.notation import Position, Token
-from zebres.render import render_drawing, render_text
-from zebres.spec import KINDS
+from savanna.zebres import _kernels as K
+from savanna.zebres import _observe, _validity, notation, spec
+from savanna.zebres.notation import Position, Token
+from savanna.zebres.render import render_drawing, render_text
+from savanna.zebres.spec import KINDS
 
 __all__ = ["ZebresGame"]
 

@@ -1,5 +1,5 @@
 """Drôles de Zèbres text notation: positions, cells and action names (pure Python; the facts
-they name, the board maps and action ids included, are declared in ``zebres.spec``).
+they name, the board maps and action ids included, are declared in ``savanna.zebres.spec``).
 
 A position is five space-separated fields (rules §7)::
 
@@ -42,7 +42,7 @@ Impala moves k = 1..3      ``202 + k``            ``impala +2``
 from dataclasses import dataclass, field
 
 from savanna.errors import check_choice, check_int, clip, is_int
-from zebres.spec import (
+from savanna.zebres.spec import (
     BOARDS,
     COLOUR_LETTERS,
     COLOUR_NAMES,
@@ -281,7 +281,7 @@ def validate(pos, board=None, first_placer=None):
     """Raise a one-line ValueError if ``pos`` cannot be a Zèbres position (see ``parse``);
     with ``first_placer`` (a game option), a setup position must be that option's start."""
     if not isinstance(pos, Position):
-        raise ValueError(f"expected a zebres.notation.Position, got {clip(pos)}")
+        raise ValueError(f"expected a savanna.zebres.notation.Position, got {clip(pos)}")
     if not (isinstance(pos.board, tuple) and len(pos.board) == NUM_CELLS):
         raise ValueError(f"board must be a tuple of 30 cells, got {clip(pos.board)}")
     for token in pos.board:

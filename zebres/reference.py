@@ -1,9 +1,9 @@
 """Drôles de Zèbres, the slow obvious way: the oracle the numba kernels are checked against.
 
 Every rule of ../shared/rules/zebres.md is written out here in plain Python, from the rules,
-on a state that is little more than the written position. It imports ``zebres.notation`` (names,
-board maps, token values) and nothing compiled. The decisions of the contract, each tested in
-tests/zebres/test_rules.py:
+on a state that is little more than the written position. It imports ``savanna.zebres.notation``
+(names, board maps, token values) and nothing compiled. The decisions of the contract, each tested
+in tests/zebres/test_rules.py:
 
 * options ``board`` ("standard" or "president") and ``first_placer`` (default 1, green); the
   other player chooses Impala's start, so red starts by default (rules §4);
@@ -20,7 +20,7 @@ tests/zebres/test_rules.py:
 * ``scores`` of an unfinished state = the score if the game ended now (a tied sector scores
   for nobody), plus 5 for the inauguration holder.
 
->>> from zebres import notation
+>>> from savanna.zebres import notation
 >>> s = new_game()
 >>> s, rewards = step(s, notation.parse_action("start 3"))
 >>> legal_actions(s)[:2]    # a zebra on d1, a zebra on d2
@@ -28,8 +28,8 @@ tests/zebres/test_rules.py:
 """
 from dataclasses import dataclass, replace
 
-from zebres.notation import Position, Token, check_board_name, check_first_placer, validate
-from zebres.spec import (
+from savanna.zebres.notation import Position, Token, check_board_name, check_first_placer, validate
+from savanna.zebres.spec import (
     IMPALA,
     INAUGURATION_BONUS,
     KINDS,

@@ -9,8 +9,8 @@ sector letters beside the board. The drawing shows the same, with every cell nam
 legend and the hands, phase and points beside the board.
 """
 from savanna.draw import Drawing
-from zebres.notation import cell_name
-from zebres.spec import (
+from savanna.zebres.notation import cell_name
+from savanna.zebres.spec import (
     KIND_NAMES,
     KINDS,
     NUM_CELLS,

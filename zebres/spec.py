@@ -1,6 +1,6 @@
 """Drôles de Zèbres' declared facts: board geometry, tokens, sector maps, phases, action ids,
 the observation layout and the longest game (pure Python, read by every other module; the
-action names are ``zebres.notation``'s).
+action names are ``savanna.zebres.notation``'s).
 """
 from savanna.layout import Layout
 

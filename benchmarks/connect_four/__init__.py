@@ -11,6 +11,6 @@ __all__ = ["ConnectFourGame"]
 
 def __getattr__(name):
     if name == "ConnectFourGame":
-        from savanna_benchmarks.connect_four.game import ConnectFourGame
+        from savanna.benchmarks.connect_four.game import ConnectFourGame
         return ConnectFourGame
-    raise AttributeError(f"module 'savanna_benchmarks.connect_four' has no attribute {name!r}")
+    raise AttributeError(f"module 'savanna.benchmarks.connect_four' has no attribute {name!r}")

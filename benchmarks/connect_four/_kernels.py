@@ -15,8 +15,8 @@ are stored so that the hot kernels never recount them.
 import numpy as np
 from numba import njit
 
+from savanna.benchmarks.connect_four.notation import NUM_COLS, NUM_ROWS
 from savanna.bits import ONE, popcount
-from savanna_benchmarks.connect_four.notation import NUM_COLS, NUM_ROWS
 
 # ----- declared facts ------------------------------------------------------------------------
 NUM_PLAYERS = 2

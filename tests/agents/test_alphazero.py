@@ -1,4 +1,4 @@
-"""AlphaZero (savanna_agents.alphazero): the Gumbel search against exact values on the tiny games,
+"""AlphaZero (savanna.agents.alphazero): the Gumbel search against exact values on the tiny games,
 chance and three players, determinization, training, exact resume, checkpoints and agents."""
 import os
 
@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from savanna.game import CHANCE
-from savanna_agents._az_kernels import considered_visits
-from savanna_agents.alphazero import (
+from savanna.agents._az_kernels import considered_visits
+from savanna.agents.alphazero import (
     AZConfig,
     GumbelSearch,
     Trainer,
@@ -17,10 +16,11 @@ from savanna_agents.alphazero import (
     network_evaluator,
     save_checkpoint,
 )
-from savanna_agents.az_agent import AZAgent, baseline_path, shipped_baselines
-from savanna_agents.exact import solve
-from savanna_agents.networks import AZNet
-from savanna_agents.registry import make_agent
+from savanna.agents.az_agent import AZAgent, baseline_path, shipped_baselines
+from savanna.agents.exact import solve
+from savanna.agents.networks import AZNet
+from savanna.agents.registry import make_agent
+from savanna.game import CHANCE
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
 
@@ -341,7 +341,7 @@ def test_a_game_without_a_baseline_says_which_exist():
 
 
 def test_fused_priors_equal_the_dense_masked_softmax():
-    from savanna_agents.networks import masked_log_probs, probabilities
+    from savanna.agents.networks import masked_log_probs, probabilities
 
     torch.manual_seed(1)
     layer = torch.nn.Linear(8, 12)
@@ -354,7 +354,7 @@ def test_fused_priors_equal_the_dense_masked_softmax():
 
 
 def test_fused_policy_loss_is_the_dense_cross_entropy_values_and_gradients():
-    from savanna_agents.networks import cross_entropy, masked_log_probs
+    from savanna.agents.networks import cross_entropy, masked_log_probs
 
     rng = np.random.default_rng(2)
     layer = torch.nn.Linear(8, 12)
@@ -394,7 +394,7 @@ def test_the_search_evaluator_is_the_network():
 def test_a_run_killed_after_a_checkpoint_evaluates_each_move_once(tmp_path, monkeypatch):
     """An evaluation due with a checkpoint runs before it is saved: a run killed after the
     checkpoint and resumed from it does not evaluate (and log) the same move again."""
-    from savanna_experiments.train_az import run_training
+    from savanna.experiments.train_az import run_training
 
     game = Nim((2, 3, 4))
     config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "eval_games": 2, "eval_sims": 2,
@@ -420,7 +420,7 @@ def test_a_run_killed_after_a_checkpoint_evaluates_each_move_once(tmp_path, monk
 
 
 def test_a_run_folder_stops_and_resumes(tmp_path):
-    from savanna_experiments.train_az import run_training
+    from savanna.experiments.train_az import run_training
 
     game = Nim((2, 3, 4))
     config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "log_every": 2, "eval_games": 4,

@@ -9,9 +9,9 @@ import sys
 import numpy as np
 import pytest
 
-from savanna_agents.arena import _init_worker, default_start_method, play_match, tournament
-from savanna_agents.random_agent import RandomAgent
-from savanna_agents.stats import elo_from_score, fit_elo, wilson_interval
+from savanna.agents.arena import _init_worker, default_start_method, play_match, tournament
+from savanna.agents.random_agent import RandomAgent
+from savanna.agents.stats import elo_from_score, fit_elo, wilson_interval
 from tests.agents.coin_game import CoinGame, ConstantAgent
 
 
@@ -240,11 +240,11 @@ def test_agents_defined_in_a_notebook_are_played_here_not_sent_to_spawned_worker
 def test_a_tournament_plays_all_its_matches_on_one_pool_with_the_same_results(monkeypatch):
     """Workers start once per tournament, not once per match (spawned workers import torch
     and load the compiled code: seconds each); the results are those of one process."""
-    import savanna_agents.arena
+    import savanna.agents.arena
 
     pools = []
-    pooled = savanna_agents.arena._pooled
-    monkeypatch.setattr(savanna_agents.arena, "_pooled", lambda *a: pools.append(1) or pooled(*a))
+    pooled = savanna.agents.arena._pooled
+    monkeypatch.setattr(savanna.agents.arena, "_pooled", lambda *a: pools.append(1) or pooled(*a))
     field = [ConstantAgent(0), ConstantAgent(1), RandomAgent()]
     one = tournament(CoinGame(strong_one), field, games_per_pair=12, workers=1,
                      progress=False)
@@ -260,7 +260,7 @@ def test_a_pool_ends_its_workers_whatever_sigterm_handler_the_parent_installed()
     """Ray's driver installs a SIGTERM handler that never returns in a forked child: the
     workers must not inherit it, or the pool waits for them forever."""
     code = ("import signal, time; signal.signal(signal.SIGTERM, lambda *_: time.sleep(1e6)); "
-            "from savanna import make_game; from savanna_agents import make_agent, play_match; "
+            "from savanna import make_game; from savanna.agents import make_agent, play_match; "
             "r = play_match(make_game('zebres'), [make_agent('random')] * 2, games=4, "
             "workers=2, progress=False, start_method='fork'); print(r.games)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

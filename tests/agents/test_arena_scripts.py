@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """\
 from savanna import make_game
-from savanna_agents import make_agent, play_match
+from savanna.agents import make_agent, play_match
 
 result = play_match(make_game("zebres"), [make_agent({spec!r}), make_agent("random")],
                     games=4, seed=0, workers=2, progress=False)
@@ -24,7 +24,7 @@ print(result.table())
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory):
     """Untrained PPO and AlphaZero networks for Zèbres, saved as checkpoints."""
-    from savanna_agents import alphazero, ppo
+    from savanna.agents import alphazero, ppo
 
     folder = tmp_path_factory.mktemp("nets")
     ppo.Trainer(ppo.PPOConfig(game="zebres", num_envs=8, rollout_len=4, minibatches=1,

@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from savanna_agents.base import describe, random_argmax
-from savanna_agents.greedy import GreedyAgent
-from savanna_agents.random_agent import RandomAgent
+from savanna.agents.base import describe, random_argmax
+from savanna.agents.greedy import GreedyAgent
+from savanna.agents.random_agent import RandomAgent
+from savanna.zebres.game import ZebresGame
 from tests.agents.coin_game import CoinGame, GambleGame
-from zebres.game import ZebresGame
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ and every state below it (the root, the search's own states, resampled ones) goe
 import numpy as np
 import pytest
 
+from savanna.agents.exact import solve
+from savanna.agents.greedy import GreedyAgent
+from savanna.agents.mcts import MCTSAgent
 from savanna.game import CHANCE, Game
-from savanna_agents.exact import solve
-from savanna_agents.greedy import GreedyAgent
-from savanna_agents.mcts import MCTSAgent
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
 

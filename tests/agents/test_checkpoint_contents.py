@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-import savanna_agents.alphazero as az
-import savanna_agents.ppo as ppo
-from savanna_agents.checkpoint import MAGIC
-from savanna_agents.networks import AZNet, PolicyValueNet
-from savanna_agents.registry import make_agent
+import savanna.agents.alphazero as az
+import savanna.agents.ppo as ppo
+from savanna.agents.checkpoint import MAGIC
+from savanna.agents.networks import AZNet, PolicyValueNet
+from savanna.agents.registry import make_agent
 from tests.agents.test_alphazero import TINY
 from tests.agents.test_ppo import tiny_config
 from tests.agents.tiny_games import Nim

@@ -8,17 +8,17 @@ import numpy as np
 import pytest
 import torch
 
-import savanna_agents.checkpoint
-from savanna_agents.checkpoint import MAGIC
-from savanna_agents.networks import PolicyValueNet, network_shapes
-from savanna_agents.ppo import (
+import savanna.agents.checkpoint
+from savanna.agents.checkpoint import MAGIC
+from savanna.agents.networks import PolicyValueNet, network_shapes
+from savanna.agents.ppo import (
     CHECKPOINT,
     PPOConfig,
     Trainer,
     load_checkpoint,
     save_atomically,
 )
-from savanna_agents.registry import make_agent
+from savanna.agents.registry import make_agent
 from tests.agents.test_ppo import tiny_config
 from tests.agents.tiny_games import Nim
 
@@ -171,7 +171,7 @@ def test_a_save_that_fails_midway_keeps_the_previous_file(tmp_path, monkeypatch)
     trainer.save(path)
     before = path.read_bytes()
     trainer.train_update()
-    monkeypatch.setattr(savanna_agents.checkpoint, "open", FullDisk, raising=False)
+    monkeypatch.setattr(savanna.agents.checkpoint, "open", FullDisk, raising=False)
     with pytest.raises(OSError, match="No space left on device.*previous file, if any, is kept"
                        ) as err:
         trainer.save(path)

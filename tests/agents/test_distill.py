@@ -1,12 +1,12 @@
-"""Distillation datasets (``savanna_agents.distill``), offline fitting (``savanna_agents.fit``) and
+"""Distillation datasets (``savanna.agents.distill``), offline fitting (``savanna.agents.fit``) and
 ``train az --init``: on Nim, whose exact values the solver gives."""
 import numba
 import numpy as np
 import pytest
 import torch
 
-from savanna_agents.alphazero import AZConfig, Trainer, load_checkpoint
-from savanna_agents.distill import (
+from savanna.agents.alphazero import AZConfig, Trainer, load_checkpoint
+from savanna.agents.distill import (
     DistillConfig,
     distill,
     load_dataset,
@@ -14,9 +14,9 @@ from savanna_agents.distill import (
     part_file,
     play_part,
 )
-from savanna_agents.exact import solve
-from savanna_agents.fit import FitConfig, fit, save_model, visit_policy
-from savanna_experiments.train_az import initial_weights, run_training
+from savanna.agents.exact import solve
+from savanna.agents.fit import FitConfig, fit, save_model, visit_policy
+from savanna.experiments.train_az import initial_weights, run_training
 from tests.agents.tiny_games import Nim
 
 NIM = DistillConfig(game="nim", games=96, part_games=32, teacher="mcts:sims=200",
@@ -123,7 +123,7 @@ def test_fitting_reaches_the_solvers_values(nim_data):
     states = np.unique(load_dataset(nim_data, game=game).state)
     obs = game.observe(states, game.current_player(states)).reshape(len(states), -1)
     with torch.no_grad():
-        from savanna_agents.features import active_features
+        from savanna.agents.features import active_features
 
         _, values = result.net.from_features(torch.from_numpy(active_features(obs)))
     exact = np.array([solve(game, states[i:i + 1])[0][game.current_player(
@@ -155,8 +155,8 @@ def test_train_az_starts_from_a_fitted_model_or_from_data(nim_data, tmp_path):
 
 
 def test_the_command_line_distills_fits_and_plays_the_model(tmp_path, capsys):
-    from savanna_benchmarks.distill_speed import gate_section
-    from savanna_experiments.cli import main
+    from savanna.benchmarks.distill_speed import gate_section
+    from savanna.experiments.cli import main
 
     data, run = tmp_path / "data", tmp_path / "fit"
     assert main(["distill", "zebres", "--games", "6", "--part-games", "4", "--teacher",

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from savanna_agents.features import active_features, sparse_linear, stack_features
-from savanna_agents.inference import network_evaluator
-from savanna_agents.networks import AZNet
+from savanna.agents.features import active_features, sparse_linear, stack_features
+from savanna.agents.inference import network_evaluator
+from savanna.agents.networks import AZNet
 
 
 def observations(rng, n, size, high):

@@ -7,12 +7,12 @@ counts a draw as half a win.
 import pytest
 
 from savanna import make_game
-from savanna_agents.arena import play_match
-from savanna_agents.greedy import GreedyAgent
-from savanna_agents.mcts import MCTSAgent
-from savanna_agents.random_agent import RandomAgent
+from savanna.agents.arena import play_match
+from savanna.agents.greedy import GreedyAgent
+from savanna.agents.mcts import MCTSAgent
+from savanna.agents.random_agent import RandomAgent
 
-zebres_game = pytest.importorskip("zebres.game")
+zebres_game = pytest.importorskip("savanna.zebres.game")
 
 GAMES = 200
 

@@ -1,12 +1,12 @@
 """MCTS on Zèbres: decisive moves on hand-picked positions, and root values against an exact
-solve of endgames with 6 to 8 empty cells (savanna_agents.exact)."""
+solve of endgames with 6 to 8 empty cells (savanna.agents.exact)."""
 import numpy as np
 import pytest
 
-from savanna_agents.exact import solve
-from savanna_agents.mcts import MCTSAgent
+from savanna.agents.exact import solve
+from savanna.agents.mcts import MCTSAgent
 
-zebres_game = pytest.importorskip("zebres.game")
+zebres_game = pytest.importorskip("savanna.zebres.game")
 
 
 @pytest.fixture(scope="module")

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import torch
 
-from savanna_agents.arena import play_match
-from savanna_agents.features import stack_features
-from savanna_agents.networks import MASKED_LOGIT, log_prob_and_entropy, masked_log_probs, sample
-from savanna_agents.ppo import (
+from savanna.agents.arena import play_match
+from savanna.agents.features import stack_features
+from savanna.agents.networks import MASKED_LOGIT, log_prob_and_entropy, masked_log_probs, sample
+from savanna.agents.ppo import (
     PPOConfig,
     Trainer,
     group_sizes,
@@ -15,8 +15,8 @@ from savanna_agents.ppo import (
     parse_shares,
     ppo_loss,
 )
-from savanna_agents.ppo_agent import PPOAgent, PPOMCTSAgent
-from savanna_agents.random_agent import RandomAgent
+from savanna.agents.ppo_agent import PPOAgent, PPOMCTSAgent
+from savanna.agents.random_agent import RandomAgent
 from tests.agents.tiny_games import Nim
 
 

@@ -7,11 +7,11 @@ Slow (about 5 minutes on two idle cores: 3 of training, then a 400-game match): 
 import pytest
 
 from savanna import make_game
-from savanna_agents.arena import play_match
-from savanna_agents.mcts import MCTSAgent
-from savanna_agents.ppo import PPOConfig
-from savanna_agents.registry import make_agent
-from savanna_experiments.train import run_training
+from savanna.agents.arena import play_match
+from savanna.agents.mcts import MCTSAgent
+from savanna.agents.ppo import PPOConfig
+from savanna.agents.registry import make_agent
+from savanna.experiments.train import run_training
 
 
 @pytest.mark.slow

@@ -4,13 +4,13 @@ import csv
 import numpy as np
 import pytest
 
+from savanna.agents.ppo import PPOConfig, Trainer
+from savanna.agents.registry import make_agent
+from savanna.experiments.arguments import parse_count
+from savanna.experiments.cli import main
+from savanna.experiments.train import run_training, text_curve
 from savanna.records import read_records
 from savanna.registry import make_game
-from savanna_agents.ppo import PPOConfig, Trainer
-from savanna_agents.registry import make_agent
-from savanna_experiments.arguments import parse_count
-from savanna_experiments.cli import main
-from savanna_experiments.train import run_training, text_curve
 
 
 def rows(path):

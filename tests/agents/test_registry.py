@@ -3,9 +3,9 @@ import re
 
 import pytest
 
-from savanna_agents import registry
-from savanna_agents.base import describe
-from savanna_agents.registry import make_agent, parse_spec
+from savanna.agents import registry
+from savanna.agents.base import describe
+from savanna.agents.registry import make_agent, parse_spec
 
 
 class FakeAgent:
@@ -28,7 +28,7 @@ class FakeAgent:
 @pytest.fixture(autouse=True)
 def fake_registered(monkeypatch):
     monkeypatch.setitem(registry.AGENTS, "fake", f"{__name__}:FakeAgent")
-    monkeypatch.setitem(registry.AGENTS, "later", "savanna_agents.not_written_yet:LaterAgent")
+    monkeypatch.setitem(registry.AGENTS, "later", "savanna.agents.not_written_yet:LaterAgent")
 
 
 def test_values_take_the_constructor_types():

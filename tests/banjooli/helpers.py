@@ -1,9 +1,9 @@
 """Play hand-made Banjooli positions through the kernels or the reference, by action names."""
 import numpy as np
 
-from banjooli import notation, spec
-from banjooli import reference as ref
-from banjooli.game import BanjooliGame
+from savanna.banjooli import notation, spec
+from savanna.banjooli import reference as ref
+from savanna.banjooli.game import BanjooliGame
 
 IMPLEMENTATIONS = ("kernel", "reference")
 

@@ -3,8 +3,8 @@ lockstep play from hand-made positions."""
 import numpy as np
 import pytest
 
-from banjooli import reference as ref
-from banjooli.game import BanjooliGame
+from savanna.banjooli import reference as ref
+from savanna.banjooli.game import BanjooliGame
 from savanna.game import CHANCE, TERMINAL
 from tests.banjooli.helpers import game_of, position
 from tests.banjooli.twin import (

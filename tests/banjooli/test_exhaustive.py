@@ -5,9 +5,9 @@ outcomes are left to the random cross-check)."""
 import numpy as np
 import pytest
 
-from banjooli import notation, spec
-from banjooli import reference as ref
-from banjooli.game import BanjooliGame
+from savanna.banjooli import notation, spec
+from savanna.banjooli import reference as ref
+from savanna.banjooli.game import BanjooliGame
 from savanna.game import CHANCE
 
 

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from banjooli import notation, spec
-from banjooli.game import BanjooliGame
+from savanna.banjooli import notation, spec
+from savanna.banjooli.game import BanjooliGame
 from tests.banjooli.helpers import game_of, observe, position
 
 

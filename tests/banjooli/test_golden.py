@@ -8,9 +8,9 @@ shows up as a readable diff.
 import pathlib
 import random
 
-from banjooli import notation, spec
-from banjooli import reference as ref
-from banjooli.game import BanjooliGame
+from savanna.banjooli import notation, spec
+from savanna.banjooli import reference as ref
+from savanna.banjooli.game import BanjooliGame
 
 GOLDEN = pathlib.Path(__file__).with_name("golden_3p_berries.txt")
 START = ("players=3 course=T4,K2,CROC,T3 ostriches=c2n,b1n,a0n,c0n,a2n cards=4,9,1 to_move=0 "

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from banjooli import _validity as V
-from banjooli import notation, spec
-from banjooli.game import SPECIAL_OPTIONS, BanjooliGame
+from savanna.banjooli import _validity as V
+from savanna.banjooli import notation, spec
+from savanna.banjooli.game import SPECIAL_OPTIONS, BanjooliGame
 from savanna.game import CHANCE, TERMINAL
 from tests.banjooli.helpers import game_of, position
 
@@ -237,7 +237,7 @@ def test_the_error_names_the_state_and_the_reason():
 
 # ----- the reproductions ------------------------------------------------------------
 def test_observe_with_127_players_is_a_value_error_not_a_heap_corruption():
-    code = ("from banjooli.game import BanjooliGame\n"
+    code = ("from savanna.banjooli.game import BanjooliGame\n"
             "game = BanjooliGame(); s = game.init(1); s[0]['players'] = 127\n"
             "try:\n    game.observe(s, 0)\nexcept ValueError as err:\n    print('ValueError', err)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, check=False,

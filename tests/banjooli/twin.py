@@ -2,8 +2,8 @@
 (``crosscheck.py``) and ``play_lockstep``, the hook of the shared fuzz tests."""
 import numpy as np
 
-from banjooli import notation
-from banjooli import reference as ref
+from savanna.banjooli import notation
+from savanna.banjooli import reference as ref
 from savanna.game import CHANCE, TERMINAL
 
 

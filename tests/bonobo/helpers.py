@@ -7,9 +7,9 @@ argument.
 """
 import numpy as np
 
-from bonobo import notation, spec
-from bonobo import reference as R
-from bonobo.game import BonoboGame
+from savanna.bonobo import notation, spec
+from savanna.bonobo import reference as R
+from savanna.bonobo.game import BonoboGame
 
 
 class KernelImpl:

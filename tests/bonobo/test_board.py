@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from bonobo import reference as R
-from bonobo import spec
-from bonobo.game import BonoboGame
+from savanna.bonobo import reference as R
+from savanna.bonobo import spec
+from savanna.bonobo.game import BonoboGame
 from savanna.game import CHANCE
 
 

@@ -5,7 +5,7 @@ count under ``-m slow``."""
 import numpy as np
 import pytest
 
-from bonobo.game import BonoboGame
+from savanna.bonobo.game import BonoboGame
 from tests.bonobo.twin import play_lockstep
 
 

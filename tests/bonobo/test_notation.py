@@ -1,8 +1,8 @@
 """The text notation and action names: round trips and one-line errors."""
 import pytest
 
-from bonobo import notation, spec
-from bonobo.game import BonoboGame
+from savanna.bonobo import notation, spec
+from savanna.bonobo.game import BonoboGame
 from tests.bonobo.test_rules import BARRED, COMPLETION, ENDGAME, EVICTION
 
 START = "players=2 tiles=- pawns=- score=0,0 pile=3,3,4,4,4,4,3,3 move=0 phase=choose"

@@ -4,9 +4,9 @@ rewards, observations are player-relative and show nothing but public facts."""
 import numpy as np
 import pytest
 
-from bonobo import _kernels as K
-from bonobo import spec
-from bonobo.game import BonoboGame
+from savanna.bonobo import _kernels as K
+from savanna.bonobo import spec
+from savanna.bonobo.game import BonoboGame
 from savanna.game import CHANCE, TERMINAL
 from tests.bonobo.helpers import KernelImpl, play_all
 from tests.bonobo.test_rules import EVICTION

@@ -1,8 +1,8 @@
 """The text picture and the drawing."""
 import re
 
-from bonobo import render
-from bonobo.game import BonoboGame
+from savanna.bonobo import render
+from savanna.bonobo.game import BonoboGame
 from tests.bonobo.test_rules import BARRED, EVICTION
 
 

@@ -7,7 +7,7 @@ t toilet), upper case once activated. Triangle and spot ids are listed in the co
 """
 import pytest
 
-from bonobo import notation, spec
+from savanna.bonobo import notation, spec
 
 # Spot s09 = (0, 0) is surrounded by the dunes t20 t21 t22 (above) and t31 t32 t33 (below).
 # Tiles: t20-t21 +3 and t31-t32 +4 lie with both triangles at s09 (obtuse corner: 2a);

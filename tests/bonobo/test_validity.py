@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bonobo import _kernels as K
-from bonobo import _validity, notation, spec
-from bonobo.game import BonoboGame
+from savanna.bonobo import _kernels as K
+from savanna.bonobo import _validity, notation, spec
+from savanna.bonobo.game import BonoboGame
 from savanna.game import CHANCE, TERMINAL
 from tests.bonobo.test_notation import START
 from tests.bonobo.test_rules import BARRED, EVICTION
@@ -280,7 +280,7 @@ def test_action_and_outcome_names_want_a_str(call):
 def test_from_position_checks_every_field(change, message):
     with pytest.raises(ValueError, match=message):
         BonoboGame(2).from_position(dataclasses.replace(notation.parse(START), **change))
-    with pytest.raises(ValueError, match="expected a bonobo.notation.Position"):
+    with pytest.raises(ValueError, match="expected a savanna.bonobo.notation.Position"):
         BonoboGame(2).from_position(START)
 
 

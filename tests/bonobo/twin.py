@@ -3,8 +3,8 @@
 hook the shared fuzz tests (tests/conformance/test_fuzz.py) call on positions they generate."""
 import numpy as np
 
-from bonobo import notation
-from bonobo import reference as R
+from savanna.bonobo import notation
+from savanna.bonobo import reference as R
 from savanna.game import CHANCE, TERMINAL
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from savanna.game import CHANCE, TERMINAL
 from savanna.rng import as_generator
-from zebres.game import ZebresGame
+from savanna.zebres.game import ZebresGame
 
 GAME = ZebresGame()
 
@@ -157,7 +157,7 @@ def test_an_unknown_option_is_a_value_error_naming_the_options():
 # ----- issue #21: the baseline agents act at decision nodes only ------------------------------
 @pytest.mark.parametrize("agent", ["random", "greedy"])
 def test_baseline_agents_refuse_chance_nodes_and_the_end(game, agent):
-    from savanna_agents.registry import make_agent
+    from savanna.agents.registry import make_agent
 
     if agent == "greedy" and not game.has_scores:
         with pytest.raises(ValueError, match=f"greedy plays on the game's score, and "
@@ -215,7 +215,7 @@ def test_a_position_has_one_spelling(name, options, canonical, variant):
 
 @pytest.mark.parametrize("course", [["T1", "T1"], ["T2", "K1", "T2"], ("T1", "K2", "T1")])
 def test_a_course_lays_each_face_once(course):
-    from banjooli.game import BanjooliGame
+    from savanna.banjooli.game import BanjooliGame
 
     with pytest.raises(ValueError, match=r"course lists the face T\d twice"):
         BanjooliGame(course=course)

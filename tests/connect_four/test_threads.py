@@ -204,8 +204,8 @@ def test_bad_settings_are_value_errors():
 
 def test_adaptive_playouts_equal_the_serial_ones():
     """The real kernels: whichever arm runs, the results are the same."""
+    from savanna.benchmarks.connect_four.game import ConnectFourGame
     from savanna.rng import make_streams
-    from savanna_benchmarks.connect_four.game import ConnectFourGame
 
     game = ConnectFourGame()
     d = game.drivers

@@ -2,7 +2,7 @@
 the fuzz suite, tests/conformance/fuzz.py, plays accepted inputs against)."""
 import numpy as np
 
-from savanna_benchmarks.connect_four import reference
+from savanna.benchmarks.connect_four import reference
 
 
 def disagreement(game, row, ref):

@@ -1,4 +1,4 @@
-"""``savanna analyse`` and ``savanna_agents.analysis``: every legal move listed with visits that add
+"""``savanna analyse`` and ``savanna.agents.analysis``: every legal move listed with visits that add
 up, a principal variation that can be played, JSON, and one-line errors (exit 2) for bad
 positions, bad agents, terminal and chance positions."""
 import json
@@ -6,11 +6,11 @@ import json
 import numpy as np
 import pytest
 
+from savanna.agents.analysis import analyse
+from savanna.agents.registry import make_agent
+from savanna.experiments.cli import main
 from savanna.game import CHANCE
 from savanna.registry import make_game
-from savanna_agents.analysis import analyse
-from savanna_agents.registry import make_agent
-from savanna_experiments.cli import main
 
 ZEBRES = "z...../..G.../....../.l..../...... g 21 - move"  # player 1 moves the Impala
 
@@ -76,7 +76,7 @@ def test_the_principal_variation_is_a_line_that_can_be_played(name, options):
 
 
 def test_an_alphazero_checkpoint_analyses(tmp_path, capsys):
-    from savanna_agents.alphazero import AZConfig, Trainer, save_checkpoint
+    from savanna.agents.alphazero import AZConfig, Trainer, save_checkpoint
 
     trainer = Trainer(AZConfig(game="zebres", games=2, sims=8, hidden=(16, 16)))
     save_checkpoint(trainer.checkpoint(full=False), tmp_path / "az.pt")

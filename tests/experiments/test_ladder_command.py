@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from savanna.agents.ladder import Ladder
+from savanna.experiments.cli import main
 from savanna.files import locked
-from savanna_agents.ladder import Ladder
-from savanna_experiments.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,7 +53,7 @@ def test_mistakes_are_one_line_errors_with_exit_2(argv, message, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     (tmp_path / "taken.png").write_bytes(b"")
     (tmp_path / "bad.json").write_text("{")
-    from savanna_agents.ladder import Ladder
+    from savanna.agents.ladder import Ladder
     Ladder.new("zebres").save(tmp_path / "x.json")
     code, out, err = run(["ladder", *argv], capsys)
     assert code == 2 and out == ""
@@ -66,7 +66,7 @@ def test_two_adds_at_once_keep_both_agents_and_they_meet(tmp_path):
     file makes them wait (this test holds it until both do), then each reads, plays and saves
     in turn, so both agents are on the ladder and the later one played the earlier."""
     Ladder.new("zebres").save(tmp_path / "x.json")
-    command = [sys.executable, "-m", "savanna_experiments", "ladder", "add", "--games", "2",
+    command = [sys.executable, "-m", "savanna.experiments", "ladder", "add", "--games", "2",
                "--file", "x.json", "--workers", "1", "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with locked(tmp_path / "x.json"):

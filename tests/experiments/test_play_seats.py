@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from banjooli.game import BanjooliGame
-from savanna_experiments.cli import main
+from savanna.banjooli.game import BanjooliGame
+from savanna.experiments.cli import main
 
 
 def first_legal_move_player(capsys, prompts):

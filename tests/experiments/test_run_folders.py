@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
+from savanna.experiments.cli import main
 from savanna.files import atomic_write_bytes, atomic_write_text, new_folder, output_folder
 from savanna.registry import make_game
-from savanna_experiments.cli import main
 
 MATCH = ["match", "zebres", "random", "random", "--games", "2", "--workers", "1",
          "--no-progress"]
@@ -133,7 +133,7 @@ def test_a_metrics_column_that_appears_later_widens_the_file_and_survives_a_resu
     """AlphaZero logs before its learner has a batch: the loss columns come later."""
     import csv
 
-    from savanna_experiments.runs import METRICS_FILE, RunLog
+    from savanna.experiments.runs import METRICS_FILE, RunLog
 
     log = RunLog(tmp_path)
     log.write(METRICS_FILE, {"step": 1, "games": 4})

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from savanna_experiments.arguments import option_value
-from savanna_experiments.cli import main
+from savanna.experiments.arguments import option_value
+from savanna.experiments.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["play", "match", "tournament", "replay", "train", "bench", "warmup", "demo"]
@@ -26,7 +26,7 @@ def test_every_command_has_help_in_plain_text(command, capsys):
     assert exit_.value.code == 0
     text = capsys.readouterr().out
     assert text.startswith(f"usage: savanna {' '.join(command)}".rstrip() + " ")
-    assert "%%" not in text and "``" not in text and "python -m savanna_benchmarks" not in text
+    assert "%%" not in text and "``" not in text and "python -m savanna.benchmarks" not in text
 
 
 def test_the_match_help_speaks_of_95_percent_intervals(capsys):
@@ -133,7 +133,7 @@ def test_a_typed_game_explains_bad_entries_and_plays_to_the_end(capsys, monkeypa
 
 def test_play_reads_moves_from_standard_input_and_stops_at_its_end():
     script = "Z a1\n\nmoves\nstart 3\n"
-    done = subprocess.run([sys.executable, "-m", "savanna_experiments", "play", "zebres", "--agent",
+    done = subprocess.run([sys.executable, "-m", "savanna.experiments", "play", "zebres", "--agent",
                            "random"], input=script, capture_output=True, text=True, cwd=ROOT,
                           env=os.environ | {"PYTHONPATH": str(ROOT)}, timeout=300)
     assert done.returncode == 0, done.stderr

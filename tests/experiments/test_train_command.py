@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from savanna.agents.alphazero import AZConfig
+from savanna.agents.ppo import PPOConfig
+from savanna.experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
+from savanna.experiments.cli import build_parser, main
 from savanna.metadata import package_version
 from savanna.records import read_records
-from savanna_agents.alphazero import AZConfig
-from savanna_agents.ppo import PPOConfig
-from savanna_experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
-from savanna_experiments.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINERS = [("ppo", PPOConfig), ("az", AZConfig)]
@@ -139,7 +139,7 @@ def test_a_setting_of_a_type_without_a_flag_is_refused_when_flags_are_made():
 
 def test_the_other_commands_do_not_import_torch():
     """The trainers' flags are made when ``train`` runs (their modules import torch)."""
-    code = ("import sys; from savanna_experiments.cli import build_parser; "
+    code = ("import sys; from savanna.experiments.cli import build_parser; "
             "build_parser().parse_args(['match', 'zebres', 'random', 'random']); "
             "print('torch' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
@@ -175,7 +175,7 @@ def test_an_alphazero_run_gets_a_new_folder_and_an_atomic_config(tmp_path, monke
                                             ("sims", 10**9), ("seed", 2**64)])
 def test_alphazero_counts_past_their_maximum_are_refused_before_anything_is_built(setting,
                                                                                   value):
-    from savanna_agents.alphazero import AZConfig
+    from savanna.agents.alphazero import AZConfig
 
     with pytest.raises(ValueError, match=f"^{setting} must be at most [0-9]+, got {value}$"):
         AZConfig(**{setting: value})

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from savanna_benchmarks import peers
-from savanna_benchmarks.throughput import Rate
+from savanna.benchmarks import peers
+from savanna.benchmarks.throughput import Rate
 
 UNIT = "steps/s"
 
@@ -61,7 +61,7 @@ def test_pgx_row_is_skipped_with_the_install_line_when_pgx_is_missing(monkeypatc
 
 def test_bare_loop_plays_whole_games():
     """The bare loop's x wins over many games: about the share of random games that x wins."""
-    from savanna_benchmarks.connect_four.game import ConnectFourGame
+    from savanna.benchmarks.connect_four.game import ConnectFourGame
 
     game = ConnectFourGame()
     returns, _ = game.random_playouts(game.init(4000, rng=0), rng=1)

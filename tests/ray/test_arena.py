@@ -6,9 +6,9 @@ import json
 import threading
 import time
 
-from savanna_agents.arena import play_match, tournament
-from savanna_agents.random_agent import RandomAgent
-from savanna_agents.registry import make_agent
+from savanna.agents.arena import play_match, tournament
+from savanna.agents.random_agent import RandomAgent
+from savanna.agents.registry import make_agent
 from tests.agents.coin_game import CoinGame
 from tests.ray.agents import DiesOnce, HangsOnNode
 
@@ -47,7 +47,7 @@ def _timeless(data):
 
 
 def test_a_sharded_match_gives_the_local_files(two_nodes, tmp_path):
-    from zebres.game import ZebresGame
+    from savanna.zebres.game import ZebresGame
 
     game, agents = ZebresGame(), [make_agent("greedy"), RandomAgent()]
     local = play_match(game, agents, games=12, seed=7, workers=1, progress=False,

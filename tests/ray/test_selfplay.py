@@ -1,7 +1,7 @@
 """AlphaZero self-play on Ray actors: two actors on the two nodes fill the learner's window
 with the latest weights, and the run goes on when an actor is killed."""
 
-from savanna_agents.alphazero import AZConfig, Trainer
+from savanna.agents.alphazero import AZConfig, Trainer
 from tests.agents.tiny_games import Nim
 
 TINY = AZConfig(game="nim", games=8, sims=8, max_considered=4, hidden=(16,), batch_size=16,
@@ -11,7 +11,7 @@ TINY = AZConfig(game="nim", games=8, sims=8, max_considered=4, hidden=(16,), bat
 def test_two_actors_on_two_nodes_fill_the_buffer_and_outlive_a_killed_actor(two_nodes):
     import ray
 
-    from savanna_experiments.ray_backend import RaySelfPlay
+    from savanna.experiments.ray_backend import RaySelfPlay
 
     trainer = Trainer(TINY, Nim(), RaySelfPlay.factory(2))
     selfplay = trainer.selfplay

@@ -8,5 +8,5 @@ from tests.zebres.helpers import IMPLEMENTATIONS
 def impl(request):
     """The implementation under test: ``impl(board="standard", first_placer=1)`` -> an adapter."""
     if request.param == "kernel":
-        pytest.importorskip("zebres.game")
+        pytest.importorskip("savanna.zebres.game")
     return IMPLEMENTATIONS[request.param]

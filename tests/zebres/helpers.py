@@ -1,13 +1,13 @@
 """One small interface over the two Zèbres implementations, so every rule test runs on both.
 
-The ``impl`` fixture (conftest.py) is parametrised over them: ``reference`` (zebres.reference,
-pure Python) and ``kernel`` (zebres.game.ZebresGame on the numba kernels). A handle is
-whatever the implementation uses for one state: a reference ``State`` or a batch of one
-kernel row.
+The ``impl`` fixture (conftest.py) is parametrised over them: ``reference``
+(savanna.zebres.reference, pure Python) and ``kernel`` (savanna.zebres.game.ZebresGame on the numba
+kernels). A handle is whatever the implementation uses for one state: a reference ``State`` or a
+batch of one kernel row.
 """
 import numpy as np
 
-from zebres import notation, reference
+from savanna.zebres import notation, reference
 
 
 class ReferenceImpl:
@@ -46,7 +46,7 @@ class KernelImpl:
     name = "kernel"
 
     def __init__(self, board="standard", first_placer=1):
-        from zebres.game import ZebresGame
+        from savanna.zebres.game import ZebresGame
         self.game = ZebresGame(board=board, first_placer=first_placer)
 
     def start(self):

@@ -14,9 +14,9 @@ Sources of nodes:
 import numpy as np
 import pytest
 
+from savanna.zebres import reference, spec
+from savanna.zebres.game import ZebresGame
 from tests.zebres.twin import disagreements, play_lockstep, ref_text, step_both
-from zebres import reference, spec
-from zebres.game import ZebresGame
 
 SEED = 2026_11_29          # the seed of every random choice below
 BOARDS = spec.BOARDS

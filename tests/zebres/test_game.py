@@ -4,7 +4,7 @@ import zlib
 import numpy as np
 import pytest
 
-from zebres.game import ZebresGame
+from savanna.zebres.game import ZebresGame
 
 START = "....../....../....../....../...... r - - setup"
 

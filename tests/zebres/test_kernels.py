@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from savanna.bits import popcount
-from zebres import _kernels as K
-from zebres import spec
-from zebres.game import ZebresGame
+from savanna.zebres import _kernels as K
+from savanna.zebres import spec
+from savanna.zebres.game import ZebresGame
 
 # rules §8: distinct sequences of d decisions from the start position, d = 1..7
 PERFT = {

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from zebres import notation, spec
-from zebres.notation import Position, Token
+from savanna.zebres import notation, spec
+from savanna.zebres.notation import Position, Token
 
 EMPTY = "....../....../....../....../......"
 

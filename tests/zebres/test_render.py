@@ -1,5 +1,5 @@
 """The text board names the cells moves use: columns a-f above, rows 1-5 beside."""
-from zebres.game import ZebresGame
+from savanna.zebres.game import ZebresGame
 
 
 def test_text_board_labels_cells_and_track():

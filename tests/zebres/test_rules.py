@@ -16,8 +16,8 @@ columns f-a from the bottom, 17-21 rows 5-1 from the left. Upper case red, lower
 """
 import pytest
 
-from zebres import reference
-from zebres.notation import parse_action
+from savanna.zebres import reference
+from savanna.zebres.notation import parse_action
 
 EMPTY = "....../....../....../....../......"
 NO_REWARD = [0.0, 0.0]
@@ -36,7 +36,7 @@ def play(impl, text, *moves):
 
 
 def names(actions):
-    from zebres.notation import action_name
+    from savanna.zebres.notation import action_name
     return [action_name(a) for a in actions]
 
 

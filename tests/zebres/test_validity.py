@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from savanna.zebres import _kernels as K
+from savanna.zebres.game import ZebresGame
 from tests.zebres.twin import play_lockstep
-from zebres import _kernels as K
-from zebres.game import ZebresGame
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 2026_11_30

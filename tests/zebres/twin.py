@@ -9,7 +9,7 @@ a kernel chance node would show as a player disagreement.
 """
 import numpy as np
 
-from zebres import notation, reference
+from savanna.zebres import notation, reference
 
 
 def ref_text(state):
