@@ -1,7 +1,8 @@
 """The layers of the project (STYLE.md): no import cycle between its modules or its packages,
-arrows that point down, and an ``import savanna`` that loads nothing above the core; the
-folders agents/, experiments/ and benchmarks/ import as savanna.agents, savanna.experiments
-and savanna.benchmarks, which a user's own ``agents.py`` cannot shadow."""
+arrows that point down, and an ``import savanna`` that loads nothing above the core. One import
+root: the folders zebres/, bonobo/, banjooli/, agents/, experiments/ and benchmarks/ import as
+savanna.zebres, ..., savanna.agents, ..., names no other project or a user's own ``agents.py``
+can take; the graph holds string-named modules (``"savanna.zebres.game:ZebresGame"``) too."""
 import ast
 import subprocess
 import sys
@@ -10,7 +11,8 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("zebres", "bonobo", "banjooli")
+SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+GAMES = tuple(f"savanna.{game}" for game in ("zebres", "bonobo", "banjooli"))
 # package -> the project packages it may import (experiments -> benchmarks -> agents -> savanna
 # <- games); tests and the interop adapters may import anything.
 ALLOWED = {
@@ -20,15 +22,22 @@ ALLOWED = {
     "savanna.benchmarks": {"savanna.agents", "savanna", *GAMES},
     "savanna.experiments": {"savanna.benchmarks", "savanna.agents", "savanna", *GAMES},
 }
-FOLDERS = {"agents": "savanna.agents", "benchmarks": "savanna.benchmarks",
-           "experiments": "savanna.experiments"}   # folder -> the name it imports as
+# the folder of each layer: savanna/ for the core, the rest as pyproject.toml installs them
+FOLDERS = {"savanna": "savanna", **SETUPTOOLS["package-dir"]}
+# the names before one root: the folders', and savanna_ + a folder for three of them
+OLD_NAMES = {*FOLDERS.values(), *(f"savanna_{folder}" for folder in
+                                  ("agents", "experiments", "benchmarks"))} - {"savanna"}
+
+
+def layer(module):
+    """The package of ``ALLOWED`` that ``module`` belongs to (the longest prefix)."""
+    return max((p for p in ALLOWED if module == p or module.startswith(p + ".")), key=len)
 
 
 def modules():
     """Every module of the project's packages: dotted name -> path."""
     found = {}
-    for package in ALLOWED:
-        folder = next((f for f, name in FOLDERS.items() if name == package), package)
+    for package, folder in FOLDERS.items():
         for path in (ROOT / folder).rglob("*.py"):
             parts = (package, *path.relative_to(ROOT / folder).with_suffix("").parts)
             found[".".join(parts).removesuffix(".__init__")] = path
@@ -36,17 +45,35 @@ def modules():
 
 
 def imported_names(path):
-    """The dotted names of every import in ``path``'s code."""
+    """The dotted names of every import in ``path``'s code, and of every string that names a
+    project module by its name or an old one (``"savanna.zebres.game:ZebresGame"``, or the
+    same without ``savanna.``: registries, importorskip, code run in a subprocess)."""
+    mods = modules()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             yield node.module
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            name = node.value.partition(":")[0]
+            spellings = {name, f"savanna.{name}", name.replace("savanna_", "savanna.", 1)}
+            if "." in name and spellings & set(mods):
+                yield name
 
 
-def import_graph():
-    """module -> the project modules it imports anywhere in its code (lazy imports too).
-    ``from pkg import sub`` points at the submodule ``pkg.sub``, not at ``pkg``."""
+def string_entries(path):
+    """The modules that ``path`` names in strings (``"module:attr"`` or a module's name)."""
+    mods = modules()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value.partition(":")[0] in mods:
+                yield node.value.partition(":")[0]
+
+
+def import_graph(strings=True):
+    """module -> the project modules it imports anywhere in its code (lazy imports too) and,
+    with ``strings``, those it names in a string. ``from pkg import sub`` points at the
+    submodule ``pkg.sub``, not at ``pkg``."""
     mods = modules()
     graph = defaultdict(set)
     for name, path in mods.items():
@@ -59,6 +86,8 @@ def import_graph():
             else:
                 continue
             graph[name].update(t for t in targets if t in mods and t != name)
+        if strings:
+            graph[name].update(t for t in string_entries(path) if t != name)
     return graph
 
 
@@ -91,38 +120,65 @@ def cycles(graph):
 
 
 def test_no_import_cycle_between_modules():
-    assert cycles(import_graph()) == []
+    """Through imports; a module named in a string is imported when called, not at import
+    (``savanna`` names ``savanna.env``, which imports from ``savanna``)."""
+    assert cycles(import_graph(strings=False)) == []
+
+
+# The registries name plug-ins by string so that the core imports none of them: these arrows
+# point up by design, and only at modules whose own imports stay in the core and their package.
+PLUG_INS = {"savanna.registry": {*(f"{game}.game" for game in GAMES),
+                                 "savanna.benchmarks.connect_four.game"}}
 
 
 def test_no_import_cycle_between_packages_and_arrows_point_down():
     wrong = sorted((a, b) for a, targets in import_graph().items() for b in targets
-                   if a.split(".")[0] != b.split(".")[0]
-                   and b.split(".")[0] not in ALLOWED[a.split(".")[0]]
-                   and not a.startswith("savanna.interop"))
+                   if layer(a) != layer(b) and layer(b) not in ALLOWED[layer(a)]
+                   and not a.startswith("savanna.interop") and b not in PLUG_INS.get(a, ()))
     assert wrong == []
 
 
-def test_nothing_imports_a_folder_by_its_own_name():
-    """From a checkout's root ``import agents`` would still work and hide a missed rename."""
-    files = [*modules().values(), *ROOT.glob("tests/**/*.py")]
+def test_the_registry_strings_are_seen_and_name_self_contained_plug_ins():
+    assert import_graph()["savanna.registry"] >= PLUG_INS["savanna.registry"]  # strings read
+    graph = import_graph(strings=False)  # what loading a plug-in imports
+    for plug_in in PLUG_INS["savanna.registry"]:
+        reached, todo = set(), [plug_in]
+        while todo:
+            for target in graph[todo.pop()] - reached:
+                reached.add(target)
+                todo.append(target)
+        assert {layer(m) for m in reached} <= {"savanna", layer(plug_in)}, plug_in
+
+
+def test_nothing_imports_a_module_by_a_folder_or_old_name():
+    """From a checkout's root ``import agents`` or ``import zebres`` would still work and load
+    a second copy of the same files under another name."""
+    files = [*modules().values(), *ROOT.glob("tests/**/*.py"), *ROOT.glob("docs/**/*.py")]
     wrong = sorted(f"{path.relative_to(ROOT)}: {name}" for path in files
-                   for name in imported_names(path) if name.split(".")[0] in FOLDERS)
+                   for name in imported_names(path) if name.split(".")[0] in OLD_NAMES)
     assert wrong == []
+
+
+def test_one_import_root_and_no_symlinks():
+    """Every package installs under ``savanna``; no file of the checkout has a second name."""
+    assert all(p == "savanna" or p.startswith("savanna.") for p in SETUPTOOLS["packages"])
+    assert SETUPTOOLS["package-dir"] == {
+        package: package.removeprefix("savanna.") for package in ALLOWED if package != "savanna"}
+    tracked = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout
+    links = [line.split("\t")[1] for line in tracked.splitlines() if line.startswith("120000")]
+    assert links == []
 
 
 def test_the_installed_packages_are_every_package_of_the_checkout():
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert config["package-dir"] == {name: folder for folder, name in FOLDERS.items()}
-    found = set()
-    for init in ROOT.glob("*/**/__init__.py"):
-        parts = init.parent.relative_to(ROOT).parts
-        if parts[0] in ALLOWED or parts[0] in FOLDERS:
-            found.add(".".join((FOLDERS.get(parts[0], parts[0]), *parts[1:])))
-    assert sorted(config["packages"]) == sorted(found)
+    found = {".".join((package, *init.parent.relative_to(ROOT / folder).parts))
+             for package, folder in FOLDERS.items()
+             for init in (ROOT / folder).glob("**/__init__.py")}
+    assert sorted(SETUPTOOLS["packages"]) == sorted(found)
 
 
-def test_a_users_own_agents_py_does_not_shadow_ours(tmp_path):
-    for name in FOLDERS:
+def test_a_users_own_modules_do_not_shadow_ours(tmp_path):
+    for name in OLD_NAMES:
         (tmp_path / f"{name}.py").write_text("raise ImportError('the user\'s own file')\n")
     code = ("from savanna.agents import make_agent, play_match; from savanna import make_game; "
             "import savanna.experiments.cli, savanna.benchmarks.report; "
@@ -167,9 +223,10 @@ MAX_LINES = 800
 
 
 def test_every_game_package_lists_the_same_modules():
-    found = {game: {path.stem for path in (ROOT / game).glob("*.py")} for game in GAMES}
-    assert found == dict.fromkeys(GAMES, GAME_MODULES)
-    assert not [path for game in GAMES for path in (ROOT / game).iterdir() if path.is_dir()
+    folders = [ROOT / FOLDERS[game] for game in GAMES]
+    found = {folder.name: {path.stem for path in folder.glob("*.py")} for folder in folders}
+    assert found == {folder.name: GAME_MODULES for folder in folders}
+    assert not [path for folder in folders for path in folder.iterdir() if path.is_dir()
                 and path.name != "__pycache__"]
 
 
@@ -180,9 +237,10 @@ def test_no_module_is_longer_than_800_lines():
 
 
 def test_import_savanna_loads_nothing_above_the_core():
-    code = ("import sys, savanna; print(sorted({m.split('.')[0] for m in sys.modules} & "
-            "{'torch', 'savanna.agents', 'savanna.experiments', 'savanna.benchmarks', 'agents', "
-            "'experiments', 'benchmarks', 'zebres', 'bonobo', 'banjooli', 'ray'}))")
+    above = sorted({"torch", "ray", *(p for p in ALLOWED if p != "savanna"), *OLD_NAMES})
+    code = (f"import sys, savanna; above = {above!r}; "
+            "print(sorted(m for m in sys.modules "
+            "if any(m == a or m.startswith(a + '.') for a in above)))")
     assert printed_by(code) == "[]"
 
 

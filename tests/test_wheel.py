@@ -24,13 +24,16 @@ ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 PACKAGES = PROJECT["tool"]["setuptools"]["packages"]
 FOLDERS = PROJECT["tool"]["setuptools"]["package-dir"]
+DIST = PROJECT["project"]["name"].replace("-", "_")  # as wheel and sdist file names spell it
 
 pytest.importorskip("build")
 
 
 def package_folder(package):
-    top, *rest = package.split(".")
-    return ROOT / FOLDERS.get(top, top) / Path(*rest)
+    """The checkout folder of ``package``: its longest prefix that package-dir maps."""
+    parts = package.split(".")
+    cut = max((i for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in FOLDERS), default=0)
+    return ROOT.joinpath(FOLDERS[".".join(parts[:cut])] if cut else "", *parts[cut:])
 
 
 def run(*command, cwd, env=None):
@@ -69,10 +72,10 @@ def test_build_makes_an_sdist_and_a_wheel_with_the_licence(dist):
     sdist, = dist.glob("*.tar.gz")
     wheel, = dist.glob("*.whl")
     version = PROJECT["project"]["version"]
-    assert sdist.name == f"savanna-{version}.tar.gz"
-    assert wheel.name == f"savanna-{version}-py3-none-any.whl"
+    assert sdist.name == f"{DIST}-{version}.tar.gz"
+    assert wheel.name == f"{DIST}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(wheel) as archive:
-        metadata = archive.read(f"savanna-{version}.dist-info/METADATA").decode()
+        metadata = archive.read(f"{DIST}-{version}.dist-info/METADATA").decode()
         assert any(name.endswith("licenses/LICENSE") for name in archive.namelist())
     assert f"Version: {version}" in metadata and "License-Expression: MIT" in metadata
 

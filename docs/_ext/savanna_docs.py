@@ -41,8 +41,11 @@ def public_modules():
     folders = settings.get("package-dir", {})
     found = {}
     for package in settings["packages"]:
-        top, *rest = package.split(".")
-        folder = ROOT / folders.get(top, top) / Path(*rest)
+        # the longest prefix that package-dir maps names the folder (savanna.agents: agents/)
+        parts = package.split(".")
+        cut = max((i for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in folders),
+                  default=0)
+        folder = ROOT.joinpath(folders[".".join(parts[:cut])] if cut else "", *parts[cut:])
         found[package] = [f"{package}.{path.stem}" for path in sorted(folder.glob("*.py"))
                           if not path.stem.startswith("_")]
     return found
