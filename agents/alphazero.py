@@ -243,17 +243,20 @@ class GumbelSearch:
         self.pool = None
         self.stats = {"search_seconds": 0.0, "inference_seconds": 0.0, "leaves": 0}
 
-    def run(self, states, evaluate, rng):
+    def run(self, states, evaluate, rng, *, check=True):
         """Searches every state of the batch (each a decision node) with ``evaluate(obs,
-        mask) -> (priors float64[n, A], values float[n, P] relative)``."""
+        mask) -> (priors float64[n, A], values float[n, P] relative)``; ``check=False`` for
+        states already checked or made by the kernels (an agent checks its batch once)."""
         game, k = self.game, self.kernels
-        players = game.current_player(states)
+        if check:
+            states = game.check_states(states)
+        players = game.unchecked.current_player(states)
         if (players < 0).any():
             raise ValueError("the search needs decision nodes; state "
                              f"{int(np.flatnonzero(players < 0)[0])} is not one")
         n = len(states)
-        roots = states.copy() if game.perfect_information else _resampled(game, states,
-                                                                          players, rng)
+        roots = states.copy() if game.perfect_information else _resampled(game.unchecked,
+                                                                          states, players, rng)
         started = time.perf_counter()
         if self.pool is None or len(self.pool.nodes) < n:
             self.pool = _Pool(game, n * (self.sims + 1) * 16, n * (self.sims + 1) * 2)
@@ -336,12 +339,13 @@ class GumbelSearch:
         return np.take_along_axis(returns, (players[:, None] + np.arange(p)) % p, axis=1)
 
 
-def _resampled(game, states, players, rng):
-    """Each state redrawn from what its player to move knows (``game.resample_hidden``)."""
+def _resampled(api, states, players, rng):
+    """Each state redrawn from what its player to move knows (``resample_hidden`` of the
+    game's unchecked calls ``api``)."""
     roots = states.copy()
     for p in np.unique(players):
         rows = np.flatnonzero(players == p)
-        roots[rows] = game.resample_hidden(states[rows], int(p), rng)
+        roots[rows] = api.resample_hidden(states[rows], int(p), rng)
     return roots
 
 
@@ -402,7 +406,7 @@ class SelfPlay:
         game = self.game
         for _ in range(moves):
             players = game.current_player(self.states)
-            result = self.search.run(self.states, evaluate, self.rng)
+            result = self.search.run(self.states, evaluate, self.rng, check=False)
             for key, value in zip(PENDING, (
                     game.observe(self.states, players).reshape(len(players), -1),
                     game.legal_mask(self.states), result.policy, players.astype(np.int64),

@@ -172,7 +172,7 @@ def _search_az(game, row, agent, rng):
 
     search = agent.new_search(game)
     with torch.no_grad():
-        result = search.run(row, network_evaluator(agent.network(game)), rng)
+        result = search.run(row, network_evaluator(agent.network(game)), rng, check=False)
     nodes = search.pool.nodes
     kids = _children(nodes, 0)
     visits = np.zeros(game.num_actions, np.int64)

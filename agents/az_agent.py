@@ -183,7 +183,7 @@ class AZAgent(AZPolicyAgent):
                 del self._searches[next(iter(self._searches))]
             self._searches[key] = self.new_search(game, sims)
         evaluate = network_evaluator(self.network(game))
-        actions = self._searches[key].run(states, evaluate, rng).actions
+        actions = self._searches[key].run(states, evaluate, rng, check=False).actions
         if self.time_budget is not None:
             self._round_seconds.append((len(states), (time.perf_counter() - started) / sims))
         return actions

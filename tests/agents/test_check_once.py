@@ -5,6 +5,7 @@ and every state below it (the root, the search's own states, resampled ones) goe
 import numpy as np
 import pytest
 
+from savanna.agents.az_agent import AZAgent
 from savanna.agents.exact import solve
 from savanna.agents.greedy import GreedyAgent
 from savanna.agents.mcts import MCTSAgent
@@ -108,3 +109,14 @@ def test_greedy_checks_its_batch_once(game, checks):
     states = decision_nodes(game, 6)
     rng = np.random.default_rng(0)
     assert check_counts(checks, lambda: GreedyAgent(2).act(game, states, rng)) == ONCE
+
+
+def test_az_act_checks_its_batch_once(game, checks):
+    agent = AZAgent("baseline", sims=8)
+    try:
+        agent.network(game)  # loaded first: a shipped network is for one configuration
+    except ValueError as error:
+        pytest.skip(str(error))
+    states = decision_nodes(game, 6)
+    rng = np.random.default_rng(0)
+    assert check_counts(checks, lambda: agent.act(game, states, rng)) == ONCE
