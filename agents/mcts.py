@@ -44,7 +44,7 @@ import numpy as np
 from savanna.agents import _mcts_kernels
 from savanna.agents._mcts_kernels import NODE_DTYPE
 from savanna.agents.base import random_argmax
-from savanna.errors import check_at_least, check_real, clip
+from savanna.errors import check_at_least, check_range, clip
 from savanna.game import CHANCE, Game, Row, Seed
 from savanna.rng import as_generator, make_streams
 
@@ -154,19 +154,18 @@ class MCTSAgent:
         if determinizations is not None:
             check_at_least("determinizations", determinizations, 1)
         if time_budget is not None:
-            check_real("time_budget", time_budget, "a positive number of seconds or None",
-                       lambda t: t > 0)
-        check_real("c", c, ">= 0", lambda v: v >= 0)
-        check_real("temperature", temperature, ">= 0", lambda v: v >= 0)
-        check_real("dirichlet_frac", dirichlet_frac, "in [0, 1]", lambda v: 0 <= v <= 1)
-        check_real("rollout_weight", rollout_weight, "in [0, 1]", lambda v: 0 <= v <= 1)
+            check_range("time_budget", time_budget, 0, above=True)
+        check_range("c", c, 0)
+        check_range("temperature", temperature, 0)
+        check_range("dirichlet_frac", dirichlet_frac, 0, 1)
+        check_range("rollout_weight", rollout_weight, 0, 1)
         per_tree = -(-sims // (determinizations or 1))
         if time_budget is None and per_tree > max_nodes:
             raise ValueError(f"sims={clip(sims)} cannot fit in a tree of "
                              f"max_nodes={clip(max_nodes)} (a simulation adds at least one "
                              "node): raise max_nodes or lower sims")
         if dirichlet_alpha is not None:
-            check_real("dirichlet_alpha", dirichlet_alpha, "> 0 or None", lambda a: a > 0)
+            check_range("dirichlet_alpha", dirichlet_alpha, 0, above=True)
             if evaluator is None:
                 raise ValueError("dirichlet_alpha needs an evaluator: root noise perturbs "
                                  "PUCT priors, and UCT has none")

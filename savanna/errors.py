@@ -1,5 +1,6 @@
 """One-line error messages that quote bad input without echoing all of it, and the argument
 checks every game and agent shares."""
+import math
 import numbers
 
 LIMIT = 80
@@ -25,13 +26,16 @@ def check_int(name, value, lo, hi, what="an int"):
 
 
 def check_range(name, value, low, high=None, above=False):
-    """``value``, or a one-line ValueError unless it is a real number (not a bool, not NaN)
-    ``>= low`` (``> low`` when ``above``) and ``<= high``; the message words the range as
-    ``>= low``, ``> low`` or ``in [low, high]``."""
-    if not (isinstance(value, numbers.Real) and not isinstance(value, bool)
-            and (low < value if above else low <= value) and (high is None or value <= high)):
-        bounds = (f"{'>' if above else '>='} {low}" if high is None
-                  else f"in {'(' if above else '['}{low}, {high}]")
+    """``value``, or a one-line ValueError unless it is a finite real number (not a bool, not
+    NaN or infinite) ``>= low`` (``> low`` when ``above``) and ``<= high``; the message words the
+    range as ``>= low``, ``> low`` or ``in [low, high]``, and says "a finite number" when
+    ``value`` is none."""
+    bounds = (f"{'>' if above else '>='} {low}" if high is None
+              else f"in {'(' if above else '['}{low}, {high}]")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not (isinstance(value, numbers.Integral) or math.isfinite(value)):
+        raise ValueError(f"{name} must be a finite number {bounds}, got {clip(value)}")
+    if not ((low < value if above else low <= value) and (high is None or value <= high)):
         raise ValueError(f"{name} must be {bounds}, got {clip(value)}")
     return value
 
@@ -51,12 +55,3 @@ def check_at_least(name, value, low):
     if not (is_int(value) and value >= low):
         raise ValueError(f"{name} must be an int >= {low}, got {clip(value)}")
     return int(value)
-
-
-def check_real(name, value, allowed, ok):
-    """``value`` as a float, or a one-line ValueError ``name must be a finite number <allowed>``
-    unless it is a finite int or float (not a bool, not a str) for which ``ok`` holds."""
-    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
-            or not abs(value) < float("inf") or not ok(value)):  # not finite: inf or nan
-        raise ValueError(f"{name} must be a finite number {allowed}, got {clip(value)}")
-    return float(value)

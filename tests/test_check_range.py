@@ -1,5 +1,6 @@
-"""savanna.errors.check_range: a value passes exactly when it is a real number (no bool, no
-NaN) within the bounds, and is otherwise refused with one line naming it and the range."""
+"""savanna.errors.check_range: a value passes exactly when it is a finite real number (no
+bool, no NaN, no infinity) within the bounds, and is otherwise refused with one line naming it
+and the range."""
 import math
 
 import numpy as np
@@ -16,7 +17,7 @@ VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-
 @given(VALUES, st.integers(-3, 3), st.one_of(st.none(), st.integers(-3, 6)), st.booleans())
 def test_passes_exactly_the_numbers_in_range(value, low, high, above):
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    inside = number and not (isinstance(value, float) and math.isnan(value)) \
+    inside = number and math.isfinite(value) \
         and (value > low if above else value >= low) and (high is None or value <= high)
     if inside:
         assert check_range("x", value, low, high, above) is value
