@@ -1,0 +1,63 @@
+"""This checkout's throughput beside another's (an earlier commit in a git worktree), for a
+change that must not cost speed: ``python -m savanna.benchmarks.before_after OTHER``.
+
+Each round runs one fresh process in the other checkout, then one here, each measuring random
+playouts, the single env, the vector env (n = 1024, serial) and UCT simulations for every game,
+in CPU seconds on one thread (``time.process_time``: other work beside it shows less than in
+wall time). It prints each measure's median over the rounds and its ratio here / there, round by
+round, so that the spread says what noise the machine adds.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+# Run in each checkout: its own throughput module (an older one named savanna_benchmarks).
+MEASURE = """
+import json, time
+time.perf_counter = time.process_time
+try:
+    import savanna_benchmarks.throughput as T
+except ImportError:
+    import savanna.benchmarks.throughput as T
+from savanna.registry import make_game
+out = {}
+for name, opts in T.GAMES.items():
+    g = make_game(name, **opts[0])
+    out[f"{name} kernel playouts/s"] = T.kernel_playouts(g, 2000, 3, 1, False)
+    out[f"{name} single env steps/s"] = T.single_env_steps(g, 3000, 3)
+    out[f"{name} vector env steps/s"] = T.vector_env_steps(g, 1024, 20, 3, False)
+    out[f"{name} mcts sims/s"] = T.mcts_simulations(g, 2000, 3)
+print(json.dumps(out))
+"""
+
+
+def measure(checkout):
+    env = {**os.environ, "PYTHONPATH": str(checkout),
+           "NUMBA_CACHE_DIR": str(checkout / ".numba_cache")}
+    done = subprocess.run([sys.executable, "-c", MEASURE], cwd=checkout, env=env,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m savanna.benchmarks.before_after",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("other", type=Path, help="the other checkout (e.g. a git worktree)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (default: 3)")
+    args = parser.parse_args(argv)
+    runs = [(measure(args.other.resolve()), measure(HERE)) for _ in range(args.rounds)]
+    print("| measure | there | here | here / there (each round) |\n|---|---:|---:|---:|")
+    for key in runs[0][0]:
+        there = statistics.median(a[key] for a, _ in runs)
+        here = statistics.median(b[key] for _, b in runs)
+        rounds = ", ".join(f"{b[key] / a[key]:.2f}" for a, b in runs)
+        print(f"| {key} | {there:,.0f} | {here:,.0f} | {here / there:.2f} ({rounds}) |")
+
+
+if __name__ == "__main__":
+    main()
