@@ -1,13 +1,11 @@
 """Banjooli Xeet's observation kernel: what one seat sees of a state, laid out as ``spec.OBS``
 (seats relative to the observer; other players' cards and unseen berry kinds never appear).
 """
-import numpy as np
 from numba import njit
 
 from savanna.banjooli import spec
-from savanna.banjooli._kernels import ZERO
 from savanna.banjooli.spec import END, JADE, PLACE, REROLL, ROLL
-from savanna.bits import lowest_bit
+from savanna.bits import set_cells
 
 # observation offsets (numba freezes these module globals), from the layout in savanna.banjooli.spec
 OBS_OSTRICHES = spec.OBS.offset("ostriches")
@@ -38,14 +36,6 @@ OBS_FRENZY = spec.OBS.offset("frenzy")
 OBS_JOKERS = spec.OBS.offset("jokers")
 
 
-@njit(cache=True, inline="always")
-def _plane(out, base, cells):
-    """Set the cells of the bitboard ``cells`` in the observation plane at ``base``."""
-    while cells != ZERO:
-        out[base + lowest_bit(cells)] = 1
-        cells &= cells - np.uint64(1)
-
-
 @njit(cache=True)
 def observe_one(s, i, player, out):
     """The observation from ``player``'s seat, laid out as ``spec.OBS``."""
@@ -62,12 +52,12 @@ def observe_one(s, i, player, out):
             out[OBS_ARRIVAL + 3 * c + r.places[c] - 1] = 1
         if not (r.nest >> c) & 1:
             out[OBS_LEFT_NEST + c] = 1
-    _plane(out, OBS_IMPASSABLE, r.block)
-    _plane(out, OBS_QUICKSAND, r.quick)
-    _plane(out, OBS_CURVE, r.curve)
-    _plane(out, OBS_CROCODILE, r.croc)
-    _plane(out, OBS_LAVA, r.lava)
-    _plane(out, OBS_VORTEX, r.vortex)
+    set_cells(out, OBS_IMPASSABLE, r.block)
+    set_cells(out, OBS_QUICKSAND, r.quick)
+    set_cells(out, OBS_CURVE, r.curve)
+    set_cells(out, OBS_CROCODILE, r.croc)
+    set_cells(out, OBS_LAVA, r.lava)
+    set_cells(out, OBS_VORTEX, r.vortex)
     for cell in range(3 * (3 * r.nterrain + 3)):
         out[OBS_TRACK + cell] = 1
     if r.variant:

@@ -4,7 +4,7 @@
 import numpy as np
 from numba import njit
 
-from savanna.bits import ONE, lowest_bit, popcount
+from savanna.bits import popcount, set_cells
 from savanna.bonobo import spec
 from savanna.bonobo._kernels import (
     END,
@@ -32,13 +32,6 @@ OBS_TO_MOVE = spec.OBS.offset("to_move")
 OBS_SEATS = spec.OBS.offset("seats")
 
 
-@njit(cache=True, inline="always")
-def _plane(out, base, m):
-    while m:
-        out[base + lowest_bit(m)] = 1
-        m &= m - ONE
-
-
 @njit(cache=True)
 def observe_one(s, i, player, out):
     """The observation from ``player``'s seat, laid out as ``spec.OBS``."""
@@ -50,13 +43,13 @@ def observe_one(s, i, player, out):
         if v != 0:
             o = v + 4 if v < 0 else v + 3
             out[OBS_TILES + o * spec.NUM_TRIANGLES + t] = 1
-    _plane(out, OBS_ACTIVATED, _activated(r.covered))
+    set_cells(out, OBS_ACTIVATED, _activated(r.covered))
     for k in range(3):
-        _plane(out, OBS_SYMBOLS + k * spec.NUM_TRIANGLES, SYMBOL_MASK[k])
+        set_cells(out, OBS_SYMBOLS + k * spec.NUM_TRIANGLES, SYMBOL_MASK[k])
     for p in range(P):
         k = (p - player) % P
-        _plane(out, OBS_PAWNS + k * SPOT_COUNT, r.pawns[p])
-    _plane(out, OBS_LEGAL_SPOTS, _legal_spots(r))
+        set_cells(out, OBS_PAWNS + k * SPOT_COUNT, r.pawns[p])
+    set_cells(out, OBS_LEGAL_SPOTS, _legal_spots(r))
     if r.phase == PLACE:
         out[OBS_DRAWN + r.drawn] = 1
     base = OBS_PILE

@@ -33,3 +33,12 @@ def lowest_bit(x):
     """Index of the lowest set bit of a non-zero uint64."""
     x = np.uint64(x)
     return popcount((x & (~x + ONE)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def set_cells(out, base, cells):
+    """``out[base + c] = 1`` for every set bit ``c`` of ``cells``: a bitboard written into an
+    observation plane."""
+    while cells:
+        out[base + lowest_bit(cells)] = 1
+        cells &= cells - ONE
