@@ -5,9 +5,10 @@
   leaf; the leaves of all games are evaluated in one forward pass of the network and backed
   up. The root uses Gumbel top-k sampling with sequential halving, the inside the paper's
   deterministic selection (Danihelka et al., ICLR 2022; mctx's ``gumbel_muzero_policy``), so
-  that 16-64 simulations already improve the policy. Imperfect information: every search
-  starts from ``game.resample_hidden(state, player, rng)``, one draw of the hidden cards
-  consistent with what the player to move knows (the network itself sees only observations).
+  that 16-64 simulations already improve the policy. Imperfect information: every tree
+  starts from ``game.resample_hidden(state, player, rng)``, a draw of the hidden cards
+  consistent with what the player to move knows (the network itself sees only observations);
+  ``determinizations`` trees per state average their policies.
   With ``rollout_weight`` w > 0 a leaf's value mixes in one random playout from it (AlphaGo's
   ``(1 - w) * network + w * playout``): early in a run the value head knows nothing, a
   playout already something.
@@ -96,6 +97,9 @@ class AZConfig:
     gumbel_scale: float = setting(1.0, "root noise scale (0: top-k of the prior alone)")
     rollout_weight: float = setting(0.0, "weight of one random playout in each leaf's value "
                                          "(AlphaGo's mix; 0: the network's value alone)")
+    determinizations: int = setting(1, "hidden information: search trees per state, each from "
+                                       "its own draw of the hidden cards (sims split "
+                                       "between them)", most=1024)
     hidden: tuple = setting((128, 128), "hidden layer widths")
     lr: float = setting(1e-3, "learning rate")
     weight_decay: float = setting(1e-4, "weight decay of the optimizer")
@@ -133,8 +137,9 @@ class AZConfig:
                 and all(isinstance(a, str) for a in self.ladder)):
             raise ValueError(f"ladder must be agent specs, got {clip(self.ladder)}")
         self.ladder = tuple(self.ladder)
-        check_positive(self, ("games", "sims", "max_considered", "batch_size", "replay_window",
-                              "log_every", "eval_games", "eval_sims", "threads"))
+        check_positive(self, ("games", "sims", "max_considered", "determinizations",
+                              "batch_size", "replay_window", "log_every", "eval_games",
+                              "eval_sims", "threads"))
         check_maxima(self)
         for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
             check_range(name, getattr(self, name), 0, above=True)
@@ -223,15 +228,21 @@ class GumbelSearch:
         rollout_weight  w: a leaf's value is ``(1 - w) * network value + w * the returns of one
                         random playout from it`` (AlphaGo's mix: the playout corrects a value
                         head that is still wrong, early in training above all; 0: none)
+        determinizations  imperfect information: trees per state, each from its own draw of
+                        the hidden cards (``sims`` split between them); the move maximises the
+                        trees' mean improved policy, whose mean is the policy target
+                        (determinized search, as ``mcts``' ``determinizations``: one draw makes
+                        the search plan against cards the opponents may not hold)
 
     ``stats`` adds up the seconds spent in the compiled search and in the evaluator, and the
     leaves evaluated, for throughput reports.
     """
 
     def __init__(self, game, sims=32, max_considered=16, value_scale=0.1, maxvisit_init=50.0,
-                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0):
+                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0, determinizations=1):
         self.game = game
-        self.sims = int(sims)
+        self.trees = 1 if game.perfect_information else int(determinizations)
+        self.sims = -(-int(sims) // self.trees)  # per tree
         self.table = _az_kernels.considered_visits(int(max_considered), self.sims)
         self.value_scale = float(value_scale)
         self.maxvisit_init = float(maxvisit_init)
@@ -254,6 +265,8 @@ class GumbelSearch:
         if (players < 0).any():
             raise ValueError("the search needs decision nodes; state "
                              f"{int(np.flatnonzero(players < 0)[0])} is not one")
+        if self.trees > 1:
+            states, players = np.repeat(states, self.trees), np.repeat(players, self.trees)
         n = len(states)
         roots = states.copy() if game.perfect_information else _resampled(game.unchecked,
                                                                           states, players, rng)
@@ -298,11 +311,16 @@ class GumbelSearch:
                        self.value_scale, self.maxvisit_init, self.value_range, policy, actions,
                        values)
         self.stats["search_seconds"] += time.perf_counter() - started
+        if self.trees > 1:  # each state's trees: their mean policy and values
+            policy = policy.reshape(-1, self.trees, game.num_actions).mean(axis=1)
+            values = values.reshape(-1, self.trees, game.num_players).mean(axis=1)
+            actions = policy.argmax(axis=1)  # zero where illegal, positive somewhere
         return SearchResult(actions, policy, values)
 
     def action_values(self, g):
         """After ``run``: ``float64[A, P]``, the mean returns (absolute seats) of the
-        simulations through each root action of state ``g`` (NaN for actions never tried)."""
+        simulations through each root action of tree ``g`` (state ``g // determinizations``;
+        NaN for actions never tried)."""
         nodes = self.pool.nodes
         first = nodes[g]["first_child"]
         kids = np.arange(first, first + nodes[g]["num_children"])
@@ -387,7 +405,7 @@ class SelfPlay:
         self.net = AZNet.for_game(game, cfg.hidden).eval()
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
                                    cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight,
-                                   cfg.value_range)
+                                   cfg.value_range, cfg.determinizations)
         self.states = game.init(cfg.games, rng)
         self.collected = np.zeros((cfg.games, game.num_players), np.float64)
         self.episode = np.arange(cfg.games, dtype=np.int64)

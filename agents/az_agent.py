@@ -127,14 +127,17 @@ class AZAgent(AZPolicyAgent):
 
     def __init__(self, checkpoint: str, sims: int = 100, max_considered: int = 16,
                  gumbel_scale: float = 0.0, rollout_weight: float | None = None,
-                 time_budget: float | None = None):
+                 time_budget: float | None = None, determinizations: int | None = None):
         super().__init__(checkpoint)
-        self._configure(sims, max_considered, gumbel_scale, rollout_weight, time_budget)
+        self._configure(sims, max_considered, gumbel_scale, rollout_weight, time_budget,
+                        determinizations)
 
     def _configure(self, sims=100, max_considered=16, gumbel_scale=0.0, rollout_weight=None,
-                   time_budget=None):
+                   time_budget=None, determinizations=None):
         check_int("sims", sims, 1, MAX_SIMS)
         check_int("max_considered", max_considered, 1, MAX_SIMS)
+        if determinizations is not None:
+            check_int("determinizations", determinizations, 1, MAX_SIMS)
         check_range("gumbel_scale", gumbel_scale, 0)
         if rollout_weight is not None:
             check_range("rollout_weight", rollout_weight, 0, 1)
@@ -145,6 +148,7 @@ class AZAgent(AZPolicyAgent):
         self.gumbel_scale = float(gumbel_scale)
         self.rollout_weight = rollout_weight  # None: as the network was trained
         self.time_budget = None if time_budget is None else float(time_budget)
+        self.determinizations = determinizations  # None: as the network was trained
         self._searches = {}  # (game key, sims) -> its GumbelSearch, MAX_SEARCHES at most
         self._round_seconds = deque(maxlen=32)  # (states, seconds per simulation round)
 
@@ -158,19 +162,23 @@ class AZAgent(AZPolicyAgent):
             out["rollout_weight"] = self.rollout_weight
         if self.time_budget is not None:
             out["time_budget"] = self.time_budget
+        if self.determinizations is not None:
+            out["determinizations"] = self.determinizations
         return out
 
     def new_search(self, game, sims=None):
         """A ``GumbelSearch`` with this agent's settings (``sims`` simulations, default the
         agent's); the scale of sigma(q), its value range and, unless given, the rollout weight
-        are those the network was trained with."""
+        and the determinizations are those of the network's settings."""
         self.network(game)
         trained = self._trained[_key(game)]
         weight = self.rollout_weight if self.rollout_weight is not None \
             else trained.get("rollout_weight", 0.0)
+        trees = self.determinizations if self.determinizations is not None \
+            else trained.get("determinizations", 1)
         return GumbelSearch(game, sims or self.sims, self.max_considered,
                             trained.get("value_scale", 0.1), trained.get("maxvisit_init", 50.0),
-                            self.gumbel_scale, weight, trained.get("value_range", 0.0))
+                            self.gumbel_scale, weight, trained.get("value_range", 0.0), trees)
 
     @torch.no_grad()
     def act(self, game, states, rng):

@@ -61,16 +61,22 @@ class FitConfig:
                                "stopping", most=10**9)
     seed: int = setting(0, "random seed")
     threads: int = setting(1, "torch threads", most=1024)
+    rollout_weight: float = setting(0.0, "az's search with this network by default: the weight "
+                                         "of a random playout in a leaf's value")
+    determinizations: int = setting(1, "az's search with this network by default: trees per "
+                                       "state from draws of the hidden cards", most=1024)
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
-        check_positive(self, ("batch_size", "steps", "eval_every", "patience", "threads"))
+        check_positive(self, ("batch_size", "steps", "eval_every", "patience", "threads",
+                              "determinizations"))
         check_maxima(self)
         if not self.hidden or min(self.hidden) < 1 or max(self.hidden) > 4096:
             raise ValueError(f"hidden must be widths in 1..4096, got {clip(self.hidden)}")
         for name, low, high in (("outcome_weight", 0, 1), ("held_out", 0.001, 0.5),
                                 ("policy_weight", 0, 1e3), ("lr", 1e-7, 1.0),
-                                ("weight_decay", 0, 1.0), ("minutes", 1e-3, 1e5)):
+                                ("weight_decay", 0, 1.0), ("minutes", 1e-3, 1e5),
+                                ("rollout_weight", 0, 1)):
             check_range(name, getattr(self, name), low, high)
 
     def to_dict(self):
@@ -269,7 +275,9 @@ def save_model(result: FitResult, path, half=True):
     stores the weights in float16, halving the file; they load back as float32)."""
     data_cfg = result.data_config
     config = AZConfig(game=data_cfg["game"], game_options=data_cfg["game_options"],
-                      hidden=result.config.hidden, gumbel_scale=0.0)
+                      hidden=result.config.hidden, gumbel_scale=0.0,
+                      rollout_weight=result.config.rollout_weight,
+                      determinizations=result.config.determinizations)
     model = {k: (v.half() if half and v.is_floating_point() else v)
              for k, v in result.net.state_dict().items()}
     save_checkpoint(network_contents(result.game, config, model, extra={

@@ -143,19 +143,39 @@ def test_three_player_trees_back_up_each_seats_values(cards):
 
 
 # ----- hidden information ----------------------------------------------------------------------
-def test_determinized_search_leaks_no_hidden_card():
+@pytest.mark.parametrize("trees", [1, 4])
+def test_determinized_search_leaks_no_hidden_card(trees):
     game = HighCard()
     torch.manual_seed(0)
     evaluate = network_evaluator(AZNet.for_game(game, (16,)).eval())
     results = []
     for others in [(0, 1), (4, 3), (1, 3)]:  # seat 0 holds card 2 each time
         s = game.deal([2, *others])
-        result = GumbelSearch(game, sims=32).run(np.repeat(s, 8), evaluate,
-                                                 np.random.default_rng(4))
+        result = GumbelSearch(game, sims=32, determinizations=trees).run(
+            np.repeat(s, 8), evaluate, np.random.default_rng(4))
         results.append(result)
     for other in results[1:]:
         assert np.array_equal(other.actions, results[0].actions)
         assert np.array_equal(other.policy, results[0].policy)
+
+
+def test_several_determinizations_average_the_policies_of_their_trees():
+    """``determinizations=3`` with 3k simulations is three trees of k from three draws of
+    the hidden cards: the policy and values are their means, the move the mean's best."""
+    game = HighCard()
+    torch.manual_seed(1)
+    evaluate = network_evaluator(AZNet.for_game(game, (16,)).eval())
+    states = np.concatenate([game.deal([2, 0, 1]), game.deal([4, 1, 3])])
+    joint = GumbelSearch(game, sims=24, determinizations=3, gumbel_scale=1.0).run(
+        states, evaluate, np.random.default_rng(5))
+    trees = GumbelSearch(game, sims=8, gumbel_scale=1.0).run(
+        np.repeat(states, 3), evaluate, np.random.default_rng(5))
+    assert len(set(map(bytes, trees.policy))) > 2  # the draws differ
+    mean = trees.policy.reshape(2, 3, -1).mean(axis=1)
+    assert np.array_equal(joint.policy, mean)
+    assert np.array_equal(joint.values, trees.values.reshape(2, 3, -1).mean(axis=1))
+    assert np.array_equal(joint.actions, mean.argmax(axis=1))
+    assert game.legal_mask(states)[np.arange(2), joint.actions].all()
 
 
 # ----- training --------------------------------------------------------------------------------
@@ -298,6 +318,18 @@ def test_the_agent_searches_as_its_network_was_trained(tmp_path):
     assert (search.value_scale, search.value_range, search.rollout_weight, search.sims) == (
         0.05, 2.0, 0.3, 8)
     assert make_agent(f"az:{path},rollout_weight=0").new_search(game).rollout_weight == 0
+
+
+def test_the_agent_determinizes_as_its_network_says_where_cards_are_hidden(tmp_path):
+    path = tmp_path / "cards.pt"
+    trainer = Trainer(AZConfig(**{**TINY, "games": 2, "determinizations": 4}), HighCard())
+    save_checkpoint(trainer.checkpoint(full=False), path)
+    search = make_agent(f"az:{path},sims=8").new_search(HighCard())
+    assert (search.trees, search.sims) == (4, 2)
+    assert make_agent(f"az:{path},determinizations=2").new_search(HighCard()).trees == 2
+    # the same network where the cards are in view: one tree of all the simulations
+    search = make_agent(f"az:{path},sims=8").new_search(OpenHighCard())
+    assert (search.trees, search.sims) == (1, 8)
 
 
 @pytest.mark.parametrize("name", shipped_baselines())

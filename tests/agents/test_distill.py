@@ -1,5 +1,7 @@
 """Distillation datasets (``savanna.agents.distill``), offline fitting (``savanna.agents.fit``) and
 ``train az --init``: on Nim, whose exact values the solver gives."""
+import dataclasses
+
 import numba
 import numpy as np
 import pytest
@@ -134,10 +136,13 @@ def test_fitting_reaches_the_solvers_values(nim_data):
 
 def test_train_az_starts_from_a_fitted_model_or_from_data(nim_data, tmp_path):
     game = Nim()
-    result = fit(load_dataset(nim_data, game=game), SMALL_FIT, progress=False)
+    fit_config = dataclasses.replace(SMALL_FIT, rollout_weight=0.25, determinizations=3)
+    result = fit(load_dataset(nim_data, game=game), fit_config, progress=False)
     save_model(result, tmp_path / "model.pt")
     stored = load_checkpoint(tmp_path / "model.pt", game)
     assert stored["model"]["trunk.0.weight"].dtype == torch.float16  # half: smaller files
+    # the search settings az plays it with by default
+    assert (stored["config"]["rollout_weight"], stored["config"]["determinizations"]) == (0.25, 3)
     config = AZConfig(game="nim", hidden=(32, 32), init=str(tmp_path / "model.pt"), games=8,
                       sims=8, batch_size=16, eval_games=2, eval_sims=2, ladder=("random",))
     trainer = Trainer(config, game, init_weights=initial_weights(config, game))
