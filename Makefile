@@ -19,7 +19,7 @@ demo: $(STAMP)
 	$(PY) -m savanna.experiments demo
 
 test: $(STAMP) lint
-	$(PY) -m savanna.experiments warmup  # compile once, serially: the test workers then share the cache
+	$(PY) -m savanna.experiments warmup  # compile once, a game per core: the test workers then share the cache
 	$(MAKE) docs
 	$(PY) -m pytest -n 2 -m "not slow"
 

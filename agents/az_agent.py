@@ -9,8 +9,12 @@ so ``make_agent("az:baseline")`` plays any game that has one.
 (one network call per round for all of them) and plays the search's move: the best of
 ``gumbel + log prior + sigma(q)`` among the most visited root actions. At play time there is
 no root noise by default (``gumbel_scale=0``: the prior's top-k, deterministic; noise helps
-self-play explore and costs strength in a match). All randomness comes from the ``rng`` given
-to ``act``. With ``time_budget`` (seconds per move) the simulation count of each call is what
+self-play explore and costs strength in a match). Where cards are hidden (Banjooli), the
+simulations are split over ``determinizations`` trees, each from its own draw of what the
+player to move cannot see, and the move is the best of their mean improved policy; the rollout
+weight and the determinizations default to the network's settings (``savanna fit
+--rollout-weight W --determinizations D`` stores them). All randomness comes from the ``rng``
+given to ``act``. With ``time_budget`` (seconds per move) the simulation count of each call is what
 fits the budget times its states at the cost per simulation round measured in the calls
 before (at least 2), so that ``az`` and ``mcts`` can be compared at equal time per move.
 

@@ -169,6 +169,7 @@ TABLE = [
     (["bench", "--frobnicate"], "bench", "unrecognized arguments: --frobnicate"),
     (["bench", "--games", "chess", "--no-write"], "bench", "invalid choice: 'chess'"),
     (["warmup", "--frobnicate"], "warmup", "unrecognized arguments"),
+    (["warmup", "--jobs", "0"], "warmup", expected_int(1, 1024)),
     (["demo", "--games", WIDE], "demo", GAMES),
     (["demo", "--sims", HUGE], "demo", COUNT),
     (["demo", "--seed", WIDE], "demo", SEED),
