@@ -32,9 +32,10 @@ lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public A
 	$(PY) -m mypy
 
 # The site in docs/_build/html: warnings are errors (a broken link or reference, a docstring that
-# does not parse, a failing notebook cell); executed pages are cached in docs/_build/.jupyter_cache.
+# does not parse, a failing notebook cell); executed pages are cached in docs/_build/.jupyter_cache,
+# and -j auto reads (and executes) the pages on every core.
 docs: $(STAMP)
-	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	$(PY) -m sphinx -j auto -W --keep-going -q -b html docs docs/_build/html
 
 # Every page opened in headless Chromium (Debian's package, installed here when missing and
 # root), failing on console errors; the front page's screenshot goes to docs/images/.
