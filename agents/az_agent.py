@@ -176,13 +176,15 @@ class AZAgent(AZPolicyAgent):
         and the determinizations are those of the network's settings."""
         self.network(game)
         trained = self._trained[_key(game)]
-        weight = self.rollout_weight if self.rollout_weight is not None \
-            else trained.get("rollout_weight", 0.0)
-        trees = self.determinizations if self.determinizations is not None \
-            else trained.get("determinizations", 1)
+        def own_or_trained(name, default):  # None: the network's setting
+            own = getattr(self, name)
+            return own if own is not None else trained.get(name, default)
+
         return GumbelSearch(game, sims or self.sims, self.max_considered,
                             trained.get("value_scale", 0.1), trained.get("maxvisit_init", 50.0),
-                            self.gumbel_scale, weight, trained.get("value_range", 0.0), trees)
+                            self.gumbel_scale, own_or_trained("rollout_weight", 0.0),
+                            trained.get("value_range", 0.0),
+                            own_or_trained("determinizations", 1))
 
     @torch.no_grad()
     def act(self, game, states, rng):

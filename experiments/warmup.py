@@ -2,8 +2,9 @@
 that later processes start at once.
 
 Each game compiles in its own process, ``--jobs`` at a time (default: one per core): numba
-compiles on one thread, and the games share no generated code, so two cores halve the wait of
-a fresh clone's first ``make test``.
+compiles on one thread, and each game's kernels are generated code of its own (the few shared
+helpers are compiled twice at most; numba's cache takes concurrent writers, as the test
+workers do), so two cores shorten the wait of a fresh clone's first ``make test``.
 """
 import os
 from concurrent.futures import ProcessPoolExecutor
