@@ -38,6 +38,7 @@ from savanna.env import (
     game_spaces,
 )
 from savanna.errors import clip
+from savanna.handouts import Handouts
 from savanna.registry import resolve_game
 
 AUTORESET_CODES = {AutoresetMode.NEXT_STEP: NEXT_STEP, AutoresetMode.SAME_STEP: SAME_STEP,
@@ -95,6 +96,7 @@ class SavannaVectorEnv(VectorEnv):
                          np.zeros((finals, play.obs.shape[1]), np.uint8),
                          np.zeros((finals, play.mask.shape[1]), np.int8),
                          np.zeros(n, np.bool_))   # was_final: SAME_STEP's rows last step
+        self._handouts = Handouts(self._buffers[:4])   # copy=True's rewards ... mask
 
     @property
     def states(self) -> np.ndarray:
@@ -164,14 +166,14 @@ class SavannaVectorEnv(VectorEnv):
 
     def _outputs(self):
         """What the step kernel writes: ``(rewards, terminated, obs, mask, final_obs,
-        final_mask, was_final)``, the env's own arrays (``copy=False``) or fresh ones."""
+        final_mask, was_final)``, the env's own arrays (``copy=False``) or ones that nothing
+        outside holds (``Handouts``)."""
         if not self.copy:
             return self._buffers
-        rewards, terminated, obs, mask, final_obs, final_mask, was_final = self._buffers
+        final_obs, final_mask, was_final = self._buffers[4:]
         if len(final_obs):
             final_obs, final_mask = np.zeros_like(final_obs), np.zeros_like(final_mask)
-        return (np.empty_like(rewards), np.empty_like(terminated), np.empty_like(obs),
-                np.empty_like(mask), final_obs, final_mask, was_final)
+        return (*self._handouts.take(), final_obs, final_mask, was_final)
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, num_actions]`` (sb3-contrib's convention)."""

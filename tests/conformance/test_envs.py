@@ -6,6 +6,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import savanna
+from savanna import handouts
 from savanna.env import SavannaEnv
 from savanna.vector_env import SavannaVectorEnv
 
@@ -212,6 +213,28 @@ def test_vector_env_results_do_not_depend_on_threads_banjooli_4_players():
         assert all(trace == traces[0] for trace in traces[1:])
 
 
+def test_vector_env_copies_a_caller_keeps_never_change(game):
+    """``copy=True``: what a caller keeps (the arrays, or only a view of one) stays as it was
+    handed out, however many steps follow; what it drops is handed out again (``Handouts``)."""
+    venv = SavannaVectorEnv(game, num_envs=8, autoreset_mode=AutoresetMode.SAME_STEP)
+    obs, _ = venv.reset(seed=4)
+    rng = np.random.default_rng(0)
+    kept, addresses = [], set()
+    for step in range(60):
+        obs, rewards, terminated, _, info = venv.step(_random_legal(obs, rng))
+        addresses.add(obs["action_mask"].ctypes.data)
+        if step % 7 == 0:
+            held = (obs["observation"], obs["action_mask"], rewards, terminated)
+            kept.append((held, [a.copy() for a in held]))
+        elif step % 7 == 3:
+            held = (obs["observation"][1:, 0],)                 # a view keeps its set too
+            kept.append((held, [a.copy() for a in held]))
+    assert all((a == snapshot).all() for held, snapshots in kept
+               for a, snapshot in zip(held, snapshots))
+    if handouts.EXACT_COUNTS:                   # (not on a free-threaded build)
+        assert len(addresses) <= len(kept) + 2  # the rest were given out again
+
+
 def test_vector_env_illegal_action_raise_changes_nothing(game):
     venv = SavannaVectorEnv(game, num_envs=8, opponent=None, illegal_action="raise")
     obs, _ = venv.reset(seed=3)
@@ -271,7 +294,8 @@ def test_vector_env_step_does_the_same_python_work_at_any_size(opponent, paralle
                                 autoreset_mode=AutoresetMode.SAME_STEP)
         obs, _ = venv.reset(seed=0)
         rng = np.random.default_rng(0)
-        obs = venv.step(_random_legal(obs, rng))[0]   # the kernel's first call loads it
+        for _ in range(2):   # the kernel's first call loads it; the second set of handouts
+            obs = venv.step(_random_legal(obs, rng))[0]
         counts[n] = set()
         for _ in range(150):
             calls, obs = _python_calls(venv, obs, rng)
