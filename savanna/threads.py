@@ -14,8 +14,9 @@ static setting fixes that, since the load comes and goes; so ``Adaptive`` decide
   shape whose serial call takes under ``SERIAL_ONLY`` seconds runs serially without trying
   the others (a fork/join costs more than the whole call);
 * **watching**: every call of the chosen arm is timed (a clock read, no extra work); when the
-  median of the parallel arm's last ``SUSPECT`` calls is slower than the serial arm's, a
-  neighbour has taken a core, and the shape switches to serial at once;
+  median of the parallel arm's last ``SUSPECT`` calls is ``SLOWER`` times the serial arm's, a
+  neighbour has taken a core, and the shape switches to serial at once (the margin keeps a
+  passing hiccup of an idle machine from costing a second of serial calls);
 * **re-checking**: the arms not chosen run ``RECHECK_CALLS`` times each after ``RECHECK``
   seconds, then twice as long after each re-check that confirms the choice (up to
   ``MAX_RECHECK``; never sooner than its expected cost over ``EXPLORE``, from the arms' last
@@ -29,7 +30,6 @@ static setting fixes that, since the load comes and goes; so ``Adaptive`` decide
 with the arguments of either kernel and gives the same results.
 """
 import math
-import statistics
 import time
 from collections import deque
 
@@ -43,6 +43,7 @@ __all__ = ["Adaptive", "adaptive", "kernel_for", "report"]
 CALIBRATION = 3      # timed calls of each arm before a shape's first choice
 SERIAL_ONLY = 20e-6  # seconds: a shape whose serial call is shorter never tries threads
 SUSPECT = 3          # the chosen parallel arm's last calls whose median is compared
+SLOWER = 1.25        # ... with this many times the serial arm's: a neighbour has a core
 RECHECK = 1.0        # seconds from a choice to the first re-check of the other arms
 MAX_RECHECK = 64.0   # the longest wait between re-checks
 RECHECK_CALLS = 2    # calls of each other arm in a re-check
@@ -89,8 +90,11 @@ class Shape:
         self.rechecks = 0
 
     def median(self, arm, last=WINDOW):
-        recent = list(self.times[arm])[-last:]
-        return statistics.median(recent) if recent else math.inf
+        recent = sorted(self.times[arm] if last >= WINDOW else list(self.times[arm])[-last:])
+        if not recent:
+            return math.inf
+        half = len(recent) // 2   # by hand: statistics.median costs microseconds a call
+        return recent[half] if len(recent) % 2 else (recent[half - 1] + recent[half]) / 2
 
     def best(self, allowed):
         return min(allowed, key=self.median)
@@ -127,6 +131,7 @@ class Adaptive:
         self.loaded = [False] * len(self.arms)  # called once (a first call may compile)
         self.shapes = {}
         self.last = None
+        self.allowed = {}                       # numba's thread count -> the arms within it
 
     @property
     def threads(self):
@@ -145,7 +150,10 @@ class Adaptive:
             shape = self.shapes[n] = Shape(len(self.arms))
         self.last = n
         before = swap_threads(0)   # a lower count set by the caller is respected
-        allowed = [i for i, (_, k) in enumerate(self.arms) if k <= before]
+        allowed = self.allowed.get(before)
+        if allowed is None:
+            allowed = self.allowed[before] = [i for i, (_, k) in enumerate(self.arms)
+                                              if k <= before]
         i = self._pick(shape, allowed)
         kernel, threads = self.arms[i]
         if threads > 1 and threads != before:
@@ -190,7 +198,7 @@ class Adaptive:
             if not shape.queue:
                 self._end_recheck(shape, allowed)
         elif i == shape.arm and i != 0 and len(shape.times[i]) >= SUSPECT \
-                and shape.median(i, SUSPECT) > shape.median(0):
+                and shape.median(i, SUSPECT) > SLOWER * shape.median(0):
             shape.switches += 1                    # a neighbour took a core: serial now
             self._settle(shape, 0, RECHECK, allowed)
 
