@@ -2,9 +2,10 @@
 choice beside a busy process (issue #23): ``python -m savanna.benchmarks --scaling``.
 
 * **threads**: each game's vector env at n = 4096 (random opponent, uniform random legal
-  actions, autoreset, ``copy=True``) on 1 thread (``parallel=False``), on 2 threads
-  (``parallel=True``), 2 threads with ``copy=False``, and adaptive (``parallel="auto"``), timed
-  in turn within every repeat (``interleaved_rates``).
+  actions, autoreset, ``copy=True``; the rate of ``step`` itself, the serial policy between
+  steps untimed) on 1 thread (``parallel=False``), on 2 threads (``parallel=True``), 2 threads
+  with ``copy=False``, and adaptive (``parallel="auto"``), timed in turn within every repeat
+  (``interleaved_rates``).
 * **Python share**: within the same runs, the share of ``step``'s wall time spent outside its
   one compiled call (argument checks, output arrays, the dict): what Amdahl's law keeps
   serial. ``amdahl`` projects 16 cores from it and from the measured 2-thread speed-up.
@@ -67,8 +68,9 @@ class TimedKernel:
 
 
 def vector_run(game, steps, settings, shares):
-    """A run of ``steps`` steps at n = N; appends to ``shares`` the share of the run's step
-    time spent outside the kernel and those seconds per step."""
+    """A run of ``steps`` steps at n = N, timed on ``step`` alone (the random policy between
+    steps is the user's, serial, and left out); appends to ``shares`` the share of the run's
+    step time spent outside the kernel and those seconds per step."""
     venv = SavannaVectorEnv(game, num_envs=N, **settings)
     kernel = venv._kernel = TimedKernel(venv._kernel)
     holder = {"obs": venv.reset(seed=0)[0]}
@@ -83,6 +85,7 @@ def vector_run(game, steps, settings, shares):
             holder["obs"] = venv.step(actions)[0]
             stepping += time.perf_counter() - start
         shares.append((1.0 - kernel.seconds / stepping, (stepping - kernel.seconds) / steps))
+        return stepping
 
     return run
 
@@ -168,7 +171,7 @@ def measure(quick=False, progress=print):
     """Every row: ``[(what, value, unit)]``."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         raise SystemExit("the scaling benchmark needs numba to have 2 threads or more")
-    repeats, steps, runs = (3, 10, 1) if quick else (7, 40, 5)
+    repeats, steps, runs = (3, 10, 1) if quick else (15, 50, 5)
     rows = []
     numba.set_num_threads(2)   # "2 threads" on a machine with more cores too
     try:

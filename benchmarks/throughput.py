@@ -56,7 +56,8 @@ def spread_rate(run, count, repeats):
 def interleaved_rates(runs, repeats):
     """``{key: Rate}`` of ``runs = {key: (run, count)}``, timed in turn within each repeat
     (order reversed every other repeat) after one warm-up round, so that a load that comes and
-    goes on a shared machine touches every variant alike."""
+    goes on a shared machine touches every variant alike. A ``run`` that returns a number
+    has timed itself: those seconds count (say, a step loop that leaves its policy out)."""
     for run, _ in runs.values():
         run()
     rates = {key: [] for key in runs}
@@ -64,8 +65,10 @@ def interleaved_rates(runs, repeats):
         for key in list(runs)[:: 1 if r % 2 == 0 else -1]:
             run, count = runs[key]
             start = time.perf_counter()
-            run()
-            rates[key].append(count / (time.perf_counter() - start))
+            seconds = run()
+            if seconds is None:
+                seconds = time.perf_counter() - start
+            rates[key].append(count / seconds)
     return {key: Rate(min(v), statistics.median(v), max(v)) for key, v in rates.items()}
 
 
