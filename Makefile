@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: demo test lint docs docs-check changelog dist check-full bench clean
+.PHONY: demo test warmup suite lint docs docs-check changelog dist check-full bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,9 +18,16 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) -m savanna.experiments demo
 
-test: $(STAMP) lint
-	$(PY) -m savanna.experiments warmup  # compile once, a game per core: the test workers then share the cache
-	$(MAKE) docs
+# Two cores kept busy: mypy beside the compiling, the site's build (one core, mostly) beside the
+# test workers.
+test: $(STAMP)
+	$(MAKE) -j2 lint warmup
+	$(MAKE) -j2 docs suite
+
+warmup: $(STAMP)  # compile once, a game per core: the test workers then share the cache
+	$(PY) -m savanna.experiments warmup
+
+suite: $(STAMP)  # the tests alone (make test runs lint, warmup and docs around them)
 	$(PY) -m pytest -n 2 -m "not slow"
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
