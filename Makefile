@@ -27,8 +27,10 @@ test: $(STAMP)
 warmup: $(STAMP)  # compile once, a game per core: the test workers then share the cache
 	$(PY) -m savanna.experiments warmup
 
-suite: $(STAMP)  # the tests alone (make test runs lint, warmup and docs around them)
-	$(PY) -m pytest -n 2 -m "not slow"
+# The tests alone (make test runs lint, warmup and docs around them): three workers on two cores,
+# since the Ray and subprocess tests spend much of their time waiting.
+suite: $(STAMP)
+	$(PY) -m pytest -n 3 --dist worksteal -m "not slow"
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
 	$(PY) -m ruff check --quiet .
