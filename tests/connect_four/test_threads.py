@@ -109,6 +109,18 @@ def test_a_neighbour_that_slows_the_parallel_arm_is_detected_within_a_few_calls(
     assert step.threads == 1 and step.report()[0]["switches"] == 1
 
 
+@pytest.mark.parametrize("factor, switched", [(0.9, False), (1.1, True)])
+def test_only_a_parallel_arm_clearly_slower_than_serial_is_left(factor, switched):
+    """Slowed to ``factor * SLOWER`` times the serial arm's time for ``SUSPECT`` calls: below
+    the margin (an idle machine's hiccup) the choice stays, above it the shape goes serial."""
+    script = Script(serial=1.0, parallel=0.5)
+    step = script.adaptive()
+    run(step, 20)
+    script.slow("parallel", factor * threads.SLOWER / 0.5)
+    run(step, threads.SUSPECT)
+    assert (step.report()[0]["switches"] == 1) == switched
+
+
 def switched_to_serial_by_a_neighbour():
     """A script whose parallel arm was chosen, then became 40 times slower (and was left)."""
     script = Script(serial=1.0, parallel=0.5)
