@@ -27,11 +27,8 @@ test: $(STAMP)
 warmup: $(STAMP)  # compile once, a game per core: the test workers then share the cache
 	$(PY) -m savanna.experiments warmup
 
-# The tests alone (make test runs lint, warmup and docs around them), a file per worker at a time:
-# tests of one file share compiled kernels (the tiny games', for one), which two workers starting
-# them at once would both compile.
-suite: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadfile -m "not slow"
+suite: $(STAMP)  # the tests alone (make test runs lint, warmup and docs around them)
+	$(PY) -m pytest -n 2 -m "not slow"
 
 lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public API
 	$(PY) -m ruff check --quiet .
