@@ -28,6 +28,7 @@ promise: the learner's actions were sampled under the same masks). ``masked_log_
 the dense layer's logits is the same distribution in plain torch (the agents' play); the tests
 check the two agree, values and gradients.
 """
+import contextlib
 import math
 
 import numpy as np
@@ -61,6 +62,7 @@ class PolicyValueNet(nn.Module):
         self.policy = _layer(width, num_actions, 0.01)
         self.value = _layer(width, 1, 1.0)
         self.obs_scale = float(obs_scale)
+        self._weight_t = None  # within fixed_weights(): the first layer's weight, transposed
 
     @classmethod
     def for_game(cls, game, hidden):
@@ -79,7 +81,19 @@ class PolicyValueNet(nn.Module):
     def encode(self, features):
         """The trunk's output, which the policy and value heads read."""
         first = self.trunk[0]
-        return self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale))
+        return self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale,
+                                            self._weight_t))
+
+    @contextlib.contextmanager
+    def fixed_weights(self):
+        """Within it, the caller's promise that the weights do not change (a rollout, a
+        batch of searches): the first layer's weight is transposed for its kernel once, not
+        at every call (``savanna.agents.features.sparse_linear``)."""
+        self._weight_t = self.trunk[0].weight.detach().t().contiguous()
+        try:
+            yield self
+        finally:
+            self._weight_t = None
 
 
 class AZNet(PolicyValueNet):

@@ -63,6 +63,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from savanna.agents import data_parallel
 from savanna.agents.checkpoint import CheckpointFormat, check_game, quoted_path
 from savanna.agents.features import active_features, stack_features
 from savanna.agents.greedy import GreedyAgent
@@ -127,8 +128,11 @@ class PPOConfig:
     eval_every: int = setting(250_000, "steps between two arena evaluations (run loop)")
     eval_games: int = setting(200, "games per evaluation match", most=MAX_GAMES)
     checkpoint_every: int = setting(250_000, "steps between two checkpoints (last.pt)")
-    threads: int = setting(1, "torch threads (2 helps only on an otherwise idle machine)",
-                          most=1024)
+    threads: int = setting(1, "torch threads of each worker (2 helps only on an otherwise "
+                              "idle machine)", most=1024)
+    workers: int = setting(1, "processes sharing the run, one core each: each plays num_envs "
+                              "/ workers games and learns from them, gradients averaged",
+                           most=256)
 
     def __post_init__(self):
         """Checks every setting's type, then its range: a one-line ValueError for anything
@@ -138,12 +142,16 @@ class PPOConfig:
         self.opponents = parse_shares(self.opponents)
         check_positive(self, ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
                               "snapshot_every", "pool_size", "eval_every", "eval_games",
-                              "checkpoint_every", "threads"))
+                              "checkpoint_every", "threads", "workers"))
         check_maxima(self)
         check_range("seed", self.seed, 0)
-        if (self.num_envs * self.rollout_len) % self.minibatches:
-            raise ValueError(f"num_envs * rollout_len ({self.num_envs * self.rollout_len}) must "
-                             f"be divisible by minibatches ({self.minibatches})")
+        if self.num_envs % self.workers:
+            raise ValueError(f"num_envs ({self.num_envs}) must be divisible by workers "
+                             f"({self.workers})")
+        if (self.envs_per_worker * self.rollout_len) % self.minibatches:
+            raise ValueError(f"num_envs / workers * rollout_len "
+                             f"({self.envs_per_worker * self.rollout_len}) must be divisible "
+                             f"by minibatches ({self.minibatches})")
         for name in ("shaping", "vf_coef", "ent_coef"):
             check_range(name, getattr(self, name), 0)
         for name in ("gamma", "gae_lambda", "latest_share"):
@@ -153,7 +161,12 @@ class PPOConfig:
 
     @property
     def batch_size(self) -> int:
+        """Learner decisions per update, over every worker."""
         return self.num_envs * self.rollout_len
+
+    @property
+    def envs_per_worker(self) -> int:
+        return self.num_envs // self.workers
 
     def to_dict(self) -> dict:
         data = dataclasses.asdict(self)
@@ -255,15 +268,21 @@ class SnapshotOpponent:
 # ----- the trainer --------------------------------------------------------------------------
 class Trainer:
     """State and steps of one PPO run (see the module docstring). ``game`` overrides the
-    config's game name with an instance (e.g. a test game that is not registered)."""
+    config's game name with an instance (e.g. a test game that is not registered; with
+    ``workers > 1`` it must pickle). With ``config.workers > 1`` this trainer is worker 0 and
+    starts the others (``savanna.agents.data_parallel``; ``close()`` stops them); ``rank``
+    and ``mean`` are what those are built with."""
 
-    def __init__(self, config, game=None):
+    def __init__(self, config, game=None, rank=0, mean=None):
         self.config = cfg = config
         self.game = game if game is not None else resolve_game(cfg.game, cfg.game_options)
         torch.set_num_threads(cfg.threads)
-        self.rng = np.random.default_rng(cfg.seed)
-        torch.manual_seed(cfg.seed)
-        self.generator = torch.Generator().manual_seed(cfg.seed)
+        self.rank, self.mean, self.workers = rank, mean, None
+        # worker 0 draws as a run of one worker does; the others from streams of their own
+        self.rng = np.random.default_rng(cfg.seed if rank == 0 else (cfg.seed, rank))
+        torch.manual_seed(cfg.seed)  # the same first weights in every worker
+        self.generator = torch.Generator().manual_seed(
+            cfg.seed if rank == 0 else int(self.rng.integers(2**63)))
         self.net = PolicyValueNet.for_game(self.game, cfg.hidden)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5,
                                           fused=True)
@@ -272,7 +291,7 @@ class Trainer:
         self.global_step = 0
         self.updates = 0
         self.next_snapshot = cfg.snapshot_every
-        n = cfg.num_envs
+        n = cfg.envs_per_worker
         self.buffer = RolloutBuffer(cfg.rollout_len, n, self.game.num_actions)
         if (cfg.shaping or "greedy" in cfg.opponents) and not self.game.has_scores:
             raise ValueError(f"shaping and greedy opponents need game scores, and "
@@ -283,10 +302,22 @@ class Trainer:
             play.seed(self.rng)
             play.reset()
             self._reset_ended(play)
+        if cfg.workers > 1 and rank == 0:
+            context = data_parallel.context()
+            count = sum(p.numel() for p in self.net.parameters())
+            self.mean = data_parallel.GradientMean(count, cfg.workers, context)
+            self.workers = data_parallel.Workers(type(self), cfg, self.game, self.mean,
+                                                 context)
+
+    def close(self):
+        """Stop the other workers' processes (nothing to do for a run of one worker)."""
+        if self.workers is not None:
+            self.workers.close()
+            self.workers = None
 
     def _make_groups(self):
         opponents = {"self": self.opponent, "random": "random", "greedy": GreedyAgent()}
-        sizes = group_sizes(self.config.opponents, self.config.num_envs)
+        sizes = group_sizes(self.config.opponents, self.config.envs_per_worker)
         return [(kind, BatchPlay(self.game, size, None, opponents[kind]))
                 for kind, size in sizes.items()]
 
@@ -298,21 +329,42 @@ class Trainer:
 
     # ----- one update ---------------------------------------------------------------------
     def train_update(self) -> dict:
-        """Collect one rollout, learn from it; returns the update's metrics (a flat dict)."""
+        """Collect one rollout, learn from it; returns the update's metrics (a flat dict: the
+        losses are means over the workers, the episode figures over all their games)."""
+        lr = self.learning_rate()
+        if self.workers is not None:
+            self.workers.send("update")
+        finished, metrics = self.local_update()
+        every = [metrics]
+        if self.workers is not None:
+            for their_finished, their_metrics in self.workers.results():
+                for kind, returns in their_finished.items():
+                    finished[kind].extend(returns)
+                every.append(their_metrics)
+        metrics = {key: float(np.mean([m[key] for m in every])) for key in metrics}
+        metrics.update(step=self.global_step, update=self.updates, lr=lr,
+                       **_episode_stats(finished))
+        return metrics
+
+    def learning_rate(self):
         cfg = self.config
-        lr = cfg.lr * max(0.0, 1.0 - self.global_step / cfg.steps) if cfg.anneal_lr else cfg.lr
+        return cfg.lr * max(0.0, 1.0 - self.global_step / cfg.steps) if cfg.anneal_lr else cfg.lr
+
+    def local_update(self):
+        """This worker's part of an update: ``(returns of the games that ended, by opponent
+        kind; the loss metrics)``."""
+        cfg = self.config
         for group in self.optimizer.param_groups:
-            group["lr"] = lr
+            group["lr"] = self.learning_rate()
         self._choose_snapshot()
-        episodes = self.collect()
+        finished = self.collect()
         metrics = self.learn()
         self.updates += 1
         self.global_step += cfg.batch_size
         if self.global_step >= self.next_snapshot:
             self.pool = (self.pool + [_frozen(self.net)])[-cfg.pool_size:]
             self.next_snapshot += cfg.snapshot_every
-        metrics.update(step=self.global_step, update=self.updates, lr=lr, **episodes)
-        return metrics
+        return finished, metrics
 
     def _choose_snapshot(self):
         """The weights the "self" opponents play with during the next rollout."""
@@ -329,43 +381,49 @@ class Trainer:
 
     @torch.no_grad()
     def collect(self):
-        """Play ``rollout_len`` steps of every game into the buffer; returns episode stats."""
-        buf = self.buffer
+        """Play ``rollout_len`` steps of every game into the buffer; returns the returns of
+        the games that ended, by opponent kind."""
         finished = {kind: [] for kind, _ in self.groups}
         acting = {kind: np.ones(play.n, np.bool_) for kind, play in self.groups}
         potential = self._potential()
-        for t in range(self.config.rollout_len):
-            obs, mask = self.observations()
-            buf.features[t], buf.masks[t] = active_features(obs), mask
-            hidden = self.net.encode(torch.from_numpy(buf.features[t]))
-            actions, log_probs = sample(hidden, self.net.policy, torch.from_numpy(mask),
-                                        self.generator)
-            buf.actions[t], buf.log_probs[t] = actions, log_probs
-            buf.values[t] = self.net.value(hidden).squeeze(-1)
-            for kind, play, sl in self._slices():
-                play.step(buf.actions[t, sl], acting[kind])
-                buf.rewards[t, sl] = play.rewards()
-                buf.dones[t, sl] = play.terminal()
-            self.episode_return += buf.rewards[t]
-            if self.config.shaping:
-                after = self._potential()
-                buf.rewards[t] += after - potential
-            for kind, play, sl in self._slices():
-                ended = buf.dones[t, sl]
-                if ended.any():
-                    finished[kind].extend(self.episode_return[sl][ended].tolist())
-                    self.episode_return[sl][ended] = 0.0
-                    play.reset(ended)
-                    self._reset_ended(play)
-            if self.config.shaping:
-                potential = self._potential()
-        return _episode_stats(finished)
+        with self.net.fixed_weights(), self.opponent.net.fixed_weights():
+            for t in range(self.config.rollout_len):
+                self._collect_step(t, acting, finished, potential)
+                if self.config.shaping:
+                    potential = self._potential()
+        return finished
+
+    def _collect_step(self, t, acting, finished, potential):
+        """Step ``t`` of a rollout: the learner moves in every game, the opponents reply, the
+        games that ended restart (their returns added to ``finished``)."""
+        buf = self.buffer
+        obs, mask = self.observations()
+        buf.features[t], buf.masks[t] = active_features(obs), mask
+        hidden = self.net.encode(torch.from_numpy(buf.features[t]))
+        actions, log_probs = sample(hidden, self.net.policy, torch.from_numpy(mask),
+                                    self.generator)
+        buf.actions[t], buf.log_probs[t] = actions, log_probs
+        buf.values[t] = self.net.value(hidden).squeeze(-1)
+        for kind, play, sl in self._slices():
+            play.step(buf.actions[t, sl], acting[kind])
+            buf.rewards[t, sl] = play.rewards()
+            buf.dones[t, sl] = play.terminal()
+        self.episode_return += buf.rewards[t]
+        if self.config.shaping:
+            buf.rewards[t] += self._potential() - potential
+        for kind, play, sl in self._slices():
+            ended = buf.dones[t, sl]
+            if ended.any():
+                finished[kind].extend(self.episode_return[sl][ended].tolist())
+                self.episode_return[sl][ended] = 0.0
+                play.reset(ended)
+                self._reset_ended(play)
 
     def _potential(self):
         """``Phi`` of every game's state for its learner: ``shaping *`` the learner's score
         lead over the best other seat, 0 at the end of a game (and without shaping)."""
         if not self.config.shaping:
-            return np.zeros(self.config.num_envs, np.float32)
+            return np.zeros(self.config.envs_per_worker, np.float32)
         leads = []
         for _, play in self.groups:
             scores = np.asarray(self.game.scores(play.states), np.float64)
@@ -386,32 +444,39 @@ class Trainer:
         raise RuntimeError(f"{self.game.name}: games keep ending before the learner moves")
 
     def learn(self):
-        """``epochs`` passes of clipped PPO over the buffer, in shuffled minibatches."""
+        """``epochs`` passes of clipped PPO over the buffer, in shuffled minibatches (each
+        worker its own games' buffer; the gradients averaged over the workers, so each step
+        is that of a minibatch of every worker's rows, but for the advantages normalized per
+        worker)."""
         cfg, buf = self.config, self.buffer
+        rows_in_all = buf.actions.size
         with torch.no_grad():
             obs, _ = self.observations()
             _, last_values = self.net(obs)
         advantages, returns = buf.advantages(last_values.numpy(), cfg.gamma, cfg.gae_lambda)
         batch = {
             "features": torch.from_numpy(stack_features(buf.features, obs.shape[1])),
-            "legal": torch.from_numpy(buf.masks.reshape(cfg.batch_size, -1)),
+            "legal": torch.from_numpy(buf.masks.reshape(rows_in_all, -1)),
             "actions": torch.from_numpy(buf.actions.reshape(-1)),
             "log_probs": torch.from_numpy(buf.log_probs.reshape(-1)),
             "values": torch.from_numpy(buf.values.reshape(-1)),
             "advantages": torch.from_numpy(advantages.reshape(-1)),
             "returns": torch.from_numpy(returns.reshape(-1)),
         }
-        size = cfg.batch_size // cfg.minibatches
+        size = rows_in_all // cfg.minibatches
+        parameters = list(self.net.parameters())
         sums = {}
         for _ in range(cfg.epochs):
-            order = torch.from_numpy(self.rng.permutation(cfg.batch_size))
+            order = torch.from_numpy(self.rng.permutation(rows_in_all))
             for k in range(cfg.minibatches):
                 rows = order[k * size:(k + 1) * size]
                 mb = {key: v.index_select(0, rows) for key, v in batch.items()}
                 loss, stats = ppo_loss(self.net, mb, cfg)
                 self.optimizer.zero_grad()
                 loss.backward()
-                nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                if self.mean is not None:
+                    self.mean.average(self.rank, parameters)
+                nn.utils.clip_grad_norm_(parameters, cfg.max_grad_norm)
                 self.optimizer.step()
                 for key, value in stats.items():
                     sums[key] = sums.get(key, 0.0) + value
@@ -423,21 +488,43 @@ class Trainer:
 
     # ----- checkpoints --------------------------------------------------------------------
     def state_dict(self):
-        """Everything a resumed run needs to continue exactly (see ``save``)."""
-        return {
+        """Everything a resumed run needs to continue exactly (see ``save``): the network,
+        optimizer and counters that every worker shares, this worker's games and generators
+        and, with ``workers > 1``, the other workers' (``workers``: one ``shard_state`` each)."""
+        state = {
             "model": self.net.state_dict(),
             "optimizer": self.optimizer.state_dict(),
             "pool": self.pool,
             "counters": {"global_step": self.global_step, "updates": self.updates,
                          "next_snapshot": self.next_snapshot},
-            "rng": {"numpy": self.rng.bit_generator.state, "torch": torch.get_rng_state(),
-                    "sampler": self.generator.get_state()},
+            **self.shard_state(),
+        }
+        state["rng"]["torch"] = torch.get_rng_state()
+        if self.workers is not None:
+            self.workers.send("state")
+            state["workers"] = self.workers.results()
+        return state
+
+    def shard_state(self):
+        """This worker's own part of the state: its games and generators."""
+        return {
+            "rng": {"numpy": self.rng.bit_generator.state, "sampler": self.generator.get_state()},
             "envs": [{k: pack(v) for k, v in play.get_state().items()}
                      for _, play in self.groups],
             "episode_return": torch.from_numpy(self.episode_return.copy()),
         }
 
     def load_state_dict(self, state):
+        shards = state.get("workers", [])
+        if self.rank == 0 and len(shards) != self.config.workers - 1:
+            raise ValueError(f"it was written by a run of {len(shards) + 1} workers, and this "
+                             f"run has {self.config.workers}")
+        if self.workers is not None:
+            shared = {k: v for k, v in state.items() if k not in ("workers", "envs", "rng",
+                                                                  "episode_return")}
+            self.workers.send("load", [{**shared, **shard, "rng": {**state["rng"], **shard["rng"]}}
+                                       for shard in shards])
+            self.workers.results()
         self.net.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.pool = list(state["pool"])
@@ -480,6 +567,7 @@ class Trainer:
         try:
             trainer.load_state_dict(data["trainer"])
         except (KeyError, IndexError, TypeError, ValueError, RuntimeError) as err:
+            trainer.close()
             raise ValueError(f"{quoted_path(path)} does not fit this run "
                              f"({type(err).__name__}: {clip(str(err))})") from None
         return trainer, data["extra"]

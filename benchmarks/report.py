@@ -7,6 +7,7 @@
     python -m savanna.benchmarks --validation    # what checking the states that enter the API costs
     python -m savanna.benchmarks --alphazero     # AlphaZero self-play speed on Zèbres, end to end
     python -m savanna.benchmarks --scaling       # the vector env on 1 and 2 threads, under load
+    python -m savanna.benchmarks --training      # PPO and AlphaZero on one core and on two
 """
 import argparse
 import datetime
@@ -104,6 +105,8 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
     parser.add_argument("--scaling", action="store_true",
                         help="instead: the vector env on 1 and 2 threads, its Python share, "
                              "and the adaptive threads beside a busy process")
+    parser.add_argument("--training", action="store_true",
+                        help="instead: PPO and AlphaZero training on one core and on two")
     parser.add_argument("--distill", action="store_true",
                         help="instead: the UCT teacher's self-play speed (savanna distill)")
     parser.add_argument("--gates", nargs="+", metavar="FIT_DIR",
@@ -121,6 +124,8 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
         return alphazero_main(args, when, command.strip(), where)
     if args.scaling:
         return scaling_main(args, when, command.strip(), where)
+    if args.training:
+        return training_main(args, when, command.strip(), where)
     if args.distill or args.gates:
         return distill_main(args, when, command.strip(), where)
     for name in available_games(args.games):
@@ -204,6 +209,20 @@ def scaling_main(args, when, command, where):
             f"{scaling.neighbours()}.\n\n{scaling.__doc__.strip()}\n\n"
             + table(rows, decimals=2) + "\n")
     return publish(args, "scaling — vector env threads, Python share, adaptive under load", body)
+
+
+def training_main(args, when, command, where):
+    """``--training``: PPO and AlphaZero on one core and two
+    (``savanna.benchmarks.training_cores``), with what else ran beside them."""
+    from savanna.benchmarks import scaling, training_cores
+
+    title = "training — one core and two"
+    before = scaling.neighbours()
+    rows = training_cores.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
+    body = (f"## {title}\n\n{when}; `{command}`; {where}\n\nBeside this run, at its start: "
+            f"{before}; at its end: {scaling.neighbours()}.\n\n"
+            f"{training_cores.__doc__.strip()}\n\n" + table(rows, decimals=2) + "\n")
+    return publish(args, title, body)
 
 
 def distill_main(args, when, command, where):

@@ -207,6 +207,7 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
         if bar is not None:
             bar.close()
         log.close()
+        trainer.close()
     plot_curve(folder)
     if stop:
         write(f"stopped at step {trainer.global_step:,}; checkpoint saved. Continue with: "

@@ -1,10 +1,15 @@
 """Masked PPO: the masked distribution, the stored masks, exact resume, checkpoint errors,
 and learning on Nim (tiny and solved: the learner should find the winning moves)."""
+import copy
+import threading
+
 import numpy as np
 import pytest
 import torch
 
+from savanna.agents import data_parallel
 from savanna.agents.arena import play_match
+from savanna.agents.data_parallel import GradientMean
 from savanna.agents.features import stack_features
 from savanna.agents.networks import MASKED_LOGIT, log_prob_and_entropy, masked_log_probs, sample
 from savanna.agents.ppo import (
@@ -166,8 +171,10 @@ def test_opponent_shares_split_the_games():
 
 
 # ----- exact resume ------------------------------------------------------------------------
-def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path):
-    config = tiny_config(steps=4 * 256)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path, workers):
+    """With two worker processes too: the same seed and worker count, the same run."""
+    config = tiny_config(steps=4 * 256, workers=workers)
     straight = Trainer(config, game=Nim())
     expected = [straight.train_update() for _ in range(4)]
 
@@ -175,6 +182,7 @@ def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path):
     for _ in range(2):
         first.train_update()
     first.save(tmp_path / "last.pt")
+    first.close()
     resumed, _ = Trainer.load(tmp_path / "last.pt", game=Nim())
     again = [resumed.train_update() for _ in range(2)]
 
@@ -183,6 +191,38 @@ def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path):
         assert torch.equal(a, b)
     assert np.array_equal(straight.buffer.actions, resumed.buffer.actions)
     assert len(resumed.pool) == len(straight.pool) == 3
+    assert expected[-1]["episodes"] > 0
+    straight.close()
+    resumed.close()
+    if workers == 2:
+        with pytest.raises(ValueError, match="written by a run of 2 workers, and this run has 1"):
+            Trainer.load(tmp_path / "last.pt", game=Nim(), workers=1)
+
+
+def test_workers_average_their_gradients_exactly():
+    """Each worker's gradient becomes the mean of all, the same bits in every worker (threads
+    here, each with its own copy of the object as each process has)."""
+    world, shape = 3, (5, 4)
+    shared = GradientMean(2 * 20, world, data_parallel.context())
+    means = [copy.copy(shared) for _ in range(world)]
+    grads = [[torch.randn(shape), torch.randn(shape)] for _ in range(world)]
+    expected = [sum(g[i] for g in grads) / world for i in range(2)]
+    params = []
+    for g in grads:
+        params.append([torch.nn.Parameter(torch.zeros(shape)) for _ in g])
+        for p, gi in zip(params[-1], g):
+            p.grad = gi.clone()
+    for _ in range(2):  # twice: the second step uses the other table
+        threads = [threading.Thread(target=means[rank].average, args=(rank, params[rank]))
+                   for rank in range(world)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for rank in range(world):
+            for p, first, e in zip(params[rank], params[0], expected):
+                torch.testing.assert_close(p.grad, e)
+                assert torch.equal(p.grad, first.grad)
 
 
 # ----- checkpoint errors -------------------------------------------------------------------
