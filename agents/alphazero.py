@@ -42,6 +42,7 @@ A tiny run (the defaults search 1,024 games with 32 simulations each):
 >>> save_checkpoint(trainer.checkpoint(), "last.pt")
 """
 import dataclasses
+import functools
 import time
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -57,6 +58,7 @@ from savanna.agents.inference import network_evaluator
 from savanna.agents.mcts import compiled_search
 from savanna.agents.networks import AZNet, cross_entropy, load_weights
 from savanna.agents.packing import pack, unpack
+from savanna.agents.selfplay_processes import ProcessSelfPlay
 from savanna.agents.settings import (
     MAX_GAMES,
     MAX_SEED,
@@ -127,6 +129,10 @@ class AZConfig:
     checkpoint_minutes: float = setting(5.0, "training minutes between two checkpoints")
     threads: int = setting(1, "torch threads (1: see savanna.agents.ppo on shared cores)",
                           most=1024)
+    selfplay_processes: int = setting(0, "self-play in this many processes of their own, "
+                                         "games split between them, one move ahead of the "
+                                         "learner (0: in the learner's process, in turn)",
+                                      most=256)
 
     def __post_init__(self):
         """Checks every setting's type, then its range: a one-line ValueError for anything
@@ -141,6 +147,10 @@ class AZConfig:
                               "batch_size", "replay_window", "log_every", "eval_games",
                               "eval_sims", "threads"))
         check_maxima(self)
+        check_range("selfplay_processes", self.selfplay_processes, 0)
+        if self.selfplay_processes and self.games % self.selfplay_processes:
+            raise ValueError(f"games ({self.games}) must be divisible by selfplay_processes "
+                             f"({self.selfplay_processes})")
         for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
             check_range(name, getattr(self, name), 0, above=True)
         for name in ("value_scale", "maxvisit_init", "value_range", "gumbel_scale",
@@ -599,13 +609,19 @@ def az_loss(net, obs, mask, policy, value, value_weight, policy_weight=1.0):
 # ----- the trainer ------------------------------------------------------------------------------
 class Trainer:
     """One AlphaZero run: self-play and learner in turn (see the module docstring).
-    ``game`` overrides the config's game name with an instance (e.g. a test game).
-    ``selfplay(game, config, rng)`` makes the self-play: ``SelfPlay`` here, or anything with
-    its ``play``, ``load_weights``, ``games_finished``, ``search.stats`` and state dicts
+    ``game`` overrides the config's game name with an instance (e.g. a test game; with
+    ``selfplay_processes`` it must pickle). ``selfplay(game, config, rng)`` makes the
+    self-play: by default ``SelfPlay`` here or, with ``config.selfplay_processes``,
+    ``savanna.agents.selfplay_processes.ProcessSelfPlay`` beside the learner (``close()``
+    stops its processes); or anything with their ``play``, ``load_weights``,
+    ``games_finished``, ``search.stats`` and state dicts
     (``savanna.experiments.ray_backend.RaySelfPlay``: actors on a Ray cluster)."""
 
-    def __init__(self, config, game=None, selfplay=SelfPlay, init_weights=None):
+    def __init__(self, config, game=None, selfplay=None, init_weights=None):
         self.config = cfg = config
+        if selfplay is None:
+            selfplay = (functools.partial(ProcessSelfPlay, SelfPlay, Trajectories)
+                        if cfg.selfplay_processes else SelfPlay)
         self.game = game if game is not None else resolve_game(cfg.game, cfg.game_options)
         torch.set_num_threads(cfg.threads)
         torch.manual_seed(cfg.seed)
@@ -639,6 +655,11 @@ class Trainer:
         self.timing["learn_seconds"] += time.perf_counter() - started
         return metrics
 
+    def close(self):
+        """Stop the self-play processes, if any."""
+        if hasattr(self.selfplay, "close"):
+            self.selfplay.close()
+
     def counters(self):
         return {"moves": self.moves, "positions": self.positions,
                 "learner_steps": self.learner.steps,
@@ -658,7 +679,7 @@ class Trainer:
         return data
 
     @classmethod
-    def from_checkpoint(cls, data, game=None, selfplay=SelfPlay, **overrides):
+    def from_checkpoint(cls, data, game=None, selfplay=None, **overrides):
         """A trainer continuing exactly from a full checkpoint's contents (``overrides``
         change settings such as ``minutes``); returns ``(trainer, extra)``."""
         if "trainer" not in data:
@@ -666,7 +687,11 @@ class Trainer:
         trainer = cls(AZConfig.from_dict({**data["config"], **overrides}), game, selfplay)
         saved = data["trainer"]
         trainer.learner.load_state_dict(saved["learner"])
-        trainer.selfplay.load_state_dict(saved["selfplay"])
+        try:
+            trainer.selfplay.load_state_dict(saved["selfplay"])
+        except BaseException:
+            trainer.close()
+            raise
         trainer.selfplay.load_weights(trainer.learner.weights())
         trainer.credit = float(saved["credit"])
         trainer.moves, trainer.positions = int(saved["moves"]), int(saved["positions"])

@@ -63,8 +63,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from savanna.agents import data_parallel
+from savanna.agents import processes
 from savanna.agents.checkpoint import CheckpointFormat, check_game, quoted_path
+from savanna.agents.data_parallel import GradientMean
 from savanna.agents.features import active_features, stack_features
 from savanna.agents.greedy import GreedyAgent
 from savanna.agents.networks import PolicyValueNet, log_prob_and_entropy, sample
@@ -303,11 +304,12 @@ class Trainer:
             play.reset()
             self._reset_ended(play)
         if cfg.workers > 1 and rank == 0:
-            context = data_parallel.context()
+            context = processes.context()
             count = sum(p.numel() for p in self.net.parameters())
-            self.mean = data_parallel.GradientMean(count, cfg.workers, context)
-            self.workers = data_parallel.Workers(type(self), cfg, self.game, self.mean,
-                                                 context)
+            self.mean = GradientMean(count, cfg.workers, context)
+            self.workers = processes.Servers(
+                type(self), [(cfg, self.game, k, self.mean) for k in range(1, cfg.workers)],
+                context, on_failure=self.mean.abort, name="savanna-ppo-worker")
 
     def close(self):
         """Stop the other workers' processes (nothing to do for a run of one worker)."""
@@ -333,7 +335,7 @@ class Trainer:
         losses are means over the workers, the episode figures over all their games)."""
         lr = self.learning_rate()
         if self.workers is not None:
-            self.workers.send("update")
+            self.workers.call("local_update")
         finished, metrics = self.local_update()
         every = [metrics]
         if self.workers is not None:
@@ -501,7 +503,7 @@ class Trainer:
         }
         state["rng"]["torch"] = torch.get_rng_state()
         if self.workers is not None:
-            self.workers.send("state")
+            self.workers.call("shard_state")
             state["workers"] = self.workers.results()
         return state
 
@@ -522,8 +524,8 @@ class Trainer:
         if self.workers is not None:
             shared = {k: v for k, v in state.items() if k not in ("workers", "envs", "rng",
                                                                   "episode_return")}
-            self.workers.send("load", [{**shared, **shard, "rng": {**state["rng"], **shard["rng"]}}
-                                       for shard in shards])
+            self.workers.call("load_state_dict", [
+                {**shared, **shard, "rng": {**state["rng"], **shard["rng"]}} for shard in shards])
             self.workers.results()
         self.net.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])

@@ -6,13 +6,23 @@
   worker process and with two (``PPOConfig.workers``). Both trainers are built first and
   their updates timed in turn within every repeat (``interleaved_rates``), so a load that comes
   and goes touches both alike; the median of the repeats and the ratio of medians.
+* **AlphaZero**: Zèbres at the default ``AZConfig`` (1,024 games, 32 simulations, hidden
+  (128, 128), reuse 4), network leaf evaluations per second of wall time, self-play in the
+  learner's process (in turn) and in two processes of its own beside it
+  (``selfplay_processes=2``, 512 games each). Each trainer is warmed up (compilation, and
+  enough moves that games end and the learner works at its steady pace), then windows of
+  moves are timed in turn; a window of the second ends when its move in flight is in (its
+  leaves counted), so that nothing runs beside the other's window.
 """
+import statistics
+import time
+
 import torch
 
 from savanna.benchmarks.peers import PPO_SETTINGS
 from savanna.benchmarks.throughput import interleaved_rates
 
-__all__ = ["measure", "ppo_rows"]
+__all__ = ["az_rows", "measure", "ppo_rows"]
 
 WORKERS = (1, 2)
 
@@ -41,6 +51,51 @@ def ppo_rows(repeats, progress=print):
                     rates[2].median / rates[1].median, "x")]
 
 
+AZ_PROCESSES = (0, 2)
+
+
+def az_rows(repeats, moves, warmup, progress=print):
+    """``[(what, value, unit)]``: AlphaZero's self-play rate in each setting and their ratio."""
+    from savanna.agents.alphazero import AZConfig, Trainer
+
+    progress("training: AlphaZero self-play in the learner's process and in 2 of its own")
+    trainers = {p: Trainer(AZConfig(game="zebres", selfplay_processes=p)) for p in AZ_PROCESSES}
+    try:
+        for trainer in trainers.values():
+            for _ in range(warmup):
+                trainer.step()
+            _settled(trainer)
+        rates = {p: [] for p in trainers}
+        for r in range(repeats):
+            for p in list(trainers)[:: 1 if r % 2 == 0 else -1]:
+                trainer = trainers[p]
+                stats = trainer.selfplay.search.stats
+                leaves, start = stats["leaves"], time.perf_counter()
+                for _ in range(moves):
+                    trainer.step()
+                _settled(trainer)
+                rates[p].append((stats["leaves"] - leaves) / (time.perf_counter() - start))
+    finally:
+        for trainer in trainers.values():
+            trainer.close()
+    medians = {p: statistics.median(v) for p, v in rates.items()}
+    rows = [(f"Zèbres AlphaZero self-play, {_where(p)}", medians[p],
+             "network leaf evaluations/s") for p in AZ_PROCESSES]
+    return rows + [("Zèbres AlphaZero: ratio 2 self-play processes / in the learner's process",
+                    medians[2] / medians[0], "x")]
+
+
+def _where(processes):
+    return ("in the learner's process, in turn" if processes == 0 else
+            f"in {processes} processes beside the learner")
+
+
+def _settled(trainer):
+    """Wait for a self-play move in flight, if any."""
+    if hasattr(trainer.selfplay, "wait"):
+        trainer.selfplay.wait()
+
+
 def _untimed_result(update):
     """``update`` with its metrics dropped (``interleaved_rates`` reads a returned number as
     the seconds a run timed itself)."""
@@ -50,4 +105,5 @@ def _untimed_result(update):
 def measure(quick=False, progress=print):
     """Every row: ``[(what, value, unit)]``."""
     torch.set_num_threads(1)
-    return ppo_rows(3 if quick else 15, progress)
+    return (ppo_rows(3 if quick else 15, progress)
+            + az_rows(2 if quick else 5, 5 if quick else 20, 20 if quick else 150, progress))

@@ -22,28 +22,16 @@ import numpy as np
 
 from savanna.agents.alphazero import SelfPlay, Trajectories
 from savanna.agents.distributed import connect
+from savanna.agents.selfplay_processes import SelfPlayServer
 
 __all__ = ["RaySelfPlay", "SelfPlayActor"]
 
 
-class SelfPlayActor:
+class SelfPlayActor(SelfPlayServer):
     """One Ray actor: a ``SelfPlay`` on its own seed, playing with the weights it is given."""
 
     def __init__(self, game, config, seed):
-        import torch
-
-        torch.set_num_threads(config.threads)
-        self.selfplay = SelfPlay(game, config, np.random.default_rng(seed))
-
-    def play(self, weights, moves):
-        """``moves`` moves of every game with ``weights``: ``(trajectories, counts)``, the
-        counts being the games finished and the search's statistics during the call."""
-        selfplay = self.selfplay
-        selfplay.load_weights(weights)
-        before = dict(selfplay.search.stats, games_finished=selfplay.games_finished)
-        trajectories = selfplay.play(moves)
-        after = dict(selfplay.search.stats, games_finished=selfplay.games_finished)
-        return trajectories, {key: after[key] - before[key] for key in after}
+        super().__init__(SelfPlay, game, config, np.random.default_rng(seed))
 
     def node(self):
         """The id of the Ray node this actor runs on."""

@@ -100,16 +100,14 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
     """Train (or resume) a run; returns its folder. ``resume`` is a run folder or a checkpoint
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many moves (as if interrupted: tests); ``selfplay`` the ``Trainer``'s (default:
-    ``SelfPlay``, here)."""
-    from savanna.agents.alphazero import SelfPlay, Trainer, load_checkpoint, save_checkpoint
+    the config's: ``SelfPlay`` here or in processes of its own)."""
+    from savanna.agents.alphazero import Trainer, load_checkpoint, save_checkpoint
 
-    selfplay = selfplay or SelfPlay
     if resume is not None:
         checkpoint = checkpoint_file(resume)
         overrides = {} if config is None else {"minutes": config.minutes}
         data = load_checkpoint(checkpoint, game)
-        if selfplay is SelfPlay and "states" not in data.get("trainer", {}).get("selfplay", {
-                "states": None}):
+        if selfplay is None and "restarts" in data.get("trainer", {}).get("selfplay", {}):
             raise ValueError("this run played its self-play on Ray (its games in progress are "
                              "not in the checkpoint): resume it with --backend ray")
         trainer, extra = Trainer.from_checkpoint(data, game, selfplay, **overrides)
@@ -172,6 +170,7 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
             save("last.pt")
     finally:
         log.close()
+        trainer.close()
     if stop:
         write(f"stopped at move {trainer.moves:,}; checkpoint saved. Continue with: "
               f"savanna train az --resume {folder}")

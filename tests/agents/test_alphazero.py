@@ -224,24 +224,31 @@ def test_training_on_nim_reaches_the_exact_values():
     assert per_action[priors[0].argmax(), 0] == exact[0]   # the one winning move
 
 
-def test_resume_is_exact_with_the_replay_window(tmp_path):
+@pytest.mark.parametrize("processes", [0, 2])
+def test_resume_is_exact_with_the_replay_window(tmp_path, processes):
+    """Also with self-play in two processes of its own, a move ahead of the learner."""
     game = Nim((2, 3, 4))
-    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "save_replay": True})
+    config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "save_replay": True,
+                         "selfplay_processes": processes})
     straight = Trainer(config, game)
-    for _ in range(30):
+    for _ in range(15):
         straight.step()
-    first = Trainer(config, game)
-    for _ in range(15):
-        first.step()
-    save_checkpoint(first.checkpoint(), tmp_path / "last.pt")
+    save_checkpoint(straight.checkpoint(), tmp_path / "last.pt")  # changes nothing in the run
+    metrics = [straight.step() for _ in range(15)]
     resumed, _ = Trainer.from_checkpoint(load_checkpoint(tmp_path / "last.pt", game), game)
-    for _ in range(15):
-        resumed.step()
+    assert [resumed.step() for _ in range(15)] == metrics
     assert resumed.counters() == straight.counters()
     assert straight.learner.steps > 0
     for key, value in straight.learner.net.state_dict().items():
         assert torch.equal(value, resumed.learner.net.state_dict()[key]), key
-    assert np.array_equal(straight.selfplay.states, resumed.selfplay.states)
+    if processes:
+        states = [t.selfplay.state_dict()["processes"] for t in (straight, resumed)]
+        for a, b in zip(*states):
+            assert torch.equal(a["selfplay"]["states"], b["selfplay"]["states"])
+        straight.close()
+        resumed.close()
+    else:
+        assert np.array_equal(straight.selfplay.states, resumed.selfplay.states)
 
 
 def test_a_checkpoint_without_the_replay_window_resumes_with_an_empty_one():
