@@ -81,6 +81,7 @@ RATIOS = [
     ("under load", "playouts_idle_adaptive", ["playouts_idle_static"], None),
     ("Zèbres MCTS", "ours", ["os_python", "os_cpp"], 50.0),
     ("Zèbres PPO", "ours", ["sb3"], 4.0),
+    ("Zèbres PPO", "ours_2", ["sb3", "sb3_2"], 10.0),  # two cores each, sb3's best use of them
     ("Zèbres env API", "ours", ["aec"], None),
 ]
 
@@ -476,16 +477,19 @@ def _update_rate(update, steps_done, updates):
     return Rate(min(rates), statistics.median(rates), max(rates))
 
 
-def ours_ppo(updates, torch_threads):
+def ours_ppo(updates, torch_threads, workers=1):
     from savanna.agents.ppo import PPOConfig, Trainer
 
     cfg = PPOConfig(game=GAME, seed=0, opponents={"random": 1.0},
-                    threads=torch_threads,
+                    threads=torch_threads, workers=workers,
                     num_envs=PPO_SETTINGS["num_envs"], rollout_len=PPO_SETTINGS["rollout_len"],
                     epochs=PPO_SETTINGS["epochs"], minibatches=PPO_SETTINGS["minibatches"],
                     hidden=PPO_SETTINGS["hidden"], steps=10**9)
     trainer = Trainer(cfg)
-    return _update_rate(trainer.train_update, lambda: trainer.global_step, updates)
+    try:
+        return _update_rate(trainer.train_update, lambda: trainer.global_step, updates)
+    finally:
+        trainer.close()
 
 
 def maskable_ppo(updates, torch_threads):
@@ -639,6 +643,10 @@ def plan(quick, progress=print):
              lambda: ours_ppo(repeats, torch_threads)),
             ("sb3", f"sb3-contrib MaskablePPO, {torch_threads} torch thread",
              lambda: maskable_ppo(repeats, torch_threads)),
+            ("ours_2", f"Savanna PPO, 2 worker processes of {torch_threads} torch thread",
+             lambda: ours_ppo(repeats, torch_threads, workers=2)),
+            ("sb3_2", "sb3-contrib MaskablePPO, 2 torch threads",
+             lambda: maskable_ppo(repeats, 2)),
         ]),
         ("Zèbres env API", "steps/s", [
             ("ours", "Savanna Gymnasium env (self-play)",
