@@ -29,8 +29,6 @@ Ray cluster), and fits Elo ratings to all pairwise results
 >>> print(result.table())
 >>> folder = result.save("mcts-vs-greedy")
 """
-import contextlib
-import importlib.machinery
 import itertools
 import multiprocessing
 import os
@@ -44,6 +42,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from savanna.agents.base import Agent, describe
+from savanna.agents.processes import main_not_rerun
 from savanna.agents.random_agent import RandomAgent
 from savanna.agents.results import MatchResult, TournamentResult
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
@@ -195,33 +194,11 @@ def _local_map(game, agents, matches, jobs, workers, start_method):
 
 
 def _pooled(context, workers, shared, jobs):
-    with _main_not_rerun(context, shared):
+    game, agents, _ = shared
+    with main_not_rerun(context, (game, *agents)):
         pool = context.Pool(workers, _init_worker, shared)  # starts the workers
     with pool:
         yield from pool.imap_unordered(_worker_job, jobs)
-
-
-@contextlib.contextmanager
-def _main_not_rerun(context, shared):
-    """Around the start of the workers: a spawned worker first runs the parent's main script
-    again (as ``__mp_main__``), so that objects of classes defined there unpickle; a script
-    that plays a match at top level, without ``if __name__ == "__main__":``, would start it
-    again in every worker (multiprocessing's 'bootstrapping phase' RuntimeError, over and
-    over). When nothing sent to the workers is of a class from ``__main__``, they are told
-    that ``__main__`` is not to be run (a spec named ``__main__``, which multiprocessing
-    skips). With such a class, the guard is needed, as everywhere in multiprocessing."""
-    game, agents, _ = shared
-    main = sys.modules.get("__main__")
-    if (context.get_start_method() == "fork" or main is None
-            or any(type(x).__module__ == "__main__" for x in (game, *agents))):
-        yield
-        return
-    spec = main.__spec__
-    main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
-    try:
-        yield
-    finally:
-        main.__spec__ = spec
 
 
 def _play_batch(game, agents, seed, k, first, count):

@@ -12,19 +12,47 @@ sends its error, which ``results()`` raises in one line, and calls ``on_failure`
 break a barrier that the others wait at).
 
 Processes are started with ``spawn`` (torch's context: nothing copied from a process that has
-threads running), so a script that starts them needs Python's ``if __name__ == "__main__":``
-guard.
+threads running). A script that starts them at top level, without Python's
+``if __name__ == "__main__":`` guard, works as long as nothing sent to them is of a class
+defined in the script (``main_not_rerun``, which the arena's workers use too).
 """
+import contextlib
+import importlib.machinery
 import pickle
+import sys
 
-import torch.multiprocessing as mp
-
-__all__ = ["Servers", "context"]
+__all__ = ["Servers", "context", "main_not_rerun"]
 
 
 def context():
     """The multiprocessing context of the servers (torch's ``spawn``)."""
+    import torch.multiprocessing as mp
+
     return mp.get_context("spawn")
+
+
+@contextlib.contextmanager
+def main_not_rerun(context, objects):
+    """Around the start of processes: a spawned process first runs the parent's main script
+    again (as ``__mp_main__``), so that objects of classes defined there unpickle; a script
+    that starts processes at top level, without ``if __name__ == "__main__":``, would start
+    them again in every child (multiprocessing's 'bootstrapping phase' RuntimeError, over and
+    over). When none of ``objects`` (what is sent to the children) is of a class from
+    ``__main__``, the children are told that ``__main__`` is not to be run (a spec named
+    ``__main__``, which multiprocessing skips). With such a class, the guard is needed, as
+    everywhere in multiprocessing."""
+    main = sys.modules.get("__main__")
+    if (context.get_start_method() == "fork" or main is None
+            or any(type(x).__module__ == "__main__"
+                   or isinstance(x, type) and x.__module__ == "__main__" for x in objects)):
+        yield
+        return
+    spec = main.__spec__
+    main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
+    try:
+        yield
+    finally:
+        main.__spec__ = spec
 
 
 class Servers:
@@ -32,14 +60,16 @@ class Servers:
 
     def __init__(self, make, arguments, context, on_failure=None, name="savanna-server"):
         self.pipes, self.processes = [], []
-        for k, args in enumerate(arguments):
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(make, args, on_failure, theirs),
-                                      daemon=True, name=f"{name}-{k + 1}")
-            process.start()
-            theirs.close()
-            self.pipes.append(ours)
-            self.processes.append(process)
+        sent = [make, *(x for args in arguments for x in args)]
+        with main_not_rerun(context, sent):
+            for k, args in enumerate(arguments):
+                ours, theirs = context.Pipe()
+                process = context.Process(target=_serve, args=(make, args, on_failure, theirs),
+                                          daemon=True, name=f"{name}-{k + 1}")
+                process.start()
+                theirs.close()
+                self.pipes.append(ours)
+                self.processes.append(process)
         self.results()  # each has built its object
 
     def call(self, method, *per_server):

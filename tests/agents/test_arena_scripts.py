@@ -1,7 +1,7 @@
-"""A user's script that plays a network agent through ``play_match`` at its top level, without
-``if __name__ == "__main__":``: torch is loaded, so the workers are spawned, and they must not
-run the script again (each would start the match anew: multiprocessing's 'bootstrapping
-phase' RuntimeError, over and over)."""
+"""A user's script that plays a network agent through ``play_match`` (or trains PPO on two
+workers) at its top level, without ``if __name__ == "__main__":``: torch is loaded, so the
+workers are spawned, and they must not run the script again (each would start the match anew:
+multiprocessing's 'bootstrapping phase' RuntimeError, over and over)."""
 import os
 import subprocess
 import sys
@@ -48,4 +48,25 @@ def test_a_script_without_a_main_guard_plays_a_network_agent_on_workers(spec, ch
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "zebres: 4 games, seats rotated" in done.stdout
+    assert done.stderr == ""
+
+
+TRAIN_SCRIPT = """\
+from savanna.agents.ppo import PPOConfig, Trainer
+
+trainer = Trainer(PPOConfig(game="zebres", num_envs=8, rollout_len=4, minibatches=1,
+                            hidden=(16, 16), workers=2))
+print("episodes" in trainer.train_update(), trainer.global_step)
+trainer.close()
+"""
+
+
+def test_a_script_without_a_main_guard_trains_ppo_on_two_workers(tmp_path):
+    """The PPO workers are spawned too (``savanna.agents.processes``), and the same way."""
+    script = tmp_path / "train.py"
+    script.write_text(TRAIN_SCRIPT)
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "32"]
     assert done.stderr == ""
