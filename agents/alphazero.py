@@ -27,7 +27,9 @@
   only needs ``load_weights``, so it could run in another process or machine.
 
 ``Trainer`` runs them in turn: one move of every self-play game, then as many learner steps as
-keep each position sampled ``reuse`` times on average, then the new weights to self-play.
+keep each position sampled ``reuse`` times on average, then the new weights to self-play; with
+``selfplay_processes``, self-play runs in processes of its own, a move ahead of the learner
+(``savanna.agents.selfplay_processes``).
 Everything that decides the future of a run (weights, optimizer, replay window, the games in
 progress and their pending positions, every random generator, counters) is in the checkpoint,
 so a resumed run continues exactly.

@@ -34,7 +34,8 @@ and one torch thread is the default: on two cores shared with anything else, a s
 thread spins and slows the run several-fold. The first layer reads the observation's few
 active features (``savanna.agents.features``: the same function as a dense layer at a tenth of
 the arithmetic), and the policy layer is evaluated at the legal actions only, fused with the
-masked softmax (``savanna.agents.networks``).
+masked softmax (``savanna.agents.networks``). ``workers = N`` runs the update in N processes,
+one core each, their gradients averaged before every step (``savanna.agents.data_parallel``).
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
