@@ -624,6 +624,9 @@ class Trainer:
         if selfplay is None:
             selfplay = (functools.partial(ProcessSelfPlay, SelfPlay, Trajectories)
                         if cfg.selfplay_processes else SelfPlay)
+        elif cfg.selfplay_processes:
+            raise ValueError("selfplay_processes plays self-play in local processes: it does "
+                             "not go with another self-play (such as --backend ray)")
         self.game = game if game is not None else resolve_game(cfg.game, cfg.game_options)
         torch.set_num_threads(cfg.threads)
         torch.manual_seed(cfg.seed)

@@ -9,7 +9,8 @@ pickling would move them to shared memory, and the receiver would then write int
 sender's tensors (a worker stepping the optimizer buffers of another). What a process is
 built with (shared tensors, barriers) goes through ``context`` as usual. A server that fails
 sends its error, which ``results()`` raises in one line, and calls ``on_failure`` (say, to
-break a barrier that the others wait at).
+break a barrier that the others wait at); a server that is killed outright is seen by a
+watching thread here, which calls ``on_failure`` in this process.
 
 Processes are started with ``spawn`` (torch's context: nothing copied from a process that has
 threads running). A script that starts them at top level, without Python's
@@ -18,8 +19,10 @@ defined in the script (``main_not_rerun``, which the arena's workers use too).
 """
 import contextlib
 import importlib.machinery
+import multiprocessing.connection
 import pickle
 import sys
+import threading
 
 __all__ = ["Servers", "context", "main_not_rerun"]
 
@@ -70,7 +73,16 @@ class Servers:
                 theirs.close()
                 self.pipes.append(ours)
                 self.processes.append(process)
+        self.closing = False
+        if on_failure is not None:
+            threading.Thread(target=self._watch, args=(on_failure,), daemon=True).start()
         self.results()  # each has built its object
+
+    def _watch(self, on_failure):
+        """Calls ``on_failure`` if a server process ends before ``close``."""
+        multiprocessing.connection.wait([p.sentinel for p in self.processes])
+        if not self.closing:
+            on_failure()
 
     def call(self, method, *per_server):
         """Every server calls ``method`` (its own item of each list in ``per_server``)."""
@@ -93,6 +105,7 @@ class Servers:
 
     def close(self):
         """Stop the processes (each finishes the call it is in first)."""
+        self.closing = True
         for pipe in self.pipes:
             try:
                 _send(pipe, ("close", []))

@@ -10,6 +10,7 @@ from savanna.agents._az_kernels import considered_visits
 from savanna.agents.alphazero import (
     AZConfig,
     GumbelSearch,
+    SelfPlay,
     Trainer,
     Trajectories,
     load_checkpoint,
@@ -249,6 +250,13 @@ def test_resume_is_exact_with_the_replay_window(tmp_path, processes):
         resumed.close()
     else:
         assert np.array_equal(straight.selfplay.states, resumed.selfplay.states)
+
+
+def test_selfplay_processes_settings_are_checked_before_any_process_starts():
+    with pytest.raises(ValueError, match=r"games \(8\) must be divisible by selfplay_processes"):
+        AZConfig(**{**TINY, "games": 8, "selfplay_processes": 3})
+    with pytest.raises(ValueError, match="does not go with another self-play"):
+        Trainer(AZConfig(**{**TINY, "selfplay_processes": 2}), Nim((2, 3, 4)), SelfPlay)
 
 
 def test_a_checkpoint_without_the_replay_window_resumes_with_an_empty_one():

@@ -189,10 +189,13 @@ def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path, workers
     assert len(resumed.pool) == len(straight.pool) == 3
     assert expected[-1]["episodes"] > 0
     straight.close()
-    resumed.close()
     if workers == 2:
         with pytest.raises(ValueError, match="written by a run of 2 workers, and this run has 1"):
             Trainer.load(tmp_path / "last.pt", game=Nim(), workers=1)
+        resumed.workers.processes[0].kill()  # a worker killed outright: an error, no wait
+        with pytest.raises(RuntimeError, match="PPO worker"):
+            resumed.train_update()
+    resumed.close()
 
 
 def test_workers_average_their_gradients_exactly():
