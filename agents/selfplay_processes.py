@@ -14,6 +14,8 @@ servers' games and generators and the move in flight, so a resumed run continues
 ``SelfPlayServer`` is also what the Ray backend's actors are
 (``savanna.experiments.ray_backend``).
 """
+import types
+
 import numpy as np
 import torch
 
@@ -66,7 +68,7 @@ class ProcessSelfPlay:
         self.weights = None
         self.in_flight, self.ready = False, None
         self.games_finished = 0
-        self.search = _Stats({key: 0 for key in COUNTED})
+        self.search = types.SimpleNamespace(stats=dict.fromkeys(COUNTED, 0))
 
     def load_weights(self, weights):
         """The weights of the next move sent off (the one in flight keeps its own)."""
@@ -83,8 +85,8 @@ class ProcessSelfPlay:
         return done
 
     def _send(self, moves):
-        self.servers.call("play", [self.weights] * len(self.servers.pipes),
-                          [moves] * len(self.servers.pipes))
+        count = len(self.servers.processes)
+        self.servers.call("play", [self.weights] * count, [moves] * count)
         self.in_flight = True
 
     def _receive(self):
@@ -113,9 +115,9 @@ class ProcessSelfPlay:
                 [torch.from_numpy(np.ascontiguousarray(column)) for column in self.ready]}
 
     def load_state_dict(self, state):
-        if len(state["processes"]) != len(self.servers.pipes):
+        if len(state["processes"]) != len(self.servers.processes):
             raise ValueError(f"it was written by a run of {len(state['processes'])} self-play "
-                             f"processes, and this run has {len(self.servers.pipes)}")
+                             f"processes, and this run has {len(self.servers.processes)}")
         self.servers.call("load_state_dict", state["processes"])
         self.servers.results()
         self.games_finished = int(state["games_finished"])
@@ -126,10 +128,3 @@ class ProcessSelfPlay:
 
     def close(self):
         self.servers.close()
-
-
-class _Stats:
-    """``search.stats``, as ``SelfPlay`` has them."""
-
-    def __init__(self, stats):
-        self.stats = stats

@@ -97,9 +97,12 @@ def _settled(trainer):
 
 
 def _untimed_result(update):
-    """``update`` with its metrics dropped (``interleaved_rates`` reads a returned number as
+    """``update`` with its metrics dropped (``interleaved_rates`` reads a returned value as
     the seconds a run timed itself)."""
-    return lambda: update() and None
+    def run():
+        update()
+
+    return run
 
 
 def measure(quick=False, progress=print):

@@ -22,7 +22,7 @@ import numpy as np
 
 from savanna.agents.alphazero import SelfPlay, Trajectories
 from savanna.agents.distributed import connect
-from savanna.agents.selfplay_processes import SelfPlayServer
+from savanna.agents.selfplay_processes import COUNTED, SelfPlayServer
 
 __all__ = ["RaySelfPlay", "SelfPlayActor"]
 
@@ -54,8 +54,7 @@ class RaySelfPlay:
         self.weights = None
         self.games_finished = 0
         self.restarts = 0        # actors replaced after they died
-        self.search = types.SimpleNamespace(
-            stats={"search_seconds": 0.0, "inference_seconds": 0.0, "leaves": 0})
+        self.search = types.SimpleNamespace(stats=dict.fromkeys(COUNTED, 0))
 
     @classmethod
     def factory(cls, actors, address=None):
