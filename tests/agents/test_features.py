@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from savanna.agents.features import active_features, sparse_linear, stack_features
-from savanna.agents.inference import network_evaluator
+from savanna.agents.inference import BLAS_ROWS, network_evaluator
 from savanna.agents.networks import AZNet
 
 
@@ -22,12 +22,13 @@ def test_active_features_list_each_entry_as_often_as_its_value():
 
 
 @pytest.mark.parametrize("high, scale", [(1, 1.0), (3, 0.25)])
-def test_the_search_evaluator_is_the_torch_network(high, scale):
-    """``inference.network_evaluator`` (numba) against the network's own forward pass, on
+@pytest.mark.parametrize("rows", [BLAS_ROWS - 1, BLAS_ROWS])  # the numba loop, torch's product
+def test_the_search_evaluator_is_the_torch_network(high, scale, rows):
+    """``inference.network_evaluator`` against the network's own forward pass, on
     observations with counts above 1 and a trunk of three layers."""
     rng = np.random.default_rng(high)
-    obs = observations(rng, 40, 30, high)
-    mask = rng.random((40, 9)) < 0.5
+    obs = observations(rng, rows, 30, high)
+    mask = rng.random((rows, 9)) < 0.5
     mask[:, 0] = True
     torch.manual_seed(high)
     net = AZNet(30, 9, 3, (16, 8, 8), scale).eval()
