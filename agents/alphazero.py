@@ -27,7 +27,8 @@
   only needs ``load_weights``, so it could run in another process or machine.
 
 ``Trainer`` runs them in turn: one move of every self-play game, then as many learner steps as
-keep each position sampled ``reuse`` times on average, then the new weights to self-play; with
+keep each position sampled ``reuse`` times on average (spread over the moves: see
+``Trainer._pace``), then the new weights to self-play; with
 ``selfplay_processes``, self-play runs in processes of its own, a move ahead of the learner
 (``savanna.agents.selfplay_processes``).
 Everything that decides the future of a run (weights, optimizer, replay window, the games in
@@ -45,6 +46,7 @@ A tiny run (the defaults search 1,024 games with 32 simulations each):
 """
 import dataclasses
 import functools
+import math
 import time
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -609,6 +611,9 @@ def az_loss(net, obs, mask, policy, value, value_weight, policy_weight=1.0):
 
 
 # ----- the trainer ------------------------------------------------------------------------------
+PACE = 1.25  # the learner's steps in a move, at most, against their mean so far (Trainer._pace)
+
+
 class Trainer:
     """One AlphaZero run: self-play and learner in turn (see the module docstring).
     ``game`` overrides the config's game name with an instance (e.g. a test game; with
@@ -652,13 +657,21 @@ class Trainer:
         started = time.perf_counter()
         self.learner.add(trajectories)
         self.credit += cfg.reuse * len(trajectories.obs) / cfg.batch_size
-        steps = int(self.credit) if self.learner.size >= cfg.batch_size else 0
+        steps = min(int(self.credit), self._pace()) if self.learner.size >= cfg.batch_size else 0
         self.credit -= steps
         metrics = self.learner.train(steps)
         if steps:
             self.selfplay.load_weights(self.learner.weights())
         self.timing["learn_seconds"] += time.perf_counter() - started
         return metrics
+
+    def _pace(self):
+        """The most learner steps of one move: a quarter more than the positions received
+        so far owe per move. Positions arrive when their game ends, and games that started
+        together end together; their steps are spread over the next moves rather than taken
+        at once, while self-play in processes of its own would wait for the weights."""
+        cfg = self.config
+        return math.ceil(PACE * cfg.reuse * self.positions / (self.moves * cfg.batch_size))
 
     def close(self):
         """Stop the self-play processes, if any."""
