@@ -10,13 +10,16 @@ bit for bit without being sent, and a run gives the same results for a seed and 
 count. Two tables alternate, so a process that is one step ahead never overwrites a row that
 another still reads; a worker that fails breaks the barrier, so no process waits for ever.
 
+The barrier is a dissemination barrier over semaphores (``ceil(log2 world)`` rounds, in each
+a process signals one other and waits for one): two semaphore operations a round where
+``multiprocessing.Barrier`` takes a lock and a condition (0.2 ms a step on two cores). The
+mean is one pass over the flat rows, and the ``.grad`` become views of it.
+
 The main process is worker 0, the trainer users hold (``savanna.agents.ppo.Trainer``); it
 starts the others as ``savanna.agents.processes.Servers`` and calls their updates. Shared
-memory and a barrier rather than ``torch.distributed``: no port to pick, no process-wide
+memory and semaphores rather than ``torch.distributed``: no port to pick, no process-wide
 default group taken from the user, and processes on one machine need nothing more.
 """
-import threading
-
 import torch
 
 __all__ = ["GradientMean"]
@@ -30,8 +33,11 @@ class GradientMean:
     def __init__(self, parameter_count, world, context):
         self.world = world
         self.tables = torch.zeros(2, world, parameter_count).share_memory_()
-        self.barrier = context.Barrier(world, timeout=BARRIER_SECONDS)
+        rounds = max(1, (world - 1).bit_length())
+        self.signals = [[context.Semaphore(0) for _ in range(rounds)] for _ in range(world)]
+        self.broken = context.RawValue("b", 0)
         self.turn = 0
+        self.averaged = None  # this process's mean gradient, which the .grad are views of
 
     def average(self, rank, parameters):
         """Replace each parameter's ``.grad`` by the mean over the workers' (all of them call
@@ -40,18 +46,28 @@ class GradientMean:
         self.turn ^= 1
         grads = [p.grad for p in parameters]
         torch.cat([g.reshape(-1) for g in grads], out=table[rank])
-        try:
-            self.barrier.wait()
-        except threading.BrokenBarrierError:
-            raise RuntimeError("a PPO worker process stopped in the middle of an update") from None
+        self._barrier(rank)
+        if self.averaged is None:
+            self.averaged = torch.empty(table.shape[1])
+        torch.add(table[0], table[1], out=self.averaged)
+        for k in range(2, self.world):  # in rank order, as every worker does
+            self.averaged.add_(table[k])
+        self.averaged.div_(self.world)
         start = 0
-        for g in grads:
-            rows = table[:, start:start + g.numel()].view(self.world, *g.shape)
-            torch.add(rows[0], rows[1], out=g)
-            for k in range(2, self.world):  # in rank order, as every worker does
-                g.add_(rows[k])
-            g.div_(self.world)
-            start += g.numel()
+        for p in parameters:
+            p.grad = self.averaged[start:start + p.numel()].view_as(p)
+            start += p.numel()
+
+    def _barrier(self, rank):
+        """Returns once every worker has called it (as many times as this one has)."""
+        for k, mine in enumerate(self.signals[rank]):
+            self.signals[(rank + (1 << k)) % self.world][k].release()
+            if not mine.acquire(timeout=BARRIER_SECONDS) or self.broken.value:
+                raise RuntimeError("a PPO worker process stopped in the middle of an update")
 
     def abort(self):
-        self.barrier.abort()
+        """Wake every waiting worker with an error (a worker process died)."""
+        self.broken.value = 1
+        for signals in self.signals:
+            for semaphore in signals:
+                semaphore.release()
