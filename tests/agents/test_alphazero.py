@@ -225,6 +225,24 @@ def test_training_on_nim_reaches_the_exact_values():
     assert per_action[priors[0].argmax(), 0] == exact[0]   # the one winning move
 
 
+def test_the_learner_takes_the_steps_owed_spread_over_the_moves():
+    """Every position is owed ``reuse / batch_size`` steps: those not taken yet are the credit,
+    and no move takes more than a quarter above the mean owed per move so far, although the
+    32 games, started together, end together."""
+    config = AZConfig(**TINY)
+    trainer = Trainer(config, Nim((2, 3, 4)))
+    carried = False
+    for _ in range(40):
+        before = trainer.learner.steps
+        trainer.step()
+        mean = config.reuse * trainer.positions / (trainer.moves * config.batch_size)
+        assert trainer.learner.steps - before <= np.ceil(1.25 * mean)
+        carried |= trainer.credit >= 1
+        assert trainer.learner.steps + trainer.credit == pytest.approx(
+            config.reuse * trainer.positions / config.batch_size)
+    assert carried and trainer.learner.steps > 0
+
+
 @pytest.mark.parametrize("processes", [0, 2])
 def test_resume_is_exact_with_the_replay_window(tmp_path, processes):
     """Also with self-play in two processes of its own, a move ahead of the learner."""
