@@ -2,6 +2,7 @@
 and learning on Nim (tiny and solved: the learner should find the winning moves)."""
 import copy
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -222,6 +223,31 @@ def test_workers_average_their_gradients_exactly():
             for p, first, e in zip(params[rank], params[0], expected):
                 torch.testing.assert_close(p.grad, e)
                 assert torch.equal(p.grad, first.grad)
+
+
+@pytest.mark.parametrize("world", [2, 3, 5])
+def test_no_worker_passes_the_barrier_before_every_worker_reaches_it(world):
+    """Threads through 30 barriers each, in random order: whoever passes barrier ``g`` finds
+    every worker arrived at ``g`` (the dissemination barrier of ``GradientMean``)."""
+    shared = GradientMean(1, world, processes.context())
+    arrived, errors = [-1] * world, []
+
+    def run(rank, mean):
+        pause = np.random.default_rng(rank)
+        for g in range(30):
+            arrived[rank] = g
+            time.sleep(pause.random() * 1e-3)
+            mean._barrier(rank)
+            if min(arrived) < g:
+                errors.append((rank, g, list(arrived)))
+
+    threads = [threading.Thread(target=run, args=(rank, copy.copy(shared)))
+               for rank in range(world)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
 
 
 # ----- checkpoint errors -------------------------------------------------------------------
