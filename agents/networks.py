@@ -80,9 +80,11 @@ class PolicyValueNet(nn.Module):
 
     def encode(self, features):
         """The trunk's output, which the policy and value heads read."""
-        first = self.trunk[0]
-        return self.trunk[1:](sparse_linear(features, first.weight, first.bias, self.obs_scale,
-                                            self._weight_t))
+        first, *rest = self.trunk  # not trunk[1:]: a new Sequential at every call
+        hidden = sparse_linear(features, first.weight, first.bias, self.obs_scale, self._weight_t)
+        for layer in rest:
+            hidden = layer(hidden)
+        return hidden
 
     @contextlib.contextmanager
     def fixed_weights(self):
