@@ -39,14 +39,17 @@ class GradientMean:
         self.turn = 0
         self.averaged = None  # this process's mean gradient, which the .grad are views of
 
-    def average(self, rank, parameters):
+    def average(self, rank, parameters, meanwhile=None):
         """Replace each parameter's ``.grad`` by the mean over the workers' (all of them call
-        this at the same step, each with its ``rank``)."""
+        this at the same step, each with its ``rank``); ``meanwhile()``, work that needs no
+        gradient, is called once this worker's is shared and before it waits for the
+        others'. Returns what ``meanwhile`` returns."""
         table = self.tables[self.turn]
         self.turn ^= 1
-        grads = [p.grad for p in parameters]
-        torch.cat([g.reshape(-1) for g in grads], out=table[rank])
-        self._barrier(rank)
+        torch.cat([p.grad.reshape(-1) for p in parameters], out=table[rank])
+        self._signal(rank, 0)
+        result = meanwhile() if meanwhile is not None else None
+        self._wait(rank)
         if self.averaged is None:
             self.averaged = torch.empty(table.shape[1])
         torch.add(table[0], table[1], out=self.averaged)
@@ -57,13 +60,21 @@ class GradientMean:
         for p in parameters:
             p.grad = self.averaged[start:start + p.numel()].view_as(p)
             start += p.numel()
+        return result
 
-    def _barrier(self, rank):
-        """Returns once every worker has called it (as many times as this one has)."""
-        for k, mine in enumerate(self.signals[rank]):
-            self.signals[(rank + (1 << k)) % self.world][k].release()
-            if not mine.acquire(timeout=BARRIER_SECONDS) or self.broken.value:
+    def _signal(self, rank, k):
+        """Round ``k``: tell the worker ``2 ** k`` ranks on that this one is there."""
+        self.signals[(rank + (1 << k)) % self.world][k].release()
+
+    def _wait(self, rank):
+        """The rounds after ``_signal(rank, 0)``: in each, wait for the worker ``2 ** k``
+        ranks back, then signal the next round's."""
+        mine = self.signals[rank]
+        for k in range(len(mine)):
+            if not mine[k].acquire(timeout=BARRIER_SECONDS) or self.broken.value:
                 raise RuntimeError("a PPO worker process stopped in the middle of an update")
+            if k + 1 < len(mine):
+                self._signal(rank, k + 1)
 
     def abort(self):
         """Wake every waiting worker with an error (a worker process died)."""

@@ -56,6 +56,7 @@ A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 """
 import copy
 import dataclasses
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -467,22 +468,31 @@ class Trainer:
             "returns": torch.from_numpy(returns.reshape(-1)),
         }
         size = rows_in_all // cfg.minibatches
+        orders = [torch.from_numpy(self.rng.permutation(rows_in_all)) for _ in range(cfg.epochs)]
+        steps = [order[k * size:(k + 1) * size] for order in orders
+                 for k in range(cfg.minibatches)]
+
+        def minibatch(i):
+            """Step ``i``'s rows of the batch (none after the last step)."""
+            return {key: v.index_select(0, steps[i]) for key, v in batch.items()} \
+                if i < len(steps) else None
+
         parameters = list(self.net.parameters())
         sums = {}
-        for _ in range(cfg.epochs):
-            order = torch.from_numpy(self.rng.permutation(rows_in_all))
-            for k in range(cfg.minibatches):
-                rows = order[k * size:(k + 1) * size]
-                mb = {key: v.index_select(0, rows) for key, v in batch.items()}
-                loss, stats = ppo_loss(self.net, mb, cfg)
-                self.optimizer.zero_grad()
-                loss.backward()
-                if self.mean is not None:
-                    self.mean.average(self.rank, parameters)
-                nn.utils.clip_grad_norm_(parameters, cfg.max_grad_norm)
-                self.optimizer.step()
-                for key, value in stats.items():
-                    sums[key] = sums.get(key, 0.0) + value
+        mb = minibatch(0)
+        for i in range(len(steps)):
+            loss, stats = ppo_loss(self.net, mb, cfg)
+            self.optimizer.zero_grad()
+            loss.backward()
+            following = functools.partial(minibatch, i + 1)
+            if self.mean is None:
+                mb = following()
+            else:  # the next rows are gathered while the other workers finish this step
+                mb = self.mean.average(self.rank, parameters, following)
+            nn.utils.clip_grad_norm_(parameters, cfg.max_grad_norm)
+            self.optimizer.step()
+            for key, value in stats.items():
+                sums[key] = sums.get(key, 0.0) + value
         metrics = {key: value / (cfg.epochs * cfg.minibatches) for key, value in sums.items()}
         variance = returns.var()
         metrics["explained_variance"] = float(
