@@ -1,5 +1,6 @@
 """AlphaZero self-play on Ray actors: two actors on the two nodes fill the learner's window
 with the latest weights, and the run goes on when an actor is killed."""
+import pytest
 
 from savanna.agents.alphazero import AZConfig, Trainer
 from tests.agents.tiny_games import Nim
@@ -8,13 +9,28 @@ TINY = AZConfig(game="nim", games=8, sims=8, max_considered=4, hidden=(16,), bat
                 replay_window=4096)
 
 
-def test_two_actors_on_two_nodes_fill_the_buffer_and_outlive_a_killed_actor(two_nodes):
+@pytest.fixture
+def release():
+    """``release(selfplay)``: its actors are killed after the test, passed or failed (a failed
+    test's traceback keeps its trainers, whose actors would hold the cluster's two CPUs and
+    keep the next Ray test waiting)."""
+    import ray
+
+    selfplays = []
+    yield selfplays.append
+    for selfplay in selfplays:
+        for actor in selfplay.actors:
+            ray.kill(actor)
+
+
+def test_two_actors_on_two_nodes_fill_the_buffer_and_outlive_a_killed_actor(two_nodes, release):
     import ray
 
     from savanna.experiments.ray_backend import RaySelfPlay
 
     trainer = Trainer(TINY, Nim(), RaySelfPlay.factory(2))
     selfplay = trainer.selfplay
+    release(selfplay)
     assert len(set(selfplay.nodes(timeout=300))) == 2  # one actor on each node
     while trainer.learner.steps == 0:
         trainer.step()
@@ -34,8 +50,10 @@ def test_two_actors_on_two_nodes_fill_the_buffer_and_outlive_a_killed_actor(two_
     data = trainer.checkpoint()
     assert data["trainer"]["selfplay"] == {"games_finished": selfplay.games_finished,
                                            "restarts": 1}
-    del trainer, selfplay  # their actors go with their handles: the CPUs are free again
+    for actor in selfplay.actors:  # the CPUs are free again
+        ray.kill(actor)
     resumed, _ = Trainer.from_checkpoint(data, Nim(), RaySelfPlay.factory(2))
+    release(resumed.selfplay)
     steps = resumed.learner.steps
     while resumed.learner.steps == steps:
         resumed.step()
