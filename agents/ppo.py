@@ -473,9 +473,10 @@ class Trainer:
                  for k in range(cfg.minibatches)]
 
         def minibatch(i):
-            """Step ``i``'s rows of the batch (none after the last step)."""
-            return {key: v.index_select(0, steps[i]) for key, v in batch.items()} \
-                if i < len(steps) else None
+            """Step ``i``'s rows of the batch (None after the last step)."""
+            if i == len(steps):
+                return None
+            return {key: v.index_select(0, steps[i]) for key, v in batch.items()}
 
         parameters = list(self.net.parameters())
         sums = {}
@@ -493,7 +494,7 @@ class Trainer:
             self.optimizer.step()
             for key, value in stats.items():
                 sums[key] = sums.get(key, 0.0) + value
-        metrics = {key: value / (cfg.epochs * cfg.minibatches) for key, value in sums.items()}
+        metrics = {key: value / len(steps) for key, value in sums.items()}
         variance = returns.var()
         metrics["explained_variance"] = float(
             1 - (returns - buf.values).var() / variance) if variance > 0 else float("nan")
