@@ -14,9 +14,11 @@ collected before it, and the searched children (action, visits, the mover's mean
 it), stored end to end. Every game has its returns and final scores. ``load_dataset`` reads
 them back as one ``Dataset``, with value targets in the mover's relative seats.
 
-The teacher searches the true state: in a game with hidden information (Banjooli's prediction
-cards) its values are those of the deal, and a network that sees only observations learns
-their expectation over what it cannot see.
+The teacher (``Teacher``) searches the true state unless its spec names ``determinizations``:
+in a game with hidden information (Banjooli's prediction cards) the true-deal teacher's values
+are those of the deal, and a network that sees only observations learns their expectation over
+what it cannot see; with ``mcts:sims=N,determinizations=D`` it searches ``D`` draws of what the
+mover cannot see, so that its targets depend only on what the mover knows.
 
 The command line (``savanna distill``, ``savanna fit``) and the AlphaZero guide show the whole
 workflow; ``tests/agents/test_distill.py`` runs it on Nim.
@@ -41,7 +43,8 @@ from savanna.metadata import package_version
 from savanna.registry import resolve_game
 from savanna.rng import make_streams
 
-__all__ = ["Dataset", "DistillConfig", "compiled_distill", "distill", "load_dataset", "merge"]
+__all__ = ["Dataset", "DistillConfig", "Teacher", "compiled_distill", "distill", "load_dataset",
+           "merge"]
 
 FORMAT = "savanna-distill"
 VERSION = 1
@@ -56,7 +59,10 @@ class DistillConfig:
     game: str = setting("zebres", "the game's registry name")
     game_options: dict = setting({}, "the game's keyword options")
     teacher: str = setting("mcts:sims=64", "the teacher: a UCT agent spec (mcts:sims=N,c=X,"
-                                           "rollouts=K)")
+                                           "rollouts=K,determinizations=D); without D it "
+                                           "searches the true state, with D it splits its "
+                                           "simulations over D draws of what the mover "
+                                           "cannot see")
     games: int = setting(10_000, "games of teacher self-play")
     part_games: int = setting(512, "games searched together and saved as one part")
     sample_decisions: int = setting(12, "each game's first decisions drawn in proportion to "
@@ -77,15 +83,20 @@ class DistillConfig:
 
 
 def teacher_settings(spec):
-    """``(sims, c, rollouts)`` of a UCT teacher spec; a one-line ValueError for any other."""
+    """``(sims, c, rollouts, determinizations)`` of a UCT teacher spec (``determinizations``
+    None when the spec names none: the teacher searches the true state); a one-line ValueError
+    for any other spec."""
     from savanna.agents.registry import make_agent
 
     agent = make_agent(spec)
     if not isinstance(agent, MCTSAgent) or agent.evaluator is not None \
             or agent.time_budget is not None:
         raise ValueError(f"the teacher must be a UCT agent with a simulation count, "
-                         f"'mcts:sims=N[,c=X,rollouts=K]'; got {clip(spec)}")
-    return agent.sims, agent.c, agent.rollouts
+                         f"'mcts:sims=N[,c=X,rollouts=K,determinizations=D]'; got {clip(spec)}")
+    if agent.determinizations is not None and agent.determinizations > agent.sims:
+        raise ValueError(f"the teacher's determinizations ({agent.determinizations}) must not "
+                         f"exceed its sims ({agent.sims}): each tree needs a simulation")
+    return agent.sims, agent.c, agent.rollouts, agent.determinizations
 
 
 def compiled_distill(game):
@@ -95,34 +106,94 @@ def compiled_distill(game):
         "set_root", "run_uct", "root_children")})
 
 
+class Teacher:
+    """The teacher's searches of a batch of ``n`` games, one compiled call per move.
+
+    Without ``determinizations`` in its spec the teacher searches each game's true state (in
+    Banjooli, the true deal: its values are those of the deal, its moves may use cards the
+    mover cannot see). With ``determinizations=D`` it splits its simulations over ``D`` trees
+    per game, each from ``game.resample_hidden(state, mover, rng)``, a draw of what the mover
+    cannot see, and teaches their summed visits, visit-weighted values and mean root value:
+    targets that depend only on what the mover knows, so that the student, who sees only
+    that, can follow them. In a game of perfect information the ``D`` trees search the same
+    state on their own streams (root parallelisation)."""
+
+    def __init__(self, game, spec, n, streams, rng):
+        self.game, self.n = game, n
+        self.sims, self.c, self.rollouts, determinizations = teacher_settings(spec)
+        self.trees_per_game = d = determinizations or 1
+        self.resample = determinizations is not None and not game.perfect_information
+        self.kernels = compiled_distill(game)
+        self.streams = streams  # a game's picks (and its only tree's search when d == 1)
+        self.tree_streams = streams if d == 1 else make_streams(rng, n * d)
+        self.tree_sims = np.tile([self.sims // d + (k < self.sims % d) for k in range(d)],
+                                 n).astype(np.int64)
+        p, a = game.num_players, game.num_actions
+        chunks = min(n * d, 64)
+        width = max(a, game.max_chance_outcomes)
+        most = -(-self.sims // d)
+        node_cap, state_cap = 1 + (most + 1) * width, most + 2
+        self.trees = (np.empty(chunks * node_cap, NODE_DTYPE),
+                      np.empty((chunks * node_cap, p)),
+                      np.empty((chunks * node_cap, p), np.float32),
+                      np.empty(chunks * state_cap, game.state_dtype),
+                      np.zeros((chunks, 2), np.int64))
+        self.visits = np.zeros((n * d, a), np.int32)
+        self.returns = np.zeros((n * d, a), np.float64)
+        self.root_values = np.zeros((n * d, p), np.float64)
+
+    def roots(self, states, players, active, rng):
+        """The states the trees search from: each game's own, or ``D`` draws of what its mover
+        cannot see (drawn from ``rng``, the active games in order, mover by mover)."""
+        d = self.trees_per_game
+        roots = np.repeat(states, d)
+        if self.resample:
+            rows = np.repeat(active, d)
+            movers = np.repeat(players, d)
+            for player in np.unique(movers[rows]):
+                sel = np.flatnonzero(rows & (movers == player))
+                roots[sel] = self.game.unchecked.resample_hidden(roots[sel], int(player), rng)
+        return roots
+
+    def search(self, states, players, decisions, sample_decisions, rng):
+        """Searches every game at a decision node (``players >= 0``) and picks its move:
+        ``(visits int32[n, A], q float64[n, A], root values float64[n, P], chosen int64[n])``,
+        ``q[i, a]`` the mover's mean return after ``a`` (0 where unvisited), root values in
+        absolute seats; rows of other games are undefined."""
+        n, d, a = self.n, self.trees_per_game, self.game.num_actions
+        active = players >= 0
+        self.kernels.search_roots(self.roots(states, players, active, rng),
+                                  np.repeat(active, d), self.tree_streams, self.tree_sims,
+                                  self.c, self.rollouts, *self.trees, self.visits,
+                                  self.returns, self.root_values)
+        visits = self.visits.reshape(n, d, a).sum(axis=1)
+        returns = self.returns.reshape(n, d, a).sum(axis=1)
+        q = np.divide(returns, visits, out=np.zeros((n, a)), where=visits > 0)
+        weights = self.tree_sims.reshape(n, d, 1) / self.sims
+        root = (self.root_values.reshape(n, d, -1) * weights).sum(axis=1)
+        chosen = np.zeros(n, np.int64)
+        self.kernels.pick_moves(active, visits, decisions, sample_decisions, self.streams,
+                                chosen)
+        return visits, q, root, chosen
+
+
 # ----- playing a part ---------------------------------------------------------------------------
 def play_part(game, config, part):
     """The teacher's self-play of part ``part`` (``config.part_games`` games, fewer in the last
     part): a dict of arrays, as saved (see the module docstring)."""
-    sims, c, rollouts = teacher_settings(config.teacher)
     n = min(config.part_games, config.games - part * config.part_games)
     rng = np.random.default_rng([config.seed, part])
-    kernels = compiled_distill(game)
     states = game.init(n, rng)
-    streams = make_streams(rng, n)
-    p, a = game.num_players, game.num_actions
-    chunks = min(n, 64)
-    width = max(a, game.max_chance_outcomes)
-    node_cap, state_cap = 1 + (sims + 1) * width, sims + 2
-    trees = (np.empty(chunks * node_cap, NODE_DTYPE), np.empty((chunks * node_cap, p)),
-             np.empty((chunks * node_cap, p), np.float32),
-             np.empty(chunks * state_cap, game.state_dtype), np.zeros((chunks, 2), np.int64))
-    visits, q = np.zeros((n, a), np.int32), np.zeros((n, a), np.float64)
-    root, chosen = np.zeros((n, p), np.float64), np.zeros(n, np.int64)
+    teacher = Teacher(game, config.teacher, n, make_streams(rng, n), rng)
+    p = game.num_players
     decisions = np.zeros(n, np.int64)
     collected = np.zeros((n, p), np.float64)
     rows = []
     players = _settle(game, states, rng)
     while (players != TERMINAL).any():
-        active = players >= 0
-        kernels.search_moves(states, active, decisions, streams, sims, c, rollouts,
-                             config.sample_decisions, *trees, visits, q, root, chosen)
-        idx = np.flatnonzero(active)
+        visits, q, root, chosen = teacher.search(states, players, decisions,
+                                                 config.sample_decisions, rng)
+        idx = np.flatnonzero(players >= 0)
         kept = visits[idx] > 0
         rows.append({
             "state": states[idx].copy(), "player": players[idx].astype(np.int8),

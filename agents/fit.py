@@ -31,10 +31,11 @@ import numpy as np
 import torch
 
 from savanna.agents.alphazero import AZConfig, az_loss, network_contents, save_checkpoint
-from savanna.agents.distill import Dataset
+from savanna.agents.distill import Dataset, teacher_settings
 from savanna.agents.features import active_features
 from savanna.agents.networks import AZNet
 from savanna.agents.settings import check_maxima, check_positive, setting
+from savanna.agents.targets import margins, prune_visits
 from savanna.errors import check_range, clip
 
 __all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
@@ -65,6 +66,13 @@ class FitConfig:
                                          "of a random playout in a leaf's value")
     determinizations: int = setting(1, "az's search with this network by default: trees per "
                                        "state from draws of the hidden cards", most=1024)
+    prune_policy: bool = setting(False, "policy target: the teacher's visits pruned of those "
+                                        "exploration forced (KataGo's policy target pruning, "
+                                        "with the first dataset's teacher's c and "
+                                        "determinizations), not the raw visits")
+    score_weight: float = setting(0.0, "weight of an auxiliary head's loss: every seat's final "
+                                       "score margin (standardised), a training aid not "
+                                       "saved with the model; 0: no such head")
 
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
@@ -76,7 +84,7 @@ class FitConfig:
         for name, low, high in (("outcome_weight", 0, 1), ("held_out", 0.001, 0.5),
                                 ("policy_weight", 0, 1e3), ("lr", 1e-7, 1.0),
                                 ("weight_decay", 0, 1.0), ("minutes", 1e-3, 1e5),
-                                ("rollout_weight", 0, 1)):
+                                ("rollout_weight", 0, 1), ("score_weight", 0, 1e3)):
             check_range(name, getattr(self, name), low, high)
 
     def to_dict(self):
@@ -97,28 +105,36 @@ class FitResult(NamedTuple):
 class Batches:
     """Network inputs and targets for rows of a dataset, computed from its states."""
 
-    def __init__(self, data: Dataset, outcome_weight):
+    def __init__(self, data: Dataset, outcome_weight, prune_policy=False):
         self.data = data
         self.game = data.game
         self.values = data.value_targets(outcome_weight)
         self.outcomes = data.outcomes().astype(np.float32)
         self.teacher_values = data.relative(data.root_value).astype(np.float32)
+        self.margins = data.relative(margins(data.game_scores)[data.episode])
+        self.prune = None
+        if prune_policy:
+            _, c, _, determinizations = teacher_settings(data.config.teacher)
+            self.prune = (c, determinizations or 1)
 
     def inputs(self, rows):
-        """``(obs uint8[n, O], mask bool[n, A], visit policy float32[n, A])``."""
+        """``(obs uint8[n, O], mask bool[n, A], policy target float32[n, A])``."""
         d, game = self.data, self.game
         states = d.state[rows]
         obs = game.observe(states, d.player[rows].astype(np.int64)).reshape(len(rows), -1)
-        return obs, game.legal_mask(states), visit_policy(d, rows, game.num_actions)
+        return obs, game.legal_mask(states), visit_policy(d, rows, game.num_actions, self.prune)
 
 
-def visit_policy(data, rows, num_actions):
-    """float32[len(rows), A]: the teacher's visit distribution at each row."""
+def visit_policy(data, rows, num_actions, prune=None):
+    """float32[len(rows), A]: the teacher's visit distribution at each row; ``prune = (c,
+    trees)``: of its visits pruned (``savanna.agents.targets.prune_visits``)."""
     lo, hi = data.child_start[rows], data.child_start[rows + 1]
     count = hi - lo
     owner = np.repeat(np.arange(len(rows)), count)
     flat = np.repeat(lo - np.cumsum(count) + count, count) + np.arange(count.sum())
     visits = data.child_visits[flat].astype(np.float32)
+    if prune is not None:
+        visits = prune_visits(visits, data.child_q[flat], owner, *prune).astype(np.float32)
     totals = np.bincount(owner, visits, len(rows))
     out = np.zeros((len(rows), num_actions), np.float32)
     out[owner, data.child_action[flat]] = visits / np.maximum(totals[owner], 1)
@@ -141,16 +157,20 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
-    batches = Batches(data, cfg.outcome_weight)
+    batches = Batches(data, cfg.outcome_weight, cfg.prune_policy)
     game = batches.game
     train, held = split_games(data, cfg.held_out, rng)
     if len(train) < cfg.batch_size:
         raise ValueError(f"the dataset has {len(train)} training positions, fewer than one "
                          f"batch of {cfg.batch_size}")
+    if cfg.score_weight > 0 and not np.any(data.game_scores):
+        raise ValueError(f"score_weight needs final scores, and the dataset of {game.name} "
+                         "holds none (its game declares no scores); give score_weight=0")
     held_inputs = [batches.inputs(rows) for rows in np.array_split(
         held, max(1, len(held) // 8192))]
     net = AZNet.for_game(game, cfg.hidden)
-    optimizer = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    model = ScoreHead(net, game.num_players) if cfg.score_weight > 0 else net
+    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda step: 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(
             step / cfg.steps, 1.0))))
@@ -161,9 +181,13 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
         for step in range(1, cfg.steps + 1):
             rows = rng.choice(train, cfg.batch_size)
             obs, mask, policy = batches.inputs(rows)
-            net.train()
-            loss, stats = az_loss(net, obs, mask, policy, batches.values[rows], 1.0,
+            model.train()
+            loss, stats = az_loss(model, obs, mask, policy, batches.values[rows], 1.0,
                                   cfg.policy_weight)
+            if model is not net:
+                score_loss = model.loss(batches.margins[rows])
+                loss = loss + cfg.score_weight * score_loss
+                stats["score_loss"] = score_loss.item()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -178,6 +202,8 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
             row = {"step": step, "seconds": round(time.perf_counter() - started, 1),
                    **{f"train_{k}": v / cfg.eval_every for k, v in sums.items()},
                    "heldout_value_mse": heldout}
+            if model is not net:
+                row["heldout_score_mse"] = model.error(held_inputs, batches.margins[held])
             sums = {}
             curve.append(row)
             bar.set_postfix(heldout=f"{heldout:.4f}")
@@ -191,9 +217,42 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
     net.load_state_dict(best_state)
     net.eval()
     report = gate_report(net, batches, held, held_inputs)
+    if model is not net:
+        report["score_mse"] = model.error(held_inputs, batches.margins[held])
+        report["score_variance"] = float(batches.margins[held].var())
     report.update(train_positions=int(len(train)), heldout_positions=int(len(held)),
                   steps=curve[-1]["step"], seconds=curve[-1]["seconds"])
     return FitResult(net, game, cfg, data.config.to_dict(), report, curve)
+
+
+class ScoreHead(torch.nn.Module):
+    """``net`` with an auxiliary head on its trunk that predicts every seat's final score
+    margin (relative seats; ``savanna.agents.targets.margins``), as KataGo and Suphx predict
+    final results: one more signal per position in games where the outcome alone says little.
+    It plays ``net``'s part in ``az_loss`` (``encode``, ``policy``, ``value``) and keeps the
+    trunk's output for ``loss``; only ``net`` is saved."""
+
+    def __init__(self, net, num_players):
+        super().__init__()
+        self.net, self.policy, self.value = net, net.policy, net.value
+        self.head = torch.nn.Linear(net.value.in_features, num_players)
+        self.hidden = None
+
+    def encode(self, features):
+        self.hidden = self.net.encode(features)
+        return self.hidden
+
+    def loss(self, margins):
+        """The squared error of the head on the last ``encode``'s positions (mean over seats)."""
+        return ((self.head(self.hidden) - torch.from_numpy(margins)) ** 2).mean()
+
+    @torch.no_grad()
+    def error(self, inputs, margins):
+        """``loss`` over held-out input chunks, as a float."""
+        self.eval()
+        out = [self.head(self.encode(torch.from_numpy(active_features(obs)))).numpy()
+               for obs, _, _ in inputs]
+        return float(((np.concatenate(out) - margins) ** 2).mean())
 
 
 @torch.no_grad()

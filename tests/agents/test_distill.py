@@ -10,6 +10,7 @@ import torch
 from savanna.agents.alphazero import AZConfig, Trainer, load_checkpoint
 from savanna.agents.distill import (
     DistillConfig,
+    Teacher,
     distill,
     load_dataset,
     merge,
@@ -18,8 +19,10 @@ from savanna.agents.distill import (
 )
 from savanna.agents.exact import solve
 from savanna.agents.fit import FitConfig, fit, save_model, visit_policy
+from savanna.agents.targets import prune_visits
 from savanna.experiments.train_az import initial_weights, run_training
-from tests.agents.tiny_games import Nim
+from savanna.rng import make_streams
+from tests.agents.tiny_games import HighCard, Nim
 
 NIM = DistillConfig(game="nim", games=96, part_games=32, teacher="mcts:sims=200",
                     sample_decisions=3, seed=5)
@@ -177,3 +180,52 @@ def test_the_command_line_distills_fits_and_plays_the_model(tmp_path, capsys):
     assert main(["match", "zebres", f"az:{run / 'model.pt'},sims=4", "random", "--games", "2",
                  "--no-records", "--out", str(tmp_path / "match")]) == 0
     assert "ms/move" in capsys.readouterr().out
+
+
+def test_pruned_policy_targets_sum_to_one_and_keep_the_best_move(nim_data):
+    game = Nim()
+    data = load_dataset(nim_data, game=game)
+    rows = np.arange(data.size)
+    raw = visit_policy(data, rows, game.num_actions)
+    pruned = visit_policy(data, rows, game.num_actions, prune=(1.4, 1))
+    assert np.allclose(pruned.sum(axis=1), 1.0)
+    best = raw.argmax(axis=1)
+    assert np.array_equal(pruned.argmax(axis=1), best)
+    assert (pruned[rows, best] >= raw[rows, best] - 1e-6).all()  # mass moves to the best only
+    assert (pruned[raw == 0] == 0).all()
+    assert (pruned[rows, best] > raw[rows, best] + 0.01).mean() > 0.2  # and it prunes
+    # ties at the top: the better valued child is the best and keeps its visits
+    kept = prune_visits([50, 50, 1], [-0.2, 0.3, 0.0], [0, 0, 0], c=1.4)
+    assert kept[1] == 50 and kept[2] == 0 and kept[0] <= 50
+
+
+def test_the_information_state_teacher_sees_only_what_the_mover_knows():
+    game = HighCard()
+    same_for_seat_0 = game.deal([1, 3, 4]), game.deal([1, 0, 2])  # seat 0 holds 1 in both
+
+    def targets(spec, states):
+        rng = np.random.default_rng(11)
+        teacher = Teacher(game, spec, 1, make_streams(rng, 1), rng)
+        return teacher.search(states, game.current_player(states), np.zeros(1, np.int64), 0,
+                              rng)
+
+    first, second = (targets("mcts:sims=400,determinizations=8", s) for s in same_for_seat_0)
+    for a, b in zip(first, second):
+        assert np.array_equal(a, b)
+    assert first[0].sum() == 400
+    true_deal = [targets("mcts:sims=400", s) for s in same_for_seat_0]
+    assert not np.array_equal(true_deal[0][0], true_deal[1][0])  # it reads the others' cards
+
+
+def test_the_score_head_fits_a_toy(nim_data):
+    game = Nim()
+    data = load_dataset(nim_data, game=game)
+    toy = data._replace(game_scores=(7 * data.game_returns + 3).astype(np.int64))  # margins ±1
+    config = dataclasses.replace(SMALL_FIT, score_weight=1.0)
+    report = fit(toy, config, progress=False).report
+    assert report["score_variance"] == pytest.approx(1.0, abs=0.05)
+    # the margins are the outcomes here: the head predicts them as well as the search does
+    assert report["score_mse"] < 0.8 * report["score_variance"]
+    assert report["score_mse"] < report["all"]["teacher_mse_vs_outcome"] + 0.05
+    with pytest.raises(ValueError, match="score_weight needs final scores"):
+        fit(data, config, progress=False)
