@@ -126,6 +126,8 @@ TABLE = [
     (["distill", "zebres", "--games", WIDE], "distill", "games must be a number like"),
     (["distill", "zebres", "--games", "1e9"], "distill", "games must be an int in 1..10,000,000"),
     (["distill", "zebres", "--teacher", "greedy"], "distill", "the teacher must be a UCT agent"),
+    (["distill", "zebres", "--teacher", "mcts:sims=4,determinizations=8"], "distill",
+     "must not exceed its sims"),
     (["distill", "zebres", "--out", "{full}"], "distill", "already holds files"),
     (["distill", "--resume", "{full}"], "distill", "is not a distillation dataset"),
     (["distill", "zebres", "--frobnicate"], "distill", "unrecognized arguments"),
