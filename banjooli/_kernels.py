@@ -67,7 +67,7 @@ ZERO = np.uint64(0)
 ARRIVE = 63  # _target's answer for "crosses the finish line"
 
 STATE_DTYPE = np.dtype([
-    # options (copied from the template)
+    # options (copied from the base state)
     ("players", np.int8), ("nterrain", np.int8), ("special", np.int8), ("fixed", np.int8),
     ("course", np.int8, (spec.MAX_TERRAIN,)),
     # course cell sets, derived from ``course``
@@ -180,8 +180,8 @@ def _draw_course(r, streams, i):
 
 
 @njit(cache=True)
-def reset_one(s, i, template, streams):
-    s[i] = template[0]
+def reset_one(s, i, base, streams):
+    s[i] = base[0]
     r = s[i]
     if not r.fixed:
         _draw_course(r, streams, i)

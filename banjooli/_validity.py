@@ -42,12 +42,12 @@ from savanna.bits import ONE, bit, popcount
 
 
 @njit(cache=True)
-def valid_one(s, i, template):
-    """0 if row ``i`` is a possible state of the game whose options row is ``template[0]``,
+def valid_one(s, i, base):
+    """0 if row ``i`` is a possible state of the game whose options row is ``base[0]``,
     else the code (``STATE_ERRORS``) of the first problem: every field in range and consistent
     with the others, so that the other kernels are safe on any row it accepts."""
     r = s[i]
-    t = template[0]
+    t = base[0]
     if (r.players != t.players or r.nterrain != t.nterrain or r.special != t.special
             or r.fixed != t.fixed or r.variant != t.variant):
         return E_OPTIONS
@@ -63,7 +63,7 @@ def valid_one(s, i, template):
 
 @njit(cache=True, inline="always")
 def _valid_course(r, t):
-    """The course is the template's (fixed) or one the draw can give; the cell sets match it."""
+    """The course is the base state's (fixed) or one the draw can give; the cell sets match it."""
     course = r.course
     used = 0
     specials = 0

@@ -209,8 +209,8 @@ def _end_turn(r, rewards):
 
 # ----- the seven kernels of savanna.game.Kernels ----------------------------------------------
 @njit(cache=True)
-def reset_one(s, i, template, streams):
-    s[i] = template[0]
+def reset_one(s, i, base, streams):
+    s[i] = base[0]
 
 
 @njit(cache=True)

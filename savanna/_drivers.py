@@ -43,9 +43,9 @@ CHUNKS = 64  # work items of a parallel loop: enough to balance any thread count
 
 
 @njit(cache=True)
-def reset_batch(s, template, streams):
+def reset_batch(s, base, streams):
     for i in range(s.shape[0]):
-        reset_one(s, i, template, streams)
+        reset_one(s, i, base, streams)
 
 
 @njit(cache=True)
@@ -230,11 +230,11 @@ def env_step_batch_parallel(s, act, acting, fresh, seats, streams, opponent, gai
 
 
 @njit(cache=True, inline="always")
-def new_game(s, i, template, streams, seats, fixed_seat, opponent, gained, waiting, obs, mask,
+def new_game(s, i, base, streams, seats, fixed_seat, opponent, gained, waiting, obs, mask,
              players, actions, probs, rewards):
     """A new game in slot ``i``: the learner's seat (``fixed_seat`` or drawn), then advance to
     the learner's first decision and write the observation and mask."""
-    reset_one(s, i, template, streams)
+    reset_one(s, i, base, streams)
     seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, gained.shape[1])
     gained[i, :] = 0.0
     advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
@@ -244,7 +244,7 @@ def new_game(s, i, template, streams, seats, fixed_seat, opponent, gained, waiti
 
 
 @njit(cache=True)
-def env_reset_batch(s, which, template, streams, seats, fixed_seat, opponent, gained,
+def env_reset_batch(s, which, base, streams, seats, fixed_seat, opponent, gained,
                     waiting, obs, mask, players):
     """Where ``which[i]``: a new game (``new_game``)."""
     actions = np.empty(A, np.int16)
@@ -252,7 +252,7 @@ def env_reset_batch(s, which, template, streams, seats, fixed_seat, opponent, ga
     rewards = np.zeros(gained.shape[1], np.float32)
     for i in range(s.shape[0]):
         if which[i]:
-            new_game(s, i, template, streams, seats, fixed_seat, opponent, gained, waiting, obs,
+            new_game(s, i, base, streams, seats, fixed_seat, opponent, gained, waiting, obs,
                      mask, players, actions, probs, rewards)
 
 
@@ -284,7 +284,7 @@ def copy_row(dst, i, src):
 
 
 @njit(cache=True)
-def vector_step_range(lo, hi, s, act, part, autoreset, copy, template, seats, fixed_seat,
+def vector_step_range(lo, hi, s, act, part, autoreset, copy, base, seats, fixed_seat,
                       streams, opponent, gained, waiting, obs, mask, players, done, fate,
                       out):
     """``vector_step_batch`` on games ``lo..hi-1``; returns how many games ended."""
@@ -298,7 +298,7 @@ def vector_step_range(lo, hi, s, act, part, autoreset, copy, template, seats, fi
             if done[i]:
                 fate[i] = SKIPPED
                 if autoreset == NEXT_STEP:
-                    new_game(s, i, template, streams, seats, fixed_seat, opponent, gained,
+                    new_game(s, i, base, streams, seats, fixed_seat, opponent, gained,
                              waiting, obs, mask, players, actions, probs, rewards)
             elif is_illegal(mask, i, act[i]):
                 fate[i] = REFUSED
@@ -328,7 +328,7 @@ def vector_step_range(lo, hi, s, act, part, autoreset, copy, template, seats, fi
                 if terminated[i]:
                     copy_row(final_obs, i, obs)
                     copy_row(final_mask, i, mask)
-                    new_game(s, i, template, streams, seats, fixed_seat, opponent, gained,
+                    new_game(s, i, base, streams, seats, fixed_seat, opponent, gained,
                              waiting, obs, mask, players, actions, probs, rewards)
                     done[i] = False
                 elif was_final[i]:  # a row handed out as final last step, not this one
@@ -351,7 +351,7 @@ def first_illegal(act, done, mask):
 
 
 @njit(cache=True)
-def vector_step_batch(s, act, part, autoreset, refuse, copy, template, seats, fixed_seat,
+def vector_step_batch(s, act, part, autoreset, refuse, copy, base, seats, fixed_seat,
                       streams, opponent, gained, waiting, obs, mask, players, done, fate, out):
     """The vector env's step in one call, ``part`` of it (``BEGIN``, ``END`` or ``WHOLE``).
 
@@ -367,14 +367,14 @@ def vector_step_batch(s, act, part, autoreset, refuse, copy, template, seats, fi
         bad = first_illegal(act, done, mask)
         if bad >= 0:
             return bad, 0
-    ended = vector_step_range(0, s.shape[0], s, act, part, autoreset, copy, template, seats,
+    ended = vector_step_range(0, s.shape[0], s, act, part, autoreset, copy, base, seats,
                               fixed_seat, streams, opponent, gained, waiting, obs, mask,
                               players, done, fate, out)
     return -1, ended
 
 
 @njit(cache=True, parallel=True)
-def vector_step_batch_parallel(s, act, part, autoreset, refuse, copy, template, seats,
+def vector_step_batch_parallel(s, act, part, autoreset, refuse, copy, base, seats,
                                fixed_seat, streams, opponent, gained, waiting, obs, mask,
                                players, done, fate, out):
     """``vector_step_batch`` spread over numba's threads (one parallel region)."""
@@ -387,7 +387,7 @@ def vector_step_batch_parallel(s, act, part, autoreset, refuse, copy, template, 
     ended = 0
     for c in prange(chunks):
         ended += vector_step_range(c * n // chunks, (c + 1) * n // chunks, s, act, part,
-                                   autoreset, copy, template, seats, fixed_seat, streams,
+                                   autoreset, copy, base, seats, fixed_seat, streams,
                                    opponent, gained, waiting, obs, mask, players, done, fate,
                                    out)
     return -1, ended
@@ -396,11 +396,11 @@ def vector_step_batch_parallel(s, act, part, autoreset, refuse, copy, template, 
 
 
 @njit(cache=True, inline="always")
-def state_error(s, i, template, buf, probs):
+def state_error(s, i, base, buf, probs):
     """``(code, n)``: code 0 when state ``i`` is possible (``valid_one``) and playable (a
     decision node with a legal action, a chance node with a possible outcome, or the end),
     else why not; ``n`` legal actions, written into ``buf``, at a decision node."""
-    code = valid_one(s, i, template)
+    code = valid_one(s, i, base)
     if code != 0:
         return code, 0
     n = 0
@@ -418,25 +418,25 @@ def state_error(s, i, template, buf, probs):
 
 
 @njit(cache=True)
-def first_invalid(s, template):
+def first_invalid(s, base):
     """``(i, code)`` of the first state that cannot be played, or ``(-1, 0)``."""
     buf = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     for i in range(s.shape[0]):
-        code, _ = state_error(s, i, template, buf, probs)
+        code, _ = state_error(s, i, base, buf, probs)
         if code != 0:
             return i, code
     return -1, 0
 
 
 @njit(cache=True)
-def first_invalid_step(s, template, actions):
+def first_invalid_step(s, base, actions):
     """Like ``first_invalid``, and also ``ILLEGAL_ACTION`` or ``NOT_A_DECISION`` where
     ``actions[i]`` is not legal in state ``i``: one pass validates a whole ``step``."""
     buf = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     for i in range(s.shape[0]):
-        code, n = state_error(s, i, template, buf, probs)
+        code, n = state_error(s, i, base, buf, probs)
         if code != 0:
             return i, code
         if current_player_one(s, i) < 0:

@@ -66,14 +66,14 @@ STATE_ERRORS = (
 
 
 @njit(cache=True, inline="always")
-def valid_one(s, i, template):
+def valid_one(s, i, base):
     """0 if row ``i`` of ``s`` is a position ``from_text`` can produce for the game whose
-    template row is ``template[0]``, else the code (into ``STATE_ERRORS``) of the first problem.
+    base state is ``base[0]``, else the code (into ``STATE_ERRORS``) of the first problem.
     Every other kernel is safe on a row it accepts. Fields first (the tables they index), then
     the bitboards, then the phase against the rest. Inlined into the drivers' checking loops:
     a call costs as much as the checks (18% of a 4,096-state ``step`` instead of 9%)."""
     r = s[i]
-    t = template[0]
+    t = base[0]
     phase = r.phase
     if r.board != t.board:
         return BAD_BOARD

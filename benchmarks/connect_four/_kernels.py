@@ -79,8 +79,8 @@ def drop(occupied, c):
 
 # ----- the kernels of savanna.game.Kernels ---------------------------------------------------
 @njit(cache=True)
-def reset_one(s, i, template, streams):
-    s[i] = template[0]
+def reset_one(s, i, base, streams):
+    s[i] = base[0]
 
 
 @njit(cache=True)
@@ -194,7 +194,7 @@ def _stackable(b0, b1, heights):
 
 
 @njit(cache=True)
-def valid_one(s, i, template):
+def valid_one(s, i, base):
     """0 if state ``i`` is a position of some game of connect four, else a ``STATE_ERRORS``
     code: the board, the counts, ``to_move``, ``outcome``, and an order of moves that
     reaches the board (the four, if any, made by the last move)."""
