@@ -5,14 +5,14 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: demo test warmup suite lint docs docs-check changelog dist check-full bench clean
+.PHONY: demo test warmup suite lint docs docs-check chromium changelog dist check-full bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# CPU build first: a bare or open-ended torch requirement could pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,plot,interop,ray,docs]'
+	$(PY) -m pip install --quiet -e '.[dev,plot,interop,ray,docs,web]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -20,7 +20,7 @@ demo: $(STAMP)
 
 # Two cores kept busy: mypy beside the compiling, the site's build (one core, mostly) beside the
 # test workers.
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(MAKE) -j2 lint warmup
 	$(MAKE) -j2 docs suite
 
@@ -46,10 +46,14 @@ docs: $(STAMP)
 
 # Every page opened in headless Chromium (Debian's package, installed here when missing and
 # root), failing on console errors; the front page's screenshot goes to docs/images/.
-docs-check: docs
-	command -v chromium >/dev/null || { test "$$(id -u)" = 0 && apt-get update -q && \
-	    apt-get install -y -q chromium; } || { echo "docs-check needs chromium"; exit 1; }
+docs-check: docs chromium
 	$(PY) docs/check_pages.py docs/_build/html --screenshot docs/images/site-front.png
+
+# Debian's chromium, for the browser board's tests (tests/web) and docs-check: installed when
+# missing and root (Playwright drives it; its own browser download is never used).
+chromium:
+	command -v chromium >/dev/null || { test "$$(id -u)" = 0 && apt-get update -q && \
+	    apt-get install -y -q chromium; } || { echo "the browser tests need chromium"; exit 1; }
 
 changelog: $(STAMP)  # CHANGELOG.md from the git history
 	$(PY) docs/changelog.py

@@ -36,7 +36,7 @@ import numpy as np
 
 from savanna.banjooli import _kernels as K
 from savanna.banjooli import _observe, _validity, notation, spec
-from savanna.banjooli.render import render_drawing, render_text
+from savanna.banjooli.render import move_spot, render_drawing, render_text
 from savanna.binding import Kernels
 from savanna.errors import check_choice, check_int, clip
 from savanna.game import Game
@@ -272,3 +272,6 @@ class BanjooliGame(Game):
         a ``player``, the others' cards and points and the berries that seat has not seen are
         hidden."""
         return render_drawing(self.to_position(row), self.scores(row)[0].tolist(), player)
+
+    def _move_spot(self, action):
+        return move_spot(action)

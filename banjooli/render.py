@@ -115,6 +115,16 @@ def _cell_xy(cell):
     return LEFT + (cell // 3) * CELL, TOP + (cell % 3) * CELL
 
 
+def move_spot(action):
+    """Where move ``action`` sits on ``render_drawing``'s picture, for a board that takes clicks:
+    a berry at its cell's centre; None for the other moves (dice, colours, directions: no
+    place of their own)."""
+    if not spec.A_BERRY <= action < spec.A_SPEAR:
+        return None
+    x, y = _cell_xy(action - spec.A_BERRY)
+    return x + CELL / 2, y + CELL / 2
+
+
 def _phase_text(pos):
     """``Seat 1 ...``: who acts and what they do."""
     colour = spec.COLOURS[pos.mover] if pos.mover >= 0 else ""

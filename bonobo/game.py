@@ -44,7 +44,7 @@ import numpy as np
 from savanna.binding import Kernels
 from savanna.bonobo import _kernels as K
 from savanna.bonobo import _observe, _validity, notation, spec
-from savanna.bonobo.render import render_drawing, render_text
+from savanna.bonobo.render import move_spot, render_drawing, render_text
 from savanna.game import Game
 
 __all__ = ["BonoboGame"]
@@ -153,3 +153,6 @@ class BonoboGame(Game):
         """The beach with named triangles and spots, the tiles with their corner numbers, pawns,
         scores and a legend (perfect information: the same from every seat)."""
         return render_drawing(self.to_position(row))
+
+    def _move_spot(self, action):
+        return move_spot(action)

@@ -51,6 +51,18 @@ def point_xy(point):
             MARGIN + 36 + (y + 3 ** 0.5 * spec.RADIUS / 2) * EDGE)
 
 
+def move_spot(action):
+    """Where move ``action`` sits on ``render_drawing``'s picture, for a board that takes clicks:
+    a pawn at its spot, a tile at the middle of the edge its two triangles share; None for
+    ``draw`` (no place of its own)."""
+    if action < spec.DRAW:
+        return point_xy(spec.SPOTS[action])
+    if action == spec.DRAW:
+        return None
+    a, b = spec.SLOTS[action - spec.TILE]
+    return _centre([point_xy(c) for c in set(TRIANGLES[a]) & set(TRIANGLES[b])])
+
+
 def _centre(points):
     return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 

@@ -10,6 +10,7 @@
     savanna analyse zebres "<position>" --agent mcts:sims=100000   every move's visits, values
     savanna ladder add mcts:sims=200 --games 200       rate an agent on a lasting ladder
     savanna sweep ppo zebres --trials 16 --backend ray  settings searched with Ray Tune
+    savanna serve runs --open                          play, replay and analyse in a browser
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
@@ -33,6 +34,7 @@ from savanna.experiments import (
     ladder,
     play,
     replay,
+    serve,
     sweep,
     train,
     train_az,
@@ -104,6 +106,7 @@ def build_parser():
     warmup.add_parser(commands)
     demo.add_parser(commands)
     replay.add_parser(commands)
+    serve.add_parser(commands)
     return parser
 
 

@@ -310,6 +310,22 @@ class Game:
         """The game's picture of a checked state (a batch of one) as ``player`` sees it."""
         raise NotImplementedError
 
+    def move_spots(self, row: Row) -> dict[int, tuple[float, float]]:
+        """``{action: (x, y)}``: where each legal move of one state sits on ``render_drawing``'s
+        picture (its user units), so that a board can take clicks (``savanna serve``); moves
+        with no place of their own (a stop, a draw, a die) are left out."""
+        spots = {}
+        for action in self.legal_actions(row):
+            xy = self._move_spot(action)
+            if xy is not None:
+                spots[action] = (float(xy[0]), float(xy[1]))
+        return spots
+
+    def _move_spot(self, action):
+        """The ``(x, y)`` of one legal action on the game's picture, or None (the default:
+        a game without a clickable board)."""
+        return None
+
     # ----- validation at the boundary ----------------------------------------------------
     def check_player(self, player: int) -> int:
         """``player`` as an int, or a ValueError unless it is a seat ``0..P-1`` (an integer:

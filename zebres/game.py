@@ -39,7 +39,7 @@ from savanna.game import Game
 from savanna.zebres import _kernels as K
 from savanna.zebres import _observe, _validity, notation, spec
 from savanna.zebres.notation import Position, Token
-from savanna.zebres.render import render_drawing, render_text
+from savanna.zebres.render import move_spot, render_drawing, render_text
 from savanna.zebres.spec import KINDS
 
 __all__ = ["ZebresGame"]
@@ -157,6 +157,9 @@ class ZebresGame(Game):
         """Sectors, rivers, named cells, tokens, the track with Impala, hands, points, legend
         (perfect information: the same from every seat)."""
         return render_drawing(self.to_position(row), self._board_of(row), self._scores_of(row))
+
+    def _move_spot(self, action):
+        return move_spot(action)
 
     def _scores_of(self, row):
         return tuple(int(v) for v in self.scores(self.as_batch(row))[0])

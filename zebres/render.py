@@ -16,7 +16,11 @@ from savanna.zebres.spec import (
     NUM_CELLS,
     NUM_COLS,
     NUM_ROWS,
+    PLACE,
     SECTOR_MAPS,
+    START,
+    STOP,
+    SWAP,
     TOKEN_VALUES,
     TRACK_LENGTH,
     TRACK_LINES,
@@ -152,6 +156,21 @@ def _track_xy(position):
     return {"top": (X0 + along, Y0 - out), "bottom": (X0 + along, Y0 + NUM_ROWS * CELL + out),
             "left": (X0 - out, Y0 + along),
             "right": (X0 + NUM_COLS * CELL + out, Y0 + along)}[side]
+
+
+def move_spot(action):
+    """Where move ``action`` sits on ``render_drawing``'s picture, for a board that takes clicks:
+    a placement or a swap at its cell's centre, Impala's start at its track position; None for
+    ``stop`` and Impala's moves (no place of their own)."""
+    if PLACE <= action < START:
+        x, y = _cell_xy((action - PLACE) % NUM_CELLS)
+    elif START <= action < SWAP:
+        return _track_xy(action - START)
+    elif SWAP <= action < STOP:
+        x, y = _cell_xy(action - SWAP)
+    else:
+        return None
+    return x + CELL / 2, y + CELL / 2
 
 
 def _lighter(colour, by=0.5):

@@ -1,0 +1,87 @@
+"""Analyses for ``savanna serve``: a search agent's view of one position, computed off the event
+loop in rounds of growing simulations (an eighth, a quarter, a half, all), so that a long one
+shows its progress (each finished round is a result) and can be cancelled between rounds.
+
+Each round is ``savanna.agents.analysis.analyse`` with the agent's ``sims`` set for the round;
+a round starts only while the time allowed (``Limits.max_seconds``) is not spent, and the job
+ends with the last round finished. The result is the analysis' JSON with, for every move, where
+it sits on the board (``Game.move_spots``) for the heat map.
+
+>>> job = AnalysisJob(game, row, "mcts:sims=400", Limits(), seed=0)
+>>> job.run()            # on a worker thread in the server
+>>> job.status()["result"]["moves"][0]
+"""
+import threading
+import time
+
+import numpy as np
+
+from savanna.agents.analysis import analyse
+from savanna.errors import clip
+from savanna.experiments.board_play import BadRequest, check_agent
+
+__all__ = ["AnalysisJob"]
+
+ROUNDS = (8, 4, 2, 1)  # each round searches sims / k
+
+
+class AnalysisJob:
+    """One analysis: its rounds, progress, result and cancellation (see the module doc).
+    ``hide_position``: leave the position's text out of the result (it holds every seat's
+    secrets, and the position is a game in progress)."""
+
+    def __init__(self, game, row, spec, limits, seed=0, hide_position=False):
+        self.game, self.row, self.limits = game, game.check_row(row).copy(), limits
+        self.agent = check_agent(spec, limits)
+        self.sims = getattr(self.agent, "sims", None)
+        if not isinstance(self.sims, int) or getattr(self.agent, "time_budget", None):
+            raise BadRequest(f"analysis needs a search agent (mcts, ppo-mcts or az) with a "
+                             f"number of simulations, got {clip(spec)}")
+        self.spec, self.seed, self.hide_position = spec, seed, hide_position
+        try:
+            player = int(game.current_player(self.row)[0])
+        except ValueError as err:
+            raise BadRequest(str(err)) from None
+        if player < 0:
+            raise BadRequest("the position is at the end of the game or at a chance node: "
+                             "analysis needs a player to move")
+        self.spots = game.move_spots(self.row)
+        self.cancelled = threading.Event()
+        self.done, self.error, self.result, self.rounds = False, None, None, 0
+        self.started = time.monotonic()
+
+    def run(self):
+        """Search the rounds in turn until the last, a cancel, or the time runs out."""
+        try:
+            for k in ROUNDS:
+                if self.cancelled.is_set() or self._spent():
+                    break
+                self.agent.sims = max(1, self.sims // k)
+                found = analyse(self.game, self.row, self.agent,
+                                np.random.default_rng(self.seed))
+                self.result = self._json(found)
+                self.rounds += 1
+        except ValueError as err:
+            self.error = str(err)
+        finally:
+            self.done = True
+
+    def _spent(self):
+        return self.rounds and time.monotonic() - self.started > self.limits.max_seconds
+
+    def _json(self, found):
+        data = found.to_json()
+        if self.hide_position:
+            data["position"] = None
+        for move in data["moves"]:
+            move["spot"] = self.spots.get(move["action"])
+        return data
+
+    def cancel(self):
+        self.cancelled.set()
+
+    def status(self):
+        """Progress and the latest result: ``rounds`` finished of ``len(ROUNDS)``."""
+        return {"done": self.done, "cancelled": self.cancelled.is_set(), "error": self.error,
+                "rounds": self.rounds, "of": len(ROUNDS), "sims": self.sims,
+                "seconds": round(time.monotonic() - self.started, 3), "result": self.result}

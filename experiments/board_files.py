@@ -1,0 +1,171 @@
+"""The files ``savanna serve`` opens, only inside the folders given on its command line: records
+files (a match's, a tournament's, a training evaluation's, a played game's ``*.jsonl``), ladder
+files (``savanna ladder``'s JSON) and tournament results (``tournament.json``).
+
+A file is named in requests by its path relative to one of the folders; ``resolve`` refuses
+anything that leads outside them (``..``, an absolute path elsewhere, a link out).
+``Replays`` keeps the latest files' records and replayed states (a record is replayed and
+checked once, then its positions are served from memory).
+"""
+import functools
+import os
+from pathlib import Path
+
+from savanna.agents.ladder import Ladder
+from savanna.errors import clip
+from savanna.experiments.board_play import BadRequest, confined, outcome_name, view_picture
+from savanna.files import parse_json, read_text
+from savanna.records import read_records
+
+__all__ = ["Replays", "list_files", "read_table", "resolve"]
+
+MAX_LISTED = 2000          # files listed from the folders, at most
+MAX_TABLE_BYTES = 2**26
+
+
+def resolve(text, folders):
+    """The file ``text`` (relative to one of ``folders``) names, or a BadRequest (403 outside
+    them, 404 where no file is)."""
+    if not isinstance(text, str) or not text or len(text) > 4096 or "\0" in text:
+        raise BadRequest(f"file must be a path relative to a served folder, got {clip(text)}")
+    return confined(text, folders, "file")
+
+
+def list_files(folders):
+    """The records, ladder and tournament files in ``folders`` (recursively, links not
+    followed out), each ``{"file": path relative to its folder, "kind": ...}``."""
+    out = []
+    for folder in folders:
+        root = Path(folder).resolve()
+        for parent, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                kind = _kind(name)
+                if kind is not None:
+                    path = Path(parent, name)
+                    if path.resolve().is_relative_to(root):
+                        out.append({"file": str(path.relative_to(root)), "kind": kind,
+                                    "folder": str(folder)})
+                if len(out) >= MAX_LISTED:
+                    return out
+    return out
+
+
+def _kind(name):
+    if name.endswith(".jsonl"):
+        return "records"
+    if name == "tournament.json":
+        return "tournament"
+    if name.startswith("ladder") and name.endswith(".json"):
+        return "ladder"
+    return None
+
+
+class Replays:
+    """Records files read once (by path and modification time) and replayed game by game."""
+
+    def __init__(self, folders):
+        self.folders = folders
+
+    def records(self, file):
+        """The records of ``file`` (checked field by field)."""
+        path = resolve(file, self.folders)
+        return _records(str(path), path.stat().st_mtime_ns)
+
+    def listing(self, file):
+        """One line per game: its index, agents, returns, decisions, where it was played."""
+        return [{"index": k, "game": r.game_name, "options": r.options, "agents": r.agents,
+                 "returns": r.returns, "plies": r.plies, "info": r.info}
+                for k, r in enumerate(self.records(file))]
+
+    def game(self, file, index):
+        """``(record, game, states)`` of game ``index`` of ``file``, replayed and checked."""
+        records = self.records(file)
+        if isinstance(index, bool) or not isinstance(index, int) \
+                or not 0 <= index < len(records):
+            raise BadRequest(f"game must be in 0..{len(records) - 1} ({clip(file)} holds "
+                             f"{len(records)} records), got {clip(index)}")
+        path = resolve(file, self.folders)
+        return _replayed(str(path), path.stat().st_mtime_ns, index)
+
+    def frame(self, file, index, ply, seat):
+        """Ply ``ply`` of a game: the picture (as ``seat`` sees it, None: everything), the
+        events that led to it, and the moves and outcomes of the whole game for the list."""
+        record, game, states, plies = self.game(file, index)
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(plies) - 1:
+            raise BadRequest(f"ply must be in 0..{len(plies) - 1}, got {clip(ply)}")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < game.num_players):
+            raise BadRequest(f"seat must be in 0..{game.num_players - 1} or none, got "
+                             f"{clip(seat)}")
+        k = plies[ply]
+        row = states[k: k + 1]
+        return {"file": file, "index": index, "ply": ply, "plies": len(plies) - 1,
+                "state": k, "game": game.name, "title": repr(game), "agents": record.agents,
+                "returns": record.returns, "svg": view_picture(game, row, seat),
+                "position": game.to_text(row) if seat is None or game.perfect_information
+                else None,
+                "events": _events(record, game, states), "hidden": not game.perfect_information}
+
+
+def _events(record, game, states):
+    """Every event of the record named: a decision with its seat and notation, a chance
+    outcome with the game's name for it; ``state`` is the index of the state before it."""
+    out = []
+    for k, move in enumerate(record.moves):
+        if "chance" in move:
+            out.append({"state": k, "chance": outcome_name(game, move["chance"])})
+        else:
+            out.append({"state": k, "player": move["player"],
+                        "move": game.action_to_string(states[k], move["action"])})
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _records(path, mtime):
+    del mtime  # part of the cache key: a rewritten file is read again
+    try:
+        return read_records(path)
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
+
+
+@functools.lru_cache(maxsize=32)
+def _replayed(path, mtime, index):
+    record = _records(path, mtime)[index]
+    try:
+        game = record.game()
+        states = record.states(game)
+        plies = [record.ply_index(k) for k in range(record.plies + 1)]
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
+    return record, game, states, plies
+
+
+def read_table(file, folders):
+    """A ladder's ratings or a tournament's ratings and crosstable, with the records file that
+    holds its games (when it was recorded, beside it)."""
+    path = resolve(file, folders)
+    kind = _kind(path.name)
+    if kind == "ladder":
+        try:
+            ladder = Ladder.load(path)
+        except ValueError as err:
+            raise BadRequest(str(err)) from None
+        return {"kind": "ladder", "title": f"{ladder.game!r} ladder",
+                "ratings": ladder.ratings(), "agents": ladder.agents, "records": None}
+    if kind != "tournament":
+        raise BadRequest(f"{clip(file)} is not a ladder (ladder*.json) or a tournament "
+                         "(tournament.json) file")
+    try:
+        data = parse_json(read_text(path, "tournament file", MAX_TABLE_BYTES), file)
+        ratings, agents = data["ratings"], data["agents"]
+        score, games = data["pair_score"], data["pair_games"]
+    except (ValueError, KeyError, TypeError) as err:
+        raise BadRequest(f"{clip(file)} is not a tournament file ({clip(str(err))})") from None
+    records = path.parent / "records.jsonl"
+    relative = str(Path(file).parent / "records.jsonl") if records.is_file() else None
+    cross = [[None if not games[i][j] else score[i][j] / games[i][j]
+              for j in range(len(agents))] for i in range(len(agents))]
+    return {"kind": "tournament", "title": f"{data.get('game')} round robin",
+            "ratings": ratings, "agents": agents, "crosstable": cross, "records": relative}

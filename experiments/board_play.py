@@ -1,0 +1,319 @@
+"""The games ``savanna serve`` plays: seats (humans and agents), moves, chance, undo, what each
+seat may see, and the record written when a game ends. No HTTP here (``board_server`` is the
+web side), so that the rules of a table are tested without a server.
+
+>>> from savanna.experiments.board_play import Limits, Table
+>>> table = Table.new("zebres", {}, ["human", "random"], seed=0, limits=Limits())
+>>> view = table.view(0)                 # the board as seat 0 sees it, and its legal moves
+>>> table.move(0, view["moves"][0]["action"], view["version"])
+>>> table.play_agents()                  # the agents' moves and the chance outcomes after it
+"""
+import itertools
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from savanna.agents import describe, make_agent
+from savanna.errors import check_int, clip
+from savanna.experiments.arguments import game_options, make_game, option_names
+from savanna.files import stamp
+from savanna.game import CHANCE, TERMINAL
+from savanna.records import make_record, write_records
+
+__all__ = ["BadRequest", "Limits", "Table", "check_agent", "outcome_name", "parse_options",
+           "view_picture"]
+
+HUMAN = "human"
+
+
+class BadRequest(ValueError):
+    """A request the server refuses with a 4xx and this one-line message (``status``: 400 for
+    bad input, 404 for what does not exist, 409 for a move that is stale or not allowed now)."""
+
+    def __init__(self, message, status=400):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask of the server: searches are bounded in simulations and time,
+    games and texts in size. ``folders``: the only folders files are read from (records,
+    ladders, tournaments, checkpoints); ``save``: where finished games are written."""
+
+    max_sims: int = 2000         # the most simulations an agent or an analysis may search
+    max_seconds: float = 20.0    # the longest one agent move or one analysis may take
+    max_tables: int = 1000       # games kept in memory (the oldest finished ones go first)
+    max_text: int = 4096         # the longest position, spec or option text accepted
+    folders: tuple = ()
+    save: Path | None = None
+
+
+def parse_options(game, items, limits):
+    """``{"key": "value"}`` or ``["key=value", ...]`` from a request as game ``game``'s
+    options (``-o`` values: ``num_players=4``, ``berries=true``, ``course=K3,T8``); a
+    BadRequest naming the game's options otherwise."""
+    if isinstance(items, dict):
+        items = [f"{k}={v}" for k, v in items.items()]
+    if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+        raise BadRequest(f"options must be a list of 'key=value' texts, got {clip(items)}")
+    if sum(map(len, items)) > limits.max_text:
+        raise BadRequest(f"options are longer than {limits.max_text} characters")
+    try:
+        options = game_options(game, [x.strip() for x in items if x.strip()])
+        return options, make_game(game, options)
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
+
+
+def check_agent(spec, limits):
+    """The agent of ``spec`` (``az:baseline``, ``mcts:sims=200``, ``az:runs/x/best.pt``), or a
+    BadRequest: an unknown agent or setting, more simulations than ``limits.max_sims``, a file
+    outside ``limits.folders``."""
+    if not isinstance(spec, str) or len(spec) > limits.max_text:
+        raise BadRequest(f"an agent spec must be a text of at most {limits.max_text} "
+                         f"characters, got {clip(spec)}")
+    for setting in spec.partition(":")[2].split(","):
+        value = setting.partition("=")[2] or setting
+        if any(c in value for c in "/\\") or value.endswith((".pt", ".json")):
+            confined(value, limits.folders, "a checkpoint")
+    try:
+        agent = make_agent(spec)
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
+    sims, budget = getattr(agent, "sims", None), getattr(agent, "time_budget", None)
+    if isinstance(sims, int) and sims > limits.max_sims:
+        raise BadRequest(f"agent {clip(spec)} searches {sims} simulations; this server allows "
+                         f"at most {limits.max_sims} (savanna serve --max-sims)")
+    if budget is not None and budget > limits.max_seconds:
+        raise BadRequest(f"agent {clip(spec)} searches {budget:g} s a move; this server allows "
+                         f"at most {limits.max_seconds:g} s (savanna serve --max-seconds)")
+    return agent
+
+
+def confined(text, folders, what):
+    """The path ``text`` names, resolved, if it lies inside one of ``folders`` (relative paths
+    are taken in each folder in turn); a BadRequest naming the folders otherwise."""
+    if not folders:
+        raise BadRequest(f"{what} must lie in a folder given to savanna serve, and none was "
+                         "given (savanna serve FOLDER ...)")
+    path = Path(text)
+    candidates = [path] if path.is_absolute() else [Path(f) / path for f in folders]
+    for candidate in candidates:
+        resolved = candidate.resolve()
+        if any(resolved.is_relative_to(Path(f).resolve()) for f in folders):
+            if resolved.is_file():
+                return resolved
+            raise BadRequest(f"no file {clip(text)} in the allowed folders", 404)
+    raise BadRequest(f"{what} {clip(text)} is outside the allowed folders "
+                     f"({', '.join(map(str, folders))})", 403)
+
+
+def outcome_name(game, outcome):
+    """A chance outcome as the game names it (a tile value, a die face), else its number."""
+    name = getattr(game, "outcome_to_string", None)
+    return name(outcome) if name is not None else str(outcome)
+
+
+def view_picture(game, row, seat):
+    """The SVG of ``row`` as ``seat`` may see it (None: everything)."""
+    return game.render_svg(row, None if game.perfect_information else seat)
+
+
+class Table:
+    """One game being played: its seats (None for a human, else an agent), states, events and
+    the points where undo returns. Every method checks its request and raises BadRequest;
+    the lock keeps a move and an agent's search from interleaving on one table."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, game, options, seats, labels, seed, limits):
+        self.id = f"g{next(self._ids)}-{seed}"
+        self.game, self.options, self.seats, self.labels = game, options, seats, labels
+        self.seed, self.limits = seed, limits
+        self.rng = np.random.default_rng(seed)
+        self.state = game.init(1, self.rng)
+        self.start = self.state.copy()
+        self.events = []       # (who, value): a seat and its action, or CHANCE and the outcome
+        self.log = []          # one line per event, what every seat may see
+        self.returns = np.zeros(game.num_players)
+        self.undo_points = []  # (events, state, returns) before each human move
+        self.saved = None      # the record's path once the game has ended
+        self.lock = threading.Lock()
+        self._settle()
+
+    @classmethod
+    def new(cls, game_name, options, seats, seed, limits):
+        """A table from a request's fields: ``options`` (see ``parse_options``), ``seats``
+        (``"human"`` or an agent spec per seat; their number sets ``num_players`` when the
+        options leave it out), ``seed`` (an int, or None for a fresh one)."""
+        if not isinstance(game_name, str):
+            raise BadRequest(f"game must be a name, got {clip(game_name)}")
+        if not isinstance(seats, list) or not 1 <= len(seats) <= 8:
+            raise BadRequest(f"seats must be a list of 'human' or agent specs, one per seat, "
+                             f"got {clip(seats)}")
+        try:
+            allowed = option_names(game_name)  # an unknown game is named here
+        except ValueError as err:
+            raise BadRequest(str(err)) from None
+        items = options if options is not None else []
+        if isinstance(items, dict):
+            items = [f"{k}={v}" for k, v in items.items()]
+        if isinstance(items, list) and "num_players" in allowed and not any(
+                str(x).partition("=")[0].strip() == "num_players" for x in items):
+            items = [*items, f"num_players={len(seats)}"]
+        options, game = parse_options(game_name, items, limits)
+        if len(seats) != game.num_players:
+            raise BadRequest(f"{game_name} with these options has {game.num_players} seats, "
+                             f"got {len(seats)}")
+        agents = [None if s == HUMAN else check_agent(s, limits) for s in seats]
+        labels = [HUMAN if a is None else describe(a) for a in agents]
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**31))
+        seed = _checked_int("seed", seed, 0, 2**63 - 1)
+        return cls(game, options, agents, labels, seed, limits)
+
+    # ----- what a seat sees ---------------------------------------------------------------
+    @property
+    def to_move(self):
+        return int(self.game.current_player(self.state)[0])
+
+    @property
+    def over(self):
+        return self.to_move == TERMINAL
+
+    def view(self, seat):
+        """What ``seat`` may see (None: a spectator, who sees what every seat may): the
+        picture, whose turn, the public log, and the legal moves when ``seat`` is a human to
+        move. The other seats' secrets stay hidden until the game ends."""
+        if seat is not None:
+            seat = _checked_int("seat", seat, 0, self.game.num_players - 1)
+        who = None if self.over else seat
+        hidden = not self.game.perfect_information and not self.over
+        row = self.state
+        moves = []
+        if seat is not None and seat == self.to_move and self.seats[seat] is None:
+            spots = self.game.move_spots(row)
+            moves = [{"action": a, "name": self.game.action_to_string(row[0], a),
+                      "spot": spots.get(a)} for a in self.game.legal_actions(row[0])]
+        view = {"id": self.id, "game": self.game.name, "title": repr(self.game),
+                "options": {k: _jsonable(v) for k, v in self.options.items()},
+                "seats": self.labels, "seat": seat, "seed": self.seed,
+                "version": len(self.events), "to_move": self.to_move, "over": self.over,
+                "agent_to_move": self._agent_to_move(), "moves": moves, "log": self.log,
+                "svg": self.game.render_svg(row, who if hidden else None),
+                "can_undo": bool(self.undo_points) and not self.over,
+                "returns": self.returns.tolist() if self.over else None,
+                "scores": self._scores(hidden, seat), "record": self.saved,
+                # the position text only when it hides nothing (it holds every secret)
+                "position": None if hidden else self.game.to_text(row)}
+        return view
+
+    def _agent_to_move(self):
+        p = self.to_move
+        return p >= 0 and self.seats[p] is not None
+
+    def _scores(self, hidden, seat):
+        if hidden or not self.game.has_scores:
+            return None
+        return [int(x) for x in self.game.scores(self.state)[0]]
+
+    # ----- changes -----------------------------------------------------------------------
+    def move(self, seat, action, version):
+        """Seat ``seat`` (a human) plays ``action`` in the game at ``version`` (the number of
+        events the client has seen: a stale click is refused)."""
+        seat = _checked_int("seat", seat, 0, self.game.num_players - 1)
+        action = _checked_int("action", action, 0, self.game.num_actions - 1)
+        version = _checked_int("version", version, 0, 10**9)
+        if version != len(self.events):
+            raise BadRequest(f"stale move: the game is at version {len(self.events)}, the "
+                             f"move was made at version {version}; reload the game", 409)
+        if self.over:
+            raise BadRequest("the game is over", 409)
+        if self.to_move != seat:
+            raise BadRequest(f"it is not seat {seat}'s turn (seat {self.to_move} is to move)",
+                             409)
+        if self.seats[seat] is not None:
+            raise BadRequest(f"seat {seat} is played by {self.labels[seat]}, not a human", 409)
+        legal = self.game.legal_actions(self.state[0])
+        if action not in legal:
+            names = ", ".join(f"{a} ({self.game.action_to_string(self.state[0], a)})"
+                              for a in legal[:12])
+            raise BadRequest(f"illegal move {action} here; legal: {names}"
+                             + (", ..." if len(legal) > 12 else ""), 409)
+        self.undo_points.append((len(self.events), self.state.copy(), self.returns.copy(),
+                                 len(self.log)))
+        self._apply(seat, action)
+
+    def undo(self):
+        """Take back the last human move and everything after it (agents' moves, chance)."""
+        if self.over:
+            raise BadRequest("the game is over: it was saved as it ended", 409)
+        if not self.undo_points:
+            raise BadRequest("no human move to undo", 409)
+        n, self.state, self.returns, lines = self.undo_points.pop()
+        del self.events[n:], self.log[lines:]
+
+    def agent_move(self):
+        """The action the agent to move chooses (the search runs here, on the caller's
+        thread: the server calls it off the event loop), or None if no agent is to move."""
+        if not self._agent_to_move():
+            return None
+        version = len(self.events)
+        agent = self.seats[self.to_move]
+        action = int(agent.act(self.game, self.state.copy(), self.rng)[0])
+        return version, action
+
+    def apply_agent(self, version, action):
+        """Play an agent's ``action`` chosen at ``version`` (ignored if the game moved on)."""
+        if version == len(self.events) and self._agent_to_move():
+            self._apply(self.to_move, action)
+
+    def play_agents(self):
+        """Every agent move until a human is to move or the game ends."""
+        while (chosen := self.agent_move()) is not None:
+            self.apply_agent(*chosen)
+
+    def _apply(self, seat, action):
+        name = self.game.action_to_string(self.state[0], action)
+        self.returns += self.game.step_inplace(self.state, np.array([action]))[0]
+        self.events.append((seat, action))
+        self.log.append({"who": seat, "text": f"seat {seat} ({self.labels[seat]}): {name}"})
+        self._settle()
+
+    def _settle(self):
+        """Roll the dice and draw the tiles that come next; save the record at the end."""
+        while self.to_move == CHANCE:
+            outcome = int(self.game.sample_chance(self.state, self.rng)[0])
+            self.game.apply_chance(self.state, [outcome])
+            self.events.append((CHANCE, outcome))
+            self.log.append({"who": CHANCE,
+                             "text": f"chance: {outcome_name(self.game, outcome)}"})
+        if self.over and self.saved is None and self.limits.save is not None:
+            self.saved = str(self.save(self.limits.save))
+
+    def record(self):
+        """The game as a record (``savanna.records``), as ``savanna match --records`` writes."""
+        return make_record(self.game, self.start, self.events, self.labels, self.seed,
+                           {"command": "serve", "table": self.id})
+
+    def save(self, folder):
+        """Write the record to a new file in ``folder``; its path."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        return write_records(folder / f"{self.game.name}-{stamp()}-{self.id}.jsonl",
+                             [self.record()])
+
+
+def _checked_int(name, value, low, high):
+    try:
+        return check_int(name, value, low, high)
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
+
+
+def _jsonable(value):
+    return list(value) if isinstance(value, tuple) else value
+

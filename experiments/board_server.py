@@ -1,0 +1,316 @@
+"""The web application of ``savanna serve``: the page and its JSON API, on Starlette.
+
+Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}``, and the server
+goes on answering):
+
+    GET  /                         the page (static/board.html, board.js, board.css)
+    GET  /api/info                 games and their options, agents, limits, served folders
+    POST /api/tables               a new game {game, options, seats, seed}; its view
+    GET  /api/tables/{id}?seat=P   the game as seat P sees it (no seat: a spectator)
+    POST /api/tables/{id}/move     {seat, action, version}: a human move, then the agents'
+    POST /api/tables/{id}/advance  {seat}: one agent move (a game of agents only, step by step)
+    POST /api/tables/{id}/undo     {seat}: take back the last human move
+    POST /api/analyses             {agent, table+seat | file+game+ply | game+options+position}
+    GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
+    GET  /api/files                records, ladder and tournament files in the served folders
+    GET  /api/records?file=F       the games of a records file
+    GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
+    GET  /api/ratings?file=F       a ladder's or a tournament's table
+
+Searches (agents' moves, analyses) run on worker threads, never on the event loop, bounded by
+``Limits``: simulations checked when an agent is named, an agent's move given at most
+``max_seconds`` (then a 503, and the game waits at that move).
+"""
+import asyncio
+import concurrent.futures
+import itertools
+import json
+import math
+from pathlib import Path
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from savanna.agents import AGENTS
+from savanna.errors import clip
+from savanna.experiments.arguments import option_names
+from savanna.experiments.board_analysis import AnalysisJob
+from savanna.experiments.board_files import Replays, list_files, read_table
+from savanna.experiments.board_play import BadRequest, Table, parse_options
+from savanna.numbers import parse_int
+from savanna.registry import GAMES
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 2**16
+MAX_JOBS = 64
+PLAYED = ("zebres", "bonobo", "banjooli")  # the games the page offers (connect_four: API only)
+
+
+def create_app(limits, workers=2):
+    """The Starlette application for ``limits`` (``board_play.Limits``), with ``workers``
+    threads for searches."""
+    tables, jobs = {}, {}
+    replays = Replays(limits.folders)
+    pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="savanna-search")
+    searches = anyio.CapacityLimiter(workers)
+    job_ids = itertools.count(1)
+
+    def table_of(request):
+        table = tables.get(request.path_params["id"])
+        if table is None:
+            raise BadRequest(f"no game {clip(request.path_params['id'])} on this server (it "
+                             "may have ended before a restart)", 404)
+        return table
+
+    async def search(fn, *args):
+        """``fn(*args)`` on a worker thread, given at most ``limits.max_seconds``."""
+        try:
+            with anyio.fail_after(limits.max_seconds):
+                return await anyio.to_thread.run_sync(fn, *args, limiter=searches,
+                                                      abandon_on_cancel=True)
+        except TimeoutError:
+            raise BadRequest(f"the search took longer than {limits.max_seconds:g} s "
+                             "(savanna serve --max-seconds); try again", 503) from None
+
+    async def play_agents(table):
+        while (chosen := await search(table.agent_move)) is not None:
+            table.apply_agent(*chosen)
+
+    # ----- the page ---------------------------------------------------------------------
+    async def page(request):
+        return FileResponse(STATIC / "board.html")
+
+    async def info(request):
+        games = {name: {"options": option_names(name)} for name in GAMES}
+        return reply({"games": games, "played": list(PLAYED), "agents": sorted(AGENTS),
+                      "limits": {"max_sims": limits.max_sims,
+                                 "max_seconds": limits.max_seconds},
+                      "folders": [str(f) for f in limits.folders]})
+
+    # ----- play ---------------------------------------------------------------------------
+    async def new_table(request):
+        body = await json_body(request, {"game", "options", "seats", "seed"})
+        table = Table.new(body.get("game"), body.get("options"), body.get("seats"),
+                          body.get("seed"), limits)
+        while len(tables) >= limits.max_tables:  # the oldest game goes first
+            del tables[next(iter(tables))]
+        tables[table.id] = table
+        seat = first_human(table)
+        if seat is not None:  # the agents seated before the first human play at once
+            async with lock_of(table):
+                await play_agents(table)
+        return reply(table.view(seat))
+
+    async def view(request):
+        table = table_of(request)
+        return reply(table.view(query_int(request, "seat", optional=True)))
+
+    async def move(request):
+        table = table_of(request)
+        body = await json_body(request, {"seat", "action", "version"})
+        async with lock_of(table):
+            table.move(body.get("seat"), body.get("action"), body.get("version"))
+            await play_agents(table)
+        return reply(table.view(body["seat"]))
+
+    async def advance(request):
+        table = table_of(request)
+        body = await json_body(request, {"seat"})
+        async with lock_of(table):
+            chosen = await search(table.agent_move)
+            if chosen is None:
+                raise BadRequest("no agent is to move", 409)
+            table.apply_agent(*chosen)
+        return reply(table.view(body.get("seat")))
+
+    async def undo(request):
+        table = table_of(request)
+        body = await json_body(request, {"seat"})
+        async with lock_of(table):
+            table.undo()
+        return reply(table.view(body.get("seat")))
+
+    locks = {}
+
+    def lock_of(table):
+        return locks.setdefault(table.id, asyncio.Lock())
+
+    # ----- analysis -----------------------------------------------------------------------
+    async def new_analysis(request):
+        body = await json_body(request, {"agent", "table", "seat", "file", "game", "ply",
+                                         "options", "position", "seed"})
+        game, row, hide, seat = source_position(body)
+        job = AnalysisJob(game, row, body.get("agent"), limits,
+                          seed=body.get("seed") if isinstance(body.get("seed"), int) else 0,
+                          hide_position=hide)
+        if sum(not j.done for j in jobs.values()) >= MAX_JOBS:
+            raise BadRequest(f"{MAX_JOBS} analyses are running; cancel one or wait", 429)
+        for key in [k for k, j in jobs.items() if j.done][: max(0, len(jobs) - MAX_JOBS)]:
+            del jobs[key]
+        key = f"a{next(job_ids)}"
+        jobs[key] = job
+        asyncio.get_running_loop().run_in_executor(pool, job.run)
+        svg = game.render_svg(row, seat if hide else None)
+        return reply({"id": key, "svg": svg, **job.status()})
+
+    def source_position(body):
+        """(game, row, whether it hides secrets, the seat that asks) of an analysis request."""
+        if "table" in body:
+            table = tables.get(body["table"]) if isinstance(body["table"], str) else None
+            if table is None:
+                raise BadRequest(f"no game {clip(body['table'])} on this server", 404)
+            hidden = not table.game.perfect_information and not table.over
+            seat = body.get("seat")
+            if hidden and (seat != table.to_move or table.seats[seat] is not None):
+                raise BadRequest("in a game with secrets, only the human to move may "
+                                 "analyse the position before the end", 409)
+            return table.game, table.state.copy(), hidden, seat
+        if "file" in body:
+            _, game, states, plies = replays.game(body["file"], body.get("game"))
+            ply = body.get("ply")
+            if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(plies):
+                raise BadRequest(f"ply must be in 0..{len(plies) - 1}, got {clip(ply)}")
+            return game, states[plies[ply]: plies[ply] + 1], False, None
+        if "position" in body:
+            text = body["position"]
+            if not isinstance(text, str) or len(text) > limits.max_text:
+                raise BadRequest(f"position must be a text of at most {limits.max_text} "
+                                 f"characters in the game's notation, got {clip(text)}")
+            if body.get("game") not in GAMES:
+                raise BadRequest(f"game must be one of {', '.join(GAMES)}, got "
+                                 f"{clip(body.get('game'))}")
+            _, game = parse_options(body["game"], body.get("options") or [], limits)
+            try:
+                return game, game.from_text(text), False, None
+            except ValueError as err:
+                raise BadRequest(f"malformed position: {err}") from None
+        raise BadRequest("say what to analyse: table (and seat), file (game, ply), or game "
+                         "(options) and position")
+
+    async def analysis(request):
+        job = jobs.get(request.path_params["id"])
+        if job is None:
+            raise BadRequest(f"no analysis {clip(request.path_params['id'])}", 404)
+        if request.method == "DELETE":
+            job.cancel()
+        return reply(job.status())
+
+    # ----- files ----------------------------------------------------------------------------
+    async def files(request):
+        return reply({"files": await anyio.to_thread.run_sync(list_files, limits.folders)})
+
+    async def records(request):
+        file = query(request, "file")
+        return reply({"file": file, "games": await anyio.to_thread.run_sync(
+            replays.listing, file)})
+
+    async def replay(request):
+        file = query(request, "file")
+        game, ply = query_int(request, "game"), query_int(request, "ply")
+        seat = query_int(request, "seat", optional=True)
+        return reply(await anyio.to_thread.run_sync(replays.frame, file, game, ply, seat))
+
+    async def ratings(request):
+        file = query(request, "file")
+        return reply(await anyio.to_thread.run_sync(read_table, file, limits.folders))
+
+    # ----- errors -------------------------------------------------------------------------
+    async def bad_request(request, err):
+        return reply({"error": one_line(err)}, err.status)
+
+    async def http_error(request, err):
+        message = {404: f"no such route {request.url.path!r}; see GET /api/info",
+                   405: f"{request.method} is not allowed on {request.url.path}"}
+        return reply({"error": message.get(err.status_code, one_line(err.detail))},
+                     err.status_code)
+
+    async def server_error(request, err):
+        return reply({"error": f"internal error: {one_line(err)}"}, 500)
+
+    routes = [
+        Route("/", page),
+        Route("/api/info", info),
+        Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/tables/{id}", view),
+        Route("/api/tables/{id}/move", move, methods=["POST"]),
+        Route("/api/tables/{id}/advance", advance, methods=["POST"]),
+        Route("/api/tables/{id}/undo", undo, methods=["POST"]),
+        Route("/api/analyses", new_analysis, methods=["POST"]),
+        Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
+        Route("/api/files", files),
+        Route("/api/records", records),
+        Route("/api/replay", replay),
+        Route("/api/ratings", ratings),
+        Mount("/static", StaticFiles(directory=STATIC)),
+    ]
+    app = Starlette(routes=routes, exception_handlers={
+        BadRequest: bad_request, HTTPException: http_error, Exception: server_error})
+    app.state.tables, app.state.jobs = tables, jobs
+    return app
+
+
+def first_human(table):
+    return next((p for p, agent in enumerate(table.seats) if agent is None), None)
+
+
+async def json_body(request, allowed):
+    """The request's JSON object, with only ``allowed`` keys, at most ``MAX_BODY`` bytes."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        raise BadRequest("the request body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise BadRequest(f"the request body must be a JSON object, got {clip(data)}")
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise BadRequest(f"unknown field {clip(unknown[0])}; allowed: "
+                         f"{', '.join(sorted(allowed))}")
+    return data
+
+
+def query(request, name):
+    value = request.query_params.get(name)
+    if value is None:
+        raise BadRequest(f"missing query parameter {name}")
+    return value
+
+
+def query_int(request, name, optional=False):
+    value = request.query_params.get(name)
+    if value is None or (optional and value in ("", "none")):
+        if optional:
+            return None
+        raise BadRequest(f"missing query parameter {name} (an int)")
+    try:
+        return parse_int(value)
+    except ValueError:
+        raise BadRequest(f"{name} must be an int, got {clip(value)}") from None
+
+
+def one_line(err):
+    return str(err).replace("\n", " ")[:2000]
+
+
+def reply(data, status=200):
+    """A JSON response (NaN and infinities as null)."""
+    return Response(json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":")),
+                    status, media_type="application/json")
+
+
+def _finite(x):
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
