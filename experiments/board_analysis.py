@@ -7,9 +7,14 @@ a round starts only while the time allowed (``Limits.max_seconds``) is not spent
 ends with the last round finished. The result is the analysis' JSON with, for every move, where
 it sits on the board (``Game.move_spots``) for the heat map.
 
->>> job = AnalysisJob(game, row, "mcts:sims=400", Limits(), seed=0)
+>>> from savanna import make_game
+>>> from savanna.experiments.board_play import Limits
+>>> game = make_game("zebres")
+>>> job = AnalysisJob(game, game.from_text("z...../..G.../....../.l..../...... g 21 - move"),
+...                   "mcts:sims=400", Limits(), seed=0)
 >>> job.run()            # on a worker thread in the server
->>> job.status()["result"]["moves"][0]
+>>> job.status()["result"]["moves"][0]["move"]
+'impala +...'
 """
 import threading
 import time

@@ -62,7 +62,12 @@ def run(args, extra=None):
     for folder in args.folders:
         if not folder.is_dir():
             raise ValueError(f"{folder} is not a folder")
-    args.save.mkdir(parents=True, exist_ok=True)
+    if args.save.exists() and not args.save.is_dir():
+        raise ValueError(f"--save {args.save} is not a folder")
+    try:
+        args.save.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"--save {args.save}: cannot make the folder ({err.strerror})") from None
     folders = tuple(dict.fromkeys(p.resolve() for p in [*args.folders, args.save]))
     limits = Limits(max_sims=args.max_sims, max_seconds=args.max_seconds, folders=folders,
                     save=args.save.resolve())

@@ -161,6 +161,16 @@ TABLE = [
     (["replay", "{records}", "--gif", "/proc/x.gif"], "replay", "cannot write in folder"),
     (["replay", "{records}", "--svg", "{existing_svg}"], "replay", "exists; give a new file"),
     (["replay", "{records}", "--gif", "{full}"], "replay", "is a folder, not a file"),
+    # serve (each refused before the server starts)
+    (["serve", "--port", HUGE], "serve", expected_int(1, 65535)),
+    (["serve", "--port", WIDE], "serve", expected_int(1, 65535)),
+    (["serve", "--max-sims", HUGE], "serve", expected_int(1, 10**7)),
+    (["serve", "--workers", "0"], "serve", expected_int(1, 64)),
+    (["serve", "--max-seconds", "0"], "serve", "--max-seconds must be in (0, 3600], got 0"),
+    (["serve", "--max-seconds", WIDE], "serve", "must be a finite number, got '５'"),
+    (["serve", "{file}"], "serve", "file.txt is not a folder"),
+    (["serve", "--save", "{file}"], "serve", "--save file.txt is not a folder"),
+    (["serve", "--frobnicate"], "serve", "unrecognized arguments"),
     # sweep, bench, warmup, demo
     (["sweep", "ppo", "zebres", "--trials", WIDE], "sweep", COUNT),
     (["sweep", "ppo", "zebres", "--rungs", HUGE], "sweep", COUNT),
