@@ -35,13 +35,18 @@ The move and the policy target (``root_results``): the improved policy
 ``softmax(log prior + sigma(q))`` over the legal actions, and the action maximising
 ``gumbel + log prior + sigma(q)`` among the most visited.
 
-**Chance nodes are sampled** on the way down (``select_chance``, with the outcome
-probabilities), not expanded into an expectation: a descent then costs one network evaluation
-whatever the branching (a Bonobo draw has up to 8 outcomes; weighting every outcome would need
-all of their children evaluated before any value could be backed up), the estimate is unbiased,
-and a chance node's value converges to the expectation as its visits grow, the way Stochastic
-MuZero and OpenSpiel's MCTS treat chance. With 16-64 simulations the Gumbel root's values are
-noisier after a chance node than after a decision, which sequential halving tolerates.
+**Chance nodes.** A descent through a chance node follows one outcome, so a simulation still
+costs one network evaluation whatever the branching (a Bonobo draw has up to 8 outcomes). By
+default (``expect_chance`` False) the outcome is sampled with its probability
+(``select_chance``) and the node's value is the mean of the returns through it: unbiased, and
+the expectation as its visits grow, as OpenSpiel's MCTS treats chance. With ``expect_chance``
+(Stochastic MuZero's chance nodes, Antonoglou et al. 2022) the outcome is the one furthest
+behind its probability (``select_outcome``: the largest ``p(o) - N(o) / (1 + sum N)``, so the
+visits follow the probabilities without sampling noise) and, after each backup, every chance
+node on the path takes as its value the expectation ``sum p(o) V(o) / sum p(o)`` over its
+visited outcomes (``expect_chance_values``), the difference passed up to its ancestors: one
+lucky roll no longer weighs as much as its count of visits says, and once every outcome has
+been visited the node's value is the exact expectation of its outcomes' values.
 
 A template: ``savanna.agents.alphazero.compiled_az`` binds it through ``Game.compiled`` (the game's
 kernels, ``A``, ``C``; see ``savanna.binding``) with the MCTS helpers named above.
@@ -209,9 +214,52 @@ def select_interior(nodes, values, rewards, raw, log_priors, node, value_scale, 
 
 
 @njit(cache=True)
+def select_outcome(nodes, node):
+    """The outcome of chance node ``node`` furthest behind its probability: the largest
+    ``p(o) - N(o) / (1 + sum N)`` (the first of equals)."""
+    nd = nodes[node]
+    first, n = nd.first_child, nd.num_children
+    best, best_score = first, -np.inf
+    for k in range(first, first + n):
+        score = nodes[k].prior - nodes[k].visits / (1.0 + nd.visits)
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+@njit(cache=True)
+def expect_chance_values(nodes, values, rewards, leaf, delta):
+    """After a backup from ``leaf``: every chance node on its path, from the bottom up, takes
+    ``visits * sum p(o) V(o) / sum p(o)`` (over its visited outcomes ``o``, ``V(o)`` the return
+    through ``o``) as its value sum, and the change is added to its ancestors' sums (their
+    visits are unchanged, so the change of their mean is the same). ``delta``: scratch."""
+    k = leaf
+    while k >= 0:
+        nd = nodes[k]
+        if nd.player == CHANCE and nd.visits > 0:
+            mass = 0.0
+            delta[:] = 0.0
+            for j in range(nd.first_child, nd.first_child + nd.num_children):
+                ch = nodes[j]
+                if ch.visits > 0:
+                    mass += ch.prior
+                    for q in range(len(delta)):
+                        delta[q] += ch.prior * (rewards[j, q] + values[j, q] / ch.visits)
+            for q in range(len(delta)):
+                expected = nd.visits * delta[q] / mass
+                delta[q] = expected - values[k, q]
+                values[k, q] = expected
+            j = nd.parent
+            while j >= 0:
+                values[j, :] += delta
+                j = nodes[j].parent
+        k = nd.parent
+
+
+@njit(cache=True)
 def descend(nodes, values, rewards, raw, log_priors, states, counts, gumbel, table, sims_done,
-            num_sims, value_scale, maxvisit_init, value_range, streams, leaves, leaf_games, obs,
-            masks, players):
+            num_sims, value_scale, maxvisit_init, value_range, expect_chance, streams, leaves,
+            leaf_games, obs, masks, players):
     """One round: every game with simulations left descends to a leaf (written as leaf ``j``
     of the round, with ``leaf_games[j] = g``); simulations that reach the end of the game are
     backed up at once and the game descends again. Returns ``(leaves, short)``: ``short`` is
@@ -238,7 +286,8 @@ def descend(nodes, values, rewards, raw, log_priors, states, counts, gumbel, tab
                     full = True
                     break
                 if nd.player == CHANCE:
-                    child = select_chance(nodes, node, stream)
+                    child = (select_outcome(nodes, node) if expect_chance
+                             else select_chance(nodes, node, stream))
                 elif node == g:
                     child = select_root(nodes, values, rewards, raw, log_priors, g, gumbel,
                                         table, value_scale, maxvisit_init, value_range, q)
@@ -256,6 +305,8 @@ def descend(nodes, values, rewards, raw, log_priors, states, counts, gumbel, tab
             if nodes[node].player == TERMINAL:
                 ret[:] = 0.0
                 backup(nodes, values, rewards, node, ret)
+                if expect_chance:
+                    expect_chance_values(nodes, values, rewards, node, ret)
                 sims_done[g] += 1
                 continue
             write_leaf(nodes, states, node, collected, leaves, obs, masks, players, actions)
@@ -267,10 +318,11 @@ def descend(nodes, values, rewards, raw, log_priors, states, counts, gumbel, tab
 
 @njit(cache=True)
 def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, leaves,
-                      leaf_games, players, priors, relative_values, sims_done):
+                      leaf_games, players, priors, relative_values, sims_done, expect_chance):
     """Gives leaf ``j`` its children with ``priors[j]`` and backs up its value vector,
-    ``relative_values[j]`` rotated from its player's seat to absolute seats; counts the
-    simulation of its game. The caller leaves room for ``len(leaves) * A`` nodes."""
+    ``relative_values[j]`` rotated from its player's seat to absolute seats (then, with
+    ``expect_chance``, the expectations of the chance nodes above it); counts the simulation
+    of its game. The caller leaves room for ``len(leaves) * A`` nodes."""
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     num_players = values.shape[1]
@@ -285,6 +337,8 @@ def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, l
         for k in range(first, first + nodes[leaf].num_children):
             log_priors[k] = math.log(max(nodes[k].prior, TINY_PRIOR))
         backup(nodes, values, rewards, leaf, ret)
+        if expect_chance:
+            expect_chance_values(nodes, values, rewards, leaf, ret)
         sims_done[leaf_games[j]] += 1
 
 

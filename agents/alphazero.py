@@ -106,6 +106,9 @@ class AZConfig:
     determinizations: int = setting(1, "hidden information: search trees per state, each from "
                                        "its own draw of the hidden cards (sims split "
                                        "between them)", most=1024)
+    expect_chance: bool = setting(False, "chance nodes as Stochastic MuZero's: outcomes "
+                                         "followed by probability, values their expectation "
+                                         "(False: sampled and averaged)")
     hidden: tuple = setting((128, 128), "hidden layer widths")
     lr: float = setting(1e-3, "learning rate")
     weight_decay: float = setting(1e-4, "weight decay of the optimizer")
@@ -247,14 +250,19 @@ class GumbelSearch:
                         trees' mean improved policy, whose mean is the policy target
                         (determinized search, as ``mcts``' ``determinizations``: one draw makes
                         the search plan against cards the opponents may not hold)
+        expect_chance   chance nodes as Stochastic MuZero's: the outcome furthest behind its
+                        probability is followed and a chance node's value is the expectation
+                        over its visited outcomes (False: outcomes sampled, values averaged)
 
     ``stats`` adds up the seconds spent in the compiled search and in the evaluator, and the
     leaves evaluated, for throughput reports.
     """
 
     def __init__(self, game, sims=32, max_considered=16, value_scale=0.1, maxvisit_init=50.0,
-                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0, determinizations=1):
+                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0, determinizations=1,
+                 expect_chance=False):
         self.game = game
+        self.expect_chance = bool(expect_chance)
         self.trees = 1 if game.perfect_information else int(determinizations)
         self.sims = -(-int(sims) // self.trees)  # per tree
         self.table = _az_kernels.considered_visits(int(max_considered), self.sims)
@@ -308,7 +316,8 @@ class GumbelSearch:
             pool.reserve(n * self.width, 2 * n)
             got, short = k.descend(*pool.arrays, gumbel, self.table, sims_done, self.sims,
                                    self.value_scale, self.maxvisit_init, self.value_range,
-                                   streams, leaves, leaf_games, obs, masks, leaf_players)
+                                   self.expect_chance, streams, leaves, leaf_games, obs, masks,
+                                   leaf_players)
             if got:
                 self.stats["search_seconds"] += time.perf_counter() - started
                 self._evaluate(evaluate, got, leaves, leaf_games, obs, masks, leaf_players,
@@ -358,7 +367,7 @@ class GumbelSearch:
         self.kernels.expand_and_backup(
             *self.pool.arrays, leaves[:got],
             leaf_games[:got], players[:got], np.ascontiguousarray(priors, np.float64),
-            np.ascontiguousarray(values, np.float32), sims_done)
+            np.ascontiguousarray(values, np.float32), sims_done, self.expect_chance)
         self.stats["search_seconds"] += time.perf_counter() - started
 
     def _playouts(self, leaves, players, rng):
@@ -419,7 +428,7 @@ class SelfPlay:
         self.net = AZNet.for_game(game, cfg.hidden).eval()
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
                                    cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight,
-                                   cfg.value_range, cfg.determinizations)
+                                   cfg.value_range, cfg.determinizations, cfg.expect_chance)
         self.states = game.init(cfg.games, rng)
         self.collected = np.zeros((cfg.games, game.num_players), np.float64)
         self.episode = np.arange(cfg.games, dtype=np.int64)

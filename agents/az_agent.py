@@ -131,13 +131,14 @@ class AZAgent(AZPolicyAgent):
 
     def __init__(self, checkpoint: str, sims: int = 100, max_considered: int = 16,
                  gumbel_scale: float = 0.0, rollout_weight: float | None = None,
-                 time_budget: float | None = None, determinizations: int | None = None):
+                 time_budget: float | None = None, determinizations: int | None = None,
+                 expect_chance: bool | None = None):
         super().__init__(checkpoint)
         self._configure(sims, max_considered, gumbel_scale, rollout_weight, time_budget,
-                        determinizations)
+                        determinizations, expect_chance)
 
     def _configure(self, sims=100, max_considered=16, gumbel_scale=0.0, rollout_weight=None,
-                   time_budget=None, determinizations=None):
+                   time_budget=None, determinizations=None, expect_chance=None):
         check_int("sims", sims, 1, MAX_SIMS)
         check_int("max_considered", max_considered, 1, MAX_SIMS)
         if determinizations is not None:
@@ -153,6 +154,7 @@ class AZAgent(AZPolicyAgent):
         self.rollout_weight = rollout_weight  # None: as the network was trained
         self.time_budget = None if time_budget is None else float(time_budget)
         self.determinizations = determinizations  # None: as the network was trained
+        self.expect_chance = None if expect_chance is None else bool(expect_chance)  # the same
         self._searches = {}  # (game key, sims) -> its GumbelSearch, MAX_SEARCHES at most
         self._round_seconds = deque(maxlen=32)  # (states, seconds per simulation round)
 
@@ -168,6 +170,8 @@ class AZAgent(AZPolicyAgent):
             out["time_budget"] = self.time_budget
         if self.determinizations is not None:
             out["determinizations"] = self.determinizations
+        if self.expect_chance is not None:
+            out["expect_chance"] = self.expect_chance
         return out
 
     def new_search(self, game, sims=None):
@@ -184,7 +188,8 @@ class AZAgent(AZPolicyAgent):
                             trained.get("value_scale", 0.1), trained.get("maxvisit_init", 50.0),
                             self.gumbel_scale, own_or_trained("rollout_weight", 0.0),
                             trained.get("value_range", 0.0),
-                            own_or_trained("determinizations", 1))
+                            own_or_trained("determinizations", 1),
+                            own_or_trained("expect_chance", False))
 
     @torch.no_grad()
     def act(self, game, states, rng):

@@ -66,6 +66,9 @@ class FitConfig:
                                          "of a random playout in a leaf's value")
     determinizations: int = setting(1, "az's search with this network by default: trees per "
                                        "state from draws of the hidden cards", most=1024)
+    expect_chance: bool = setting(False, "az's search with this network by default: chance "
+                                         "nodes' values their expectation (Stochastic "
+                                         "MuZero's) rather than sampled")
     prune_policy: bool = setting(False, "policy target: the teacher's visits pruned of those "
                                         "exploration forced (KataGo's policy target pruning, "
                                         "with the first dataset's teacher's c and "
@@ -336,7 +339,8 @@ def save_model(result: FitResult, path, half=True):
     config = AZConfig(game=data_cfg["game"], game_options=data_cfg["game_options"],
                       hidden=result.config.hidden, gumbel_scale=0.0,
                       rollout_weight=result.config.rollout_weight,
-                      determinizations=result.config.determinizations)
+                      determinizations=result.config.determinizations,
+                      expect_chance=result.config.expect_chance)
     model = {k: (v.half() if half and v.is_floating_point() else v)
              for k, v in result.net.state_dict().items()}
     save_checkpoint(network_contents(result.game, config, model, extra={

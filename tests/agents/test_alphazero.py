@@ -131,6 +131,24 @@ def test_chance_nodes_back_up_the_expected_values():
     assert values[legal] == pytest.approx(per_action[legal], abs=0.08)
 
 
+def test_chance_expansion_gives_the_exact_expectation():
+    """Player 0 moves, two dice are rolled (36 outcomes), player 1's positions are leaves
+    valued exactly: 72 simulations visit each leaf of both moves once when the dice follow
+    their probabilities, and the backed-up values are then the exact expectations; sampled
+    dice visit some leaves twice and miss others."""
+    game = DiceRace()
+    s = game.from_text("pos=6,6 dice=2,2 to_move=0 turns_left=2 over=0")
+    _, per_action = solve(game, s)
+    legal = game.legal_mask(s)[0]
+    errors = {}
+    for expect in (True, False):
+        search = GumbelSearch(game, sims=72, gumbel_scale=0.0, expect_chance=expect)
+        search.run(s, race_evaluator, np.random.default_rng(2))
+        errors[expect] = np.abs(search.action_values(0)[legal] - per_action[legal]).max()
+    assert errors[True] < 1e-5
+    assert errors[False] > 0.01
+
+
 @pytest.mark.parametrize("cards", [(4, 1, 2), (0, 3, 2), (2, 4, 3)])
 def test_three_player_trees_back_up_each_seats_values(cards):
     game = OpenHighCard()
