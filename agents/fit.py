@@ -30,7 +30,13 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from savanna.agents.alphazero import AZConfig, az_loss, network_contents, save_checkpoint
+from savanna.agents.alphazero import (
+    AZConfig,
+    az_loss,
+    load_checkpoint,
+    network_contents,
+    save_checkpoint,
+)
 from savanna.agents.distill import Dataset, teacher_settings
 from savanna.agents.features import active_features
 from savanna.agents.networks import AZNet
@@ -61,6 +67,8 @@ class FitConfig:
     patience: int = setting(6, "evaluations without a better held-out value error before "
                                "stopping", most=10**9)
     seed: int = setting(0, "random seed")
+    init: str = setting("", "a checkpoint (az's, or a fit's model.pt) whose network the fit "
+                            "starts from, its hidden widths those of --hidden; '': a new one")
     threads: int = setting(1, "torch threads", most=1024)
     rollout_weight: float = setting(0.0, "az's search with this network by default: the weight "
                                          "of a random playout in a leaf's value")
@@ -172,6 +180,8 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
     held_inputs = [batches.inputs(rows) for rows in np.array_split(
         held, max(1, len(held) // 8192))]
     net = AZNet.for_game(game, cfg.hidden)
+    if cfg.init:
+        net.load_state_dict(start_weights(cfg, game))
     model = ScoreHead(net, game.num_players) if cfg.score_weight > 0 else net
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     schedule = torch.optim.lr_scheduler.LambdaLR(
@@ -226,6 +236,17 @@ def fit(data: Dataset, config: FitConfig, progress=True, write=print) -> FitResu
     report.update(train_positions=int(len(train)), heldout_positions=int(len(held)),
                   steps=curve[-1]["step"], seconds=curve[-1]["seconds"])
     return FitResult(net, game, cfg, data.config.to_dict(), report, curve)
+
+
+def start_weights(config, game):
+    """The float32 weights of ``config.init``, checked to fit ``config.hidden``."""
+    data = load_checkpoint(config.init, game)
+    hidden = tuple(data["config"]["hidden"])
+    if hidden != config.hidden:
+        raise ValueError(f"{clip(config.init)} holds a network of hidden widths {hidden}, the "
+                         f"fit's are {config.hidden}: give --hidden "
+                         f"{','.join(map(str, hidden))}")
+    return {k: v.float() for k, v in data["model"].items()}
 
 
 class ScoreHead(torch.nn.Module):

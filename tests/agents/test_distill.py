@@ -137,6 +137,20 @@ def test_fitting_reaches_the_solvers_values(nim_data):
     assert agree.mean() >= 0.9, (agree.mean(), len(states))
 
 
+def test_a_fit_can_start_from_a_model(nim_data, tmp_path):
+    game = Nim()
+    data = load_dataset(nim_data, game=game)
+    first = fit(data, SMALL_FIT, progress=False)
+    save_model(first, tmp_path / "model.pt")
+    again = fit(data, dataclasses.replace(SMALL_FIT, init=str(tmp_path / "model.pt"), steps=1,
+                                          lr=1e-7), progress=False)
+    for key, value in first.net.state_dict().items():  # float16 in the file
+        assert torch.allclose(again.net.state_dict()[key], value, atol=2e-3), key
+    with pytest.raises(ValueError, match="hidden widths"):
+        fit(data, dataclasses.replace(SMALL_FIT, hidden=(16,), init=str(tmp_path / "model.pt")),
+            progress=False)
+
+
 def test_train_az_starts_from_a_fitted_model_or_from_data(nim_data, tmp_path):
     game = Nim()
     fit_config = dataclasses.replace(SMALL_FIT, rollout_weight=0.25, determinizations=3)
