@@ -239,6 +239,13 @@ class BanjooliGame(Game):
             phase=int(r["phase"]), dice=tuple(None if f < 0 else int(f) for f in r["dice"]),
             mover=int(r["mover"]), points=int(r["points"]), safe=int(r["safe"]), **berries)
 
+    def outcome_to_string(self, outcome):
+        """The name of chance outcome ``outcome``: the face a die shows, ``R B G Y P W``."""
+        if not 0 <= outcome < len(spec.FACES):
+            raise ValueError(f"chance outcome must be in 0..{len(spec.FACES) - 1}, "
+                             f"got {outcome!r}")
+        return spec.FACES[outcome]
+
     # ----- scores, hidden information, pictures ---------------------------------------------
     def _resample_hidden(self, s, player, rng):
         """The copies ``s`` made consistent with what ``player`` knows: the other seats' cards are

@@ -8,6 +8,7 @@
     python -m savanna.benchmarks --alphazero     # AlphaZero self-play speed on Zèbres, end to end
     python -m savanna.benchmarks --scaling       # the vector env on 1 and 2 threads, under load
     python -m savanna.benchmarks --training      # PPO and AlphaZero on one core and on two
+    python -m savanna.benchmarks --board         # savanna serve end to end, over HTTP
 """
 import argparse
 import datetime
@@ -109,6 +110,9 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
                         help="instead: PPO and AlphaZero training on one core and on two")
     parser.add_argument("--distill", action="store_true",
                         help="instead: the UCT teacher's self-play speed (savanna distill)")
+    parser.add_argument("--board", action="store_true",
+                        help="instead: savanna serve end to end (page load, az:baseline's "
+                             "replies, 20 games at once)")
     parser.add_argument("--gates", nargs="+", metavar="FIT_DIR",
                         help="instead: the gate reports of these savanna fit run folders")
     args = parser.parse_args(argv)
@@ -126,6 +130,8 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
         return scaling_main(args, when, command.strip(), where)
     if args.training:
         return training_main(args, when, command.strip(), where)
+    if args.board:
+        return board_main(args, when, command.strip(), where)
     if args.distill or args.gates:
         return distill_main(args, when, command.strip(), where)
     for name in available_games(args.games):
@@ -171,6 +177,18 @@ def validation_main(args, when, command, where):
     body = (f"## validation — cost of checking incoming states\n\n{when}; `{command}`; {where}\n\n"
             f"{validation.__doc__.strip()}\n\n" + table(rows) + "\n")
     return publish(args, "validation — cost of checking incoming states", body)
+
+
+def board_main(args, when, command, where):
+    """``--board``: the browser board end to end (``savanna.benchmarks.board``)."""
+    from savanna.benchmarks import board
+
+    rows = board.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
+    about = "\n\n".join(board.__doc__.strip().split("\n\n")[2:])  # after the command line
+    body = (f"## board — savanna serve end to end\n\n{when}; `{command}`; {where}\n\n"
+            f"{about}\n\nLoad average at the end: {os.getloadavg()[0]:.1f}.\n\n"
+            + table(rows) + "\n")
+    return publish(args, "board — savanna serve end to end", body)
 
 
 def alphazero_main(args, when, command, where):

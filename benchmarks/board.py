@@ -1,0 +1,166 @@
+"""The browser board (``savanna serve``) under use, end to end over HTTP.
+
+    python -m savanna.benchmarks --board
+
+The server runs as its own process (``python -m savanna.experiments serve``, two search
+threads), as a user starts it; this module only speaks HTTP to it and drives Debian's chromium
+with Playwright. Three measurements:
+
+* a warm page ready: the page loaded again (after a first load) until its script has fetched
+  what it needs (``body[data-ready]``), the median of 15 loads;
+* a human move answered by ``az:baseline`` (100 simulations): the round trip of one
+  ``POST /move`` on Zèbres, which returns after the network's search has replied, the median
+  over every move of several games (the first move of the first game, which loads the
+  network, left out);
+* 20 games played at once by 20 scripted clients (a random legal move at a time, every game
+  and player count in turn, against ``random``) to the end: the games finished, the requests
+  answered with an error, the wall time.
+"""
+import json
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["measure"]
+
+CONFIGS = (("zebres", []), ("bonobo", ["num_players=2"]), ("bonobo", ["num_players=4"]),
+           ("banjooli", ["num_players=2", "berries=true"]),
+           ("banjooli", ["num_players=5", "berries=true"]))
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def request(base, method, path, body=None):
+    """``(status, JSON)`` of one request."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def play(base, game, options, seats, rng, timings=None):
+    """Play a game to the end with random legal moves for the human (seat 0); the number of
+    requests that failed. ``timings`` receives each move's round trip in seconds."""
+    status, view = request(base, "POST", "/api/tables",
+                           {"game": game, "options": options, "seats": seats,
+                            "seed": int(rng.integers(2**31))})
+    errors = int(status != 200)
+    while status == 200 and not view["over"]:
+        move = view["moves"][rng.integers(len(view["moves"]))]
+        started = time.perf_counter()
+        status, view = request(base, "POST", f"/api/tables/{view['id']}/move",
+                               {"seat": 0, "action": move["action"],
+                                "version": view["version"]})
+        if timings is not None:
+            timings.append(time.perf_counter() - started)
+        errors += status != 200
+    return errors, status == 200 and view["over"]
+
+
+def seats(options):
+    """A human in seat 0 and ``random`` in the others."""
+    players = next((int(o.split("=")[1]) for o in options if o.startswith("num_players=")), 2)
+    return ["human"] + ["random"] * (players - 1)
+
+
+def serve(folder, port):
+    """The server process, once it answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "savanna.experiments", "serve", str(folder), "--port", str(port),
+         "--save", str(folder / "played"), "--workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for _ in range(600):
+        try:
+            request(f"http://127.0.0.1:{port}", "GET", "/api/info")
+            return process
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"savanna serve ended: {process.stderr.read()}") from None
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("savanna serve did not answer in 60 s")
+
+
+def page_ready(url, loads):
+    """Seconds from navigation to a ready page, for each of ``loads`` warm loads."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    times = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        for _ in range(loads):
+            started = time.perf_counter()
+            page.goto(url + f"?{len(times)}")
+            page.wait_for_selector("body[data-ready=true]")
+            times.append(time.perf_counter() - started)
+        browser.close()
+    return times
+
+
+def measure(quick=False, progress=print):
+    """``[(what, value, unit)]`` of the three measurements (see the module doc)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    rng = np.random.default_rng(0)
+    with tempfile.TemporaryDirectory() as folder:
+        process = serve(Path(folder), port)
+        try:
+            progress("page loads")
+            ready = page_ready(base + "/", 5 if quick else 15)
+            progress("az:baseline replies")
+            replies = []
+            for _ in range(1 if quick else 3):
+                play(base, "zebres", [], ["human", "az:baseline"], rng, replies)
+            replies = replies[1:]
+            progress("20 games at once")
+            for game, options in CONFIGS:  # compiled once before the clock starts
+                play(base, game, options, seats(options), rng)
+            outcomes = [None] * 20
+            seeds = rng.integers(2**31, size=20)
+
+            def client(k):
+                game, options = CONFIGS[k % len(CONFIGS)]
+                outcomes[k] = play(base, game, options, seats(options),
+                                   np.random.default_rng(seeds[k]))
+
+            started = time.perf_counter()
+            threads = [threading.Thread(target=client, args=(k,)) for k in range(20)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            wall = time.perf_counter() - started
+        finally:
+            process.terminate()
+            process.wait(10)
+    return [
+        (f"warm page ready (median of {len(ready)} loads)", 1000 * statistics.median(ready),
+         "ms"),
+        (f"a human move answered by az:baseline, 100 simulations (median of {len(replies)} "
+         "moves, Zèbres)", 1000 * statistics.median(replies), "ms"),
+        ("the same, 90th percentile", 1000 * float(np.percentile(replies, 90)), "ms"),
+        ("20 concurrent scripted games: finished", sum(o[1] for o in outcomes), "games"),
+        ("20 concurrent scripted games: requests answered with an error",
+         sum(o[0] for o in outcomes), "requests"),
+        ("20 concurrent scripted games: wall time to the last end", wall, "s"),
+    ]

@@ -1,0 +1,248 @@
+"""The browser board in a real headless Chromium (Debian's package, driven by Playwright for
+Python): whole games played by clicks against ``random``, a replay stepped with the slider
+and the arrow keys, analysis heat maps, the tables; no console error anywhere.
+
+One server (uvicorn on a thread) and one browser for the module. With
+``SAVANNA_SCREENSHOTS=folder`` each view is also photographed there (the docs' pictures:
+``SAVANNA_SCREENSHOTS=docs/images python -m pytest tests/web/test_browser.py``).
+"""
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+import uvicorn
+from playwright.sync_api import sync_playwright
+
+from savanna import make_game
+from savanna.agents import make_agent, tournament
+from savanna.experiments.board_play import Limits
+from savanna.experiments.board_server import create_app
+from savanna.records import read_record
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK),
+    reason="no chromium: the browser tests need Debian's chromium (make test installs it)")
+# Headless, and nothing reaching out (Playwright's own browser download is never used).
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
+TIMEOUT_MS = 120_000
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The server's address and folder (a recorded tournament of random and greedy in it)."""
+    folder = tmp_path_factory.mktemp("served")
+    result = tournament(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
+                        games_per_pair=2, seed=0, workers=1, record=True, progress=False)
+    result.save(folder / "tour")
+    limits = Limits(max_sims=500, max_seconds=60, folders=(folder,), save=folder / "played")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}/", folder
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    """A fresh page on the board, ready; its console errors must stay none."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served[0])
+    page.wait_for_selector("body[data-ready=true]")
+    yield page
+    assert errors == []
+    assert page.locator("#error").text_content() == ""
+    page.close()
+
+
+def shoot(page, name):
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"board-{name}.png"))
+
+
+def board_state(page):
+    return page.locator("#board").get_attribute("data-state")
+
+
+def click_and_wait(page, target):
+    """Click ``target`` and wait for the board to show a new position."""
+    before = board_state(page)
+    target.click()
+    page.wait_for_function(f"document.querySelector('#board').dataset.state !== '{before}' "
+                           "|| document.querySelector('#result').dataset.returns")
+
+
+def new_game(page, game, options, seats):
+    page.select_option("#game", game)
+    page.fill("#options", options)
+    page.fill("#seats", seats)
+    page.click("#start")
+    page.wait_for_selector("#moves button")
+
+
+@pytest.mark.parametrize("game, options, seats", [
+    ("zebres", "", "human,random"),
+    ("bonobo", "num_players=2", "human,random"),
+    ("bonobo", "num_players=4", "human,random,random,random"),
+    ("banjooli", "num_players=2 berries=true", "human,random"),
+    ("banjooli", "num_players=5 berries=true", "human,random,random,random,random"),
+], ids=["zebres", "bonobo-2", "bonobo-4", "banjooli-2-berries", "banjooli-5-berries"])
+def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, game, options,
+                                                                       seats):
+    """Moves with a place on the board are clicked there (a spot shared by several moves,
+    then the move's button); the others with their buttons."""
+    new_game(page, game, options, seats)
+    rng = np.random.default_rng(0)
+    clicks = board_clicks = 0
+    while page.locator("#result").get_attribute("data-returns") is None:
+        buttons = page.locator("#moves button")
+        actions = [int(a) for a in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
+        action = actions[rng.integers(len(actions))]
+        spots = page.locator(".hot").evaluate_all("cs => cs.map(c => c.dataset.actions)")
+        spot = next((k for k, s in enumerate(spots) if str(action) in s.split()), None)
+        if clicks == 4:
+            shoot(page, f"play-{game}-{seats.count(',') + 1}")
+        if spot is None:
+            click_and_wait(page, page.locator(f"#moves button[data-action='{action}']"))
+        elif len(spots[spot].split()) == 1:
+            click_and_wait(page, page.locator(".hot").nth(spot))
+            board_clicks += 1
+        else:
+            page.locator(".hot").nth(spot).click()
+            picked = page.locator(f"#moves button.picked[data-action='{action}']")
+            click_and_wait(page, picked)
+            board_clicks += 1
+        clicks += 1
+    shown = [float(x) for x in page.locator("#returns").text_content().split(", ")]
+    saved = re.fullmatch(r"saved to (.+)", page.locator("#saved").text_content())[1]
+    record = read_record(saved)
+    assert shown == record.returns and len(shown) == len(seats.split(","))
+    assert board_clicks > 0 or game == "banjooli"
+    if game == "banjooli":
+        shoot(page, f"end-{game}")
+
+
+def signature(svg_root):
+    """What a picture draws, in order: each shape's tag, place, colour and text."""
+    keys = ("x", "y", "cx", "cy", "r", "points", "fill", "width", "height")
+    return [(e.tag.rsplit("}", 1)[-1],) + tuple(e.get(k) for k in keys) + ((e.text or ""),)
+            for e in svg_root.iter()]
+
+
+def board_signature(page):
+    return [tuple(x) for x in page.evaluate("""() => {
+        const keys = ["x", "y", "cx", "cy", "r", "points", "fill", "width", "height"];
+        const svg = document.querySelector('#board svg');
+        return [svg, ...svg.querySelectorAll('*')].filter(e => !e.closest('.overlay'))
+            .map(e => [e.tagName, ...keys.map(k => e.getAttribute(k)),
+                       e.tagName === 'text' ? e.textContent : '']);
+    }""")]
+
+
+def test_a_replay_stepped_with_the_slider_and_the_keys_draws_the_record_states(page, served):
+    folder = served[1]
+    record = read_record(folder / "tour" / "records.jsonl", 1)
+    game = record.game()
+
+    def check(ply):
+        page.wait_for_function(f"document.querySelector('#ply-label').textContent"
+                               f".startsWith('move {ply} /')")
+        assert board_state(page) == str(record.ply_index(ply))
+        expected = signature(ET.fromstring(game.render_svg(record.position(ply))))
+        assert board_signature(page) == [tuple(x) for x in expected]
+
+    page.click("nav a[data-tab=replay]")
+    page.wait_for_selector("#replay-file option[value='tour/records.jsonl']", state="attached")
+    page.select_option("#replay-file", "tour/records.jsonl")
+    page.click("#games tr[data-index='1']")
+    check(0)
+    for ply in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        check(ply)
+    page.locator("#slider").fill("7")
+    check(7)
+    page.keyboard.press("ArrowLeft")
+    check(6)
+    page.click("#last")
+    check(record.plies)
+    shoot(page, "replay")
+    page.click("#first")
+    check(0)
+
+
+@pytest.mark.parametrize("agent", ["mcts:sims=200", "az:baseline,sims=32"])
+def test_an_analysis_draws_its_heat_map_on_the_board(page, agent):
+    new_game(page, "bonobo", "num_players=2", "human,random")
+    page.click("nav a[data-tab=analyse]")  # of the game's position
+    page.fill("#agent", agent)
+    page.click("#run-analysis")
+    page.wait_for_selector("#analysis[data-done=true]")
+    assert page.locator("#progress").get_attribute("value") == "4"
+    shares = [float(x) for x in page.locator("circle.heat:not(.prior)").evaluate_all(
+        "cs => cs.map(c => c.dataset.share)")]
+    assert len(shares) >= 2 and sum(shares) == pytest.approx(
+        1 - _share_of_draw(page), abs=0.01)
+    rows = page.locator("#analysis-table tr").count()
+    assert rows > 2
+    assert agent.split(":")[0] in page.locator("#analysis p").first.text_content()
+    shoot(page, f"analyse-{agent.split(':')[0]}")
+
+
+def _share_of_draw(page):
+    """The visit share of the one move without a place (Bonobo's draw), from the table."""
+    cells = page.locator("#analysis-table tr").evaluate_all(
+        "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    return sum(float(c[2].rstrip("%")) / 100 for c in cells[1:] if c[0] == "draw")
+
+
+def test_the_tournament_table_opens_its_games_in_the_replay_view(page):
+    page.click("nav a[data-tab=tables]")
+    page.wait_for_selector("#table-file option[value='tour/tournament.json']",
+                           state="attached")
+    page.select_option("#table-file", "tour/tournament.json")
+    page.wait_for_selector("#crosstable td.clickable")
+    assert page.locator("#ratings-table tr").count() == 3
+    shoot(page, "tables")
+    page.locator("#crosstable td.clickable").first.click()
+    page.wait_for_selector("#games tr.clickable")
+    assert page.locator("#games tr.clickable").count() == 2
+    page.locator("#games tr.clickable").first.click()
+    page.wait_for_selector("#replay-panel:not([hidden])")
+
+
+def test_a_game_in_progress_survives_a_reload(page):
+    new_game(page, "zebres", "", "human,random")
+    click_and_wait(page, page.locator("#moves button").first)
+    before = board_state(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_function(f"document.querySelector('#board').dataset.state === '{before}'")
+    assert page.locator("#moves button").count() > 0
+    page.click("#undo")
+    page.wait_for_function("document.querySelector('#board').dataset.state === '0'")
