@@ -2,7 +2,7 @@
 
     python -m savanna.benchmarks --board
 
-The server runs as its own process (``python -m savanna.experiments serve``, two search
+The server runs as its own process (the ``savanna serve`` command beside this Python, two search
 threads), as a user starts it; this module only speaks HTTP to it and drives Debian's chromium
 with Playwright. Three measurements:
 
@@ -79,8 +79,9 @@ def seats(options):
 
 def serve(folder, port):
     """The server process, once it answers."""
+    command = Path(sys.executable).with_name("savanna")  # the installed command, as users run it
     process = subprocess.Popen(
-        [sys.executable, "-m", "savanna.experiments", "serve", str(folder), "--port", str(port),
+        [str(command), "serve", str(folder), "--port", str(port),
          "--save", str(folder / "played"), "--workers", "2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     for _ in range(600):
