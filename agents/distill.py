@@ -4,15 +4,19 @@
 of ``part_games`` games searched together in one compiled call per move
 (``savanna.agents._distill_kernels``, on every numba thread), and writes each part as
 ``part-00000.npz`` beside ``dataset.json`` (the settings, the game and its options, the
-versions). A part depends only on the seed and its number, so a run that was stopped resumes
-with the next missing part, and the dataset is the same whatever the thread count.
+versions, and the SHA-256 of every part written). A part depends only on the seed and its
+number, so a run that was stopped resumes with the next missing part (the parts it keeps are
+checked first), and the dataset is the same whatever the thread count. One process at a time
+writes a dataset folder (``savanna.files.claimed``).
 
 Every decision is a row: the state itself (observations and legal masks are computed from it
 when needed, so a row costs about a hundred bytes), the player to move, its decision number in
 the game, the move played, the root's mean return vector (absolute seats), the returns
 collected before it, and the searched children (action, visits, the mover's mean return after
 it), stored end to end. Every game has its returns and final scores. ``load_dataset`` reads
-them back as one ``Dataset``, with value targets in the mover's relative seats.
+them back as one ``Dataset``, with value targets in the mover's relative seats, every part
+checked first (``savanna.agents.dataset_parts``: declared columns, ranges, checksums);
+``load_datasets`` merges several, refusing datasets that share games.
 
 The teacher (``Teacher``) searches the true state unless its spec names ``determinizations``:
 in a game with hidden information (Banjooli's prediction cards) the true-deal teacher's values
@@ -34,22 +38,33 @@ import numpy as np
 
 from savanna.agents import _distill_kernels
 from savanna.agents._mcts_kernels import NODE_DTYPE
+from savanna.agents.dataset_parts import PartShape, digest, read_part
 from savanna.agents.mcts import MCTSAgent, compiled_search
-from savanna.agents.settings import setting
-from savanna.errors import clip
-from savanna.files import atomic_write_bytes, atomic_write_text
+from savanna.agents.settings import setting, settings_from_dict
+from savanna.errors import clip, clip_path
+from savanna.files import (
+    CLAIM_FILE,
+    atomic_write_bytes,
+    atomic_write_text,
+    claimed,
+    parse_json,
+    read_text,
+)
 from savanna.game import CHANCE, TERMINAL, Game
-from savanna.metadata import package_version
+from savanna.metadata import game_options, package_version
 from savanna.registry import resolve_game
 from savanna.rng import make_streams
 
 __all__ = ["Dataset", "DistillConfig", "Teacher", "compiled_distill", "distill", "load_dataset",
-           "merge"]
+           "load_datasets", "merge"]
 
 FORMAT = "savanna-distill"
-VERSION = 1
+VERSION = 2  # 2: dataset.json records each part's SHA-256
 META_FILE = "dataset.json"
 MAX_GAMES = 10_000_000
+MAX_META_BYTES = 1 << 24  # dataset.json: its settings and one checksum per part
+TEACHER_SETTINGS = ("sims", "c", "rollouts", "determinizations")
+MAX_TREE_BYTES = 4 << 30  # the teacher's trees of one part, allocated at once
 
 
 @dataclass
@@ -70,6 +85,9 @@ class DistillConfig:
     seed: int = setting(0, "random seed")
 
     def __post_init__(self):
+        if not isinstance(self.game, str) or not isinstance(self.game_options, dict):
+            raise ValueError(f"game must be a name and game_options a dict, got "
+                             f"{clip(self.game)} and {clip(self.game_options)}")
         for name, low, high in (("games", 1, MAX_GAMES), ("part_games", 1, 65_536),
                                 ("sample_decisions", 0, 1 << 30), ("seed", 0, 1 << 63)):
             value = getattr(self, name)
@@ -81,11 +99,17 @@ class DistillConfig:
     def to_dict(self):
         return dataclasses.asdict(self)
 
+    @classmethod
+    def from_dict(cls, data):
+        return settings_from_dict(cls, data, "distill")
+
 
 def teacher_settings(spec):
     """``(sims, c, rollouts, determinizations)`` of a UCT teacher spec (``determinizations``
     None when the spec names none: the teacher searches the true state); a one-line ValueError
-    for any other spec."""
+    for any other spec, or for a setting the teacher would not use (``temperature``: the
+    teacher's move is drawn by ``sample_decisions``; ``max_nodes``: the trees are sized to the
+    simulations)."""
     from savanna.agents.registry import make_agent
 
     agent = make_agent(spec)
@@ -93,10 +117,35 @@ def teacher_settings(spec):
             or agent.time_budget is not None:
         raise ValueError(f"the teacher must be a UCT agent with a simulation count, "
                          f"'mcts:sims=N[,c=X,rollouts=K,determinizations=D]'; got {clip(spec)}")
+    unused = sorted(set(agent.settings()) - set(TEACHER_SETTINGS))
+    if unused:
+        raise ValueError(f"the teacher {clip(spec)} sets {', '.join(unused)}, which distill "
+                         f"does not use; a teacher takes {', '.join(TEACHER_SETTINGS)} only")
     if agent.determinizations is not None and agent.determinizations > agent.sims:
         raise ValueError(f"the teacher's determinizations ({agent.determinizations}) must not "
                          f"exceed its sims ({agent.sims}): each tree needs a simulation")
     return agent.sims, agent.c, agent.rollouts, agent.determinizations
+
+
+def tree_shape(game, spec, games):
+    """``(trees searched at once, nodes per tree, states per tree)`` of the teacher ``spec``
+    on ``games`` games (``Teacher`` allocates them)."""
+    sims, _, _, determinizations = teacher_settings(spec)
+    d = determinizations or 1
+    most = -(-sims // d)
+    width = max(game.num_actions, game.max_chance_outcomes)
+    return min(games * d, 64), 1 + (most + 1) * width, most + 2
+
+
+def check_teacher_fits(config, game):
+    """A one-line ValueError if the teacher's trees would not fit in ``MAX_TREE_BYTES``."""
+    chunks, nodes, states = tree_shape(game, config.teacher, config.part_games)
+    need = chunks * (nodes * (NODE_DTYPE.itemsize + 12 * game.num_players)
+                     + states * game.state_dtype.itemsize)
+    if need > MAX_TREE_BYTES:
+        raise ValueError(f"the teacher {clip(config.teacher)} needs trees of "
+                         f"{need / 2**30:,.1f} GiB on {game.name}, more than "
+                         f"{MAX_TREE_BYTES >> 30} GiB: lower sims")
 
 
 def compiled_distill(game):
@@ -129,10 +178,7 @@ class Teacher:
         self.tree_sims = np.tile([self.sims // d + (k < self.sims % d) for k in range(d)],
                                  n).astype(np.int64)
         p, a = game.num_players, game.num_actions
-        chunks = min(n * d, 64)
-        width = max(a, game.max_chance_outcomes)
-        most = -(-self.sims // d)
-        node_cap, state_cap = 1 + (most + 1) * width, most + 2
+        chunks, node_cap, state_cap = tree_shape(game, spec, n)
         self.trees = (np.empty(chunks * node_cap, NODE_DTYPE),
                       np.empty((chunks * node_cap, p)),
                       np.empty((chunks * node_cap, p), np.float32),
@@ -181,7 +227,7 @@ class Teacher:
 def play_part(game, config, part):
     """The teacher's self-play of part ``part`` (``config.part_games`` games, fewer in the last
     part): a dict of arrays, as saved (see the module docstring)."""
-    n = min(config.part_games, config.games - part * config.part_games)
+    n = part_games(config, part)
     rng = np.random.default_rng([config.seed, part])
     states = game.init(n, rng)
     teacher = Teacher(game, config.teacher, n, make_streams(rng, n), rng)
@@ -203,7 +249,8 @@ def play_part(game, config, part):
             "collected": collected[idx].astype(np.float32),
             "child_count": kept.sum(axis=1).astype(np.int16),
             "child_action": np.nonzero(kept)[1].astype(np.int16),
-            "child_visits": visits[idx][kept], "child_q": q[idx][kept].astype(np.float32)})
+            "child_visits": visits[idx][kept].astype(np.int32),
+            "child_q": q[idx][kept].astype(np.float32)})
         sub = states[idx]
         collected[idx] += game.step_inplace(sub, chosen[idx])
         states[idx] = sub
@@ -242,53 +289,129 @@ def num_parts(config):
 def distill(config, folder, progress=True, game=None):
     """Writes the dataset of ``config`` into ``folder`` (created if missing), part by part; a
     folder that already holds some of this dataset's parts is resumed (its ``dataset.json``
-    must name the same settings). ``game``: an instance for a game not in the registry.
-    Returns the folder."""
+    must name the same settings, and the parts it keeps are checked first). The folder is
+    claimed (``savanna.files.claimed``) while it is written: a second writer is refused.
+    ``game``: an instance for a game not in the registry. Returns the folder."""
     from tqdm.auto import tqdm
 
     folder = Path(folder)
     game = game if game is not None else resolve_game(config.game, config.game_options)
+    check_teacher_fits(config, game)
     meta = {"format": FORMAT, "version": VERSION, "config": config.to_dict(),
-            "num_players": game.num_players, "num_actions": game.num_actions,
-            "rules_version": game.rules_version, "package_version": package_version()}
-    meta_path = folder / META_FILE
-    if meta_path.exists():
-        old = read_meta(folder)
-        if old["config"] != meta["config"]:
-            raise ValueError(f"{clip(str(folder))} holds a dataset of other settings; give a "
-                             "new folder to start another")
-    else:
-        folder.mkdir(parents=True, exist_ok=True)
-        if any(folder.iterdir()):
-            raise ValueError(f"{clip(str(folder))} holds other files; give a new folder")
-        atomic_write_text(meta_path, json.dumps(meta, indent=1))
-    todo = [k for k in range(num_parts(config)) if not part_file(folder, k).exists()]
-    bar = tqdm(total=config.games, initial=config.games - sum(
-        min(config.part_games, config.games - k * config.part_games) for k in todo),
-        unit="game", desc=f"distill {game.name}", disable=not progress)
-    with bar:
-        for k in todo:
-            part = play_part(game, config, k)
-            buffer = io.BytesIO()
-            np.savez(buffer, **part)
-            atomic_write_bytes(part_file(folder, k), buffer.getvalue())
-            bar.update(len(part["game_returns"]))
-            bar.set_postfix(positions=f"{len(part['player']):,}")
+            "options": game_options(game), "num_players": game.num_players,
+            "num_actions": game.num_actions, "rules_version": game.rules_version,
+            "package_version": package_version(), "parts": {}}
+    with claimed(folder, "dataset folder"):
+        if (folder / META_FILE).exists():
+            old = read_meta(folder)
+            if old["config"] != meta["config"]:
+                raise ValueError(f"{clip_path(folder)} holds a dataset of other settings; "
+                                 "give a new folder to start another")
+            check_game(old, game, folder)
+            meta["parts"] = kept_parts(folder, old, game)
+        elif any(p.name != CLAIM_FILE for p in folder.iterdir()):
+            raise ValueError(f"{clip_path(folder)} holds other files; give a new folder")
+        write_meta(folder, meta)
+        todo = [k for k in range(num_parts(config)) if part_file(folder, k).name
+                not in meta["parts"]]
+        bar = tqdm(total=config.games, initial=config.games - sum(
+            part_games(config, k) for k in todo), unit="game", desc=f"distill {game.name}",
+            disable=not progress)
+        with bar:
+            for k in todo:
+                part = play_part(game, config, k)
+                buffer = io.BytesIO()
+                np.savez(buffer, **part)
+                atomic_write_bytes(part_file(folder, k), buffer.getvalue())
+                meta["parts"][part_file(folder, k).name] = digest(buffer.getvalue())
+                write_meta(folder, meta)
+                bar.update(len(part["game_returns"]))
+                bar.set_postfix(positions=f"{len(part['player']):,}")
     return folder
 
 
+def part_games(config, part):
+    """The games of part ``part`` (``part_games``, fewer in the last part)."""
+    return min(config.part_games, config.games - part * config.part_games)
+
+
+def part_shape(config, game, part):
+    """What part ``part`` must hold (``savanna.agents.dataset_parts.PartShape``)."""
+    return PartShape(games=part_games(config, part), first_game=part * config.part_games,
+                     num_players=game.num_players, num_actions=game.num_actions,
+                     max_decisions=game.max_plies, state_dtype=game.state_dtype)
+
+
+def kept_parts(folder, meta, game):
+    """``{part file name: SHA-256}`` of the parts a resumed dataset keeps: those its manifest
+    records, each checked against its checksum and in full, and any written after the last
+    manifest (a run stopped between the two writes), checked in full; a deleted part is
+    played again. A part that fails is a one-line ValueError saying to delete it."""
+    config = DistillConfig.from_dict(meta["config"])
+    recorded = meta.get("parts", {})
+    kept = {}
+    for k in range(num_parts(config)):
+        path = part_file(folder, k)
+        if not path.exists():  # never written, or deleted: played again
+            continue
+        try:
+            _, kept[path.name] = read_part(path, part_shape(config, game, k),
+                                           recorded.get(path.name), game.check_states)
+        except ValueError as err:
+            raise ValueError(f"{err}; delete it and resume to play it again") from None
+    return kept
+
+
+def write_meta(folder, meta):
+    atomic_write_text(Path(folder) / META_FILE, json.dumps(meta, indent=1))
+
+
 def read_meta(folder):
-    """The checked ``dataset.json`` of a dataset folder."""
+    """The checked ``dataset.json`` of a dataset folder (its settings checked too)."""
     path = Path(folder) / META_FILE
-    try:
-        meta = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise ValueError(f"{clip(str(path))} is not a distillation dataset: "
-                         f"{clip(str(err))}") from None
+    where = clip_path(path)
+    if not path.is_file():
+        raise ValueError(f"{clip_path(folder)} is not a distillation dataset: it has no "
+                         f"{META_FILE}")
+    text = read_text(path, "dataset manifest", MAX_META_BYTES)
+    meta = parse_json(text, f"dataset manifest {where}")
     if not isinstance(meta, dict) or meta.get("format") != FORMAT \
-            or meta.get("version") != VERSION or not isinstance(meta.get("config"), dict):
-        raise ValueError(f"{clip(str(path))} is not a {FORMAT} file of version {VERSION}")
+            or not isinstance(meta.get("config"), dict):
+        raise ValueError(f"{where} is not a {FORMAT} manifest")
+    if meta.get("version") == 1:
+        meta["parts"] = {}  # no checksums yet: distill --resume checks the parts, records them
+    elif meta.get("version") != VERSION:
+        raise ValueError(f"{where} is of version {clip(meta.get('version'))}; this code reads "
+                         f"versions 1 and {VERSION}")
+    parts = meta.get("parts")
+    if not (isinstance(parts, dict) and all(
+            isinstance(k, str) and isinstance(v, str) and len(v) == 64 for k, v in
+            parts.items())):
+        raise ValueError(f"{where}: 'parts' must map part files to their SHA-256")
+    try:
+        config = DistillConfig.from_dict(meta["config"])
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{where}: {err}") from None
+    names = {part_file(folder, k).name for k in range(num_parts(config))}
+    if not set(parts) <= names:
+        raise ValueError(f"{where} records parts {clip(sorted(set(parts) - names))} that its "
+                         "settings do not have")
     return meta
+
+
+def check_game(meta, game, folder):
+    """A one-line ValueError unless the dataset of ``meta`` was played on ``game`` (name,
+    options, sizes, rules)."""
+    config = meta["config"]
+    theirs = (config["game"], meta.get("options", game_options(game)), meta.get("num_players"),
+              meta.get("num_actions"), meta.get("rules_version"))
+    ours = (game.name, game_options(game), game.num_players, game.num_actions,
+            game.rules_version)
+    if theirs != ours:
+        raise ValueError(f"{clip_path(folder)} holds games of {clip(theirs[0])} "
+                         f"{clip(theirs[1], 60)} ({theirs[2]} players, {theirs[3]} actions, "
+                         f"rules {theirs[4]}), not of {game.name} {clip(ours[1], 60)} "
+                         f"({ours[2]} players, {ours[3]} actions, rules {ours[4]})")
 
 
 class Dataset(NamedTuple):
@@ -337,35 +460,63 @@ class Dataset(NamedTuple):
 
 
 def load_dataset(folder, partial=False, game=None):
-    """Every part of the dataset in ``folder`` (a one-line ValueError for a folder that is
-    not one, or a part that is corrupt or missing); ``partial``: the parts written so far;
-    ``game``: an instance for a game not in the registry."""
+    """Every part of the dataset in ``folder``, each read by
+    ``savanna.agents.dataset_parts.read_part`` against its recorded SHA-256 and every declared
+    check (a one-line ValueError naming the file for a folder that is not a dataset, a part
+    that is corrupt or missing, a dataset of another game than ``game``); ``partial``: the
+    parts written so far; ``game``: an instance for a game not in the registry, or the game
+    the dataset must be of."""
     meta = read_meta(folder)
-    config = DistillConfig(**meta["config"])
+    config = DistillConfig.from_dict(meta["config"])
+    if meta["version"] == 1:
+        raise ValueError(f"{clip_path(folder)} records no checksums of its parts (written by "
+                         f"an earlier version): run `savanna distill --resume {folder}` once "
+                         "to check and record them")
     game = game if game is not None else resolve_game(config.game, config.game_options)
+    check_game(meta, game, folder)
     parts = []
     for k in range(num_parts(config)):
         path = part_file(folder, k)
-        if not path.exists() and partial:
-            continue
-        if not path.exists():
-            raise ValueError(f"{clip(str(path))} is missing: resume the dataset with "
+        if path.name not in meta["parts"]:
+            if partial:
+                continue
+            state = "is not recorded in dataset.json" if path.exists() else "is missing"
+            raise ValueError(f"{clip_path(path)} {state}: resume the dataset with "
                              "`savanna distill --resume` first")
-        try:
-            with np.load(path, allow_pickle=False) as f:
-                parts.append({key: f[key] for key in f.files})
-        except (OSError, ValueError, KeyError) as err:
-            raise ValueError(f"{clip(str(path))} is corrupt: {clip(str(err))}") from None
+        parts.append(read_part(path, part_shape(config, game, k), meta["parts"][path.name],
+                               game.check_states)[0])
     if not parts:
-        raise ValueError(f"{clip(str(folder))} holds no part yet")
+        raise ValueError(f"{clip_path(folder)} holds no part yet")
     columns = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
-    if columns["state"].dtype != game.state_dtype:
-        raise ValueError(f"{clip(str(folder))} holds states of another version of "
-                         f"{game.name}")
-    game.check_states(columns["state"])
     count = columns.pop("child_count").astype(np.int64)
     start = np.concatenate([[0], np.cumsum(count)])
     return Dataset(config=config, game=game, child_start=start, **columns)
+
+
+def load_datasets(folders, game=None):
+    """The datasets in ``folders`` as one (``merge``), after refusing in one line a folder
+    given twice and datasets that share games: the same game, teacher, seed and part size
+    play the same games, and a part's bytes may appear in one dataset only."""
+    folders = [Path(f) for f in folders]
+    streams, parts = {}, {}
+    for folder in folders:
+        meta = read_meta(folder)
+        config = {k: v for k, v in meta["config"].items() if k != "games"}
+        stream = json.dumps([config, meta.get("options")], sort_keys=True)
+        if stream in streams:
+            other = streams[stream]
+            same = other.resolve() == folder.resolve()
+            raise ValueError(f"{clip_path(folder)} is given twice" if same else
+                             f"{clip_path(other)} and {clip_path(folder)} share games (the "
+                             "same game, teacher, seed and part size): give one of them")
+        streams[stream] = folder
+        for name, checksum in meta["parts"].items():
+            if checksum in parts:
+                raise ValueError(f"{clip_path(parts[checksum])} and "
+                                 f"{clip_path(folder / name)} are the same part: the datasets "
+                                 "share games")
+            parts[checksum] = folder / name
+    return merge([load_dataset(folder, game=game) for folder in folders])
 
 
 def merge(datasets):

@@ -40,7 +40,14 @@ from savanna.agents.alphazero import (
 from savanna.agents.distill import Dataset, teacher_settings
 from savanna.agents.features import active_features
 from savanna.agents.networks import AZNet
-from savanna.agents.settings import check_maxima, check_positive, setting
+from savanna.agents.settings import (
+    check_hidden,
+    check_maxima,
+    check_positive,
+    check_types,
+    setting,
+    settings_from_dict,
+)
 from savanna.agents.targets import margins, prune_visits
 from savanna.errors import check_range, clip
 
@@ -86,12 +93,11 @@ class FitConfig:
                                        "saved with the model; 0: no such head")
 
     def __post_init__(self):
-        self.hidden = tuple(int(h) for h in self.hidden)
+        self.hidden = check_hidden(self.hidden)
+        check_types(self, "fit")
         check_positive(self, ("batch_size", "steps", "eval_every", "patience", "threads",
                               "determinizations"))
         check_maxima(self)
-        if not self.hidden or min(self.hidden) < 1 or max(self.hidden) > 4096:
-            raise ValueError(f"hidden must be widths in 1..4096, got {clip(self.hidden)}")
         for name, low, high in (("outcome_weight", 0, 1), ("held_out", 0.001, 0.5),
                                 ("policy_weight", 0, 1e3), ("lr", 1e-7, 1.0),
                                 ("weight_decay", 0, 1.0), ("minutes", 1e-3, 1e5),
@@ -102,6 +108,10 @@ class FitConfig:
         data = dataclasses.asdict(self)
         data["hidden"] = list(self.hidden)
         return data
+
+    @classmethod
+    def from_dict(cls, data):
+        return settings_from_dict(cls, data, "fit")
 
 
 class FitResult(NamedTuple):

@@ -23,10 +23,11 @@ from pathlib import Path
 from savanna.experiments.arguments import (
     add_config_flags,
     add_game_options,
+    make_game,
     read_settings,
     run_settings,
 )
-from savanna.files import atomic_write_text, new_folder, output_folder
+from savanna.files import atomic_write_text, claimed, new_folder, output_folder
 
 __all__ = ["add_parsers"]
 
@@ -71,48 +72,53 @@ def _fit_settings(parser):
 
 
 def run_distill(args, extra=None):
-    from savanna.agents.distill import DistillConfig, distill, read_meta
+    from savanna.agents.distill import DistillConfig, check_teacher_fits, distill, read_meta
 
     settings = run_settings(DistillConfig, args, resumable=())
     if args.resume:
+        if args.out:
+            raise ValueError("--resume writes into the dataset folder it names; --out is for "
+                             "a new dataset")
         folder = args.resume
-        config = DistillConfig(**read_meta(folder)["config"])
+        config = DistillConfig.from_dict(read_meta(folder)["config"])
     else:
-        config = DistillConfig(**settings)
-        folder = output_folder(args.out) if args.out else new_folder(
-            "runs", f"distill-{config.game}")
-    distill(config, folder, progress=not args.no_progress)
+        config = DistillConfig.from_dict(settings)
+    game = make_game(config.game, config.game_options)
+    check_teacher_fits(config, game)  # every mistake found before a folder is made
+    if not args.resume:
+        folder = args.out or new_folder("runs", f"distill-{config.game}")
+    distill(config, folder, progress=not args.no_progress, game=game)
     print(f"dataset written to {folder}")
 
 
 def run_fit(args, extra=None):
-    from savanna.agents.distill import load_dataset, merge, read_meta
+    from savanna.agents.distill import load_datasets, read_meta
     from savanna.agents.fit import FitConfig, fit, report_text, save_model
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(FitConfig)
              if getattr(args, f.name, None) is not None}
     settings = {**(read_settings(args.config) if args.config else {}), **given}
-    config = FitConfig(**settings)
-    metas = [read_meta(folder) for folder in args.data]
-    game = metas[0]["config"]["game"]
-    folder = output_folder(args.out, args.overwrite) if args.out else new_folder(
-        "runs", f"fit-{game}")
-    result = fit(merge([load_dataset(folder) for folder in args.data]), config,
-                 progress=not args.no_progress)
-    save_model(result, folder / "model.pt")
-    text = report_text(result.report)
-    atomic_write_text(folder / "config.json", json.dumps(
-        {"fit": config.to_dict(), "data": [str(f) for f in args.data],
-         "data_config": result.data_config, "data_configs": [m["config"] for m in metas]},
-        indent=1))
-    atomic_write_text(folder / "report.json", json.dumps(result.report, indent=1))
-    atomic_write_text(folder / "report.md", f"# Gate: {game}, data "
-                      f"{', '.join(map(str, args.data))}\n\n{text}\n")
-    buffer = io.StringIO()
-    keys = list(dict.fromkeys(k for row in result.curve for k in row))
-    writer = csv.DictWriter(buffer, keys)
-    writer.writeheader()
-    writer.writerows(result.curve)
-    atomic_write_text(folder / "curve.csv", buffer.getvalue())
+    config = FitConfig.from_dict(settings)
+    data = load_datasets(args.data)
+    game = data.config.game
+    folder = args.out or new_folder("runs", f"fit-{game}")
+    with claimed(folder, "output folder"):
+        output_folder(folder, args.overwrite)
+        result = fit(data, config, progress=not args.no_progress)
+        save_model(result, folder / "model.pt")
+        text = report_text(result.report)
+        atomic_write_text(folder / "config.json", json.dumps(
+            {"fit": config.to_dict(), "data": [str(f) for f in args.data],
+             "data_config": result.data_config,
+             "data_configs": [read_meta(f)["config"] for f in args.data]}, indent=1))
+        atomic_write_text(folder / "report.json", json.dumps(result.report, indent=1))
+        atomic_write_text(folder / "report.md", f"# Gate: {game}, data "
+                          f"{', '.join(map(str, args.data))}\n\n{text}\n")
+        buffer = io.StringIO()
+        keys = list(dict.fromkeys(k for row in result.curve for k in row))
+        writer = csv.DictWriter(buffer, keys)
+        writer.writeheader()
+        writer.writerows(result.curve)
+        atomic_write_text(folder / "curve.csv", buffer.getvalue())
     print(text)
     print(f"model and report written to {folder}")

@@ -12,6 +12,13 @@ def clip(value, limit=LIMIT):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def clip_path(path, limit=LIMIT):
+    """``path`` quoted for a message, cut to its last ``limit`` characters (its name matters
+    most: ``'.../run/part-00001.npz'``)."""
+    text = str(path)
+    return repr(text) if len(text) <= limit else repr("..." + text[3 - limit:])
+
+
 def is_int(value):
     """Whether ``value`` is an integer that is not a bool (``True`` is no seat or count)."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)

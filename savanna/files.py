@@ -12,6 +12,11 @@ half a file. A run folder is created exclusively (``mkdir`` fails if the name ex
 numbered suffix on collision, so two runs started in the same second keep their own folders.
 Mistakes (a file where a folder should be, a folder without write permission, a folder that
 already holds results) raise a one-line ``ValueError``.
+
+A folder that a command writes for a while (a dataset, a training run) is ``claimed`` first:
+a second writer is refused at once with a line naming the process that holds it, so two runs
+never interleave their files. The claim is a lock the kernel drops when its process ends, so a
+killed run leaves no stale claim behind.
 """
 import contextlib
 import datetime
@@ -20,16 +25,18 @@ import itertools
 import json
 import os
 import secrets
+import socket
 import tempfile
 from pathlib import Path
 
 from savanna.errors import clip
 
-__all__ = ["MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text", "check_new_file",
-           "locked", "make_folders", "new_folder", "output_folder", "parse_json", "read_text",
-           "stamp"]
+__all__ = ["CLAIM_FILE", "MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text",
+           "check_new_file", "claimed", "locked", "make_folders", "new_folder", "output_folder",
+           "parse_json", "read_at_most", "read_text", "stamp"]
 
 MAX_JSON_DEPTH = 64  # nested lists and objects; the project's files use 6 at most
+CLAIM_FILE = ".savanna-claim"  # in a claimed folder: the holder's pid and host
 
 
 def read_text(path, what, max_bytes):
@@ -38,7 +45,7 @@ def read_text(path, what, max_bytes):
     where = f"{what} {clip(str(path))}"
     try:
         with open(path, "rb") as f:
-            data = f.read(max_bytes + 1)
+            data = read_at_most(f, max_bytes + 1)
     except OSError as err:
         raise ValueError(f"cannot read {where}: {err.strerror}") from None
     if len(data) > max_bytes:
@@ -47,6 +54,19 @@ def read_text(path, what, max_bytes):
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{where} is not UTF-8 text") from None
+
+
+def read_at_most(f, size):
+    """At most ``size`` bytes of the binary file ``f``, read in chunks of 1 MiB so that memory
+    follows the bytes there are, not ``size`` (``f.read(size)`` allocates all of it first)."""
+    chunks, total = [], 0
+    while total < size:
+        chunk = f.read(min(1 << 20, size - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def parse_json(text, where):
@@ -105,6 +125,34 @@ def locked(path, waiting=None):
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+@contextlib.contextmanager
+def claimed(folder, what="folder"):
+    """Hold ``folder`` (created if missing) for this process alone while the block runs: an
+    exclusive ``flock`` on its ``CLAIM_FILE``, which records this process's pid and host. A
+    folder another process holds is a one-line ValueError naming that process; the kernel
+    releases the claim when its holder ends, however it ends. The file stays (removing it
+    would let a third process claim a new file while a second still holds the old one)."""
+    folder = Path(folder)
+    make_folders(folder)
+    where = f"{what} {clip(str(folder))}"
+    try:
+        fd = os.open(folder / CLAIM_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    except OSError as err:
+        raise ValueError(f"cannot write in {where}: {err.strerror}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+            raise ValueError(f"{where} is being written by {clip(holder or 'another process')}"
+                             "; wait for it to end, or give another folder") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
+        yield folder
+    finally:
+        os.close(fd)  # releases the claim
 
 
 def atomic_write_bytes(path, data):
@@ -171,7 +219,7 @@ def output_folder(path, overwrite=False):
     Call it before the work whose results go there, so that a mistake costs nothing."""
     folder = Path(path)
     make_folders(folder)
-    if not overwrite and any(folder.iterdir()):
+    if not overwrite and any(p.name != CLAIM_FILE for p in folder.iterdir()):
         raise ValueError(f"output folder {clip(str(folder))} already holds files; give a new "
                          "folder, or allow overwriting (--overwrite, overwrite=True)")
     _check_writable(folder, "output folder")
@@ -190,9 +238,10 @@ def _check_writable(folder, what):
 
 def make_folders(folder):
     """Create ``folder`` and its parents if missing; a one-line ValueError if it cannot be."""
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(f"{clip(str(folder))} is a file, not a folder")
+    folder = Path(folder)
     try:
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"{clip(str(folder))} is a file, not a folder")
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:  # a file on the way, no permission, a read-only file system
         raise ValueError(f"cannot create folder {clip(str(folder))}: {err.strerror}") from None

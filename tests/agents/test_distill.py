@@ -183,8 +183,8 @@ def test_the_command_line_distills_fits_and_plays_the_model(tmp_path, capsys):
     data, run = tmp_path / "data", tmp_path / "fit"
     assert main(["distill", "zebres", "--games", "6", "--part-games", "4", "--teacher",
                  "mcts:sims=8", "--out", str(data), "--no-progress"]) == 0
-    assert sorted(p.name for p in data.iterdir()) == ["dataset.json", "part-00000.npz",
-                                                      "part-00001.npz"]
+    assert sorted(p.name for p in data.iterdir()) == [".savanna-claim", "dataset.json",
+                                                      "part-00000.npz", "part-00001.npz"]
     assert main(["fit", str(data), "--hidden", "16", "--batch-size", "64", "--steps", "20",
                  "--eval-every", "10", "--held-out", "0.2", "--out", str(run),
                  "--no-progress"]) == 0

@@ -128,7 +128,7 @@ TABLE = [
     (["distill", "zebres", "--teacher", "greedy"], "distill", "the teacher must be a UCT agent"),
     (["distill", "zebres", "--teacher", "mcts:sims=4,determinizations=8"], "distill",
      "must not exceed its sims"),
-    (["distill", "zebres", "--out", "{full}"], "distill", "already holds files"),
+    (["distill", "zebres", "--out", "{full}"], "distill", "holds other files; give a new folder\n"),
     (["distill", "--resume", "{full}"], "distill", "is not a distillation dataset"),
     (["distill", "zebres", "--frobnicate"], "distill", "unrecognized arguments"),
     (["fit", "{file}"], "fit", "is not a distillation dataset"),
