@@ -45,7 +45,7 @@ class Limits:
 
     max_sims: int = 2000         # the most simulations an agent or an analysis may search
     max_seconds: float = 20.0    # the longest one agent move or one analysis may take
-    max_tables: int = 1000       # games kept in memory (the oldest finished ones go first)
+    max_tables: int = 1000       # games kept in memory (then the oldest finished one goes)
     max_text: int = 4096         # the longest position, spec or option text accepted
     folders: tuple = ()
     save: Path | None = None
@@ -185,13 +185,16 @@ class Table:
         return self.to_move == TERMINAL
 
     def view(self, seat):
-        """What ``seat`` may see (None: a spectator, who sees what every seat may): the
-        picture, whose turn, the public log, and the legal moves when ``seat`` is a human to
-        move. The other seats' secrets stay hidden until the game ends."""
+        """What ``seat`` may see: the picture, whose turn, the public log, and the legal moves
+        when ``seat`` is a human to move. The other seats' secrets stay hidden until the game
+        ends. ``seat`` None is a spectator, who sees everything: refused while a game with
+        secrets and a human seat goes on (the human could look)."""
         if seat is not None:
             seat = _checked_int("seat", seat, 0, self.game.num_players - 1)
-        who = None if self.over else seat
         hidden = not self.game.perfect_information and not self.over
+        if hidden and seat is None and None in self.seats:
+            raise BadRequest("this game has secrets and human seats: ask for the view of a "
+                             f"seat (0..{self.game.num_players - 1}) until it ends", 409)
         row = self.state
         moves = []
         if seat is not None and seat == self.to_move and self.seats[seat] is None:
@@ -203,7 +206,7 @@ class Table:
                 "seats": self.labels, "seat": seat, "seed": self.seed,
                 "version": len(self.events), "to_move": self.to_move, "over": self.over,
                 "agent_to_move": self._agent_to_move(), "moves": moves, "log": self.log,
-                "svg": self.game.render_svg(row, who if hidden else None),
+                "svg": self.game.render_svg(row, seat if hidden else None),
                 "can_undo": bool(self.undo_points) and not self.over,
                 "returns": self.returns.tolist() if self.over else None,
                 "scores": self._scores(hidden, seat), "record": self.saved,

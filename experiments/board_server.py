@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from savanna.agents import AGENTS
-from savanna.errors import clip
+from savanna.errors import clip, is_int
 from savanna.experiments.arguments import option_names
 from savanna.experiments.board_analysis import AnalysisJob
 from savanna.experiments.board_files import Replays, list_files, read_table
@@ -55,7 +55,7 @@ PLAYED = ("zebres", "bonobo", "banjooli")  # the games the page offers (connect_
 def create_app(limits, workers=2):
     """The Starlette application for ``limits`` (``board_play.Limits``), with ``workers``
     threads for searches."""
-    tables, jobs = {}, {}
+    tables, jobs, locks = {}, {}, {}
     replays = Replays(limits.folders)
     pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="savanna-search")
     searches = anyio.CapacityLimiter(workers)
@@ -98,8 +98,13 @@ def create_app(limits, workers=2):
         body = await json_body(request, {"game", "options", "seats", "seed"})
         table = Table.new(body.get("game"), body.get("options"), body.get("seats"),
                           body.get("seed"), limits)
-        while len(tables) >= limits.max_tables:  # the oldest game goes first
-            del tables[next(iter(tables))]
+        if len(tables) >= limits.max_tables:  # the oldest finished game makes room
+            ended = next((k for k, t in tables.items() if t.over), None)
+            if ended is None:
+                raise BadRequest(f"{limits.max_tables} games are in progress on this server; "
+                                 "finish one first", 429)
+            del tables[ended]
+            locks.pop(ended, None)
         tables[table.id] = table
         seat = first_human(table)
         if seat is not None:  # the agents seated before the first human play at once
@@ -136,8 +141,6 @@ def create_app(limits, workers=2):
             table.undo()
         return reply(table.view(body.get("seat")))
 
-    locks = {}
-
     def lock_of(table):
         return locks.setdefault(table.id, asyncio.Lock())
 
@@ -167,7 +170,8 @@ def create_app(limits, workers=2):
                 raise BadRequest(f"no game {clip(body['table'])} on this server", 404)
             hidden = not table.game.perfect_information and not table.over
             seat = body.get("seat")
-            if hidden and (seat != table.to_move or table.seats[seat] is not None):
+            if hidden and (not is_int(seat) or seat != table.to_move
+                           or table.seats[table.to_move] is not None):
                 raise BadRequest("in a game with secrets, only the human to move may "
                                  "analyse the position before the end", 409)
             return table.game, table.state.copy(), hidden, seat

@@ -269,6 +269,8 @@ def test_no_banjooli_response_shows_a_seat_another_seats_secrets(served):
     view = first_human_game(client, "banjooli", ["human", "random", "random"],
                             ["berries=true"], seed=5)
     table = client.app.state.tables[view["id"]]
+    spectator = client.get(f"/api/tables/{view['id']}")  # a human could look: refused
+    assert spectator.status_code == 409 and "cards=" not in spectator.text
     rng = np.random.default_rng(0)
     own = int(table.state[0]["cards"][0])
     responses = 0
