@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# the folders that install inside savanna/ (pyproject.toml's package-dir: games, agents, ...)
+PACKAGE_FOLDERS = $(shell $(PY) -c "import tomllib; \
+    print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['setuptools']['package-dir'].values())")
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
 .PHONY: demo test warmup suite lint docs docs-check chromium changelog dist check-full bench clean
@@ -35,7 +38,7 @@ lint: $(STAMP)  # the quality gate: ruff on the whole tree, mypy on the public A
 	# mypy follows no import hook: it reads the installed layout, linked in build/typecheck
 	rm -rf build/typecheck && mkdir -p build/typecheck/savanna
 	ln -s $(CURDIR)/savanna/* build/typecheck/savanna/
-	ln -s $(addprefix $(CURDIR)/,zebres bonobo banjooli agents experiments benchmarks) build/typecheck/savanna/
+	ln -s $(addprefix $(CURDIR)/,$(PACKAGE_FOLDERS)) build/typecheck/savanna/
 	$(PY) -m mypy
 
 # The site in docs/_build/html: warnings are errors (a broken link or reference, a docstring that

@@ -128,7 +128,7 @@ def _layer(fan_in, fan_out, gain):
 
 def _obs_scale(game):
     """The factor that brings ``game``'s observation values into [0, 1]."""
-    return 1.0 / float(getattr(game, "obs_high", 1))
+    return 1.0 / float(game.obs_high)
 
 
 def network_shapes(obs_size, num_actions, hidden, values=1):

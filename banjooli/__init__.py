@@ -1,8 +1,20 @@
 """Banjooli Xeet: an ostrich race for 2 to 5 players, each betting on the finishing order.
 
-``BanjooliGame`` is imported lazily, so that ``savanna.banjooli.notation`` and
-``savanna.banjooli.reference`` can be used without loading the kernels.
+The registration below declares the game to Savanna (``savanna.registry``); ``BanjooliGame``
+is imported lazily, so that the declaration, ``savanna.banjooli.notation`` and
+``savanna.banjooli.reference`` load without the kernels.
 """
+from savanna.banjooli import spec
+from savanna.registry import register_game
+
+register_game(
+    "banjooli", "savanna.banjooli.game:BanjooliGame",
+    players=(spec.MIN_PLAYERS, spec.MAX_PLAYERS),
+    options={"terrain": 4, "special": "none", "berries": False},
+    configs=({"num_players": 2}, {"num_players": 5, "berries": True},
+             {"num_players": 3, "special": "random", "berries": True}),
+    env_id="savanna/Banjooli-v0",
+    random_setup=True)  # init deals the cards, shuffles the nests and draws the course
 
 __all__ = ["BanjooliGame"]
 

@@ -60,6 +60,7 @@ class BonoboGame(Game):
     max_chance_outcomes = spec.MAX_CHANCE_OUTCOMES
     max_plies = spec.MAX_PLIES
     obs_shape = (spec.OBS.size,)
+    obs_high = 1  # every part of spec.OBS is a 0/1 plane, one-hot or thermometer
     state_dtype = K.STATE_DTYPE
     zero_sum = True
     has_chance = True

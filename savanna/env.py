@@ -14,6 +14,7 @@ callable ``policy(obs, mask) -> actions`` or an agent with ``act(game, states, r
 An illegal action ends the episode with reward -1 (``illegal_action="lose"``, the default,
 so that ``check_env`` may sample unmasked actions) or raises ``ValueError`` (``"raise"``).
 """
+import functools
 import operator
 from typing import Any
 
@@ -33,20 +34,40 @@ RENDER_MODES = ("ansi", "rgb_array")
 def game_spaces(game):
     """Gymnasium spaces of one learner's observation and action."""
     observation = spaces.Dict({
-        "observation": spaces.Box(0, getattr(game, "obs_high", 1), game.obs_shape, np.uint8),
+        "observation": spaces.Box(0, game.obs_high, game.obs_shape, np.uint8),
         "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
     })
     return observation, spaces.Discrete(game.num_actions)
 
 
 def bind(env_cls, game_name):
-    """``env_cls`` with its game fixed, e.g. ``ZebresEnv = bind(SavannaEnv, "zebres")``."""
+    """``env_cls`` with its game fixed: ``bind(SavannaEnv, "zebres")`` is ``ZebresEnv``."""
     def __init__(self, **kwargs):
         env_cls.__init__(self, game_name, **kwargs)
 
-    name = game_name.capitalize() + env_cls.__name__.removeprefix("Savanna")
-    return type(name, (env_cls,), {"__init__": __init__, "__module__": env_cls.__module__,
-                                   "__doc__": f"{env_cls.__name__} of {game_name}."})
+    return type(bound_name(env_cls, game_name), (env_cls,),
+                {"__init__": __init__, "__module__": env_cls.__module__,
+                 "__doc__": f"{env_cls.__name__} of {game_name}."})
+
+
+def bound_name(env_cls, game_name):
+    """``"ZebresEnv"`` for ``(SavannaEnv, "zebres")``, ``"ConnectFourVectorEnv"`` for
+    ``(SavannaVectorEnv, "connect_four")``."""
+    title = "".join(word.capitalize() for word in game_name.split("_"))
+    return title + env_cls.__name__.removeprefix("Savanna")
+
+
+@functools.cache
+def bound_class(env_cls, attr):
+    """The class ``attr`` of ``env_cls``'s module: ``env_cls`` bound to the registered game
+    whose ``bound_name`` it is (``savanna.env.ZebresEnv``), made once; an AttributeError if
+    no game has that name."""
+    from savanna.registry import GAMES
+
+    for game_name in GAMES:
+        if attr == bound_name(env_cls, game_name):
+            return bind(env_cls, game_name)
+    raise AttributeError(f"module {env_cls.__module__!r} has no attribute {attr!r}")
 
 
 def check_settings(illegal_action, render_mode):
@@ -146,6 +167,6 @@ class SavannaEnv(gym.Env):
         return None
 
 
-ZebresEnv = bind(SavannaEnv, "zebres")
-BonoboEnv = bind(SavannaEnv, "bonobo")
-BanjooliEnv = bind(SavannaEnv, "banjooli")
+def __getattr__(attr):
+    """``ZebresEnv``, ``BonoboEnv``, ...: ``SavannaEnv`` bound to each registered game."""
+    return bound_class(SavannaEnv, attr)

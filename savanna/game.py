@@ -56,6 +56,7 @@ class Game:
     max_chance_outcomes: int
     max_plies: int
     obs_shape: tuple
+    obs_high: int = 1  # the largest observation value: the envs' Box bound, networks' scale
     state_dtype: np.dtype
     zero_sum: bool
     has_chance: bool

@@ -1,16 +1,80 @@
-"""Game names to classes, imported lazily so that the core imports no game."""
+"""The games: each declares itself once, with ``register_game`` in its package's
+``__init__.py``, and everything that lists games reads ``GAMES``: ``make_game``, the Gymnasium
+ids, the OpenSpiel adapter, the command line, the conformance tests.
+
+>>> from savanna.registry import GAMES
+>>> GAMES["bonobo"].players, GAMES["bonobo"].env_id
+((2, 4), 'savanna/Bonobo-v0')
+
+A registration names its Game class by a string (``"savanna.zebres.game:ZebresGame"``), so
+that importing ``savanna`` reads the declarations and imports no game, no numba.
+"""
 import importlib
 import inspect
+from dataclasses import dataclass
+from types import MappingProxyType
 
-from savanna.errors import clip
+import gymnasium
 
-GAMES = {
-    "zebres": "savanna.zebres.game:ZebresGame",
-    "bonobo": "savanna.bonobo.game:BonoboGame",
-    "banjooli": "savanna.banjooli.game:BanjooliGame",
-    # a yardstick for side-by-side benchmarks (OpenSpiel, pgx, PettingZoo), not a mission game
-    "connect_four": "savanna.benchmarks.connect_four.game:ConnectFourGame",
-}
+from savanna.errors import clip, is_int
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game's registration: what the rest of Savanna needs to know before loading it."""
+
+    name: str
+    entry_point: str  # "package.module:GameClass"
+    players: tuple[int, int]  # the fewest and the most players (``num_players`` spans them)
+    options: MappingProxyType  # the options besides num_players, with their defaults
+    configs: tuple  # option sets the conformance suite plays, one per rule variant worth it
+    env_id: str  # the Gymnasium id
+    random_setup: bool  # ``init`` draws a random setup (the OpenSpiel adapter: a chance node)
+
+    @property
+    def package(self):
+        """The game's package (``"savanna.zebres"``): its folder holds the game."""
+        return self.entry_point.partition(":")[0].rpartition(".")[0]
+
+
+GAMES: dict[str, GameEntry] = {}  # name -> registration, in the order the games registered
+
+
+def register_game(name, entry_point, *, players=(2, 2), options=None, configs=({},),
+                  env_id=None, random_setup=False):
+    """Declare a game once, from its package's ``__init__.py`` (``zebres/__init__.py`` is
+    an example; no game is imported here). ``entry_point``: its Game class as
+    ``"package.module:Class"``; ``players``: the fewest and most players (the Game class takes
+    ``num_players`` when they differ); ``options``: its other keyword arguments with their
+    defaults, as OpenSpiel parameters (plain values; ``"none"`` stands for None);
+    ``configs``: the option sets the conformance suite plays; ``env_id``: the Gymnasium id,
+    registered here with the generic single and vector envs (default ``savanna/<Name>-v0``);
+    ``random_setup``: whether ``init`` draws a random setup. Returns the ``GameEntry``; a name
+    or id registered twice, or a malformed declaration, is a ValueError."""
+    if not (isinstance(name, str) and name.isidentifier() and name.islower()):
+        raise ValueError(f"a game name is a lower-case identifier, got {clip(name)}")
+    if name in GAMES:
+        raise ValueError(f"game {name!r} is already registered ({GAMES[name].entry_point})")
+    module, _, attr = entry_point.partition(":") if isinstance(entry_point, str) else ("", "", "")
+    if not (module and attr.isidentifier()):
+        raise ValueError("entry_point must be 'package.module:GameClass', "
+                         f"got {clip(entry_point)}")
+    if not (isinstance(players, tuple) and len(players) == 2 and all(map(is_int, players))
+            and 1 <= players[0] <= players[1]):
+        raise ValueError(f"players must be (fewest, most) with 1 <= fewest <= most, "
+                         f"got {clip(players)}")
+    if not all(isinstance(config, dict) for config in configs):
+        raise ValueError(f"configs must be dicts of options, got {clip(configs)}")
+    env_id = env_id or f"savanna/{name.capitalize()}-v0"
+    if env_id in gymnasium.registry:
+        raise ValueError(f"Gymnasium id {env_id!r} is already registered")
+    GAMES[name] = GameEntry(name, entry_point, (int(players[0]), int(players[1])),
+                            MappingProxyType(dict(options or {})),
+                            tuple(dict(config) for config in configs), env_id, bool(random_setup))
+    gymnasium.register(env_id, entry_point="savanna.env:SavannaEnv",
+                       vector_entry_point="savanna.vector_env:SavannaVectorEnv",
+                       kwargs={"game": name})
+    return GAMES[name]
 
 
 def load_entry(table, name, kind):
@@ -27,7 +91,7 @@ def load_entry(table, name, kind):
 
 def game_class(name):
     """The Game class registered under ``name``, or a ValueError listing the known names."""
-    return load_entry(GAMES, name, "game")
+    return load_entry({n: entry.entry_point for n, entry in GAMES.items()}, name, "game")
 
 
 def make_game(name, **options):

@@ -32,7 +32,7 @@ from savanna.batch_play import BatchPlay
 from savanna.codes import OPPONENT_EXTERNAL
 from savanna.env import (
     RENDER_MODES,
-    bind,
+    bound_class,
     check_options,
     check_settings,
     game_spaces,
@@ -204,6 +204,6 @@ def warmup(game):
         envs.step(envs.action_masks().argmax(axis=1))
 
 
-ZebresVectorEnv = bind(SavannaVectorEnv, "zebres")
-BonoboVectorEnv = bind(SavannaVectorEnv, "bonobo")
-BanjooliVectorEnv = bind(SavannaVectorEnv, "banjooli")
+def __getattr__(attr):
+    """``ZebresVectorEnv``, ...: ``SavannaVectorEnv`` bound to each registered game."""
+    return bound_class(SavannaVectorEnv, attr)

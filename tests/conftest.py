@@ -4,7 +4,7 @@ import pytest
 from hypothesis import settings
 
 from savanna.game import CHANCE, TERMINAL
-from savanna.registry import game_class
+from savanna.registry import GAMES, game_class
 
 # Property-based tests: a seeded sample in `make test`, a larger one in `make check-full`.
 settings.register_profile("ci", max_examples=40, derandomize=True, database=None, deadline=None)
@@ -12,19 +12,10 @@ settings.register_profile("full", max_examples=1000, derandomize=True, database=
                           deadline=None)
 settings.load_profile("ci")
 
-# (game name, options): every configuration the generic suite is parametrised over.
-CONFIGS = [
-    ("zebres", {}),
-    ("zebres", {"board": "president"}),
-    ("zebres", {"first_placer": 0}),
-    ("bonobo", {"num_players": 2}),
-    ("bonobo", {"num_players": 3}),
-    ("bonobo", {"num_players": 4}),
-    ("banjooli", {"num_players": 2}),
-    ("banjooli", {"num_players": 5, "berries": True}),
-    ("banjooli", {"num_players": 3, "special": "random", "berries": True}),
-    ("connect_four", {}),  # the benchmarks' yardstick game (benchmarks/connect_four)
-]
+# (game name, options): every configuration the generic suite is parametrised over, as each
+# game declares them (its registration's ``configs``); connect four is the benchmarks'
+# yardstick game (benchmarks/connect_four).
+CONFIGS = [(name, config) for name, entry in GAMES.items() for config in entry.configs]
 # The mission games' configurations: the adapters to OpenSpiel and PettingZoo are tested on
 # these (connect four is compared with OpenSpiel's own C++ game instead).
 MISSION_CONFIGS = [c for c in CONFIGS if c[0] != "connect_four"]

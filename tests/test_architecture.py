@@ -10,9 +10,12 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+import savanna
+from savanna.registry import GAMES as REGISTERED
+
 ROOT = Path(__file__).resolve().parents[1]
 SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-GAMES = tuple(f"savanna.{game}" for game in ("zebres", "bonobo", "banjooli"))
+GAMES = tuple(entry.package for entry in REGISTERED.values())  # each game's package
 # package -> the project packages it may import (experiments -> benchmarks -> agents -> savanna
 # <- games); tests and the interop adapters may import anything.
 ALLOWED = {
@@ -22,11 +25,18 @@ ALLOWED = {
     "savanna.benchmarks": {"savanna.agents", "savanna", *GAMES},
     "savanna.experiments": {"savanna.benchmarks", "savanna.agents", "savanna", *GAMES},
 }
-# the folder of each layer: savanna/ for the core, the rest as pyproject.toml installs them
+# the folder of each top-level package: savanna/ for the core, the rest as pyproject.toml
+# installs them (a game may sit inside one: savanna.benchmarks.connect_four)
 FOLDERS = {"savanna": "savanna", **SETUPTOOLS["package-dir"]}
 # the names before one root: the folders', and savanna_ + a folder for three of them
 OLD_NAMES = {*FOLDERS.values(), *(f"savanna_{folder}" for folder in
                                   ("agents", "experiments", "benchmarks"))} - {"savanna"}
+
+
+def folder(package):
+    """The folder of ``package`` in the checkout (``benchmarks/connect_four``)."""
+    top = max((p for p in FOLDERS if package == p or package.startswith(p + ".")), key=len)
+    return ROOT / FOLDERS[top] / Path(*package.removeprefix(top).split(".")[1:])
 
 
 def layer(module):
@@ -125,10 +135,10 @@ def test_no_import_cycle_between_modules():
     assert cycles(import_graph(strings=False)) == []
 
 
-# The registries name plug-ins by string so that the core imports none of them: these arrows
+# The core names the shipped games' packages by string (savanna.GAME_PACKAGES), which import
+# their declarations and name their Game classes by string (the registrations): these arrows
 # point up by design, and only at modules whose own imports stay in the core and their package.
-PLUG_INS = {"savanna.registry": {*(f"{game}.game" for game in GAMES),
-                                 "savanna.benchmarks.connect_four.game"}}
+PLUG_INS = {"savanna": set(GAMES)}
 
 
 def test_no_import_cycle_between_packages_and_arrows_point_down():
@@ -139,9 +149,11 @@ def test_no_import_cycle_between_packages_and_arrows_point_down():
 
 
 def test_the_registry_strings_are_seen_and_name_self_contained_plug_ins():
-    assert import_graph()["savanna.registry"] >= PLUG_INS["savanna.registry"]  # strings read
-    graph = import_graph(strings=False)  # what loading a plug-in imports
-    for plug_in in PLUG_INS["savanna.registry"]:
+    assert import_graph()["savanna"] >= PLUG_INS["savanna"]  # strings read
+    graph = import_graph(strings=False)  # what loading a declaration or a game class imports
+    entry_points = {entry.entry_point.partition(":")[0] for entry in REGISTERED.values()}
+    assert all(module in graph for module in entry_points)
+    for plug_in in PLUG_INS["savanna"] | entry_points:
         reached, todo = set(), [plug_in]
         while todo:
             for target in graph[todo.pop()] - reached:
@@ -162,8 +174,8 @@ def test_nothing_imports_a_module_by_a_folder_or_old_name():
 def test_one_import_root_and_no_symlinks():
     """Every package installs under ``savanna``; no file of the checkout has a second name."""
     assert all(p == "savanna" or p.startswith("savanna.") for p in SETUPTOOLS["packages"])
-    assert SETUPTOOLS["package-dir"] == {
-        package: package.removeprefix("savanna.") for package in ALLOWED if package != "savanna"}
+    assert SETUPTOOLS["package-dir"] == {package: package.removeprefix("savanna.")
+                                         for package in ALLOWED if package.count(".") == 1}
     tracked = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout
     links = [line.split("\t")[1] for line in tracked.splitlines() if line.startswith("120000")]
@@ -175,6 +187,15 @@ def test_the_installed_packages_are_every_package_of_the_checkout():
              for package, folder in FOLDERS.items()
              for init in (ROOT / folder).glob("**/__init__.py")}
     assert sorted(SETUPTOOLS["packages"]) == sorted(found)
+
+
+def test_every_game_registers_once_from_an_installed_package():
+    """The shipped games' packages (``savanna.GAME_PACKAGES``, which ``import savanna`` loads)
+    are the registered games' packages, and pyproject.toml installs each (setuptools reads its
+    lists literally: a new game adds its package there)."""
+    assert sorted(savanna.GAME_PACKAGES) == sorted(GAMES)
+    assert set(GAMES) <= set(SETUPTOOLS["packages"])
+    assert all((folder(game) / "__init__.py").is_file() for game in GAMES)
 
 
 def test_a_users_own_modules_do_not_shadow_ours(tmp_path):
@@ -202,31 +223,30 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+# Every game the same files, each with one job (STYLE.md, "Layout"; docs/guides/adding-a-game.md
+# says what each holds): the required ones, and those a small game may fold into another.
+REQUIRED_MODULES = {"__init__", "_kernels", "reference", "game", "notation"}
+OPTIONAL_MODULES = {"spec", "_observe", "_validity", "render"}
+MAX_LINES = 800
+
+
 def test_the_references_and_notations_load_no_numba():
-    """``reference.py`` is the oracle: plain Python, independent of the kernels; the declared
-    facts, the notations and the pictures need no kernels either."""
-    code = ("import sys, savanna.zebres.reference, savanna.bonobo.reference, "
-            "savanna.banjooli.reference, "
-            "savanna.zebres.notation, savanna.bonobo.notation, savanna.banjooli.notation, "
-            "savanna.zebres.spec, savanna.bonobo.spec, savanna.banjooli.spec, "
-            "savanna.zebres.render, savanna.bonobo.render, "
-            "savanna.banjooli.render; "
+    """``reference.py`` is the oracle: plain Python, independent of the kernels; the
+    declarations, the declared facts, the notations and the pictures need no kernels either."""
+    pure = [*GAMES] + sorted(f"{game}.{module}" for game in GAMES
+                             for module in ("reference", "notation", "spec", "render")
+                             if (folder(game) / f"{module}.py").is_file())
+    code = (f"import sys, {', '.join(pure)}; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'torch'}) + "
             "sorted(m for m in sys.modules if m.endswith('_kernels')))")
     assert printed_by(code) == "[]"
 
 
-# Every game the same files, each with one job (STYLE.md, "Layout").
-GAME_MODULES = {"__init__", "spec", "_kernels", "_observe", "_validity", "reference", "game",
-                "notation", "render"}
-MAX_LINES = 800
-
-
-def test_every_game_package_lists_the_same_modules():
-    folders = [ROOT / FOLDERS[game] for game in GAMES]
-    found = {folder.name: {path.stem for path in folder.glob("*.py")} for folder in folders}
-    assert found == {folder.name: GAME_MODULES for folder in folders}
-    assert not [path for folder in folders for path in folder.iterdir() if path.is_dir()
+def test_every_game_package_holds_the_required_modules_and_no_others():
+    found = {game: {path.stem for path in folder(game).glob("*.py")} for game in GAMES}
+    assert {game: REQUIRED_MODULES <= modules <= REQUIRED_MODULES | OPTIONAL_MODULES
+            for game, modules in found.items()} == dict.fromkeys(GAMES, True), found
+    assert not [path for game in GAMES for path in folder(game).iterdir() if path.is_dir()
                 and path.name != "__pycache__"]
 
 
@@ -236,12 +256,17 @@ def test_no_module_is_longer_than_800_lines():
     assert {path: n for path, n in lengths.items() if n > MAX_LINES} == {}
 
 
-def test_import_savanna_loads_nothing_above_the_core():
-    above = sorted({"torch", "ray", *(p for p in ALLOWED if p != "savanna"), *OLD_NAMES})
+def test_import_savanna_loads_the_declarations_and_nothing_else_above_the_core():
+    """The games' packages (their registrations) and their pure-Python ``spec`` modules; no
+    game module, no numba, no agent (connect four's parent package, benchmarks/, has an empty
+    ``__init__.py``)."""
+    above = sorted({"numba", "torch", "ray", *(p for p in ALLOWED if p != "savanna"),
+                    *OLD_NAMES})
     code = (f"import sys, savanna; above = {above!r}; "
             "print(sorted(m for m in sys.modules "
             "if any(m == a or m.startswith(a + '.') for a in above)))")
-    assert printed_by(code) == "[]"
+    declarations = {*GAMES, *(f"{game}.spec" for game in GAMES), "savanna.benchmarks"}
+    assert set(ast.literal_eval(printed_by(code))) <= declarations
 
 
 def test_the_agents_and_the_command_line_load_ray_only_when_asked():

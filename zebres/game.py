@@ -51,11 +51,12 @@ class ZebresGame(Game):
     name = "zebres"
     version = 0
     rules_version = "v0 zebres.md@503e0784256e"  # tests/test_metadata.py checks the spec
-    num_players = 2
+    num_players = spec.NUM_PLAYERS
     num_actions = spec.NUM_ACTIONS
     max_chance_outcomes = 0
     max_plies = spec.MAX_PLIES
     obs_shape = (spec.OBS.size,)
+    obs_high = 1  # every part of spec.OBS is a 0/1 plane, one-hot or thermometer
     state_dtype = K.STATE_DTYPE
     zero_sum = True
     has_chance = False

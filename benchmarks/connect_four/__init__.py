@@ -2,9 +2,13 @@
 
 It lives under ``benchmarks/`` so that Savanna can be measured against OpenSpiel, pgx and
 PettingZoo on a game they all implement; it is registered as ``connect_four`` so that envs,
-agents and the arena accept it. ``ConnectFourGame`` is imported lazily, so that the notation
-and the reference rules load without numba.
+agents and the arena accept it (the registration below). ``ConnectFourGame`` is imported
+lazily, so that the declaration, the notation and the reference rules load without numba.
 """
+from savanna.registry import register_game
+
+register_game("connect_four", "savanna.benchmarks.connect_four.game:ConnectFourGame",
+              env_id="savanna/Connect_four-v0")
 
 __all__ = ["ConnectFourGame"]
 

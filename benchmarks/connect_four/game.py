@@ -34,6 +34,7 @@ class ConnectFourGame(Game):
     max_chance_outcomes = 0
     max_plies = K.MAX_PLIES
     obs_shape = K.OBS_SHAPE
+    obs_high = 1  # stone planes
     state_dtype = K.STATE_DTYPE
     zero_sum = True
     has_chance = False

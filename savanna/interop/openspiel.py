@@ -1,8 +1,9 @@
 """Every Savanna game as an OpenSpiel Python game (``pip install '.[interop]'``).
 
-Importing this module registers ``savanna_zebres``, ``savanna_bonobo`` and ``savanna_banjooli``
-with ``pyspiel.register_game``, so OpenSpiel's loaders, tests and algorithms take them like
-any other game:
+Importing this module registers every game of ``savanna.registry.GAMES`` (so far) with
+``pyspiel.register_game`` as ``savanna_<name>`` (``savanna_zebres``, ``savanna_bonobo``,
+``savanna_banjooli``, ``savanna_connect_four``), so OpenSpiel's loaders, tests and algorithms
+take them like any other game:
 
 >>> import numpy as np, pyspiel, savanna.interop.openspiel
 >>> from open_spiel.python.algorithms import mcts
@@ -39,9 +40,10 @@ How the Game protocol maps onto OpenSpiel:
   Information-state strings add perfect recall: the actions since the setup (all public in
   these games) followed by the current observation string. Nothing is ever read from the full
   state on behalf of a player, so another player's secret cannot leak;
-* game parameters: Zèbres ``board`` (str) and ``first_placer`` (int); Bonobo ``players``;
-  Banjooli ``players``, ``terrain``, ``special`` (``"none"`` for no special tile),
-  ``berries`` (bool) and ``setup_seeds``;
+* game parameters, from each game's registration: ``players`` where the player count varies,
+  the declared options (Zèbres ``board`` and ``first_placer``; Banjooli ``terrain``,
+  ``special``, ``"none"`` for no special tile, and ``berries``) and ``setup_seeds`` where the
+  setup is random;
 * ``max_game_length`` is the game's ``max_plies`` (decisions; chance nodes are not counted).
 
 Serialisation is OpenSpiel's own: the history of actions and chance outcomes, replayed.
@@ -52,17 +54,23 @@ import numpy as np
 import pyspiel
 
 from savanna.game import CHANCE, TERMINAL
-from savanna.registry import game_class, make_game
+from savanna.registry import GAMES, game_class, make_game
 
 __all__ = ["SPECS", "Engine", "SavannaSpielGame", "SavannaSpielState", "load", "short_name"]
 
-# game name -> (OpenSpiel parameters with their defaults, min and max players, random setup)
-SPECS = {
-    "zebres": ({"board": "standard", "first_placer": 1}, (2, 2), False),
-    "bonobo": ({"players": 2}, (2, 4), False),
-    "banjooli": ({"players": 2, "terrain": 4, "special": "none", "berries": False,
-                  "setup_seeds": 4096}, (2, 5), True),
-}
+SETUP_SEEDS = 4096  # the default ``setup_seeds`` of a game with a random setup
+
+
+def _spec(entry):
+    """``(OpenSpiel parameters with their defaults, (min, max) players, random setup)`` of a
+    game's registration: ``players`` where the count varies, its options, ``setup_seeds``."""
+    low, high = entry.players
+    params = {**({"players": low} if low < high else {}), **entry.options,
+              **({"setup_seeds": SETUP_SEEDS} if entry.random_setup else {})}
+    return params, entry.players, entry.random_setup
+
+
+SPECS = {name: _spec(entry) for name, entry in GAMES.items()}  # name -> its OpenSpiel spec
 SETUP = "setup"  # the pseudo-player of the random-setup chance node, in action strings
 
 
@@ -86,12 +94,10 @@ def _exact(value, max_denominator=120):
 
 
 def _game_options(params):
-    """The Savanna game options of OpenSpiel parameters (without ``setup_seeds``)."""
-    options = {("num_players" if k == "players" else k): v for k, v in params.items()
-               if k != "setup_seeds"}
-    if options.get("special") == "none":
-        options["special"] = None
-    return options
+    """The Savanna game options of OpenSpiel parameters (without ``setup_seeds``; ``"none"``
+    stands for None)."""
+    return {("num_players" if k == "players" else k): None if v == "none" else v
+            for k, v in params.items() if k != "setup_seeds"}
 
 
 def _game_type(name):

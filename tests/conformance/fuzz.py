@@ -179,7 +179,8 @@ def run_rows(name, options_key, examples):
     rows_property()
 
 
-if __name__ == "__main__":  # python -m tests.conformance.fuzz NAME OPTIONS_JSON EXAMPLES
-    _, name, options, examples = sys.argv
+if __name__ == "__main__":  # python -m tests.conformance.fuzz PACKAGE NAME OPTIONS_JSON EXAMPLES
+    _, package, name, options, examples = sys.argv
+    importlib.import_module(package)  # registers the game (one from outside savanna too)
     run_rows(name, tuple(json.loads(options).items()), int(examples))
     print("ok")

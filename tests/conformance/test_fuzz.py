@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from savanna.registry import GAMES
 from tests.conformance import fuzz
 from tests.conftest import CONFIGS
 
@@ -58,8 +59,9 @@ def test_state_rows_in_a_child_process(config):
     timeout = 120 + examples  # seconds: compiled kernels load from the cache
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "tests.conformance.fuzz", name, json.dumps(dict(key)),
-             str(examples)], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+            [sys.executable, "-m", "tests.conformance.fuzz", GAMES[name].package, name,
+             json.dumps(dict(key)), str(examples)],
+            cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as hang:
         last = (hang.stderr or b"").decode(errors="replace").strip().splitlines()[-1:]
         pytest.fail(f"hung for {timeout} s; last case: {last}")

@@ -24,7 +24,8 @@ def test_declared_facts(game):
 def test_masks_probabilities_rewards_and_length(game):
     """Masks are non-empty exactly at decision nodes; chance probabilities sum to one at chance
     nodes and are zero elsewhere; rewards only come from decisions; games end within
-    max_plies decisions; zero-sum games' returns sum to zero."""
+    max_plies decisions; zero-sum games' returns sum to zero; no seat observes a value above
+    the declared obs_high."""
     rng = np.random.default_rng(11)
     states = game.init(N_GAMES, rng=1)
     plies = np.zeros(N_GAMES, np.int64)
@@ -40,6 +41,7 @@ def test_masks_probabilities_rewards_and_length(game):
             assert (probs >= 0).all()
         plies[:] += players >= 0
         assert (plies <= game.max_plies).all()
+        assert max(game.observe(s, p).max() for p in range(game.num_players)) <= game.obs_high
 
     totals = play_random(game, states, rng, on_step=check)
     assert (game.current_player(states) == TERMINAL).all()
