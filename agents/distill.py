@@ -493,10 +493,11 @@ def load_dataset(folder, partial=False, game=None):
     return Dataset(config=config, game=game, child_start=start, **columns)
 
 
-def load_datasets(folders, game=None):
+def load_datasets(folders, game=None, partial=False):
     """The datasets in ``folders`` as one (``merge``), after refusing in one line a folder
     given twice and datasets that share games: the same game, teacher, seed and part size
-    play the same games, and a part's bytes may appear in one dataset only."""
+    play the same games, and a part's bytes may appear in one dataset only. ``partial``: the
+    parts each has recorded so far (a dataset still being written, or stopped early)."""
     folders = [Path(f) for f in folders]
     streams, parts = {}, {}
     for folder in folders:
@@ -516,7 +517,7 @@ def load_datasets(folders, game=None):
                                  f"{clip_path(folder / name)} are the same part: the datasets "
                                  "share games")
             parts[checksum] = folder / name
-    return merge([load_dataset(folder, game=game) for folder in folders])
+    return merge([load_dataset(folder, partial, game) for folder in folders])
 
 
 def merge(datasets):

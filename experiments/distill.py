@@ -55,6 +55,9 @@ def add_parsers(commands):
     fit.add_argument("--out", type=Path, help="the run folder (default: a new "
                                               "runs/fit-<game>-<time>)")
     fit.add_argument("--overwrite", action="store_true", help="let --out hold earlier files")
+    fit.add_argument("--partial", action="store_true",
+                     help="fit the parts each dataset has recorded so far (one still being "
+                          "written, or stopped early)")
     fit.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     fit.set_defaults(run=run_fit, prog=fit.prog)
 
@@ -99,7 +102,7 @@ def run_fit(args, extra=None):
              if getattr(args, f.name, None) is not None}
     settings = {**(read_settings(args.config) if args.config else {}), **given}
     config = FitConfig.from_dict(settings)
-    data = load_datasets(args.data)
+    data = load_datasets(args.data, partial=args.partial)
     game = data.config.game
     folder = args.out or new_folder("runs", f"fit-{game}")
     with claimed(folder, "output folder"):

@@ -1,6 +1,8 @@
 """Distillation datasets (``savanna.agents.distill``), offline fitting (``savanna.agents.fit``) and
 ``train az --init``: on Nim, whose exact values the solver gives."""
 import dataclasses
+import json
+import shutil
 
 import numba
 import numpy as np
@@ -13,6 +15,7 @@ from savanna.agents.distill import (
     Teacher,
     distill,
     load_dataset,
+    load_datasets,
     merge,
     part_file,
     play_part,
@@ -243,3 +246,17 @@ def test_the_score_head_fits_a_toy(nim_data):
     assert report["score_mse"] < report["all"]["teacher_mse_vs_outcome"] + 0.05
     with pytest.raises(ValueError, match="score_weight needs final scores"):
         fit(data, config, progress=False)
+
+
+def test_the_parts_written_so_far_load_as_a_dataset(nim_data, tmp_path):
+    game, stopped = Nim(), tmp_path / "stopped"
+    shutil.copytree(nim_data, stopped)
+    meta = json.loads((stopped / "dataset.json").read_text())
+    del meta["parts"][part_file(stopped, 2).name]  # stopped before its last part
+    (stopped / "dataset.json").write_text(json.dumps(meta))
+    part_file(stopped, 2).unlink()
+    with pytest.raises(ValueError, match="is missing"):
+        load_datasets([stopped], game)
+    data, full = load_datasets([stopped], game, partial=True), load_dataset(nim_data, game=game)
+    assert len(data.game_returns) == 2 * NIM.part_games
+    assert np.array_equal(data.state, full.state[full.episode < 2 * NIM.part_games])
