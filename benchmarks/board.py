@@ -2,16 +2,17 @@
 
     python -m savanna.benchmarks --board
 
-The server runs as its own process (the ``savanna serve`` command beside this Python, two search
-threads), as a user starts it; this module only speaks HTTP to it and drives Debian's chromium
-with Playwright. Three measurements:
+The server runs as its own process (the ``savanna serve`` command beside this Python, two
+search threads, ``--max-seconds 600`` so that the first search may compile), as a user starts
+it; this module only speaks HTTP to it and drives Debian's chromium with Playwright. Three
+measurements:
 
 * a warm page ready: the page loaded again (after a first load) until its script has fetched
   what it needs (``body[data-ready]``), the median of 15 loads;
 * a human move answered by ``az:baseline`` (100 simulations): the round trip of one
   ``POST /move`` on Zèbres, which returns after the network's search has replied, the median
-  over every move of several games (the first move of the first game, which loads the
-  network, left out);
+  over every move of three games (after a first game, untimed, that loads the network and
+  compiles the search);
 * 20 games played at once by 20 scripted clients (a random legal move at a time, every game
   and player count in turn, against ``random``) to the end: the games finished, the requests
   answered with an error, the wall time.
@@ -82,7 +83,7 @@ def serve(folder, port):
     command = Path(sys.executable).with_name("savanna")  # the installed command, as users run it
     process = subprocess.Popen(
         [str(command), "serve", str(folder), "--port", str(port),
-         "--save", str(folder / "played"), "--workers", "2"],
+         "--save", str(folder / "played"), "--workers", "2", "--max-seconds", "600"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     for _ in range(600):
         try:
@@ -129,10 +130,13 @@ def measure(quick=False, progress=print):
             progress("page loads")
             ready = page_ready(base + "/", 5 if quick else 15)
             progress("az:baseline replies")
+            warm = []  # the network loaded and the search compiled, untimed
+            play(base, "zebres", [], ["human", "az:baseline"], rng, warm)
             replies = []
             for _ in range(1 if quick else 3):
-                play(base, "zebres", [], ["human", "az:baseline"], rng, replies)
-            replies = replies[1:]
+                failed, _ = play(base, "zebres", [], ["human", "az:baseline"], rng, replies)
+                if failed:
+                    raise RuntimeError("a move against az:baseline was answered with an error")
             progress("20 games at once")
             for game, options in CONFIGS:  # compiled once before the clock starts
                 play(base, game, options, seats(options), rng)
