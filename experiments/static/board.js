@@ -200,7 +200,7 @@ async function listGames(file, filter) {
   for (const g of games) {
     if (filter && !filter.every((a) => g.agents.includes(a))) continue;
     const row = el("tr", undefined, { class: "clickable", "data-index": g.index });
-    row.append(el("td", String(g.index)), el("td", g.agents.join(" vs ")),
+    row.append(el("td", String(g.index)), el("td", g.agents.join(" vs "), { class: "text" }),
                el("td", g.returns ? g.returns.map((x) => +x.toFixed(3)).join(", ") : "unfinished"),
                el("td", String(g.plies)));
     row.addEventListener("click", () => openReplay(file, g.index, 0));
@@ -252,7 +252,7 @@ async function goTo(ply) {
   events.replaceChildren();
   let number = 0;
   for (const e of frame.events) {
-    const text = e.chance !== undefined ? `chance: ${e.chance}`
+    const text = e.chance !== undefined ? `   chance: ${e.chance}`
       : `${number++}. seat ${e.player}: ${e.move}`;
     const item = el("li", text, { class: e.chance !== undefined ? "chance" : "move" });
     if (e.state === frame.state) item.classList.add("current");
@@ -356,7 +356,7 @@ function showAnalysis(status) {
                        ...a.values.map((_, p) => `Q seat ${p}`)]));
   for (const m of a.moves.slice(0, 15)) {
     const row = el("tr");
-    row.append(el("td", m.name || m.move), el("td", String(m.visits)),
+    row.append(el("td", m.move), el("td", String(m.visits)),
                el("td", `${(100 * m.share).toFixed(1)}%`), el("td", m.prior.toFixed(3)),
                ...a.values.map((_, p) => el("td", fmt(m[`value_${p}`]))));
     table.append(row);
@@ -379,7 +379,8 @@ async function showRatings(file) {
     const low = r.low !== undefined ? r.low : r.elo - r.elo_ci95;
     const high = r.high !== undefined ? r.high : r.elo + r.elo_ci95;
     const row = el("tr");
-    row.append(el("td", String(r.rank)), el("td", r.agent), el("td", fmt(r.elo)),
+    row.append(el("td", String(r.rank)), el("td", r.agent, { class: "text" }),
+               el("td", fmt(r.elo)),
                el("td", `[${fmt(low)}, ${fmt(high)}]`), el("td", String(r.games)),
                el("td", r.score === null ? "-" : `${(100 * r.score).toFixed(1)}%`));
     ratings.append(row);
@@ -421,6 +422,7 @@ function switchTab(name) {
     $(`tab-${tab}`).hidden = tab !== name;
     document.querySelector(`nav a[data-tab=${tab}]`).classList.toggle("active", tab === name);
   }
+  document.body.classList.toggle("wide", name === "tables");  // tables need no board
   if (name === "replay" || name === "tables") loadFiles();
 }
 
