@@ -75,12 +75,16 @@ def check_agent(spec, limits):
     if not isinstance(spec, str) or len(spec) > limits.max_text:
         raise BadRequest(f"an agent spec must be a text of at most {limits.max_text} "
                          f"characters, got {clip(spec)}")
-    for setting in spec.partition(":")[2].split(","):
-        value = setting.partition("=")[2] or setting
+    name, colon, rest = spec.partition(":")
+    settings = []
+    for setting in rest.split(",") if colon else []:  # a file named relative to a folder
+        key, eq, value = setting.partition("=")        # is passed on resolved
+        value = value if eq else key
         if any(c in value for c in "/\\") or value.endswith((".pt", ".json")):
-            confined(value, limits.folders, "a checkpoint")
+            value = str(confined(value, limits.folders, "a checkpoint"))
+        settings.append(f"{key}={value}" if eq else value)
     try:
-        agent = make_agent(spec)
+        agent = make_agent(name + colon + ",".join(settings))
     except ValueError as err:
         raise BadRequest(str(err)) from None
     sims, budget = getattr(agent, "sims", None), getattr(agent, "time_budget", None)

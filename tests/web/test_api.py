@@ -3,8 +3,10 @@ input, the games played to the end and saved, undo, replay, analysis, tables, an
 seat's secrets in a Banjooli game."""
 import json
 import re
+import shutil
 import time
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ from starlette.testclient import TestClient
 from savanna import make_game
 from savanna.agents import make_agent, tournament
 from savanna.agents.analysis import analyse
+from savanna.agents.az_agent import baseline_path
 from savanna.agents.ladder import Ladder
 from savanna.experiments import board_analysis
 from savanna.experiments.board_analysis import AnalysisJob
@@ -330,3 +333,27 @@ def test_move_spots_lie_on_the_picture_at_the_places_the_moves_name(name, option
                 x, y = spots[a]
                 assert 0 < x < picture.width and 0 < y < picture.height
         game.step_inplace(states, rng.choice(game.legal_actions(states[0]), size=1))
+
+
+def test_a_checkpoint_in_a_served_folder_plays(served):
+    folder, client = served
+    shutil.copy(baseline_path(make_game("zebres")), folder / "net.pt")
+    view = first_human_game(client, "zebres", ["az:net.pt,sims=8", "human"])
+    assert view["seat"] == 1 and view["seats"][0] == f"az:checkpoint={folder / 'net.pt'},sims=8"
+    assert view["version"] == 1 and view["moves"]  # the network has played its first move
+
+
+def test_a_replay_hides_the_cards_from_a_seat_and_reveals_them_to_all(served):
+    folder, client = served
+    view = first_human_game(client, "banjooli", ["human", "random"], seed=7)
+    end = play_out(client, view)
+    file = str(Path(end["record"]).relative_to(folder))
+    cards = [int(c) for c in read_record(end["record"]).position(3)[0]["cards"][:2]]
+    seat = client.get("/api/replay", params={"file": file, "game": 0, "ply": 3, "seat": 1})
+    everything = client.get("/api/replay", params={"file": file, "game": 0, "ply": 3})
+    assert set(re.findall(r"card (\d)", seat.text)) == {str(cards[1])}
+    assert seat.json()["position"] is None
+    assert set(re.findall(r"card (\d)", everything.text)) == set(map(str, cards))
+    analysis = client.post("/api/analyses", json={"agent": "mcts:sims=40", "file": file,
+                                                  "game": 0, "ply": 3})
+    assert wait(client, analysis.json()["id"])["result"]["simulations"] == 40
