@@ -7,15 +7,15 @@
 >>> print(result.table())
 
 Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``
-(``savanna.agents.base``); ``savanna.agents.registry`` turns specs like ``mcts:sims=1000,c=1.4``
-into agents.
+(``savanna.agents.play.base``); ``savanna.agents.play.registry`` turns specs like
+``mcts:sims=1000,c=1.4`` into agents.
 """
-from savanna.agents.arena import play_match, tournament
-from savanna.agents.base import Agent, describe
-from savanna.agents.greedy import GreedyAgent
-from savanna.agents.random_agent import RandomAgent
-from savanna.agents.registry import AGENTS, make_agent
-from savanna.agents.results import MatchResult, TournamentResult
+from savanna.agents.arena.matches import play_match, tournament
+from savanna.agents.arena.results import MatchResult, TournamentResult
+from savanna.agents.play.base import Agent, describe
+from savanna.agents.play.greedy import GreedyAgent
+from savanna.agents.play.random_agent import RandomAgent
+from savanna.agents.play.registry import AGENTS, make_agent
 
 __all__ = ["AGENTS", "Agent", "GreedyAgent", "MatchResult", "RandomAgent", "TournamentResult",
            "describe", "make_agent", "play_match", "tournament"]

@@ -5,7 +5,7 @@ each.
     python -m savanna.benchmarks.az_selfplay [--game zebres] [--games 1024] [--sims 32] [--moves 40]
                                      [--repeats 3] [--warmup 100]
 
-A fresh ``savanna.agents.alphazero.Trainer`` (default settings unless given) is warmed up
+A fresh ``savanna.agents.training.alphazero.Trainer`` (default settings unless given) is warmed up
 (compilation, and enough moves that games finish and the learner works at its steady pace), then
 timed over ``--repeats`` windows of ``--moves`` moves; the median window (by CPU rate) is reported.
 Rates are given per second of wall time and per second of this process's CPU time: on a
@@ -32,12 +32,13 @@ __all__ = ["selfplay_speed"]
 
 
 def selfplay_speed(game="zebres", moves=40, repeats=3, warmup_moves=100, **settings):
-    """One fresh ``savanna.agents.alphazero.Trainer`` (``settings`` are ``AZConfig`` fields) run for
-    ``warmup_moves`` (compilation, and games finishing so that the learner works at its steady
-    pace), then timed over ``repeats`` windows of ``moves`` moves: per window, ``{
+    """One fresh ``savanna.agents.training.alphazero.Trainer`` (``settings`` are ``AZConfig``
+    fields) run for ``warmup_moves`` (compilation, and games finishing so that the learner works at
+    its steady pace), then timed over ``repeats`` windows of ``moves`` moves: per window, ``{
     leaf_evals_per_s, leaf_evals_per_cpu_s, search_share, inference_share, learn_share,
     other_share, positions_per_s, seconds, cpu_seconds}`` (shares of wall time)."""
-    from savanna.agents.alphazero import AZConfig, Trainer
+    from savanna.agents.models.az_config import AZConfig
+    from savanna.agents.training.alphazero import Trainer
 
     trainer = Trainer(AZConfig(game=game, **settings))
     for _ in range(warmup_moves):

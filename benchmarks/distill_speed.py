@@ -3,9 +3,9 @@
     python -m savanna.benchmarks --distill                    teacher speed, every game
     python -m savanna.benchmarks --gates runs/fit-zebres ...  the gate reports of fits
 
-``speed`` times ``savanna.agents.distill.play_part`` (UCT-64 self-play of a part of ``games``
-games, searched together in one compiled call per move) after one warm-up part, on one numba
-thread and on all of them, side by side in alternating repeats; it reports decisions
+``speed`` times ``savanna.agents.training.distill.play_part`` (UCT-64 self-play of a part of
+``games`` games, searched together in one compiled call per move) after one warm-up part, on one
+numba thread and on all of them, side by side in alternating repeats; it reports decisions
 (positions of the dataset) per second of wall time, medians. ``gate_section`` turns the
 ``report.json`` of ``savanna fit`` runs into one table: held-out value error by phase of the
 game, next to the teacher's own root value, per network.
@@ -24,7 +24,7 @@ def speed(games=128, repeats=3, teacher="mcts:sims=64", configs=CONFIGS):
     """``[(what, positions per second, "/s")]``: each configuration on one thread and on all."""
     import numba
 
-    from savanna.agents.distill import DistillConfig, play_part
+    from savanna.agents.training.distill import DistillConfig, play_part
     from savanna.registry import resolve_game
 
     rows, threads = [], numba.get_num_threads()

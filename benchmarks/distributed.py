@@ -21,8 +21,8 @@ import os
 import pickle
 import time
 
-from savanna.agents.arena import _play_job, tournament
-from savanna.agents.registry import make_agent
+from savanna.agents.arena.matches import _play_job, tournament
+from savanna.agents.play.registry import make_agent
 
 __all__ = ["main", "measure"]
 

@@ -8,7 +8,8 @@ same rules, checked against OpenSpiel's in tests/connect_four):
   against OpenSpiel's C++ random play: ``evaluate_bots`` with two uniform random bots (one
   C++ game per call; OpenSpiel's C++ ``RandomRolloutEvaluator`` has no Python entry point to
   call alone); games/s.
-* **MCTS**: our UCT (``savanna.agents.mcts.MCTSAgent``) against OpenSpiel's C++ ``MCTSBot`` on its
+* **MCTS**: our UCT (``savanna.agents.play.mcts.MCTSAgent``) against OpenSpiel's C++ ``MCTSBot`` on
+its
   own ``connect_four``, from the empty board, at equal simulations (one random rollout per new
   leaf, ``c = 1.4``, no solver), in simulations/s; then **strength**: ``STRENGTH_GAMES`` games,
   seats alternating, each side spending the same wall time per move on average (see
@@ -185,7 +186,7 @@ def c4_openspiel_bots(n):
 
 # ----- connect four: MCTS -------------------------------------------------------------------
 def c4_mcts(sims, searches=10):
-    from savanna.agents.mcts import MCTSAgent
+    from savanna.agents.play.mcts import MCTSAgent
 
     game = make_game(C4_GAME)
     game.warmup()
@@ -221,7 +222,7 @@ def c4_strength(games, seconds, progress=print):
     2.0.2 with a null pointer when a busy machine let no simulation finish in time); ours gets
     a time budget steered, move by move, towards the mean time OpenSpiel's moves actually
     took, so that both sides spend the same wall time per move on average."""
-    from savanna.agents.mcts import MCTSAgent
+    from savanna.agents.play.mcts import MCTSAgent
 
     pyspiel = _pyspiel()
     ours_game = make_game(C4_GAME)
@@ -407,7 +408,7 @@ def playouts_run(game, n, calls, kernel):
 
 # ----- Zèbres: MCTS ------------------------------------------------------------------------
 def ours_mcts(sims, repeats):
-    from savanna.agents.mcts import MCTSAgent
+    from savanna.agents.play.mcts import MCTSAgent
 
     game = make_game(GAME)
     game.warmup()
@@ -478,7 +479,8 @@ def _update_rate(update, steps_done, updates):
 
 
 def ours_ppo(updates, torch_threads, workers=1):
-    from savanna.agents.ppo import PPOConfig, Trainer
+    from savanna.agents.models.ppo_config import PPOConfig
+    from savanna.agents.training.ppo import Trainer
 
     cfg = PPOConfig(game=GAME, seed=0, opponents={"random": 1.0},
                     threads=torch_threads, workers=workers,

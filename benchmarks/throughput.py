@@ -176,7 +176,7 @@ def first_decision(game, rng=0):
 
 def mcts_simulations(game, sims, repeats):
     """UCT simulations per second (one random rollout each) from the first decision, 1 thread."""
-    from savanna.agents.mcts import MCTSAgent
+    from savanna.agents.play.mcts import MCTSAgent
 
     agent = MCTSAgent(sims=sims, rollouts=1, determinizations=1)
     row = first_decision(game)
@@ -187,7 +187,8 @@ def training_throughput(game="zebres", updates=10, **settings):
     """End-to-end PPO training speed in learner steps per second of wall time: rollouts from
     the batched envs against the default opponent pool, and the updates, after one warm-up
     update (compilation)."""
-    from savanna.agents.ppo import PPOConfig, Trainer
+    from savanna.agents.models.ppo_config import PPOConfig
+    from savanna.agents.training.ppo import Trainer
 
     trainer = Trainer(PPOConfig(game=game, steps=10**12, **settings))
     trainer.train_update()

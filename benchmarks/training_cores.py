@@ -28,7 +28,8 @@ WORKERS = (1, 2)
 
 
 def ppo_trainer(workers):
-    from savanna.agents.ppo import PPOConfig, Trainer
+    from savanna.agents.models.ppo_config import PPOConfig
+    from savanna.agents.training.ppo import Trainer
 
     return Trainer(PPOConfig(game="zebres", seed=0, opponents={"random": 1.0}, threads=1,
                              steps=10**12, workers=workers, **PPO_SETTINGS))
@@ -56,7 +57,8 @@ AZ_PROCESSES = (0, 2)
 
 def az_rows(repeats, moves, warmup, progress=print):
     """``[(what, value, unit)]``: AlphaZero's self-play rate in each setting and their ratio."""
-    from savanna.agents.alphazero import AZConfig, Trainer
+    from savanna.agents.models.az_config import AZConfig
+    from savanna.agents.training.alphazero import Trainer
 
     progress("training: AlphaZero self-play in the learner's process and in 2 of its own")
     trainers = {p: Trainer(AZConfig(game="zebres", selfplay_processes=p)) for p in AZ_PROCESSES}

@@ -4,16 +4,17 @@
     savanna analyse bonobo "<position>" --agent az:runs/bonobo-az-0-<time>/best.pt,sims=400 --json
 
 Prints one line per legal move (most visited first): visits, their share, the prior, the mean
-return of each player through the move, then the principal variation (``savanna.agents.analysis``).
-The position is written in the game's notation, as ``savanna play`` prints it and
-``game.to_text`` writes it; it must be a decision node (not a chance node, not the end).
+return of each player through the move, then the principal variation
+(``savanna.agents.play.analysis``). The position is written in the game's notation, as ``savanna
+play`` prints it and ``game.to_text`` writes it; it must be a decision node (not a chance node, not
+the end).
 """
 import json
 
 import numpy as np
 
-from savanna.agents.analysis import analyse
-from savanna.agents.registry import make_agent
+from savanna.agents.play.analysis import analyse
+from savanna.agents.play.registry import make_agent
 from savanna.experiments.arguments import add_game_options, game_options, make_game, seed
 
 __all__ = ["add_parser", "run"]

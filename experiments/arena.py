@@ -1,5 +1,5 @@
 """``savanna match`` and ``savanna tournament``: agents against each other in the arena
-(``savanna.agents.arena``), the results saved in a new folder.
+(``savanna.agents.arena.matches``), the results saved in a new folder.
 
     savanna match zebres mcts:sims=1000 greedy --games 200
     savanna tournament zebres random greedy mcts:sims=200 --games-per-pair 40
@@ -10,8 +10,8 @@ sure the results can be saved before any game is played.
 """
 from pathlib import Path
 
-from savanna.agents.arena import BACKENDS
-from savanna.agents.registry import AGENTS, make_agent
+from savanna.agents.arena.matches import BACKENDS
+from savanna.agents.play.registry import AGENTS, make_agent
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
 from savanna.experiments.arguments import (
     ADDRESS_HELP,
@@ -86,7 +86,7 @@ def _add_arena_options(parser, kind):
 
 
 def run_match(args, extra):
-    from savanna.agents.arena import play_match
+    from savanna.agents.arena.matches import play_match
 
     _run_arena("match", args, lambda game, agents: play_match(
         game, agents, args.games, args.seed, args.workers, progress=not args.no_progress,
@@ -94,7 +94,7 @@ def run_match(args, extra):
 
 
 def run_tournament(args, extra):
-    from savanna.agents.arena import tournament
+    from savanna.agents.arena.matches import tournament
 
     _run_arena("tournament", args, lambda game, agents: tournament(
         game, agents, args.games_per_pair, args.seed, args.workers,

@@ -1,8 +1,9 @@
 """The command line's argument helpers, shared by ``savanna.experiments.cli`` and every command:
 the parser class (one-line errors, help laid out as written), typed counts and seeds, game
 options (``-o KEY=VALUE``) and player counts, and the flags of a settings dataclass
-(``savanna.agents.ppo.PPOConfig``, ``savanna.agents.alphazero.AZConfig``) generated from its fields,
-their defaults and their docs (``savanna.agents.settings.setting``), with ``--config FILE``.
+(``savanna.agents.models.ppo_config.PPOConfig``, ``savanna.agents.models.az_config.AZConfig``)
+generated from its fields, their defaults and their docs (``savanna.agents.settings.setting``), with
+``--config FILE``.
 
 Every mistake is a one-line error: an ``argparse.ArgumentTypeError`` from a ``type`` (argparse
 names the flag) or a ``ValueError`` naming the setting and what is allowed.

@@ -14,7 +14,7 @@
     savanna bench [--quick]                            the throughput benchmarks
     savanna demo                                       what ``make demo`` shows
 
-Agents are written ``name[:key=value,...]`` (see ``savanna.agents.registry``); game options are
+Agents are written ``name[:key=value,...]`` (see ``savanna.agents.play.registry``); game options are
 ``-o key=value`` (``-o board=president``; a value with commas is a list:
 ``-o course=K3,T8,T6,T1``). A mistake in the arguments (an unknown game or agent, a malformed
 spec, a bad number, an output folder that cannot take the results) ends with a one-line

@@ -14,9 +14,9 @@ import textwrap
 
 import numpy as np
 
-from savanna.agents.arena import play_match
-from savanna.agents.random_agent import RandomAgent
-from savanna.agents.registry import make_agent
+from savanna.agents.arena.matches import play_match
+from savanna.agents.play.random_agent import RandomAgent
+from savanna.agents.play.registry import make_agent
 from savanna.agents.settings import MAX_GAMES
 from savanna.experiments.arguments import count, positive_int, seed
 from savanna.game import CHANCE, TERMINAL
@@ -58,7 +58,7 @@ def demo(games=20, sims=500, seed=0, write=print):
     write(f"\n== 5. The shipped AlphaZero baseline (100 simulations) against MCTS (300 "
           f"simulations), {few} games ==\n")
     try:
-        from savanna.agents.az_agent import baseline_path
+        from savanna.agents.play.az_agent import baseline_path
         baseline_path(game)
         baseline = make_agent("az:baseline", sims=100)
     except (ImportError, ValueError) as err:

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from savanna.agents.base import describe
-from savanna.agents.registry import AGENTS, make_agent
+from savanna.agents.play.base import describe
+from savanna.agents.play.registry import AGENTS, make_agent
 from savanna.errors import clip
 from savanna.experiments.arguments import (
     add_game_options,
@@ -270,7 +270,7 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Play the game of the parsed arguments at the terminal, recorded if asked."""
-    from savanna.agents.mcts import MCTSAgent
+    from savanna.agents.play.mcts import MCTSAgent
     from savanna.records import make_record, write_records
 
     seats = _play_seats(args)

@@ -17,7 +17,7 @@ the best settings and their evaluation are printed.
 import math
 from pathlib import Path
 
-from savanna.agents.results import _write_csv
+from savanna.agents.arena.results import _write_csv
 from savanna.errors import clip
 from savanna.experiments.arguments import (
     ADDRESS_HELP,
@@ -135,10 +135,10 @@ def _module(algorithm):
 
 def _config_class(algorithm):
     if algorithm == "ppo":
-        from savanna.agents.ppo import PPOConfig
+        from savanna.agents.models.ppo_config import PPOConfig
 
         return PPOConfig
-    from savanna.agents.alphazero import AZConfig
+    from savanna.agents.models.az_config import AZConfig
 
     return AZConfig
 

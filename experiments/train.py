@@ -17,15 +17,15 @@ another run took that name first) holds::
     eval-records/  step-<N>.jsonl: every evaluation game at step N, as game records
     tb/            TensorBoard events, if ``tensorboard`` is installed
 
-Evaluations are arena matches (``savanna.agents.arena.play_match``, seats rotated) of the current
-network, playing its most probable legal move, against random and greedy, every
+Evaluations are arena matches (``savanna.agents.arena.matches.play_match``, seats rotated) of the
+current network, playing its most probable legal move, against random and greedy, every
 ``eval_every`` steps and at the start. ``--resume`` restores everything the checkpoint holds,
 drops log rows written after it, and continues with exactly the updates the run would have
 made.
 
-Every setting of ``savanna.agents.ppo.PPOConfig`` is a flag (``--rollout-len 64``, ``--hidden
-256,256``, ``--no-anneal-lr``), generated from the dataclass; ``--config FILE`` starts from a JSON
-file of settings (flags override it).
+Every setting of ``savanna.agents.models.ppo_config.PPOConfig`` is a flag (``--rollout-len 64``,
+``--hidden 256,256``, ``--no-anneal-lr``), generated from the dataclass; ``--config FILE`` starts
+from a JSON file of settings (flags override it).
 
 From Python (a notebook: ``experiments/notebooks/train_and_load.ipynb``), ``run_training`` is
 the whole command; the checkpoint it leaves is an agent::
@@ -72,9 +72,9 @@ def evaluate(trainer, games, seed, records=None):
     score_random: ..., win_greedy: ..., score_greedy: ...}``; every game is saved as a record
     in the file ``records`` when given (replaced if it exists: a resumed run evaluates the
     same step again)."""
-    from savanna.agents.arena import play_match
-    from savanna.agents.ppo_agent import PPOAgent
-    from savanna.agents.registry import make_agent
+    from savanna.agents.arena.matches import play_match
+    from savanna.agents.play.ppo_agent import PPOAgent
+    from savanna.agents.play.registry import make_agent
 
     agent = PPOAgent.from_network(trainer.net, trainer.game, f"step {trainer.global_step}")
     row, kept = {}, []
@@ -154,7 +154,7 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
     """Train (or resume) a run; returns its folder. ``resume`` is a run folder or a checkpoint
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many updates (as if interrupted: tests)."""
-    from savanna.agents.ppo import Trainer
+    from savanna.agents.training.ppo import Trainer
 
     if resume is not None:
         checkpoint = checkpoint_file(resume)
@@ -270,8 +270,8 @@ def add_parser(subparsers, name="ppo"):
 
 def _add_settings(parser):
     """The flags of ``PPOConfig`` (``savanna.experiments.arguments.Parser`` adds them when the
-    command runs: ``savanna.agents.ppo`` imports torch)."""
-    from savanna.agents.ppo import PPOConfig
+    command runs: ``savanna.agents.training.ppo`` imports torch)."""
+    from savanna.agents.models.ppo_config import PPOConfig
 
     add_config_flags(parser, PPOConfig, ALIASES)
 
@@ -279,7 +279,7 @@ def _add_settings(parser):
 def run(args, extra=None):
     """Run the command parsed by ``add_parser``: a new run, or ``--resume`` (then only
     ``--steps`` may change)."""
-    from savanna.agents.ppo import PPOConfig
+    from savanna.agents.models.ppo_config import PPOConfig
 
     settings = run_settings(PPOConfig, args, resumable=("steps",))
     if args.resume:
@@ -297,7 +297,7 @@ def run(args, extra=None):
 def demo_training(steps=3_000_000, seed=0, write=print, runs_dir="runs"):
     """``make demo``'s short PPO run on Zèbres (about a minute): trains, then prints the
     learning curve as text."""
-    from savanna.agents.ppo import PPOConfig
+    from savanna.agents.models.ppo_config import PPOConfig
 
     config = PPOConfig(steps=steps, seed=seed, eval_every=max(steps // 4, 1), eval_games=100,
                        checkpoint_every=steps)

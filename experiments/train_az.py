@@ -1,4 +1,5 @@
-"""``savanna train az <game>``: an AlphaZero run (``savanna.agents.alphazero``) in its own folder.
+"""``savanna train az <game>``: an AlphaZero run (``savanna.agents.training.alphazero``) in its own
+folder.
 
     savanna train az zebres --minutes 60 --seed 0 [--games 1024] [--sims 32] ...
     savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
@@ -29,12 +30,12 @@ another run took that name first) holds::
 restores everything the checkpoint holds, drops log rows written after it and continues with
 exactly the moves and updates the run would have made.
 
-``--backend ray --actors N`` plays self-play on N Ray actors (``savanna.experiments.ray_backend``,
-one CPU each, anywhere on the cluster at ``--address``) while this process learns; an actor
-that dies is replaced. How a run is played is not one of its settings: give the flags again
-with ``--resume``.
+``--backend ray --actors N`` plays self-play on N Ray actors
+(``savanna.agents.training.selfplay_ray``, one CPU each, anywhere on the cluster at ``--address``)
+while this process learns; an actor that dies is replaced. How a run is played is not one of its
+settings: give the flags again with ``--resume``.
 
-Every setting of ``savanna.agents.alphazero.AZConfig`` is a flag (``--max-considered 8``,
+Every setting of ``savanna.agents.models.az_config.AZConfig`` is a flag (``--max-considered 8``,
 ``--ladder mcts:sims=100,mcts:sims=1000``), generated from the dataclass; ``--config FILE``
 starts from a JSON file of settings (flags override it).
 """
@@ -71,10 +72,10 @@ def evaluate(trainer, seed, records=None):
     """The search on the current network against each rung of the ladder: ``{win_<rung>,
     score_<rung>, elo_<rung>}``; every game is saved as a record in the file ``records`` when
     given (replaced if it exists)."""
-    from savanna.agents.arena import play_match
-    from savanna.agents.az_agent import AZAgent
-    from savanna.agents.registry import make_agent
-    from savanna.agents.stats import elo_from_score
+    from savanna.agents.arena.matches import play_match
+    from savanna.agents.arena.stats import elo_from_score
+    from savanna.agents.play.az_agent import AZAgent
+    from savanna.agents.play.registry import make_agent
 
     cfg, game = trainer.config, trainer.game
     agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
@@ -101,7 +102,8 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many moves (as if interrupted: tests); ``selfplay`` the ``Trainer``'s (default:
     the config's: ``SelfPlay`` here or in processes of its own)."""
-    from savanna.agents.alphazero import Trainer, load_checkpoint, save_checkpoint
+    from savanna.agents.models.az_checkpoint import load_checkpoint, save_checkpoint
+    from savanna.agents.training.alphazero import Trainer
 
     if resume is not None:
         checkpoint = checkpoint_file(resume)
@@ -182,17 +184,18 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
 
 def initial_weights(config, game, write=print, fit_config=None):
     """The weights ``config.init`` names: a checkpoint's network (its hidden widths must be
-    the run's), or a network fitted to a distillation dataset folder (``savanna.agents.fit``
-    with ``fit_config``, by default its defaults and the run's hidden widths, batch size and
+    the run's), or a network fitted to a distillation dataset folder
+    (``savanna.agents.training.fit`` with ``fit_config``, by default its defaults and the run's
+    hidden widths, batch size and
     seed)."""
     from pathlib import Path
 
-    from savanna.agents.alphazero import load_checkpoint
+    from savanna.agents.models.az_checkpoint import load_checkpoint
 
     path = Path(config.init)
     if path.is_dir():
-        from savanna.agents.distill import load_dataset
-        from savanna.agents.fit import FitConfig, fit
+        from savanna.agents.training.distill import load_dataset
+        from savanna.agents.training.fit import FitConfig, fit
 
         write(f"fitting a network to the dataset {path} first")
         fit_config = fit_config or FitConfig(hidden=config.hidden,
@@ -212,7 +215,7 @@ def init_hidden(settings):
     a run started from a checkpoint takes its network's shape unless told otherwise."""
     from pathlib import Path
 
-    from savanna.agents.alphazero import load_checkpoint
+    from savanna.agents.models.az_checkpoint import load_checkpoint
 
     init = settings.get("init")
     if not init or "hidden" in settings or not Path(init).is_file():
@@ -268,8 +271,8 @@ def add_parser(subparsers, name="az"):
 
 def _add_settings(parser):
     """The flags of ``AZConfig`` (``savanna.experiments.arguments.Parser`` adds them when the
-    command runs: ``savanna.agents.alphazero`` imports torch)."""
-    from savanna.agents.alphazero import AZConfig
+    command runs: ``savanna.agents.training.alphazero`` imports torch)."""
+    from savanna.agents.models.az_config import AZConfig
 
     add_config_flags(parser, AZConfig)
 
@@ -277,7 +280,7 @@ def _add_settings(parser):
 def run(args, extra=None):
     """Run the command parsed by ``add_parser``: a new run, or ``--resume`` (then only
     ``--minutes`` may change)."""
-    from savanna.agents.alphazero import AZConfig
+    from savanna.agents.models.az_config import AZConfig
 
     settings = run_settings(AZConfig, args, resumable=("minutes",))
     selfplay = _selfplay(args)
@@ -301,6 +304,6 @@ def _selfplay(args):
     from savanna.agents.distributed import require_ray
 
     require_ray()
-    from savanna.experiments.ray_backend import RaySelfPlay
+    from savanna.agents.training.selfplay_ray import RaySelfPlay
 
     return RaySelfPlay.factory(args.actors or 2, args.address)

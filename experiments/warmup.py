@@ -55,7 +55,7 @@ def compile_cost(name):
 
 def warm_game(name):
     """Compile one game's kernels, its vector env and its MCTS search."""
-    from savanna.agents.mcts import MCTSAgent
+    from savanna.agents.play.mcts import MCTSAgent
     from savanna.vector_env import warmup
 
     game = game_class(name)()

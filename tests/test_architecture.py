@@ -148,6 +148,58 @@ def test_no_import_cycle_between_packages_and_arrows_point_down():
     assert wrong == []
 
 
+# agents/ in rooms by job (STYLE.md), arrows one way: a room may import the rooms listed and the
+# floor (the modules of savanna.agents itself: settings, worker processes, Ray, tables), which
+# imports no room; the package's own __init__ is the facade that gathers the public names.
+# Playing a model never loads a trainer: play-time agents know models, not training.
+AGENTS = "savanna.agents"
+ROOMS = {
+    f"{AGENTS}.models": set(),
+    f"{AGENTS}.play": {f"{AGENTS}.models"},
+    f"{AGENTS}.arena": {f"{AGENTS}.play"},
+    f"{AGENTS}.training": {f"{AGENTS}.play", f"{AGENTS}.models"},
+}
+
+
+def room(module):
+    """The room of ``savanna.agents`` that ``module`` is in; ``AGENTS`` for the floor."""
+    return next((r for r in ROOMS if module == r or module.startswith(r + ".")), AGENTS)
+
+
+def wrong_way_arrows(graph):
+    """The imports (``a``, ``b``) between modules of savanna.agents that point the wrong way."""
+    return sorted((a, b) for a, targets in graph.items() for b in targets
+                  if a != AGENTS and layer(a) == layer(b) == AGENTS and room(a) != room(b)
+                  and room(b) not in ROOMS.get(room(a), set()) | {AGENTS})
+
+
+def test_the_rooms_of_agents_import_one_way():
+    assert wrong_way_arrows(import_graph()) == []
+
+
+def test_a_wrong_way_arrow_between_rooms_is_found():
+    """A trainer imported by a play-time agent or the arena, any room by the floor, and the
+    models reaching up: each is reported; the facade and arrows inside a room are not."""
+    graph = {f"{AGENTS}.play.mcts": {f"{AGENTS}.training.ppo", f"{AGENTS}.play.base",
+                                     f"{AGENTS}.models.networks", f"{AGENTS}.settings"},
+             f"{AGENTS}.arena.ladder": {f"{AGENTS}.training.fit", f"{AGENTS}.play.registry"},
+             f"{AGENTS}.settings": {f"{AGENTS}.play.base"},
+             f"{AGENTS}.models.checkpoint": {f"{AGENTS}.play.base"},
+             f"{AGENTS}.training.ppo": {f"{AGENTS}.play.greedy", f"{AGENTS}.models.networks"},
+             AGENTS: {f"{AGENTS}.arena.matches"}}
+    assert wrong_way_arrows(graph) == [
+        (f"{AGENTS}.arena.ladder", f"{AGENTS}.training.fit"),
+        (f"{AGENTS}.models.checkpoint", f"{AGENTS}.play.base"),
+        (f"{AGENTS}.play.mcts", f"{AGENTS}.training.ppo"),
+        (f"{AGENTS}.settings", f"{AGENTS}.play.base")]
+
+
+def test_every_agents_module_is_in_a_room_or_on_the_floor():
+    """A new subpackage of agents/ gets its place in ``ROOMS`` (and its arrows) first."""
+    packages = {m.rsplit(".", 1)[0] for m in modules() if m.startswith(AGENTS + ".")}
+    assert {p for p in packages if p != AGENTS and room(p) == AGENTS} == set()
+
+
 def test_the_registry_strings_are_seen_and_name_self_contained_plug_ins():
     assert import_graph()["savanna"] >= PLUG_INS["savanna"]  # strings read
     graph = import_graph(strings=False)  # what loading a declaration or a game class imports
@@ -203,7 +255,7 @@ def test_a_users_own_modules_do_not_shadow_ours(tmp_path):
         (tmp_path / f"{name}.py").write_text("raise ImportError('the user\'s own file')\n")
     code = ("from savanna.agents import make_agent, play_match; from savanna import make_game; "
             "import savanna.experiments.cli, savanna.benchmarks.report; "
-            "from savanna.agents.az_agent import shipped_baselines; shipped_baselines(); "
+            "from savanna.agents.play.az_agent import shipped_baselines; shipped_baselines(); "
             "r = play_match(make_game('zebres'), [make_agent('random'), make_agent('greedy')], "
             "games=2, workers=1, progress=False); print(r.games)")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
@@ -271,8 +323,26 @@ def test_import_savanna_loads_the_declarations_and_nothing_else_above_the_core()
 
 def test_the_agents_and_the_command_line_load_ray_only_when_asked():
     """Ray is an optional extra: the arena, the trainers and ``savanna`` import it lazily."""
-    code = ("import sys, savanna.agents, savanna.agents.arena, savanna.agents.distributed, "
-            "savanna.agents.alphazero, savanna.experiments.cli, savanna.experiments.sweep, "
-            "savanna.experiments.train_az; "
+    code = ("import sys, savanna.agents, savanna.agents.arena.matches, "
+            "savanna.agents.distributed, savanna.agents.training.alphazero, "
+            "savanna.experiments.cli, savanna.experiments.sweep, savanna.experiments.train_az; "
             "print('ray' in sys.modules)")
     assert printed_by(code) == "False"
+
+
+def test_playing_a_model_loads_no_trainer(tmp_path):
+    """``az:baseline`` and ``ppo:<run>`` load and play a match with models and play-time
+    agents only: no module of ``savanna.agents.training`` (nor the command line) is imported."""
+    from savanna.agents.models.ppo_config import PPOConfig
+    from savanna.agents.training.ppo import Trainer
+
+    path = tmp_path / "best.pt"
+    Trainer(PPOConfig(game="zebres", num_envs=8, rollout_len=4, minibatches=1,
+                      hidden=(16, 16))).save(path, full=False)
+    code = ("import sys; from savanna import make_game; "
+            "from savanna.agents import make_agent, play_match; "
+            f"agents = [make_agent('az:baseline,sims=4'), make_agent('ppo:{path}')]; "
+            "r = play_match(make_game('zebres'), agents, games=2, workers=1, progress=False); "
+            "print(r.games, sorted(m for m in sys.modules if m.startswith("
+            "('savanna.agents.training', 'savanna.experiments'))))")
+    assert printed_by(code) == "2 []"

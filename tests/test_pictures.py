@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from savanna.agents.arena import play_match
+from savanna.agents.arena.matches import play_match
 from savanna.bonobo import notation, spec
 from savanna.env import SavannaEnv
 from tests.agents.coin_game import CoinGame, ConstantAgent

@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from savanna.agents.arena import play_match, tournament
-from savanna.agents.registry import make_agent
+from savanna.agents.arena.matches import play_match, tournament
+from savanna.agents.play.registry import make_agent
 from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import game_options
 from savanna.records import FORMAT, make_record, read_records, write_records

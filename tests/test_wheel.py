@@ -123,7 +123,7 @@ LOAD_BASELINES = inspect.cleandoc('''
     import inspect, numpy as np
     from savanna import make_game
     from savanna.agents import make_agent
-    from savanna.agents.az_agent import shipped_baselines
+    from savanna.agents.play.az_agent import shipped_baselines
     for name in shipped_baselines():
         game_name, players = name.removesuffix("p.pt").rsplit("-", 1)
         options = {"num_players": int(players)} if "num_players" in inspect.signature(

@@ -1,4 +1,5 @@
-"""AlphaZero (savanna.agents.alphazero): the Gumbel search against exact values on the tiny games,
+"""AlphaZero (savanna.agents.training.alphazero): the Gumbel search against exact values on the tiny
+games,
 chance and three players, determinization, training, exact resume, checkpoints and agents."""
 import os
 
@@ -6,21 +7,16 @@ import numpy as np
 import pytest
 import torch
 
-from savanna.agents._az_kernels import considered_visits
-from savanna.agents.alphazero import (
-    AZConfig,
-    GumbelSearch,
-    SelfPlay,
-    Trainer,
-    Trajectories,
-    load_checkpoint,
-    network_evaluator,
-    save_checkpoint,
-)
-from savanna.agents.az_agent import AZAgent, baseline_path, shipped_baselines
-from savanna.agents.exact import solve
-from savanna.agents.networks import AZNet
-from savanna.agents.registry import make_agent
+from savanna.agents.models.az_checkpoint import load_checkpoint, save_checkpoint
+from savanna.agents.models.az_config import AZConfig
+from savanna.agents.models.inference import network_evaluator
+from savanna.agents.models.networks import AZNet
+from savanna.agents.play._gumbel_kernels import considered_visits
+from savanna.agents.play.az_agent import AZAgent, baseline_path, shipped_baselines
+from savanna.agents.play.exact import solve
+from savanna.agents.play.gumbel import GumbelSearch
+from savanna.agents.play.registry import make_agent
+from savanna.agents.training.alphazero import SelfPlay, Trainer, Trajectories
 from savanna.game import CHANCE
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
@@ -424,7 +420,7 @@ def test_a_game_without_a_baseline_says_which_exist():
 
 
 def test_fused_priors_equal_the_dense_masked_softmax():
-    from savanna.agents.networks import masked_log_probs, probabilities
+    from savanna.agents.models.networks import masked_log_probs, probabilities
 
     torch.manual_seed(1)
     layer = torch.nn.Linear(8, 12)
@@ -437,7 +433,7 @@ def test_fused_priors_equal_the_dense_masked_softmax():
 
 
 def test_fused_policy_loss_is_the_dense_cross_entropy_values_and_gradients():
-    from savanna.agents.networks import cross_entropy, masked_log_probs
+    from savanna.agents.models.networks import cross_entropy, masked_log_probs
 
     rng = np.random.default_rng(2)
     layer = torch.nn.Linear(8, 12)

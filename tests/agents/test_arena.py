@@ -9,9 +9,14 @@ import sys
 import numpy as np
 import pytest
 
-from savanna.agents.arena import _init_worker, default_start_method, play_match, tournament
-from savanna.agents.random_agent import RandomAgent
-from savanna.agents.stats import elo_from_score, fit_elo, wilson_interval
+from savanna.agents.arena.matches import (
+    _init_worker,
+    default_start_method,
+    play_match,
+    tournament,
+)
+from savanna.agents.arena.stats import elo_from_score, fit_elo, wilson_interval
+from savanna.agents.play.random_agent import RandomAgent
 from tests.agents.coin_game import CoinGame, ConstantAgent
 
 
@@ -240,11 +245,12 @@ def test_agents_defined_in_a_notebook_are_played_here_not_sent_to_spawned_worker
 def test_a_tournament_plays_all_its_matches_on_one_pool_with_the_same_results(monkeypatch):
     """Workers start once per tournament, not once per match (spawned workers import torch
     and load the compiled code: seconds each); the results are those of one process."""
-    import savanna.agents.arena
+    import savanna.agents.arena.matches
 
     pools = []
-    pooled = savanna.agents.arena._pooled
-    monkeypatch.setattr(savanna.agents.arena, "_pooled", lambda *a: pools.append(1) or pooled(*a))
+    pooled = savanna.agents.arena.matches._pooled
+    monkeypatch.setattr(savanna.agents.arena.matches, "_pooled",
+                        lambda *a: pools.append(1) or pooled(*a))
     field = [ConstantAgent(0), ConstantAgent(1), RandomAgent()]
     one = tournament(CoinGame(strong_one), field, games_per_pair=12, workers=1,
                      progress=False)

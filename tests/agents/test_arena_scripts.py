@@ -24,14 +24,16 @@ print(result.table())
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory):
     """Untrained PPO and AlphaZero networks for Zèbres, saved as checkpoints."""
-    from savanna.agents import alphazero, ppo
+    from savanna.agents.models.az_checkpoint import save_checkpoint
+    from savanna.agents.models.az_config import AZConfig
+    from savanna.agents.models.ppo_config import PPOConfig
+    from savanna.agents.training import alphazero, ppo
 
     folder = tmp_path_factory.mktemp("nets")
-    ppo.Trainer(ppo.PPOConfig(game="zebres", num_envs=8, rollout_len=4, minibatches=1,
-                              hidden=(16, 16))).save(folder / "ppo.pt", full=False)
-    trainer = alphazero.Trainer(alphazero.AZConfig(game="zebres", games=2, sims=8,
-                                                   hidden=(16, 16)))
-    alphazero.save_checkpoint(trainer.checkpoint(full=False), folder / "az.pt")
+    ppo.Trainer(PPOConfig(game="zebres", num_envs=8, rollout_len=4, minibatches=1,
+                          hidden=(16, 16))).save(folder / "ppo.pt", full=False)
+    trainer = alphazero.Trainer(AZConfig(game="zebres", games=2, sims=8, hidden=(16, 16)))
+    save_checkpoint(trainer.checkpoint(full=False), folder / "az.pt")
     return folder
 
 
@@ -52,7 +54,8 @@ def test_a_script_without_a_main_guard_plays_a_network_agent_on_workers(spec, ch
 
 
 TRAIN_SCRIPT = """\
-from savanna.agents.ppo import PPOConfig, Trainer
+from savanna.agents.models.ppo_config import PPOConfig
+from savanna.agents.training.ppo import Trainer
 
 trainer = Trainer(PPOConfig(game="zebres", num_envs=8, rollout_len=4, minibatches=1,
                             hidden=(16, 16), workers=2))

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from savanna.agents.base import describe, random_argmax
-from savanna.agents.greedy import GreedyAgent
-from savanna.agents.random_agent import RandomAgent
+from savanna.agents.play.base import describe, random_argmax
+from savanna.agents.play.greedy import GreedyAgent
+from savanna.agents.play.random_agent import RandomAgent
 from savanna.zebres.game import ZebresGame
 from tests.agents.coin_game import CoinGame, GambleGame
 

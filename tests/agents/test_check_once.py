@@ -5,10 +5,10 @@ and every state below it (the root, the search's own states, resampled ones) goe
 import numpy as np
 import pytest
 
-from savanna.agents.az_agent import AZAgent
-from savanna.agents.exact import solve
-from savanna.agents.greedy import GreedyAgent
-from savanna.agents.mcts import MCTSAgent
+from savanna.agents.play.az_agent import AZAgent
+from savanna.agents.play.exact import solve
+from savanna.agents.play.greedy import GreedyAgent
+from savanna.agents.play.mcts import MCTSAgent
 from savanna.game import CHANCE, Game
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 

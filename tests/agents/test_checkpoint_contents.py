@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-import savanna.agents.alphazero as az
-import savanna.agents.ppo as ppo
-from savanna.agents.checkpoint import MAGIC
-from savanna.agents.networks import AZNet, PolicyValueNet
-from savanna.agents.registry import make_agent
+import savanna.agents.models.az_checkpoint as az_files
+import savanna.agents.models.ppo_checkpoint as ppo_files
+from savanna.agents.models.az_config import AZConfig
+from savanna.agents.models.checkpoint import MAGIC
+from savanna.agents.models.networks import AZNet, PolicyValueNet
+from savanna.agents.play.registry import make_agent
+from savanna.agents.training import alphazero, ppo
 from tests.agents.test_alphazero import TINY
 from tests.agents.test_ppo import tiny_config
 from tests.agents.tiny_games import Nim
@@ -26,13 +28,14 @@ def _save_ppo(path):
 
 
 def _save_az(path):
-    az.save_checkpoint(az.Trainer(az.AZConfig(**{**TINY, "games": 8}), NIM).checkpoint(
+    az_files.save_checkpoint(alphazero.Trainer(AZConfig(**{**TINY, "games": 8}), NIM).checkpoint(
         full=False), path)
 
 
 # trainer: (write a network-only checkpoint, load_checkpoint, save contents, agent spec)
-TRAINERS = {"ppo": (_save_ppo, ppo.load_checkpoint, ppo.save_atomically, "ppo:{}"),
-            "az": (_save_az, az.load_checkpoint, az.save_checkpoint, "az-policy:{}")}
+TRAINERS = {"ppo": (_save_ppo, ppo_files.load_checkpoint, ppo_files.save_atomically, "ppo:{}"),
+            "az": (_save_az, az_files.load_checkpoint, az_files.save_checkpoint,
+                   "az-policy:{}")}
 
 
 @pytest.fixture(scope="module", params=list(TRAINERS))

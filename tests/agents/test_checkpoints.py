@@ -8,17 +8,13 @@ import numpy as np
 import pytest
 import torch
 
-import savanna.agents.checkpoint
-from savanna.agents.checkpoint import MAGIC
-from savanna.agents.networks import PolicyValueNet, network_shapes
-from savanna.agents.ppo import (
-    CHECKPOINT,
-    PPOConfig,
-    Trainer,
-    load_checkpoint,
-    save_atomically,
-)
-from savanna.agents.registry import make_agent
+import savanna.agents.models.checkpoint
+from savanna.agents.models.checkpoint import MAGIC
+from savanna.agents.models.networks import PolicyValueNet, network_shapes
+from savanna.agents.models.ppo_checkpoint import CHECKPOINT, load_checkpoint, save_atomically
+from savanna.agents.models.ppo_config import PPOConfig
+from savanna.agents.play.registry import make_agent
+from savanna.agents.training.ppo import Trainer
 from tests.agents.test_ppo import tiny_config
 from tests.agents.tiny_games import Nim
 
@@ -171,7 +167,7 @@ def test_a_save_that_fails_midway_keeps_the_previous_file(tmp_path, monkeypatch)
     trainer.save(path)
     before = path.read_bytes()
     trainer.train_update()
-    monkeypatch.setattr(savanna.agents.checkpoint, "open", FullDisk, raising=False)
+    monkeypatch.setattr(savanna.agents.models.checkpoint, "open", FullDisk, raising=False)
     with pytest.raises(OSError, match="No space left on device.*previous file, if any, is kept"
                        ) as err:
         trainer.save(path)

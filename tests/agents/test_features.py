@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from savanna.agents.features import active_features, sparse_linear, stack_features
-from savanna.agents.inference import BLAS_ROWS, network_evaluator
-from savanna.agents.networks import AZNet
+from savanna.agents.models.features import active_features, sparse_linear, stack_features
+from savanna.agents.models.inference import BLAS_ROWS, network_evaluator
+from savanna.agents.models.networks import AZNet
 
 
 def observations(rng, n, size, high):

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-import savanna.agents.ladder
-from savanna.agents.ladder import Ladder
-from savanna.agents.stats import fit_elo
+import savanna.agents.arena.ladder
+from savanna.agents.arena.ladder import Ladder
+from savanna.agents.arena.stats import fit_elo
 
 FAST = {"workers": 1, "progress": False}
 
@@ -28,8 +28,8 @@ def test_adding_an_agent_plays_only_that_agents_games(monkeypatch):
         played.append(([a.settings() for a in agents], games))
         return agents_play_match(game, agents, games, *args, **kwargs)
 
-    agents_play_match = savanna.agents.ladder.play_match
-    monkeypatch.setattr(savanna.agents.ladder, "play_match", counting)
+    agents_play_match = savanna.agents.arena.ladder.play_match
+    monkeypatch.setattr(savanna.agents.arena.ladder, "play_match", counting)
     ladder.add("mcts:sims=16", games=6, **FAST)
     assert len(played) == 3  # one match against each agent already on the ladder
     assert all(settings[0] == {"sims": 16, "c": 1.4} for settings, _ in played)

@@ -7,9 +7,9 @@ import warnings
 import numpy as np
 import pytest
 
-from savanna.agents.exact import solve
-from savanna.agents.mcts import MCTSAgent
-from savanna.agents.registry import make_agent
+from savanna.agents.play.exact import solve
+from savanna.agents.play.mcts import MCTSAgent
+from savanna.agents.play.registry import make_agent
 from tests.agents.tiny_games import FOLD, STAKE_2, STAY, DiceRace, HighCard, Nim
 
 SMALL_NIMS = [h for h in itertools.product(range(5), repeat=3) if 0 < sum(h) <= 7]

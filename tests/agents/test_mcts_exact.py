@@ -1,10 +1,10 @@
-"""The exact solver (savanna.agents.exact) on the tiny games, against values known by hand."""
+"""The exact solver (savanna.agents.play.exact) on the tiny games, against values known by hand."""
 import itertools
 
 import numpy as np
 import pytest
 
-from savanna.agents.exact import solve
+from savanna.agents.play.exact import solve
 from tests.agents.tiny_games import GOAL, DiceRace, HighCard, Nim
 
 

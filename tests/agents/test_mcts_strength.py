@@ -7,10 +7,10 @@ counts a draw as half a win.
 import pytest
 
 from savanna import make_game
-from savanna.agents.arena import play_match
-from savanna.agents.greedy import GreedyAgent
-from savanna.agents.mcts import MCTSAgent
-from savanna.agents.random_agent import RandomAgent
+from savanna.agents.arena.matches import play_match
+from savanna.agents.play.greedy import GreedyAgent
+from savanna.agents.play.mcts import MCTSAgent
+from savanna.agents.play.random_agent import RandomAgent
 
 zebres_game = pytest.importorskip("savanna.zebres.game")
 

@@ -4,7 +4,7 @@ also grows its arrays on the way, which must change nothing)."""
 import numpy as np
 import pytest
 
-from savanna.agents.mcts import MCTSAgent
+from savanna.agents.play.mcts import MCTSAgent
 from savanna.game import CHANCE, TERMINAL
 from savanna.rng import below, make_streams, uniform
 from tests.agents.tiny_games import DiceRace, HighCard, Nim

@@ -1,10 +1,10 @@
 """MCTS on Zèbres: decisive moves on hand-picked positions, and root values against an exact
-solve of endgames with 6 to 8 empty cells (savanna.agents.exact)."""
+solve of endgames with 6 to 8 empty cells (savanna.agents.play.exact)."""
 import numpy as np
 import pytest
 
-from savanna.agents.exact import solve
-from savanna.agents.mcts import MCTSAgent
+from savanna.agents.play.exact import solve
+from savanna.agents.play.mcts import MCTSAgent
 
 zebres_game = pytest.importorskip("savanna.zebres.game")
 

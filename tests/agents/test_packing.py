@@ -1,4 +1,5 @@
-"""Arrays inside checkpoints (savanna.agents.packing): any dtype, a game's state rows included,
+"""Arrays inside checkpoints (savanna.agents.training.packing): any dtype, a game's state rows
+included,
 comes back byte for byte through torch.save/torch.load(weights_only=True)."""
 import io
 
@@ -7,7 +8,7 @@ import pytest
 import torch
 
 from savanna import make_game
-from savanna.agents.packing import pack, unpack
+from savanna.agents.training.packing import pack, unpack
 
 
 def _through_a_file(value):

@@ -9,20 +9,20 @@ import pytest
 import torch
 
 from savanna.agents import processes
-from savanna.agents.arena import play_match
-from savanna.agents.data_parallel import GradientMean
-from savanna.agents.features import stack_features
-from savanna.agents.networks import MASKED_LOGIT, log_prob_and_entropy, masked_log_probs, sample
-from savanna.agents.ppo import (
-    PPOConfig,
-    Trainer,
-    group_sizes,
-    load_checkpoint,
-    parse_shares,
-    ppo_loss,
+from savanna.agents.arena.matches import play_match
+from savanna.agents.models.features import stack_features
+from savanna.agents.models.networks import (
+    MASKED_LOGIT,
+    log_prob_and_entropy,
+    masked_log_probs,
+    sample,
 )
-from savanna.agents.ppo_agent import PPOAgent, PPOMCTSAgent
-from savanna.agents.random_agent import RandomAgent
+from savanna.agents.models.ppo_checkpoint import load_checkpoint
+from savanna.agents.models.ppo_config import PPOConfig, parse_shares
+from savanna.agents.play.ppo_agent import PPOAgent, PPOMCTSAgent
+from savanna.agents.play.random_agent import RandomAgent
+from savanna.agents.training.data_parallel import GradientMean
+from savanna.agents.training.ppo import Trainer, group_sizes, ppo_loss
 from tests.agents.tiny_games import Nim
 
 

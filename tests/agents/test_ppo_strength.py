@@ -7,10 +7,10 @@ Slow (about 5 minutes on two idle cores: 3 of training, then a 400-game match): 
 import pytest
 
 from savanna import make_game
-from savanna.agents.arena import play_match
-from savanna.agents.mcts import MCTSAgent
-from savanna.agents.ppo import PPOConfig
-from savanna.agents.registry import make_agent
+from savanna.agents.arena.matches import play_match
+from savanna.agents.models.ppo_config import PPOConfig
+from savanna.agents.play.mcts import MCTSAgent
+from savanna.agents.play.registry import make_agent
 from savanna.experiments.train import run_training
 
 

@@ -4,8 +4,9 @@ import csv
 import numpy as np
 import pytest
 
-from savanna.agents.ppo import PPOConfig, Trainer
-from savanna.agents.registry import make_agent
+from savanna.agents.models.ppo_config import PPOConfig
+from savanna.agents.play.registry import make_agent
+from savanna.agents.training.ppo import Trainer
 from savanna.experiments.arguments import parse_count
 from savanna.experiments.cli import main
 from savanna.experiments.train import run_training, text_curve

@@ -3,9 +3,9 @@ import re
 
 import pytest
 
-from savanna.agents import registry
-from savanna.agents.base import describe
-from savanna.agents.registry import make_agent, parse_spec
+from savanna.agents.play import registry
+from savanna.agents.play.base import describe
+from savanna.agents.play.registry import make_agent, parse_spec
 
 
 class FakeAgent:

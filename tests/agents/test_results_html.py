@@ -1,7 +1,7 @@
 """A tournament shows itself in a notebook as a table of its ratings (as a match does)."""
 import xml.etree.ElementTree as ET
 
-from savanna.agents.arena import tournament
+from savanna.agents.arena.matches import tournament
 from tests.agents.coin_game import CoinGame, ConstantAgent
 
 

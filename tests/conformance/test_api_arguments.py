@@ -157,7 +157,7 @@ def test_an_unknown_option_is_a_value_error_naming_the_options():
 # ----- issue #21: the baseline agents act at decision nodes only ------------------------------
 @pytest.mark.parametrize("agent", ["random", "greedy"])
 def test_baseline_agents_refuse_chance_nodes_and_the_end(game, agent):
-    from savanna.agents.registry import make_agent
+    from savanna.agents.play.registry import make_agent
 
     if agent == "greedy" and not game.has_scores:
         with pytest.raises(ValueError, match=f"greedy plays on the game's score, and "

@@ -1,13 +1,13 @@
-"""``savanna analyse`` and ``savanna.agents.analysis``: every legal move listed with visits that add
-up, a principal variation that can be played, JSON, and one-line errors (exit 2) for bad
+"""``savanna analyse`` and ``savanna.agents.play.analysis``: every legal move listed with visits
+that add up, a principal variation that can be played, JSON, and one-line errors (exit 2) for bad
 positions, bad agents, terminal and chance positions."""
 import json
 
 import numpy as np
 import pytest
 
-from savanna.agents.analysis import analyse
-from savanna.agents.registry import make_agent
+from savanna.agents.play.analysis import analyse
+from savanna.agents.play.registry import make_agent
 from savanna.experiments.cli import main
 from savanna.game import CHANCE
 from savanna.registry import make_game
@@ -76,7 +76,9 @@ def test_the_principal_variation_is_a_line_that_can_be_played(name, options):
 
 
 def test_an_alphazero_checkpoint_analyses(tmp_path, capsys):
-    from savanna.agents.alphazero import AZConfig, Trainer, save_checkpoint
+    from savanna.agents.models.az_checkpoint import save_checkpoint
+    from savanna.agents.models.az_config import AZConfig
+    from savanna.agents.training.alphazero import Trainer
 
     trainer = Trainer(AZConfig(game="zebres", games=2, sims=8, hidden=(16, 16)))
     save_checkpoint(trainer.checkpoint(full=False), tmp_path / "az.pt")

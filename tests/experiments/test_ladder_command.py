@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from savanna.agents.ladder import Ladder
+from savanna.agents.arena.ladder import Ladder
 from savanna.experiments.cli import main
 from savanna.files import locked
 
@@ -53,7 +53,7 @@ def test_mistakes_are_one_line_errors_with_exit_2(argv, message, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     (tmp_path / "taken.png").write_bytes(b"")
     (tmp_path / "bad.json").write_text("{")
-    from savanna.agents.ladder import Ladder
+    from savanna.agents.arena.ladder import Ladder
     Ladder.new("zebres").save(tmp_path / "x.json")
     code, out, err = run(["ladder", *argv], capsys)
     assert code == 2 and out == ""

@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from savanna.agents.ladder import Ladder
+from savanna.agents.arena.ladder import Ladder
 from savanna.experiments.cli import main
 from savanna.records import make_record, write_records
 from savanna.registry import make_game

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from savanna.agents.alphazero import AZConfig
-from savanna.agents.ppo import PPOConfig
+from savanna.agents.models.az_config import AZConfig
+from savanna.agents.models.ppo_config import PPOConfig
 from savanna.experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
 from savanna.experiments.cli import build_parser, main
 from savanna.metadata import package_version
@@ -175,7 +175,7 @@ def test_an_alphazero_run_gets_a_new_folder_and_an_atomic_config(tmp_path, monke
                                             ("sims", 10**9), ("seed", 2**64)])
 def test_alphazero_counts_past_their_maximum_are_refused_before_anything_is_built(setting,
                                                                                   value):
-    from savanna.agents.alphazero import AZConfig
+    from savanna.agents.models.az_config import AZConfig
 
     with pytest.raises(ValueError, match=f"^{setting} must be at most [0-9]+, got {value}$"):
         AZConfig(**{setting: value})

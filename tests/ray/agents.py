@@ -5,7 +5,7 @@ import os
 import time
 from pathlib import Path
 
-from savanna.agents.random_agent import RandomAgent
+from savanna.agents.play.random_agent import RandomAgent
 
 
 class DiesOnce(RandomAgent):

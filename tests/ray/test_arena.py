@@ -6,9 +6,9 @@ import json
 import threading
 import time
 
-from savanna.agents.arena import play_match, tournament
-from savanna.agents.random_agent import RandomAgent
-from savanna.agents.registry import make_agent
+from savanna.agents.arena.matches import play_match, tournament
+from savanna.agents.play.random_agent import RandomAgent
+from savanna.agents.play.registry import make_agent
 from tests.agents.coin_game import CoinGame
 from tests.ray.agents import DiesOnce, HangsOnNode
 

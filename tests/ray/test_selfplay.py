@@ -2,7 +2,8 @@
 with the latest weights, and the run goes on when an actor is killed."""
 import pytest
 
-from savanna.agents.alphazero import AZConfig, Trainer
+from savanna.agents.models.az_config import AZConfig
+from savanna.agents.training.alphazero import Trainer
 from tests.agents.tiny_games import Nim
 
 TINY = AZConfig(game="nim", games=8, sims=8, max_considered=4, hidden=(16,), batch_size=16,
@@ -26,7 +27,7 @@ def release():
 def test_two_actors_on_two_nodes_fill_the_buffer_and_outlive_a_killed_actor(two_nodes, release):
     import ray
 
-    from savanna.experiments.ray_backend import RaySelfPlay
+    from savanna.agents.training.selfplay_ray import RaySelfPlay
 
     trainer = Trainer(TINY, Nim(), RaySelfPlay.factory(2))
     selfplay = trainer.selfplay

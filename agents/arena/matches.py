@@ -14,13 +14,13 @@ return is the highest alone, draws when it shares the highest, and loses otherwi
 **score** of an agent is its pairwise score against the others, averaged over opponents and
 games (1 for a higher return, 1/2 for an equal one): for two players, ``(wins + draws/2) / n``.
 Its Elo is ``400 log10(s / (1 - s))`` against the field (for two players, the Elo difference
-between them), with 95% Wilson intervals (``savanna.agents.stats``).
+between them), with 95% Wilson intervals (``savanna.agents.arena.stats``).
 
 ``tournament(game, agents, games_per_pair)`` plays every pair of agents (every group of ``P``
 agents for a ``P``-player game), the batches of all its matches at once on one pool (or one
 Ray cluster), and fits Elo ratings to all pairwise results
-(``savanna.agents.stats.fit_elo``). The results, their tables and files are
-``savanna.agents.results``.
+(``savanna.agents.arena.stats.fit_elo``). The results, their tables and files are
+``savanna.agents.arena.results``.
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent
@@ -41,12 +41,12 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from savanna.agents.base import Agent, describe
+from savanna.agents.arena.results import MatchResult, TournamentResult
+from savanna.agents.arena.stats import fit_elo, pair_scores
+from savanna.agents.play.base import Agent, describe
+from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.processes import main_not_rerun
-from savanna.agents.random_agent import RandomAgent
-from savanna.agents.results import MatchResult, TournamentResult
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
-from savanna.agents.stats import fit_elo, pair_scores
 from savanna.errors import check_int, clip
 from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata

@@ -15,7 +15,7 @@ a process signals one other and waits for one): two semaphore operations a round
 ``multiprocessing.Barrier`` takes a lock and a condition (0.2 ms a step on two cores). The
 mean is one pass over the flat rows, and the ``.grad`` become views of it.
 
-The main process is worker 0, the trainer users hold (``savanna.agents.ppo.Trainer``); it
+The main process is worker 0, the trainer users hold (``savanna.agents.training.ppo.Trainer``); it
 starts the others as ``savanna.agents.processes.Servers`` and calls their updates. Shared
 memory and semaphores rather than ``torch.distributed``: no port to pick, no process-wide
 default group taken from the user, and processes on one machine need nothing more.

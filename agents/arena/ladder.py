@@ -2,14 +2,14 @@
 its own games only.
 
 A ladder file (JSON, written atomically) holds the game and its options, the anchor, the
-agents in the order they joined (their specs, ``savanna.agents.base.describe``) and every match
+agents in the order they joined (their specs, ``savanna.agents.play.base.describe``) and every match
 played: its agents, games, seed and pairwise score table. ``Ladder.add(agent, games)`` plays
 the new agent against every group of ``P - 1`` agents already on the ladder (for two players:
 each of them; a group may repeat an agent), ``games`` games per match with seats rotated
-(``savanna.agents.arena.play_match``), stores the results and refits every rating; no other agent
-plays again. The ratings are the Bradley-Terry maximum-likelihood fit of all pairwise results
-(``savanna.agents.stats.fit_elo``: draws as half points, one virtual draw per pair that met) with
-the anchor (``random``) fixed at 0 Elo, and 95% intervals from the curvature of the likelihood
+(``savanna.agents.arena.matches.play_match``), stores the results and refits every rating; no other
+agent plays again. The ratings are the Bradley-Terry maximum-likelihood fit of all pairwise results
+(``savanna.agents.arena.stats.fit_elo``: draws as half points, one virtual draw per pair that met)
+with the anchor (``random``) fixed at 0 Elo, and 95% intervals from the curvature of the likelihood
 (``1.96`` standard errors of the difference from the anchor). Match ``k`` of the ``n``-th
 agent to join draws its randomness from ``(seed, n, k)``: the same additions with the same
 seeds give the same file and ratings, with any number of workers.
@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from savanna import draw
-from savanna.agents.arena import play_match
-from savanna.agents.base import describe
-from savanna.agents.registry import make_agent
+from savanna.agents.arena.matches import play_match
+from savanna.agents.arena.stats import Z95, fit_elo, pair_scores
+from savanna.agents.play.base import describe
+from savanna.agents.play.registry import make_agent
 from savanna.agents.settings import MAX_GAMES
-from savanna.agents.stats import Z95, fit_elo, pair_scores
 from savanna.errors import check_int, clip
 from savanna.files import atomic_write_text, parse_json, read_text
 from savanna.registry import make_game

@@ -12,7 +12,7 @@ one; but it is the same run for a seed and a process count, and a checkpoint hol
 servers' games and generators and the move in flight, so a resumed run continues exactly.
 
 ``SelfPlayServer`` is also what the Ray backend's actors are
-(``savanna.experiments.ray_backend``).
+(``savanna.agents.training.selfplay_ray``).
 """
 import types
 

@@ -1,7 +1,7 @@
 """Monte Carlo tree search: UCT with random rollouts, or PUCT with a batched evaluator.
 
-The tree lives in flat arrays searched by compiled loops (``savanna.agents._mcts_kernels``); Python
-only sets up, grows the arrays when they fill, and, for PUCT, calls the evaluator.
+The tree lives in flat arrays searched by compiled loops (``savanna.agents.play._mcts_kernels``);
+Python only sets up, grows the arrays when they fill, and, for PUCT, calls the evaluator.
 
 * **UCT** (no evaluator): every simulation descends by ``Q + c * sqrt(ln N / n)`` (unvisited
   children first), adds one node and values it by ``rollouts`` random playouts, all compiled.
@@ -41,9 +41,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from savanna.agents import _mcts_kernels
-from savanna.agents._mcts_kernels import NODE_DTYPE
-from savanna.agents.base import random_argmax
+from savanna.agents.play import _mcts_kernels
+from savanna.agents.play._mcts_kernels import NODE_DTYPE
+from savanna.agents.play.base import random_argmax
 from savanna.errors import check_at_least, check_range, clip
 from savanna.game import CHANCE, Game, Row, Seed
 from savanna.rng import as_generator, make_streams
@@ -54,7 +54,8 @@ TIME_CHUNK = 256  # simulations between two looks at the clock
 
 
 def compiled_search(game):
-    """The search loops of ``savanna.agents._mcts_kernels`` bound to ``game`` (``Game.compiled``),
+    """The search loops of ``savanna.agents.play._mcts_kernels`` bound to ``game``
+    (``Game.compiled``),
     with the game's compiled random playout for the rollouts."""
     return game.compiled(_mcts_kernels, playout_one=game.drivers.playout_one)
 
@@ -65,8 +66,8 @@ def _width(game):
 
 
 class Tree:
-    """The arrays of one search tree (see ``savanna.agents._mcts_kernels``), grown on demand up to
-    ``max_nodes`` nodes. Only nodes that a simulation reached hold a state, so the states
+    """The arrays of one search tree (see ``savanna.agents.play._mcts_kernels``), grown on demand up
+    to ``max_nodes`` nodes. Only nodes that a simulation reached hold a state, so the states
     array grows on its own, more slowly."""
 
     def __init__(self, game, root, capacity, max_nodes):
@@ -255,8 +256,8 @@ class MCTSAgent:
     def trees(self, game: Game, row: Row, rng: Seed = None, *,
               check: bool = True) -> Iterator[Tree]:
         """The search trees of one decision node, one per determinization, each yielded when
-        its search is done (read it before asking for the next: ``savanna.agents.analysis`` reads
-        the priors and the principal variation). A RuntimeWarning at the end if a tree
+        its search is done (read it before asking for the next: ``savanna.agents.play.analysis``
+        reads the priors and the principal variation). A RuntimeWarning at the end if a tree
         filled up before its simulations were done. ``check``: as in ``search``; below this
         call the states are the kernels' own and go through ``game.unchecked``."""
         root = game.check_row(row) if check else row

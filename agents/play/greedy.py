@@ -20,7 +20,7 @@ every call took a quarter of a Banjooli PPO run that trains against this agent.
 """
 import numpy as np
 
-from savanna.agents.base import check_decisions, random_argmax
+from savanna.agents.play.base import check_decisions, random_argmax
 from savanna.game import CHANCE
 
 

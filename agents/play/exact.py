@@ -18,7 +18,7 @@ An endgame: a random Zèbres game played until three cells are left empty.
 """
 import numpy as np
 
-from savanna.agents import _exact_kernels
+from savanna.agents.play import _exact_kernels
 
 
 def solve(game, row, max_depth=256):
@@ -39,5 +39,5 @@ def solve(game, row, max_depth=256):
 
 
 def _solver(game):
-    """``savanna.agents._exact_kernels`` bound to ``game``'s kernels (``Game.compiled``)."""
+    """``savanna.agents.play._exact_kernels`` bound to ``game``'s kernels (``Game.compiled``)."""
     return game.compiled(_exact_kernels)

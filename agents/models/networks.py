@@ -2,10 +2,10 @@
 
 ``PolicyValueNet`` (PPO's) is a small MLP over the flattened player-relative observation: a
 shared trunk whose first layer reads the observation's active features
-(``savanna.agents.features``), a policy head of one logit per action and a value head.
+(``savanna.agents.models.features``), a policy head of one logit per action and a value head.
 ``AZNet`` (AlphaZero's) is the same with one value per player. ``network_shapes`` gives their
 parameters' shapes without building them, so that a checkpoint is checked before anything is
-allocated (``savanna.agents.checkpoint``).
+allocated (``savanna.agents.models.checkpoint``).
 
 The policy head, the policy layer and the masked softmax, is computed at the legal actions only.
 PPO's learner needs, per row, only the log-probability of one action and the entropy over
@@ -36,7 +36,7 @@ import torch
 from numba import njit
 from torch import nn
 
-from savanna.agents.features import active_features, sparse_linear
+from savanna.agents.models.features import active_features, sparse_linear
 from savanna.errors import clip
 
 __all__ = ["AZNet", "MASKED_LOGIT", "PolicyValueNet", "cross_entropy", "load_weights",
@@ -50,7 +50,8 @@ MASKED_LOGIT = -1e8
 class PolicyValueNet(nn.Module):
     """A small MLP over the flattened player-relative observation: shared trunk, a policy
     head (one logit per action) and a value head (the observer's expected return). The first
-    layer is computed from the observation's active features (``savanna.agents.features``)."""
+    layer is computed from the observation's active features
+    (``savanna.agents.models.features``)."""
 
     def __init__(self, obs_size, num_actions, hidden=(128, 128), obs_scale=1.0):
         super().__init__()
@@ -90,7 +91,7 @@ class PolicyValueNet(nn.Module):
     def fixed_weights(self):
         """Within it, the caller's promise that the weights do not change (a rollout, a
         batch of searches): the first layer's weight is transposed for its kernel once, not
-        at every call (``savanna.agents.features.sparse_linear``)."""
+        at every call (``savanna.agents.models.features.sparse_linear``)."""
         self._weight_t = self.trunk[0].weight.detach().t().contiguous()
         try:
             yield self

@@ -1,4 +1,5 @@
-"""The compiled half of ``savanna.agents.exact``: a depth-first expectimax over a game's kernels.
+"""The compiled half of ``savanna.agents.play.exact``: a depth-first expectimax over a game's
+kernels.
 
 A template: ``Game.compiled`` binds the game's kernels and ``A``, ``C`` (see
 ``savanna.binding``); the player count is read from the shape of ``values``.

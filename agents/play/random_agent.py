@@ -1,5 +1,5 @@
 """The uniform random baseline: every legal action equally likely."""
-from savanna.agents.base import check_decisions, random_argmax
+from savanna.agents.play.base import check_decisions, random_argmax
 
 
 class RandomAgent:

@@ -1,6 +1,6 @@
 """The compiled half of MCTS: a flat-array tree searched by numba loops over a game's kernels.
 
-A tree is a set of arrays (``savanna.agents.mcts.Tree`` owns them):
+A tree is a set of arrays (``savanna.agents.play.mcts.Tree`` owns them):
 
 * ``nodes``    one row of ``NODE_DTYPE`` per node: its parent, its children (the contiguous
                block ``first_child .. first_child + num_children - 1``; ``num_children = -1``
@@ -20,7 +20,7 @@ visits[k]``: returns are vectors, credited at each node to whoever chose there, 
 any number of players, turns that do not alternate, and chance nodes (which choose nothing and
 are sampled by probability).
 
-This module is a template: ``savanna.agents.mcts.compiled_search`` binds it through
+This module is a template: ``savanna.agents.play.mcts.compiled_search`` binds it through
 ``Game.compiled`` (the game's kernels, ``A``, ``C`` and the game's random ``playout_one``; see
 ``savanna.binding``) in a generated copy per game class, which numba caches. Never call
 the loops of this module itself.

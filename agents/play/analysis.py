@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from savanna.agents.base import describe
-from savanna.agents.mcts import MCTSAgent, compiled_search
-from savanna.agents.results import html_table
+from savanna.agents.play.base import describe
+from savanna.agents.play.mcts import MCTSAgent, compiled_search
+from savanna.agents.tables import html_table
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL, Game, Row, Seed
 from savanna.rng import as_generator
@@ -128,7 +128,7 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
 
 def _is_az(agent):
     """Whether ``agent`` is an ``AZAgent`` (without importing torch for other agents)."""
-    module = sys.modules.get("savanna.agents.az_agent")
+    module = sys.modules.get("savanna.agents.play.az_agent")
     return module is not None and isinstance(agent, module.AZAgent)
 
 
@@ -168,7 +168,7 @@ def _search_az(game, row, agent, rng):
     """The same from the AlphaZero agent's Gumbel search (one tree)."""
     import torch
 
-    from savanna.agents.alphazero import network_evaluator
+    from savanna.agents.models.inference import network_evaluator
 
     search = agent.new_search(game)
     with torch.no_grad():
@@ -190,7 +190,8 @@ def _children(nodes, node):
 
 def principal_variation(game: Game, nodes: np.ndarray, states: np.ndarray,
                         root: int) -> list[str]:
-    """The most visited line of a search tree (``savanna.agents._mcts_kernels``' node arrays) from
+    """The most visited line of a search tree (``savanna.agents.play._mcts_kernels``' node arrays)
+    from
     ``root`` while its nodes have visits: move names, chance outcomes in parentheses."""
     line: list[str] = []
     node = root

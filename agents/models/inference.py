@@ -4,8 +4,8 @@ A search evaluates its leaves once per simulation round, a few dozen at a time, 
 per-call overhead (module dispatch, BLAS threads that spin beside other work) costs more than
 the arithmetic. ``network_evaluator`` copies the weights once and runs the trunk in serial
 numba loops: the first layer sums the weight rows of the observations' active features (as
-``savanna.agents.features`` does for training), the next layers are dense, and the priors are
-the masked softmax at the legal actions only (``savanna.agents.networks``). From
+``savanna.agents.models.features`` does for training), the next layers are dense, and the priors are
+the masked softmax at the legal actions only (``savanna.agents.models.networks``). From
 ``BLAS_ROWS`` rows on (self-play's batches of a thousand leaves) the dense layers are torch's
 matrix product instead, on the process's torch threads: four times the loop's speed there.
 The values are those of ``net.from_features``; the tests check both paths against torch's
@@ -16,7 +16,7 @@ import torch
 from numba import njit
 from torch import nn
 
-from savanna.agents.networks import probabilities
+from savanna.agents.models.networks import probabilities
 
 __all__ = ["network_evaluator"]
 

@@ -7,13 +7,13 @@ pickled code runs). The SHA-256 covers the format, the version and every byte af
 so a changed, missing or added byte anywhere (an appended block, a zip entry's timestamp) is
 refused on load rather than played.
 
-Each trainer declares its files as a ``CheckpointFormat`` (PPO's ``savanna.agents.ppo.CHECKPOINT``,
-AlphaZero's ``savanna.agents.alphazero.CHECKPOINT``), whose ``load`` checks what both store: the
-keys and their types, the run's settings through the trainer's own settings class (types,
-ranges, finite numbers), network sizes within bounds before any allocation, every weight tensor
-of the shape the settings give and finite. ``check_game`` then refuses a network trained on
-another game or on the same game with other options (``board=president`` is not the standard
-board).
+Each trainer declares its files as a ``CheckpointFormat`` (PPO's
+``savanna.agents.models.ppo_checkpoint.CHECKPOINT``, AlphaZero's
+``savanna.agents.models.az_checkpoint.CHECKPOINT``), whose ``load`` checks what both store: the keys
+and their types, the run's settings through the trainer's own settings class (types, ranges, finite
+numbers), network sizes within bounds before any allocation, every weight tensor of the shape the
+settings give and finite. ``check_game`` then refuses a network trained on another game or on the
+same game with other options (``board=president`` is not the standard board).
 """
 import glob
 import hashlib
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import torch
 
-from savanna.agents.networks import load_weights, network_shapes
+from savanna.agents.models.networks import load_weights, network_shapes
 from savanna.agents.settings import TYPE_CHECKS, TYPE_NAMES
 from savanna.errors import clip, is_int
 from savanna.metadata import game_options
@@ -119,14 +119,15 @@ def load_sealed(path, format, version, kind):
 class CheckpointFormat:
     """One trainer's checkpoint files: their header and the layout of their contents, which
     ``load`` checks in full (see the module docstring). The trainers declare theirs beside
-    their settings (``savanna.agents.ppo.CHECKPOINT``, ``savanna.agents.alphazero.CHECKPOINT``).
+    their settings (``savanna.agents.models.ppo_checkpoint.CHECKPOINT``,
+    ``savanna.agents.models.az_checkpoint.CHECKPOINT``).
     """
 
     format: str              # the header's format name ("savanna-ppo")
     version: int             # raised whenever the contents change
     kind: str                # the trainer, in messages ("PPO")
     read_config: Callable    # the settings class's ``from_dict`` (a ValueError if bad)
-    network_class: type      # the network (``for_game(game, hidden)``, ``savanna.agents.networks``)
+    network_class: type      # the network (``for_game(game, hidden)``, ``models.networks``)
     contents: dict           # keys and types beyond ``COMMON_CONTENTS``
     trainer_contents: dict   # keys and types of a full checkpoint's ``trainer`` part
     value_per_player: bool = False   # the value head has one output per player, not one

@@ -1,5 +1,6 @@
 """What a match or a tournament leaves: ``MatchResult`` and ``TournamentResult``
-(``savanna.agents.arena`` plays them), their summaries, text tables, notebook HTML and files (JSON
+(``savanna.agents.arena.matches`` plays them), their summaries, text tables, notebook HTML and files
+(JSON
 and CSV, each written atomically into a new or empty folder)."""
 import csv
 import io
@@ -9,7 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from savanna.agents.stats import Z95, elo_from_score, pair_scores, wilson_interval
+from savanna.agents.arena.stats import Z95, elo_from_score, pair_scores, wilson_interval
+from savanna.agents.tables import html_table
 from savanna.files import atomic_write_text, output_folder
 from savanna.records import write_records
 
@@ -252,17 +254,6 @@ class TournamentResult:
 
 
 # ----- helpers ----------------------------------------------------------------------------------
-def html_table(caption, head, rows):
-    """An HTML table of text cells (escaped), with a caption and a header row."""
-    import html
-
-    def line(cells, tag):
-        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in cells) + "</tr>"
-
-    return (f"<table><caption>{html.escape(caption)}</caption>" + line(head, "th")
-            + "".join(line(r, "td") for r in rows) + "</table>")
-
-
 def _unique_labels(labels):
     """Labels, numbered where two agents share one (``random #0``, ``random #1``)."""
     return [f"{x} #{j}" if labels.count(x) > 1 else x for j, x in enumerate(labels)]

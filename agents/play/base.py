@@ -40,7 +40,8 @@ class Agent(Protocol):
 
 
 def describe(agent):
-    """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'``; ``savanna.agents.registry.make_agent``
+    """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'``;
+    ``savanna.agents.play.registry.make_agent``
     turns it back into an equal agent."""
     settings = agent.settings()
     if not settings:

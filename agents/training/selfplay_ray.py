@@ -1,8 +1,8 @@
 """AlphaZero self-play on Ray actors (``savanna train az ... --backend ray --actors N``).
 
 The learner stays one process, the driver; ``RaySelfPlay`` stands in for ``SelfPlay`` in
-``savanna.agents.alphazero.Trainer`` through the same narrow interface (trajectories in, weights
-out):
+``savanna.agents.training.alphazero.Trainer`` through the same narrow interface (trajectories in,
+weights out):
 
 * ``load_weights(weights)`` puts the learner's weights in Ray's object store once; every
   actor's next call reads them from there (one copy per node, not one per actor).
@@ -20,9 +20,9 @@ import types
 
 import numpy as np
 
-from savanna.agents.alphazero import SelfPlay, Trajectories
 from savanna.agents.distributed import connect
-from savanna.agents.selfplay_processes import COUNTED, SelfPlayServer
+from savanna.agents.training.alphazero import SelfPlay, Trajectories
+from savanna.agents.training.selfplay_processes import COUNTED, SelfPlayServer
 
 __all__ = ["RaySelfPlay", "SelfPlayActor"]
 

@@ -12,7 +12,7 @@ One update:
 1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
    observation (as its active features, see below), the legal-action mask, the sampled
    action, its log-probability and the value. Illegal actions get probability exactly 0:
-   the softmax runs over the legal actions only (``savanna.agents.networks``; for the agents'
+   the softmax runs over the legal actions only (``savanna.agents.models.networks``; for the agents'
    dense logits, ``masked_log_probs`` there shifts illegal ones by the finite
    ``MASKED_LOGIT``, never ``-inf``: a NaN would follow from ``0 * -inf``).
    With ``shaping > 0`` the learner also gets the potential-based reward
@@ -29,20 +29,21 @@ One update:
    entropy taken over the legal actions only. Adam, gradient-norm clipping, learning rate
    annealed linearly to 0 over ``steps``.
 
-Speed: the network (``savanna.agents.networks.PolicyValueNet``) is small (two layers of 128)
+Speed: the network (``savanna.agents.models.networks.PolicyValueNet``) is small (two layers of 128)
 and one torch thread is the default: on two cores shared with anything else, a second OpenMP
 thread spins and slows the run several-fold. The first layer reads the observation's few
-active features (``savanna.agents.features``: the same function as a dense layer at a tenth of
-the arithmetic), and the policy layer is evaluated at the legal actions only, fused with the
-masked softmax (``savanna.agents.networks``). ``workers = N`` runs the update in N processes,
-one core each, their gradients averaged before every step (``savanna.agents.data_parallel``).
+active features (``savanna.agents.models.features``: the same function as a dense layer at a tenth
+of the arithmetic), and the policy layer is evaluated at the legal actions only, fused with the
+masked softmax (``savanna.agents.models.networks``). ``workers = N`` runs the update in N processes,
+one core each, their gradients averaged before every step
+(``savanna.agents.training.data_parallel``).
 
 Steps count the learner's decisions (the transitions stored). Everything that decides the
 future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
 its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
 updates the uninterrupted run would have made. A checkpoint file is sealed whole with a SHA-256
 and its contents are checked in full before anything is built from it (``load_checkpoint``:
-``CHECKPOINT``, a ``savanna.agents.checkpoint.CheckpointFormat``); it is written atomically
+``CHECKPOINT``, a ``savanna.agents.models.checkpoint.CheckpointFormat``); it is written atomically
 (``save_atomically``).
 
 A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
@@ -55,9 +56,7 @@ A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 >>> trainer.save("last.pt")
 """
 import copy
-import dataclasses
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -66,148 +65,21 @@ import torch
 from torch import nn
 
 from savanna.agents import processes
-from savanna.agents.checkpoint import CheckpointFormat, check_game, quoted_path
-from savanna.agents.data_parallel import GradientMean
-from savanna.agents.features import active_features, stack_features
-from savanna.agents.greedy import GreedyAgent
-from savanna.agents.networks import PolicyValueNet, log_prob_and_entropy, sample
-from savanna.agents.packing import pack, unpack
-from savanna.agents.settings import (
-    MAX_GAMES,
-    MAX_SEED,
-    check_hidden,
-    check_maxima,
-    check_positive,
-    check_types,
-    is_real,
-    setting,
-    settings_from_dict,
-)
+from savanna.agents.models.checkpoint import check_game, quoted_path
+from savanna.agents.models.features import active_features, stack_features
+from savanna.agents.models.networks import PolicyValueNet, log_prob_and_entropy, sample
+from savanna.agents.models.ppo_checkpoint import load_checkpoint, save_atomically
+from savanna.agents.models.ppo_config import PPOConfig
+from savanna.agents.play.greedy import GreedyAgent
+from savanna.agents.training.data_parallel import GradientMean
+from savanna.agents.training.packing import pack, unpack
 from savanna.batch_play import BatchPlay
-from savanna.errors import check_range, clip
+from savanna.errors import clip
 from savanna.game import Game
 from savanna.metadata import game_options
-from savanna.numbers import parse_float
 from savanna.registry import resolve_game
 
-__all__ = ["CHECKPOINT", "PPOConfig", "RolloutBuffer", "Trainer", "load_checkpoint",
-           "network_from_checkpoint", "parse_shares", "save_atomically"]
-
-OPPONENT_KINDS = ("self", "random", "greedy")
-
-
-# ----- configuration --------------------------------------------------------------------------
-@dataclass
-class PPOConfig:
-    """Every setting of a run; saved in full with each checkpoint and in ``config.json``."""
-
-    game: str = setting("zebres", "the game's registry name")
-    game_options: dict = setting({}, "the game's keyword options")
-    steps: int = setting(3_000_000, "learner decisions in all, e.g. 3M")
-    seed: int = setting(0, "random seed", most=MAX_SEED)
-    num_envs: int = setting(512, "games played at once", most=65_536)
-    rollout_len: int = setting(32, "moves of each game per rollout (a batch is num_envs * "
-                                   "rollout_len)", most=4096)
-    hidden: tuple = setting((128, 128), "hidden layer widths")
-    lr: float = setting(1e-3, "initial learning rate")
-    anneal_lr: bool = setting(True, "decay the learning rate linearly to 0 at the last step")
-    gamma: float = setting(1.0, "discount (games end with a win or a loss: none needed)")
-    gae_lambda: float = setting(0.95, "lambda of the generalized advantage estimate")
-    epochs: int = setting(4, "passes over each batch", most=1000)
-    minibatches: int = setting(4, "minibatches per pass", most=65_536)
-    clip: float = setting(0.2, "clip range of the policy ratio")
-    clip_value: bool = setting(True, "clip the value update to the same range")
-    vf_coef: float = setting(0.5, "weight of the value loss")
-    ent_coef: float = setting(0.01, "weight of the entropy bonus")
-    max_grad_norm: float = setting(0.5, "gradient norm clip")
-    shaping: float = setting(0.0, "potential-based reward shaping on the score lead, e.g. "
-                                  "0.05 (0: off)")
-    opponents: dict | str = setting({"self": 0.4, "random": 0.1, "greedy": 0.5},
-                                    "shares of the games played against each opponent kind")
-    latest_share: float = setting(0.5, "chance that self-play opponents play the current "
-                                       "weights rather than a past snapshot")
-    snapshot_every: int = setting(100_000, "steps between two snapshots joining the pool")
-    pool_size: int = setting(10, "past snapshots kept in the self-play pool", most=1000)
-    eval_every: int = setting(250_000, "steps between two arena evaluations (run loop)")
-    eval_games: int = setting(200, "games per evaluation match", most=MAX_GAMES)
-    checkpoint_every: int = setting(250_000, "steps between two checkpoints (last.pt)")
-    threads: int = setting(1, "torch threads of each worker (2 helps only on an otherwise "
-                              "idle machine)", most=1024)
-    workers: int = setting(1, "processes sharing the run, one core each: each plays num_envs "
-                              "/ workers games and learns from them, gradients averaged",
-                           most=256)
-
-    def __post_init__(self):
-        """Checks every setting's type, then its range: a one-line ValueError for anything
-        else, also for settings read back from a checkpoint (never a TypeError)."""
-        check_types(self, "PPO")
-        self.hidden = check_hidden(self.hidden)
-        self.opponents = parse_shares(self.opponents)
-        check_positive(self, ("steps", "num_envs", "rollout_len", "epochs", "minibatches",
-                              "snapshot_every", "pool_size", "eval_every", "eval_games",
-                              "checkpoint_every", "threads", "workers"))
-        check_maxima(self)
-        check_range("seed", self.seed, 0)
-        if self.num_envs % self.workers:
-            raise ValueError(f"num_envs ({self.num_envs}) must be divisible by workers "
-                             f"({self.workers})")
-        if (self.envs_per_worker * self.rollout_len) % self.minibatches:
-            raise ValueError(f"num_envs / workers * rollout_len "
-                             f"({self.envs_per_worker * self.rollout_len}) must be divisible "
-                             f"by minibatches ({self.minibatches})")
-        for name in ("shaping", "vf_coef", "ent_coef"):
-            check_range(name, getattr(self, name), 0)
-        for name in ("gamma", "gae_lambda", "latest_share"):
-            check_range(name, getattr(self, name), 0, 1)
-        for name in ("lr", "clip", "max_grad_norm"):
-            check_range(name, getattr(self, name), 0, above=True)
-
-    @property
-    def batch_size(self) -> int:
-        """Learner decisions per update, over every worker."""
-        return self.num_envs * self.rollout_len
-
-    @property
-    def envs_per_worker(self) -> int:
-        return self.num_envs // self.workers
-
-    def to_dict(self) -> dict:
-        data = dataclasses.asdict(self)
-        data["hidden"] = list(self.hidden)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "PPOConfig":
-        return settings_from_dict(cls, data, "PPO")
-
-
-def parse_shares(shares):
-    """Opponent shares as a dict summing to 1, from a dict or text like ``'self=2,random=1'``.
-
-    >>> parse_shares("self=0.5,random=0.25,greedy=0.25")
-    {'self': 0.5, 'random': 0.25, 'greedy': 0.25}
-    """
-    if isinstance(shares, str):
-        items = {}
-        for item in shares.split(","):
-            key, eq, value = item.partition("=")
-            try:
-                items[key.strip()] = parse_float(value.strip()) if eq else 1.0
-            except ValueError:
-                raise ValueError(f"bad opponent share {item!r}; write kind=share, e.g. "
-                                 "self=0.5,random=0.25,greedy=0.25") from None
-        shares = items
-    if not isinstance(shares, dict) or not shares:
-        raise ValueError(f"opponents must be kind=share pairs, got {clip(shares)}")
-    unknown = sorted(map(str, set(shares) - set(OPPONENT_KINDS)))
-    if unknown:
-        raise ValueError(f"unknown opponent kinds {clip(unknown)}; allowed: "
-                         f"{', '.join(OPPONENT_KINDS)}")
-    if not all(is_real(v) and v >= 0 for v in shares.values()) or sum(shares.values()) <= 0:
-        raise ValueError(f"opponent shares must be numbers >= 0 with a positive sum, "
-                         f"got {clip(shares)}")
-    total = sum(shares.values())
-    return {k: float(v) / total for k, v in shares.items() if v > 0}
+__all__ = ["RolloutBuffer", "Trainer", "group_sizes", "ppo_loss"]
 
 
 def group_sizes(shares, n):
@@ -273,7 +145,7 @@ class Trainer:
     """State and steps of one PPO run (see the module docstring). ``game`` overrides the
     config's game name with an instance (e.g. a test game that is not registered; with
     ``workers > 1`` it must pickle). With ``config.workers > 1`` this trainer is worker 0 and
-    starts the others (``savanna.agents.data_parallel``; ``close()`` stops them); ``rank``
+    starts the others (``savanna.agents.training.data_parallel``; ``close()`` stops them); ``rank``
     and ``mean`` are what those are built with."""
 
     def __init__(self, config, game=None, rank=0, mean=None):
@@ -627,30 +499,3 @@ def _episode_stats(finished):
 
 def _frozen(net):
     return {k: v.detach().clone() for k, v in net.state_dict().items()}
-
-
-# ----- checkpoint files (sealed and checked: savanna.agents.checkpoint) ---------------------
-CHECKPOINT = CheckpointFormat(
-    "savanna-ppo", 3,  # 2: the contents sealed with a SHA-256; 3: the whole file, options
-    "PPO", PPOConfig.from_dict, PolicyValueNet,
-    contents={"num_players": int, "global_step": int},
-    trainer_contents={"model": dict, "optimizer": dict, "pool": list, "counters": dict,
-                      "rng": dict, "envs": list, "episode_return": torch.Tensor},
-    snapshots="pool")
-
-
-def save_atomically(data, path):
-    """Write checkpoint contents ``data`` at ``path``, sealed and atomically."""
-    CHECKPOINT.save(data, path)
-
-
-def load_checkpoint(path, game=None, need_trainer=False):
-    """A PPO checkpoint's contents, verified and checked in full before anything is built
-    from them (``savanna.agents.checkpoint.CheckpointFormat.load``)."""
-    return CHECKPOINT.load(path, game, need_trainer)
-
-
-def network_from_checkpoint(data, game):
-    """The policy-value network stored in checkpoint contents from ``load_checkpoint``, in
-    eval mode."""
-    return CHECKPOINT.network(data, game)

@@ -13,7 +13,7 @@ import types
 import typing
 from typing import Any
 
-from savanna.agents.base import Agent
+from savanna.agents.play.base import Agent
 from savanna.errors import clip
 from savanna.numbers import parse_float, parse_int
 from savanna.registry import load_entry
@@ -21,13 +21,13 @@ from savanna.registry import load_entry
 __all__ = ["AGENTS", "agent_class", "make_agent", "parse_spec"]
 
 AGENTS = {
-    "random": "savanna.agents.random_agent:RandomAgent",
-    "greedy": "savanna.agents.greedy:GreedyAgent",
-    "mcts": "savanna.agents.mcts:MCTSAgent",
-    "ppo": "savanna.agents.ppo_agent:PPOAgent",
-    "ppo-mcts": "savanna.agents.ppo_agent:PPOMCTSAgent",
-    "az": "savanna.agents.az_agent:AZAgent",
-    "az-policy": "savanna.agents.az_agent:AZPolicyAgent",
+    "random": "savanna.agents.play.random_agent:RandomAgent",
+    "greedy": "savanna.agents.play.greedy:GreedyAgent",
+    "mcts": "savanna.agents.play.mcts:MCTSAgent",
+    "ppo": "savanna.agents.play.ppo_agent:PPOAgent",
+    "ppo-mcts": "savanna.agents.play.ppo_agent:PPOMCTSAgent",
+    "az": "savanna.agents.play.az_agent:AZAgent",
+    "az-policy": "savanna.agents.play.az_agent:AZPolicyAgent",
 }
 
 _NONE = type(None)

@@ -2,11 +2,11 @@
 ``az-policy:<checkpoint>`` plays the network's most probable legal move.
 
 The checkpoint ``baseline`` is the model shipped with the package for the game being played
-and its number of players (``agents/baselines/<game>-<players>p.pt``, see ``baseline_path``),
+and its number of players (``agents/models/baselines/<game>-<players>p.pt``, see ``baseline_path``),
 so ``make_agent("az:baseline")`` plays any game that has one.
 
-``AZAgent`` runs ``savanna.agents.alphazero.GumbelSearch`` on the whole batch of states it is given
-(one network call per round for all of them) and plays the search's move: the best of
+``AZAgent`` runs ``savanna.agents.play.gumbel.GumbelSearch`` on the whole batch of states it is
+given (one network call per round for all of them) and plays the search's move: the best of
 ``gumbel + log prior + sigma(q)`` among the most visited root actions. At play time there is
 no root noise by default (``gumbel_scale=0``: the prior's top-k, deterministic; noise helps
 self-play explore and costs strength in a match). Where cards are hidden (Banjooli), the
@@ -19,7 +19,9 @@ fits the budget times its states at the cost per simulation round measured in th
 before (at least 2), so that ``az`` and ``mcts`` can be compared at equal time per move.
 
 >>> from savanna import make_game
->>> from savanna.agents.alphazero import AZConfig, Trainer, save_checkpoint
+>>> from savanna.agents.models.az_checkpoint import save_checkpoint
+>>> from savanna.agents.models.az_config import AZConfig
+>>> from savanna.agents.training.alphazero import Trainer
 >>> trainer = Trainer(AZConfig(game="zebres", games=8, sims=4, hidden=(16, 16), batch_size=16,
 ...                            seed=0))
 >>> save_checkpoint(trainer.checkpoint(), "best.pt")   # as a run saves its best network
@@ -35,13 +37,10 @@ from importlib import resources
 import numpy as np
 import torch
 
-from savanna.agents.alphazero import (
-    GumbelSearch,
-    load_checkpoint,
-    network_evaluator,
-    network_from_checkpoint,
-)
-from savanna.agents.base import check_decisions, random_argmax
+from savanna.agents.models.az_checkpoint import load_checkpoint, network_from_checkpoint
+from savanna.agents.models.inference import network_evaluator
+from savanna.agents.play.base import check_decisions, random_argmax
+from savanna.agents.play.gumbel import GumbelSearch
 from savanna.errors import check_int, check_range
 
 __all__ = ["AZAgent", "AZPolicyAgent", "BASELINE", "baseline_path", "shipped_baselines"]
@@ -53,7 +52,7 @@ BASELINE = "baseline"  # the checkpoint name of the shipped model of the game be
 
 def shipped_baselines():
     """The shipped baseline files, by name (``zebres-2p.pt``, ...)."""
-    folder = resources.files("savanna.agents") / "baselines"
+    folder = resources.files("savanna.agents.models") / "baselines"
     return sorted(f.name for f in folder.iterdir() if f.name.endswith(".pt")) \
         if folder.is_dir() else []
 
@@ -66,7 +65,7 @@ def baseline_path(game):
         shipped = ", ".join(n.removesuffix(".pt") for n in shipped_baselines()) or "none"
         raise ValueError(f"no AlphaZero baseline for {game.name} with {game.num_players} "
                          f"players; shipped: {shipped}")
-    return str(resources.files("savanna.agents") / "baselines" / name)
+    return str(resources.files("savanna.agents.models") / "baselines" / name)
 
 
 class AZPolicyAgent:

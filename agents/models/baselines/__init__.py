@@ -1,2 +1,2 @@
 """The shipped AlphaZero models, one file per game and player count (``az:baseline``,
-``savanna.agents.az_agent.baseline_path``): data, no code."""
+``savanna.agents.play.az_agent.baseline_path``): data, no code."""

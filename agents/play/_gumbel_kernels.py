@@ -1,12 +1,12 @@
 """The compiled half of AlphaZero's search: many games' trees searched together, Gumbel at the root.
 
-One flat pool holds the trees of a batch of ``G`` games, in ``savanna.agents._mcts_kernels``' layout
-(``nodes``, ``values``, ``rewards``, ``states``, ``counts``; node ``g`` is the root of game
+One flat pool holds the trees of a batch of ``G`` games, in ``savanna.agents.play._mcts_kernels``'
+layout (``nodes``, ``values``, ``rewards``, ``states``, ``counts``; node ``g`` is the root of game
 ``g``) plus ``raw``: float32[nodes, P], the network's value vector of each evaluated node, and
 ``log_priors``: float64[nodes], the log of each decision child's prior, taken once at
 expansion rather than at every selection. The
 node helpers (``expand``, ``materialise``, ``backup``, ``select_chance``, ``init_node``) are the
-MCTS ones, bound from ``savanna.agents.mcts.compiled_search``, so values are per-player vectors
+MCTS ones, bound from ``savanna.agents.play.mcts.compiled_search``, so values are per-player vectors
 credited to whoever chooses, for any number of players, non-alternating turns and chance nodes.
 
 A search round (``descend``) walks every unfinished game down to one leaf (an unexpanded
@@ -48,8 +48,8 @@ visited outcomes (``expect_chance_values``), the difference passed up to its anc
 lucky roll no longer weighs as much as its count of visits says, and once every outcome has
 been visited the node's value is the exact expectation of its outcomes' values.
 
-A template: ``savanna.agents.alphazero.compiled_az`` binds it through ``Game.compiled`` (the game's
-kernels, ``A``, ``C``; see ``savanna.binding``) with the MCTS helpers named above.
+A template: ``savanna.agents.play.gumbel.compiled_az`` binds it through ``Game.compiled``
+(the game's kernels, ``A``, ``C``; see ``savanna.binding``) with the MCTS helpers named above.
 """
 import math
 from typing import TYPE_CHECKING
@@ -60,7 +60,13 @@ from numba import njit
 from savanna.game import CHANCE, TERMINAL
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.agents._mcts_kernels import backup, expand, init_node, materialise, select_chance
+    from savanna.agents.play._mcts_kernels import (
+        backup,
+        expand,
+        init_node,
+        materialise,
+        select_chance,
+    )
     from savanna.binding import A, C, current_player_one, legal_actions_one, observe_one
 
 

@@ -6,8 +6,8 @@ randomness comes from the ``rng`` given to ``act``. The registry spec is ``ppo:<
 (``ppo:runs/x/best.pt,sample=true``).
 
 ``agent.evaluator(game)`` is the PUCT evaluator ``(obs, mask, players) -> (priors, values)``
-of ``savanna.agents.mcts``: priors are the masked policy; the network values the position for the
-player to move, so ``values[j, players[j]] = v`` and, the games being zero-sum, every other
+of ``savanna.agents.play.mcts``: priors are the masked policy; the network values the position for
+the player to move, so ``values[j, players[j]] = v`` and, the games being zero-sum, every other
 seat gets ``-v / (P - 1)`` (for two players, ``-v``).
 
 Caveat for search: PPO's value is the expected return *against its training opponents*, not
@@ -20,7 +20,8 @@ negatively (-0.2) with the outcome of self-play games in their first 30 plies, p
 ``PPOMCTSAgent`` (registry ``ppo-mcts:<path>,sims=200``) is that search as an agent.
 
 >>> from savanna import make_game
->>> from savanna.agents.ppo import PPOConfig, Trainer
+>>> from savanna.agents.models.ppo_config import PPOConfig
+>>> from savanna.agents.training.ppo import Trainer
 >>> Trainer(PPOConfig(game="zebres", hidden=(16, 16), seed=0)).save("best.pt", full=False)
 >>> agent = PPOAgent("best.pt")                      # untrained here: a run's best.pt
 >>> mcts = MCTSAgent(sims=200, evaluator=agent.evaluator(make_game("zebres")))
@@ -30,11 +31,11 @@ import inspect
 import numpy as np
 import torch
 
-from savanna.agents.base import check_decisions, random_argmax
-from savanna.agents.checkpoint import check_game, quoted_path
-from savanna.agents.mcts import MCTSAgent
-from savanna.agents.networks import masked_log_probs
-from savanna.agents.ppo import load_checkpoint, network_from_checkpoint
+from savanna.agents.models.checkpoint import check_game, quoted_path
+from savanna.agents.models.networks import masked_log_probs
+from savanna.agents.models.ppo_checkpoint import load_checkpoint, network_from_checkpoint
+from savanna.agents.play.base import check_decisions, random_argmax
+from savanna.agents.play.mcts import MCTSAgent
 from savanna.errors import clip
 
 __all__ = ["PPOAgent", "PPOMCTSAgent"]

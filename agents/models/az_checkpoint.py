@@ -1,0 +1,44 @@
+"""AlphaZero's checkpoint files: their contents (``network_contents``: the network with its
+game and settings; a trainer adds its state) and their format, sealed and checked
+(``savanna.agents.models.checkpoint``)."""
+from savanna.agents.models.az_config import AZConfig
+from savanna.agents.models.checkpoint import CheckpointFormat
+from savanna.agents.models.networks import AZNet
+from savanna.metadata import game_options
+
+__all__ = ["CHECKPOINT", "load_checkpoint", "network_contents", "network_from_checkpoint",
+           "save_checkpoint"]
+
+
+def network_contents(game, config, model, counters=None, extra=None):
+    """A checkpoint's contents holding a network only: ``model`` (a state dict) trained with
+    ``config`` (an ``AZConfig``) for ``game``."""
+    return {"game": game.name, "game_options": game_options(game),
+            "obs_shape": list(game.obs_shape), "num_actions": game.num_actions,
+            "num_players": game.num_players, "config": config.to_dict(),
+            "counters": counters or {}, "model": model, "extra": extra or {}}
+
+
+CHECKPOINT = CheckpointFormat(
+    "savanna-az", 2,  # 2: the whole file sealed, the game options stored
+    "AlphaZero", AZConfig.from_dict, AZNet,
+    contents={"counters": dict, "model": dict},
+    trainer_contents={"learner": dict, "selfplay": dict, "credit": float, "moves": int,
+                      "positions": int, "rng": dict},
+    value_per_player=True)
+
+
+def save_checkpoint(data, path):
+    """Writes checkpoint contents sealed with their SHA-256, atomically."""
+    CHECKPOINT.save(data, path)
+
+
+def load_checkpoint(path, game=None):
+    """An AlphaZero checkpoint's contents, verified and checked in full before anything is
+    built from them (``savanna.agents.checkpoint.CheckpointFormat.load``)."""
+    return CHECKPOINT.load(path, game)
+
+
+def network_from_checkpoint(data, game):
+    """The network stored in checkpoint contents from ``load_checkpoint``, in eval mode."""
+    return CHECKPOINT.network(data, game)

@@ -1,0 +1,230 @@
+"""Gumbel search over a batch of games at once (AlphaZero's search, used to play and to train).
+
+The trees of a whole batch of games live in one flat pool searched by compiled loops
+(``savanna.agents.play._gumbel_kernels``). Each round every game descends to one leaf; the
+leaves of all games are evaluated in one forward pass of the network and backed up. The root
+uses Gumbel top-k sampling with sequential halving, the inside the paper's deterministic
+selection (Danihelka et al., ICLR 2022; mctx's ``gumbel_muzero_policy``), so that 16-64
+simulations already improve the policy. Imperfect information: every tree starts from
+``game.resample_hidden(state, player, rng)``, a draw of the hidden cards consistent with what
+the player to move knows (the network itself sees only observations); ``determinizations``
+trees per state average their policies. With ``rollout_weight`` w > 0 a leaf's value mixes in
+one random playout from it (AlphaGo's ``(1 - w) * network + w * playout``): early in a run the
+value head knows nothing, a playout already something.
+"""
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from savanna.agents.play import _gumbel_kernels
+from savanna.agents.play._mcts_kernels import NODE_DTYPE
+from savanna.agents.play.mcts import compiled_search
+from savanna.rng import make_streams
+
+__all__ = ["GumbelSearch", "SearchResult", "compiled_az"]
+
+
+def compiled_az(game):
+    """``savanna.agents._gumbel_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS node
+    helpers of ``savanna.agents._mcts_kernels``, compiled for the same game."""
+    mcts = compiled_search(game)
+    return game.compiled(_gumbel_kernels, **{name: getattr(mcts, name) for name in (
+        "expand", "materialise", "backup", "select_chance", "init_node")})
+
+
+class SearchResult(NamedTuple):
+    actions: np.ndarray      # int64[G]: the moves
+    policy: np.ndarray       # float32[G, A]: the improved policies (zero where illegal)
+    values: np.ndarray       # float64[G, P]: the roots' mean returns (absolute seats)
+
+
+class _Pool:
+    """The node and state arrays of a batch of trees (``savanna.agents._gumbel_kernels``), grown on
+    demand and kept from one search to the next."""
+
+    def __init__(self, game, nodes, states):
+        p = game.num_players
+        self.nodes = np.empty(nodes, NODE_DTYPE)
+        self.values = np.empty((nodes, p), np.float64)
+        self.rewards = np.empty((nodes, p), np.float32)
+        self.raw = np.empty((nodes, p), np.float32)
+        self.log_priors = np.empty(nodes, np.float64)
+        self.states = np.empty(states, game.state_dtype)
+        self.counts = np.zeros(2, np.int64)
+
+    @property
+    def arrays(self):
+        return (self.nodes, self.values, self.rewards, self.raw, self.log_priors, self.states,
+                self.counts)
+
+    def reserve(self, nodes, states):
+        """Room for ``nodes`` more nodes and ``states`` more states (doubling what is short)."""
+        used_nodes, used_states = int(self.counts[0]), int(self.counts[1])
+        if len(self.nodes) - used_nodes < nodes:
+            size = max(2 * len(self.nodes), used_nodes + nodes)
+            for name in ("nodes", "values", "rewards", "raw", "log_priors"):
+                setattr(self, name, _resized(getattr(self, name), size, used_nodes))
+        if len(self.states) - used_states < states:
+            size = max(2 * len(self.states), used_states + states)
+            self.states = _resized(self.states, size, used_states)
+
+
+def _resized(array, size, used):
+    new = np.empty((size, *array.shape[1:]), array.dtype)
+    new[:used] = array[:used]
+    return new
+
+
+class GumbelSearch:
+    """Searches a batch of decision nodes at once (see the module docstring and
+    ``savanna.agents._gumbel_kernels``): ``run(states, evaluate, rng) -> SearchResult``. Its
+    settings::
+
+        sims            simulations per state
+        max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
+        value_scale, maxvisit_init   the scale of sigma(q)
+        value_range     0: Q-values rescaled by their min and max (mctx's default); > 0: divided
+                        by this fixed span (e.g. 2 for returns in [-1, 1]), so that small, noisy
+                        differences make small, not sharp, policy targets
+        gumbel_scale    the root noise (0: the prior's top-k, deterministic)
+        rollout_weight  w: a leaf's value is ``(1 - w) * network value + w * the returns of one
+                        random playout from it`` (AlphaGo's mix: the playout corrects a value
+                        head that is still wrong, early in training above all; 0: none)
+        determinizations  imperfect information: trees per state, each from its own draw of
+                        the hidden cards (``sims`` split between them); the move maximises the
+                        trees' mean improved policy, whose mean is the policy target
+                        (determinized search, as ``mcts``' ``determinizations``: one draw makes
+                        the search plan against cards the opponents may not hold)
+
+    ``stats`` adds up the seconds spent in the compiled search and in the evaluator, and the
+    leaves evaluated, for throughput reports.
+    """
+
+    def __init__(self, game, sims=32, max_considered=16, value_scale=0.1, maxvisit_init=50.0,
+                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0, determinizations=1):
+        self.game = game
+        self.trees = 1 if game.perfect_information else int(determinizations)
+        self.sims = -(-int(sims) // self.trees)  # per tree
+        self.table = _gumbel_kernels.considered_visits(int(max_considered), self.sims)
+        self.value_scale = float(value_scale)
+        self.maxvisit_init = float(maxvisit_init)
+        self.value_range = float(value_range)
+        self.gumbel_scale = float(gumbel_scale)
+        self.rollout_weight = float(rollout_weight)
+        self.kernels = compiled_az(game)
+        self.width = max(game.num_actions, game.max_chance_outcomes)
+        self.pool = None
+        self.stats = {"search_seconds": 0.0, "inference_seconds": 0.0, "leaves": 0}
+
+    def run(self, states, evaluate, rng, *, check=True):
+        """Searches every state of the batch (each a decision node) with ``evaluate(obs,
+        mask) -> (priors float64[n, A], values float[n, P] relative)``; ``check=False`` for
+        states already checked or made by the kernels (an agent checks its batch once)."""
+        game, k = self.game, self.kernels
+        if check:
+            states = game.check_states(states)
+        players = game.unchecked.current_player(states)
+        if (players < 0).any():
+            raise ValueError("the search needs decision nodes; state "
+                             f"{int(np.flatnonzero(players < 0)[0])} is not one")
+        if self.trees > 1:
+            states, players = np.repeat(states, self.trees), np.repeat(players, self.trees)
+        n = len(states)
+        roots = states.copy() if game.perfect_information else _resampled(game.unchecked,
+                                                                          states, players, rng)
+        started = time.perf_counter()
+        if self.pool is None or len(self.pool.nodes) < n:
+            self.pool = _Pool(game, n * (self.sims + 1) * 16, n * (self.sims + 1) * 2)
+        pool = self.pool
+        pool.counts[:] = 0
+        k.set_roots(*pool.arrays, roots)
+        leaves = np.empty(n, np.int32)
+        leaf_games = np.arange(n, dtype=np.int32)
+        obs = np.empty((n, int(np.prod(game.obs_shape))), np.uint8)
+        masks = np.empty((n, game.num_actions), np.bool_)
+        leaf_players = np.empty(n, np.int64)
+        sims_done = np.zeros(n, np.int32)
+        k.collect_roots(pool.nodes, pool.states, n, leaves, obs, masks, leaf_players)
+        self.stats["search_seconds"] += time.perf_counter() - started
+        self._evaluate(evaluate, n, leaves, leaf_games, obs, masks, leaf_players, sims_done,
+                       rng)
+        started = time.perf_counter()
+        sims_done[:] = 0  # the roots' evaluation is not a simulation
+        gumbel = self.gumbel_scale * rng.gumbel(size=(n, game.num_actions))
+        streams = make_streams(rng, n)
+        while True:
+            pool.reserve(n * self.width, 2 * n)
+            got, short = k.descend(*pool.arrays, gumbel, self.table, sims_done, self.sims,
+                                   self.value_scale, self.maxvisit_init, self.value_range,
+                                   streams, leaves, leaf_games, obs, masks, leaf_players)
+            if got:
+                self.stats["search_seconds"] += time.perf_counter() - started
+                self._evaluate(evaluate, got, leaves, leaf_games, obs, masks, leaf_players,
+                               sims_done, rng)
+                started = time.perf_counter()
+            elif short:
+                pool.reserve(2 * len(pool.nodes), 2 * len(pool.states))
+            else:
+                break
+        policy = np.zeros((n, game.num_actions), np.float32)
+        actions = np.empty(n, np.int64)
+        values = np.empty((n, game.num_players), np.float64)
+        k.root_results(pool.nodes, pool.values, pool.rewards, pool.raw, pool.log_priors, gumbel,
+                       self.value_scale, self.maxvisit_init, self.value_range, policy, actions,
+                       values)
+        self.stats["search_seconds"] += time.perf_counter() - started
+        if self.trees > 1:  # each state's trees: their mean policy and values
+            policy = policy.reshape(-1, self.trees, game.num_actions).mean(axis=1)
+            values = values.reshape(-1, self.trees, game.num_players).mean(axis=1)
+            actions = policy.argmax(axis=1)  # zero where illegal, positive somewhere
+        return SearchResult(actions, policy, values)
+
+    def action_values(self, g):
+        """After ``run``: ``float64[A, P]``, the mean returns (absolute seats) of the
+        simulations through each root action of tree ``g`` (state ``g // determinizations``;
+        NaN for actions never tried)."""
+        nodes = self.pool.nodes
+        first = nodes[g]["first_child"]
+        kids = np.arange(first, first + nodes[g]["num_children"])
+        kids = kids[nodes["visits"][kids] > 0]
+        out = np.full((self.game.num_actions, self.game.num_players), np.nan)
+        out[nodes["action"][kids]] = (self.pool.rewards[kids] + self.pool.values[kids]
+                                      / nodes["visits"][kids, None])
+        return out
+
+    def _evaluate(self, evaluate, got, leaves, leaf_games, obs, masks, players, sims_done,
+                  rng):
+        started = time.perf_counter()
+        priors, values = evaluate(obs[:got], masks[:got])
+        self.stats["inference_seconds"] += time.perf_counter() - started
+        self.stats["leaves"] += got
+        started = time.perf_counter()
+        if self.rollout_weight:
+            w = self.rollout_weight
+            values = (1 - w) * values + w * self._playouts(leaves[:got], players[:got], rng)
+        self.pool.reserve(got * self.game.num_actions, 0)
+        self.kernels.expand_and_backup(
+            *self.pool.arrays, leaves[:got],
+            leaf_games[:got], players[:got], np.ascontiguousarray(priors, np.float64),
+            np.ascontiguousarray(values, np.float32), sims_done)
+        self.stats["search_seconds"] += time.perf_counter() - started
+
+    def _playouts(self, leaves, players, rng):
+        """The returns of one random playout from each leaf, in its player's relative seats."""
+        game, p = self.game, self.game.num_players
+        states = self.pool.states[self.pool.nodes["slot"][leaves]]  # a copy, played in place
+        returns = np.zeros((len(states), p), np.float32)
+        game.drivers.random_playouts(states, make_streams(rng, len(states)), returns,
+                                     np.zeros(len(states), np.int64))
+        return np.take_along_axis(returns, (players[:, None] + np.arange(p)) % p, axis=1)
+
+
+def _resampled(api, states, players, rng):
+    """Each state redrawn from what its player to move knows (``resample_hidden`` of the
+    game's unchecked calls ``api``)."""
+    roots = states.copy()
+    for p in np.unique(players):
+        rows = np.flatnonzero(players == p)
+        roots[rows] = api.resample_hidden(states[rows], int(p), rng)
+    return roots
