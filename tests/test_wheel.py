@@ -140,6 +140,6 @@ LOAD_BASELINES = inspect.cleandoc('''
 
 def test_the_shipped_baselines_load(venv):
     home, python, site, env = venv
-    shipped = sorted(p.name for p in (ROOT / "agents" / "baselines").glob("*.pt"))
+    shipped = sorted(p.name for p in (ROOT / "agents" / "models" / "baselines").glob("*.pt"))
     out = run(python, "-c", LOAD_BASELINES, cwd=home, env=env)
     assert [line.split()[0] for line in out.splitlines()] == shipped

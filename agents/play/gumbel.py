@@ -26,8 +26,9 @@ __all__ = ["GumbelSearch", "SearchResult", "compiled_az"]
 
 
 def compiled_az(game):
-    """``savanna.agents._gumbel_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS node
-    helpers of ``savanna.agents._mcts_kernels``, compiled for the same game."""
+    """``savanna.agents.play._gumbel_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS
+    node
+    helpers of ``savanna.agents.play._mcts_kernels``, compiled for the same game."""
     mcts = compiled_search(game)
     return game.compiled(_gumbel_kernels, **{name: getattr(mcts, name) for name in (
         "expand", "materialise", "backup", "select_chance", "init_node")})
@@ -40,7 +41,8 @@ class SearchResult(NamedTuple):
 
 
 class _Pool:
-    """The node and state arrays of a batch of trees (``savanna.agents._gumbel_kernels``), grown on
+    """The node and state arrays of a batch of trees (``savanna.agents.play._gumbel_kernels``),
+    grown on
     demand and kept from one search to the next."""
 
     def __init__(self, game, nodes, states):
@@ -78,7 +80,7 @@ def _resized(array, size, used):
 
 class GumbelSearch:
     """Searches a batch of decision nodes at once (see the module docstring and
-    ``savanna.agents._gumbel_kernels``): ``run(states, evaluate, rng) -> SearchResult``. Its
+    ``savanna.agents.play._gumbel_kernels``): ``run(states, evaluate, rng) -> SearchResult``. Its
     settings::
 
         sims            simulations per state
