@@ -1,7 +1,7 @@
 """The checked reader of a distillation dataset's parts: every column declared once, checked
 before it is allocated, and its values checked before anything trains on them.
 
-A part (``part-NNNNN.npz``, ``savanna.agents.distill``) is an uncompressed zip of ``.npy``
+A part (``part-NNNNN.npz``, ``savanna.agents.training.distill``) is an uncompressed zip of ``.npy``
 columns. ``read_part`` refuses, in one line naming the file and the column:
 
 * a file that is no regular file, or larger than the most its part can hold, before it is read;
@@ -16,7 +16,7 @@ columns. ``read_part`` refuses, in one line naming the file and the column:
 A column is one line of ``COLUMNS``: its dtype, what it has a row of (decisions, searched
 children, games), whether it has a second axis of players, and its range.
 
->>> from savanna.agents.dataset_parts import COLUMNS
+>>> from savanna.agents.training.dataset_parts import COLUMNS
 >>> COLUMNS["child_visits"]
 Column(dtype='int32', rows='children', per_player=False, low=0, high=None)
 """

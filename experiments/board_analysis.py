@@ -2,7 +2,7 @@
 loop in rounds of growing simulations (an eighth, a quarter, a half, all), so that a long one
 shows its progress (each finished round is a result) and can be cancelled between rounds.
 
-Each round is ``savanna.agents.analysis.analyse`` with the agent's ``sims`` set for the round;
+Each round is ``savanna.agents.play.analysis.analyse`` with the agent's ``sims`` set for the round;
 a round starts only while the time allowed (``Limits.max_seconds``) is not spent, and the job
 ends with the last round finished. The result is the analysis' JSON with, for every move, where
 it sits on the board (``Game.move_spots``) for the heat map.
@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from savanna.agents.analysis import analyse
+from savanna.agents.play.analysis import analyse
 from savanna.errors import clip
 from savanna.experiments.board_play import BadRequest, check_agent
 

@@ -11,7 +11,7 @@ import functools
 import os
 from pathlib import Path
 
-from savanna.agents.ladder import Ladder
+from savanna.agents.arena.ladder import Ladder
 from savanna.errors import clip
 from savanna.experiments.board_play import BadRequest, confined, outcome_name, view_picture
 from savanna.files import parse_json, read_text

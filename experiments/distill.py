@@ -1,5 +1,5 @@
 """``savanna distill`` and ``savanna fit``: a teacher's self-play as a dataset, and a network fitted
-to it offline with a gate report (``savanna.agents.distill``, ``savanna.agents.fit``).
+to it offline with a gate report (``savanna.agents.training.distill``, ``savanna.agents.training.fit``).
 
     savanna distill zebres --teacher mcts:sims=64 --games 60000 --out runs/zebres-uct64
     savanna distill --resume runs/zebres-uct64          the missing parts of a stopped run
@@ -63,19 +63,19 @@ def add_parsers(commands):
 
 
 def _distill_settings(parser):
-    from savanna.agents.distill import DistillConfig
+    from savanna.agents.training.distill import DistillConfig
 
     add_config_flags(parser, DistillConfig)
 
 
 def _fit_settings(parser):
-    from savanna.agents.fit import FitConfig
+    from savanna.agents.training.fit import FitConfig
 
     add_config_flags(parser, FitConfig)
 
 
 def run_distill(args, extra=None):
-    from savanna.agents.distill import DistillConfig, check_teacher_fits, distill, read_meta
+    from savanna.agents.training.distill import DistillConfig, check_teacher_fits, distill, read_meta
 
     settings = run_settings(DistillConfig, args, resumable=())
     if args.resume:
@@ -95,8 +95,8 @@ def run_distill(args, extra=None):
 
 
 def run_fit(args, extra=None):
-    from savanna.agents.distill import load_datasets, read_meta
-    from savanna.agents.fit import FitConfig, fit, report_text, save_model
+    from savanna.agents.training.distill import load_datasets, read_meta
+    from savanna.agents.training.fit import FitConfig, fit, report_text, save_model
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(FitConfig)
              if getattr(args, f.name, None) is not None}

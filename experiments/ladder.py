@@ -7,10 +7,10 @@
 
 ``add`` creates the file (with ``random`` at 0 Elo) if it does not exist, plays the new agent
 against the agents on the ladder (every group of P-1 of them for a P-player game), stores
-the results and refits every rating (Bradley-Terry, ``savanna.agents.arena.ladder``); the others
-never play again. From the read to the atomic rewrite after the games, ``add`` holds a lock beside
-the file (``savanna.files.locked``): a second ``ladder add`` on the same file waits, then reads the
-ladder with the first one's agent on it and plays that agent too, so no update is lost and
+the results and refits every rating (Bradley-Terry, ``savanna.agents.arena.ladder``); the
+others never play again. From the read to the atomic rewrite after the games, ``add`` holds a lock
+beside the file (``savanna.files.locked``): a second ``ladder add`` on the same file waits, then
+reads the ladder with the first one's agent on it and plays that agent too, so no update is lost and
 agents added at the same time meet.
 """
 from pathlib import Path

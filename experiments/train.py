@@ -17,8 +17,8 @@ another run took that name first) holds::
     eval-records/  step-<N>.jsonl: every evaluation game at step N, as game records
     tb/            TensorBoard events, if ``tensorboard`` is installed
 
-Evaluations are arena matches (``savanna.agents.arena.matches.play_match``, seats rotated) of the
-current network, playing its most probable legal move, against random and greedy, every
+Evaluations are arena matches (``savanna.agents.arena.matches.play_match``, seats rotated)
+of the current network, playing its most probable legal move, against random and greedy, every
 ``eval_every`` steps and at the start. ``--resume`` restores everything the checkpoint holds,
 drops log rows written after it, and continues with exactly the updates the run would have
 made.

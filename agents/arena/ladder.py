@@ -6,12 +6,12 @@ agents in the order they joined (their specs, ``savanna.agents.play.base.describ
 played: its agents, games, seed and pairwise score table. ``Ladder.add(agent, games)`` plays
 the new agent against every group of ``P - 1`` agents already on the ladder (for two players:
 each of them; a group may repeat an agent), ``games`` games per match with seats rotated
-(``savanna.agents.arena.matches.play_match``), stores the results and refits every rating; no other
-agent plays again. The ratings are the Bradley-Terry maximum-likelihood fit of all pairwise results
-(``savanna.agents.arena.stats.fit_elo``: draws as half points, one virtual draw per pair that met)
-with the anchor (``random``) fixed at 0 Elo, and 95% intervals from the curvature of the likelihood
-(``1.96`` standard errors of the difference from the anchor). Match ``k`` of the ``n``-th
-agent to join draws its randomness from ``(seed, n, k)``: the same additions with the same
+(``savanna.agents.arena.matches.play_match``), stores the results and refits every rating;
+no other agent plays again. The ratings are the Bradley-Terry maximum-likelihood fit of all pairwise
+results (``savanna.agents.arena.stats.fit_elo``: draws as half points, one virtual draw per
+pair that met) with the anchor (``random``) fixed at 0 Elo, and 95% intervals from the curvature of
+the likelihood (``1.96`` standard errors of the difference from the anchor). Match ``k`` of the
+``n``-th agent to join draws its randomness from ``(seed, n, k)``: the same additions with the same
 seeds give the same file and ratings, with any number of workers.
 
 >>> ladder = Ladder.new("zebres")                    # random = 0 Elo

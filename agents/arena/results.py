@@ -1,6 +1,6 @@
 """What a match or a tournament leaves: ``MatchResult`` and ``TournamentResult``
-(``savanna.agents.arena.matches`` plays them), their summaries, text tables, notebook HTML and files
-(JSON
+(``savanna.agents.arena.matches`` plays them), their summaries, text tables, notebook HTML
+and files (JSON
 and CSV, each written atomically into a new or empty folder)."""
 import csv
 import io

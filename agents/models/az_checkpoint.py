@@ -35,7 +35,7 @@ def save_checkpoint(data, path):
 
 def load_checkpoint(path, game=None):
     """An AlphaZero checkpoint's contents, verified and checked in full before anything is
-    built from them (``savanna.agents.checkpoint.CheckpointFormat.load``)."""
+    built from them (``savanna.agents.models.checkpoint.CheckpointFormat.load``)."""
     return CHECKPOINT.load(path, game)
 
 

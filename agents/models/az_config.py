@@ -58,7 +58,7 @@ class AZConfig:
                                        "run refills the window)")
     init: str = setting("", "the weights the run starts from: a checkpoint (savanna fit's "
                             "model.pt, a run's best.pt) or a distillation dataset folder "
-                            "(fitted first, savanna.agents.fit; '': random)")
+                            "(fitted first, savanna.agents.training.fit; '': random)")
     log_every: int = setting(10, "self-play moves between two rows of metrics.csv")
     eval_minutes: float = setting(10.0, "training minutes between two ladder evaluations")
     eval_games: int = setting(100, "games per rung of the ladder", most=MAX_GAMES)
@@ -66,7 +66,7 @@ class AZConfig:
     ladder: tuple = setting(("mcts:sims=100", "mcts:sims=1000"),
                             "the agents evaluated against, one per rung")
     checkpoint_minutes: float = setting(5.0, "training minutes between two checkpoints")
-    threads: int = setting(1, "torch threads (1: see savanna.agents.ppo on shared cores)",
+    threads: int = setting(1, "torch threads (1: see savanna.agents.training.ppo on shared cores)",
                           most=1024)
     selfplay_processes: int = setting(0, "self-play in this many processes of their own, "
                                          "games split between them, one move ahead of the "

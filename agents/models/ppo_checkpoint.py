@@ -25,7 +25,7 @@ def save_atomically(data, path):
 
 def load_checkpoint(path, game=None, need_trainer=False):
     """A PPO checkpoint's contents, verified and checked in full before anything is built
-    from them (``savanna.agents.checkpoint.CheckpointFormat.load``)."""
+    from them (``savanna.agents.models.checkpoint.CheckpointFormat.load``)."""
     return CHECKPOINT.load(path, game, need_trainer)
 
 

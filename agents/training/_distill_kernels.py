@@ -1,12 +1,12 @@
 """The compiled half of distillation: UCT searches of a batch of roots in one parallel call.
 
 ``search_roots`` searches every active root of a batch with the MCTS kernels
-(``savanna.agents._mcts_kernels``: ``set_root``, ``run_uct``, ``root_children``) and writes what the
-search knows there: the visits of every action, the sum of the mover's returns after each
+(``savanna.agents.play._mcts_kernels``: ``set_root``, ``run_uct``, ``root_children``) and writes
+what the search knows there: the visits of every action, the sum of the mover's returns after each
 action and the root's mean return vector. A root is a game's state or, for a teacher of
-several determinizations, one of its draws (``savanna.agents.distill.Teacher`` adds the trees of
-a game up). ``pick_moves`` then picks each game's move from its visits: drawn in proportion to
-them for a game's first ``sample_decisions`` decisions (the openings vary), the most visited
+several determinizations, one of its draws (``savanna.agents.training.distill.Teacher`` adds the
+trees of a game up). ``pick_moves`` then picks each game's move from its visits: drawn in proportion
+to them for a game's first ``sample_decisions`` decisions (the openings vary), the most visited
 after.
 
 The roots are split into chunks, one tree per chunk (``nodes`` and ``tree_states`` hold
@@ -14,8 +14,8 @@ The roots are split into chunks, one tree per chunk (``nodes`` and ``tree_states
 run on numba's threads. Each root draws from its own stream, so the results never depend on the
 thread count.
 
-A template: ``savanna.agents.distill.compiled_distill`` binds it through ``Game.compiled`` (the
-game's kernels, ``A``, ``C``) with the MCTS kernels compiled for the same game.
+A template: ``savanna.agents.training.distill.compiled_distill`` binds it through ``Game.compiled``
+(the game's kernels, ``A``, ``C``) with the MCTS kernels compiled for the same game.
 """
 from typing import TYPE_CHECKING
 
@@ -25,7 +25,7 @@ from numba import njit, prange
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.agents._mcts_kernels import root_children, run_uct, set_root
+    from savanna.agents.play._mcts_kernels import root_children, run_uct, set_root
     from savanna.binding import A, current_player_one
 
 

@@ -2,7 +2,7 @@
 
 ``distill(config, folder)`` plays ``config.games`` games of the teacher against itself, in parts
 of ``part_games`` games searched together in one compiled call per move
-(``savanna.agents._distill_kernels``, on every numba thread), and writes each part as
+(``savanna.agents.training._distill_kernels``, on every numba thread), and writes each part as
 ``part-00000.npz`` beside ``dataset.json`` (the settings, the game and its options, the
 versions, and the SHA-256 of every part written). A part depends only on the seed and its
 number, so a run that was stopped resumes with the next missing part (the parts it keeps are
@@ -15,7 +15,7 @@ the game, the move played, the root's mean return vector (absolute seats), the r
 collected before it, and the searched children (action, visits, the mover's mean return after
 it), stored end to end. Every game has its returns and final scores. ``load_dataset`` reads
 them back as one ``Dataset``, with value targets in the mover's relative seats, every part
-checked first (``savanna.agents.dataset_parts``: declared columns, ranges, checksums);
+checked first (``savanna.agents.training.dataset_parts``: declared columns, ranges, checksums);
 ``load_datasets`` merges several, refusing datasets that share games.
 
 The teacher (``Teacher``) searches the true state unless its spec names ``determinizations``:
@@ -37,9 +37,9 @@ from typing import NamedTuple
 import numpy as np
 
 from savanna.agents import _distill_kernels
-from savanna.agents._mcts_kernels import NODE_DTYPE
-from savanna.agents.dataset_parts import PartShape, digest, read_part
-from savanna.agents.mcts import MCTSAgent, compiled_search
+from savanna.agents.play._mcts_kernels import NODE_DTYPE
+from savanna.agents.training.dataset_parts import PartShape, digest, read_part
+from savanna.agents.play.mcts import MCTSAgent, compiled_search
 from savanna.agents.settings import setting, settings_from_dict
 from savanna.errors import clip, clip_path
 from savanna.files import (
@@ -110,7 +110,7 @@ def teacher_settings(spec):
     for any other spec, or for a setting the teacher would not use (``temperature``: the
     teacher's move is drawn by ``sample_decisions``; ``max_nodes``: the trees are sized to the
     simulations)."""
-    from savanna.agents.registry import make_agent
+    from savanna.agents.play.registry import make_agent
 
     agent = make_agent(spec)
     if not isinstance(agent, MCTSAgent) or agent.evaluator is not None \
@@ -149,7 +149,7 @@ def check_teacher_fits(config, game):
 
 
 def compiled_distill(game):
-    """``savanna.agents._distill_kernels`` bound to ``game`` and to its MCTS kernels."""
+    """``savanna.agents.training._distill_kernels`` bound to ``game`` and to its MCTS kernels."""
     mcts = compiled_search(game)
     return game.compiled(_distill_kernels, **{name: getattr(mcts, name) for name in (
         "set_root", "run_uct", "root_children")})
@@ -336,7 +336,7 @@ def part_games(config, part):
 
 
 def part_shape(config, game, part):
-    """What part ``part`` must hold (``savanna.agents.dataset_parts.PartShape``)."""
+    """What part ``part`` must hold (``savanna.agents.training.dataset_parts.PartShape``)."""
     return PartShape(games=part_games(config, part), first_game=part * config.part_games,
                      num_players=game.num_players, num_actions=game.num_actions,
                      max_decisions=game.max_plies, state_dtype=game.state_dtype)
@@ -461,7 +461,7 @@ class Dataset(NamedTuple):
 
 def load_dataset(folder, partial=False, game=None):
     """Every part of the dataset in ``folder``, each read by
-    ``savanna.agents.dataset_parts.read_part`` against its recorded SHA-256 and every declared
+    ``savanna.agents.training.dataset_parts.read_part`` against its recorded SHA-256 and every declared
     check (a one-line ValueError naming the file for a folder that is not a dataset, a part
     that is corrupt or missing, a dataset of another game than ``game``); ``partial``: the
     parts written so far; ``game``: an instance for a game not in the registry, or the game

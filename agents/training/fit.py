@@ -30,16 +30,16 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from savanna.agents.alphazero import (
+from savanna.agents.training.alphazero import (
     AZConfig,
     az_loss,
     load_checkpoint,
     network_contents,
     save_checkpoint,
 )
-from savanna.agents.distill import Dataset, teacher_settings
-from savanna.agents.features import active_features
-from savanna.agents.networks import AZNet
+from savanna.agents.training.distill import Dataset, teacher_settings
+from savanna.agents.models.features import active_features
+from savanna.agents.models.networks import AZNet
 from savanna.agents.settings import (
     check_hidden,
     check_maxima,
@@ -48,7 +48,7 @@ from savanna.agents.settings import (
     setting,
     settings_from_dict,
 )
-from savanna.agents.targets import margins, prune_visits
+from savanna.agents.training.targets import margins, prune_visits
 from savanna.errors import check_range, clip
 
 __all__ = ["FitConfig", "FitResult", "PHASES", "fit", "save_model"]
@@ -148,7 +148,7 @@ class Batches:
 
 def visit_policy(data, rows, num_actions, prune=None):
     """float32[len(rows), A]: the teacher's visit distribution at each row; ``prune = (c,
-    trees)``: of its visits pruned (``savanna.agents.targets.prune_visits``)."""
+    trees)``: of its visits pruned (``savanna.agents.training.targets.prune_visits``)."""
     lo, hi = data.child_start[rows], data.child_start[rows + 1]
     count = hi - lo
     owner = np.repeat(np.arange(len(rows)), count)
@@ -261,7 +261,7 @@ def start_weights(config, game):
 
 class ScoreHead(torch.nn.Module):
     """``net`` with an auxiliary head on its trunk that predicts every seat's final score
-    margin (relative seats; ``savanna.agents.targets.margins``), as KataGo and Suphx predict
+    margin (relative seats; ``savanna.agents.training.targets.margins``), as KataGo and Suphx predict
     final results: one more signal per position in games where the outcome alone says little.
     It plays ``net``'s part in ``az_loss`` (``encode``, ``policy``, ``value``) and keeps the
     trunk's output for ``loss``; only ``net`` is saved."""

@@ -1,4 +1,4 @@
-"""The checked reader of distillation datasets (``savanna.agents.dataset_parts``, used by
+"""The checked reader of distillation datasets (``savanna.agents.training.dataset_parts``, used by
 ``load_dataset``, ``load_datasets`` and ``distill --resume``): every corruption refused in one
 line before anything large is allocated, nothing non-finite accepted; on Nim."""
 import io
@@ -14,15 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from savanna.agents.dataset_parts import COLUMNS, MAX_ABS_VALUE, digest
-from savanna.agents.distill import (
+from savanna.agents.training.dataset_parts import COLUMNS, MAX_ABS_VALUE, digest
+from savanna.agents.training.distill import (
     DistillConfig,
     distill,
     load_dataset,
     load_datasets,
     part_file,
 )
-from savanna.agents.fit import visit_policy
+from savanna.agents.training.fit import visit_policy
 from tests.agents.tiny_games import DiceRace, Nim
 
 TINY = DistillConfig(game="nim", games=12, part_games=6, teacher="mcts:sims=16",

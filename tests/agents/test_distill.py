@@ -1,4 +1,5 @@
-"""Distillation datasets (``savanna.agents.distill``), offline fitting (``savanna.agents.fit``) and
+"""Distillation datasets (``savanna.agents.training.distill``), offline fitting
+(``savanna.agents.training.fit``) and
 ``train az --init``: on Nim, whose exact values the solver gives."""
 import dataclasses
 import json
@@ -9,8 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-from savanna.agents.alphazero import AZConfig, Trainer, load_checkpoint
-from savanna.agents.distill import (
+from savanna.agents.models.az_checkpoint import load_checkpoint
+from savanna.agents.models.az_config import AZConfig
+from savanna.agents.play.exact import solve
+from savanna.agents.training.alphazero import Trainer
+from savanna.agents.training.distill import (
     DistillConfig,
     Teacher,
     distill,
@@ -20,9 +24,8 @@ from savanna.agents.distill import (
     part_file,
     play_part,
 )
-from savanna.agents.exact import solve
-from savanna.agents.fit import FitConfig, fit, save_model, visit_policy
-from savanna.agents.targets import prune_visits
+from savanna.agents.training.fit import FitConfig, fit, save_model, visit_policy
+from savanna.agents.training.targets import prune_visits
 from savanna.experiments.train_az import initial_weights, run_training
 from savanna.rng import make_streams
 from tests.agents.tiny_games import HighCard, Nim
@@ -131,7 +134,7 @@ def test_fitting_reaches_the_solvers_values(nim_data):
     states = np.unique(load_dataset(nim_data, game=game).state)
     obs = game.observe(states, game.current_player(states)).reshape(len(states), -1)
     with torch.no_grad():
-        from savanna.agents.features import active_features
+        from savanna.agents.models.features import active_features
 
         _, values = result.net.from_features(torch.from_numpy(active_features(obs)))
     exact = np.array([solve(game, states[i:i + 1])[0][game.current_player(
