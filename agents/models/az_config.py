@@ -41,6 +41,9 @@ class AZConfig:
     determinizations: int = setting(1, "hidden information: search trees per state, each from "
                                        "its own draw of the hidden cards (sims split "
                                        "between them)", most=1024)
+    expect_chance: bool = setting(False, "chance nodes as Stochastic MuZero's: outcomes "
+                                         "followed by probability, values their expectation "
+                                         "(False: sampled and averaged)")
     hidden: tuple = setting((128, 128), "hidden layer widths")
     lr: float = setting(1e-3, "learning rate")
     weight_decay: float = setting(1e-4, "weight decay of the optimizer")

@@ -98,14 +98,19 @@ class GumbelSearch:
                         trees' mean improved policy, whose mean is the policy target
                         (determinized search, as ``mcts``' ``determinizations``: one draw makes
                         the search plan against cards the opponents may not hold)
+        expect_chance   chance nodes as Stochastic MuZero's: the outcome furthest behind its
+                        probability is followed and a chance node's value is the expectation
+                        over its visited outcomes (False: outcomes sampled, values averaged)
 
     ``stats`` adds up the seconds spent in the compiled search and in the evaluator, and the
     leaves evaluated, for throughput reports.
     """
 
     def __init__(self, game, sims=32, max_considered=16, value_scale=0.1, maxvisit_init=50.0,
-                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0, determinizations=1):
+                 gumbel_scale=1.0, rollout_weight=0.0, value_range=0.0, determinizations=1,
+                 expect_chance=False):
         self.game = game
+        self.expect_chance = bool(expect_chance)
         self.trees = 1 if game.perfect_information else int(determinizations)
         self.sims = -(-int(sims) // self.trees)  # per tree
         self.table = _gumbel_kernels.considered_visits(int(max_considered), self.sims)
@@ -159,7 +164,8 @@ class GumbelSearch:
             pool.reserve(n * self.width, 2 * n)
             got, short = k.descend(*pool.arrays, gumbel, self.table, sims_done, self.sims,
                                    self.value_scale, self.maxvisit_init, self.value_range,
-                                   streams, leaves, leaf_games, obs, masks, leaf_players)
+                                   self.expect_chance, streams, leaves, leaf_games, obs, masks,
+                                   leaf_players)
             if got:
                 self.stats["search_seconds"] += time.perf_counter() - started
                 self._evaluate(evaluate, got, leaves, leaf_games, obs, masks, leaf_players,
@@ -209,7 +215,7 @@ class GumbelSearch:
         self.kernels.expand_and_backup(
             *self.pool.arrays, leaves[:got],
             leaf_games[:got], players[:got], np.ascontiguousarray(priors, np.float64),
-            np.ascontiguousarray(values, np.float32), sims_done)
+            np.ascontiguousarray(values, np.float32), sims_done, self.expect_chance)
         self.stats["search_seconds"] += time.perf_counter() - started
 
     def _playouts(self, leaves, players, rng):

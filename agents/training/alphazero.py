@@ -97,7 +97,7 @@ class SelfPlay:
         self.net = AZNet.for_game(game, cfg.hidden).eval()
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
                                    cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight,
-                                   cfg.value_range, cfg.determinizations)
+                                   cfg.value_range, cfg.determinizations, cfg.expect_chance)
         self.states = game.init(cfg.games, rng)
         self.collected = np.zeros((cfg.games, game.num_players), np.float64)
         self.episode = np.arange(cfg.games, dtype=np.int64)
