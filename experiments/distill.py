@@ -1,5 +1,6 @@
 """``savanna distill`` and ``savanna fit``: a teacher's self-play as a dataset, and a network fitted
-to it offline with a gate report (``savanna.agents.training.distill``, ``savanna.agents.training.fit``).
+to it offline with a gate report (``savanna.agents.training.distill``,
+``savanna.agents.training.fit``).
 
     savanna distill zebres --teacher mcts:sims=64 --games 60000 --out runs/zebres-uct64
     savanna distill --resume runs/zebres-uct64          the missing parts of a stopped run
@@ -75,7 +76,12 @@ def _fit_settings(parser):
 
 
 def run_distill(args, extra=None):
-    from savanna.agents.training.distill import DistillConfig, check_teacher_fits, distill, read_meta
+    from savanna.agents.training.distill import (
+        DistillConfig,
+        check_teacher_fits,
+        distill,
+        read_meta,
+    )
 
     settings = run_settings(DistillConfig, args, resumable=())
     if args.resume:

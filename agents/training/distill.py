@@ -36,11 +36,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from savanna.agents import _distill_kernels
 from savanna.agents.play._mcts_kernels import NODE_DTYPE
-from savanna.agents.training.dataset_parts import PartShape, digest, read_part
 from savanna.agents.play.mcts import MCTSAgent, compiled_search
 from savanna.agents.settings import setting, settings_from_dict
+from savanna.agents.training import _distill_kernels
+from savanna.agents.training.dataset_parts import PartShape, digest, read_part
 from savanna.errors import clip, clip_path
 from savanna.files import (
     CLAIM_FILE,
@@ -461,8 +461,8 @@ class Dataset(NamedTuple):
 
 def load_dataset(folder, partial=False, game=None):
     """Every part of the dataset in ``folder``, each read by
-    ``savanna.agents.training.dataset_parts.read_part`` against its recorded SHA-256 and every declared
-    check (a one-line ValueError naming the file for a folder that is not a dataset, a part
+    ``savanna.agents.training.dataset_parts.read_part`` against its recorded SHA-256 and every
+    declared check (a one-line ValueError naming the file for a folder that is not a dataset, a part
     that is corrupt or missing, a dataset of another game than ``game``); ``partial``: the
     parts written so far; ``game``: an instance for a game not in the registry, or the game
     the dataset must be of."""

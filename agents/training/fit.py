@@ -30,14 +30,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from savanna.agents.training.alphazero import (
-    AZConfig,
-    az_loss,
-    load_checkpoint,
-    network_contents,
-    save_checkpoint,
-)
-from savanna.agents.training.distill import Dataset, teacher_settings
+from savanna.agents.models.az_checkpoint import load_checkpoint, network_contents, save_checkpoint
+from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.features import active_features
 from savanna.agents.models.networks import AZNet
 from savanna.agents.settings import (
@@ -48,6 +42,8 @@ from savanna.agents.settings import (
     setting,
     settings_from_dict,
 )
+from savanna.agents.training.alphazero import az_loss
+from savanna.agents.training.distill import Dataset, teacher_settings
 from savanna.agents.training.targets import margins, prune_visits
 from savanna.errors import check_range, clip
 
@@ -261,9 +257,9 @@ def start_weights(config, game):
 
 class ScoreHead(torch.nn.Module):
     """``net`` with an auxiliary head on its trunk that predicts every seat's final score
-    margin (relative seats; ``savanna.agents.training.targets.margins``), as KataGo and Suphx predict
-    final results: one more signal per position in games where the outcome alone says little.
-    It plays ``net``'s part in ``az_loss`` (``encode``, ``policy``, ``value``) and keeps the
+    margin (relative seats; ``savanna.agents.training.targets.margins``), as KataGo and Suphx
+    predict final results: one more signal per position in games where the outcome alone says
+    little. It plays ``net``'s part in ``az_loss`` (``encode``, ``policy``, ``value``) and keeps the
     trunk's output for ``loss``; only ``net`` is saved."""
 
     def __init__(self, net, num_players):

@@ -14,9 +14,9 @@ from starlette.testclient import TestClient
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
+from savanna.agents.arena.ladder import Ladder
 from savanna.agents.play.analysis import analyse
 from savanna.agents.play.az_agent import baseline_path
-from savanna.agents.arena.ladder import Ladder
 from savanna.experiments import board_analysis
 from savanna.experiments.board_analysis import AnalysisJob
 from savanna.experiments.board_play import Limits
