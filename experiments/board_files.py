@@ -34,18 +34,19 @@ def resolve(text, folders):
 def list_files(folders):
     """The records, ladder and tournament files in ``folders`` (recursively, links not
     followed out), each ``{"file": path relative to its folder, "kind": ...}``."""
-    out = []
+    out, seen = [], set()
     for folder in folders:
         root = Path(folder).resolve()
         for parent, dirs, files in os.walk(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
                 kind = _kind(name)
-                if kind is not None:
-                    path = Path(parent, name)
-                    if path.resolve().is_relative_to(root):
-                        out.append({"file": str(path.relative_to(root)), "kind": kind,
-                                    "folder": str(folder)})
+                path = Path(parent, name)
+                if kind is not None and path.resolve() not in seen \
+                        and path.resolve().is_relative_to(root):  # once, links out left out
+                    seen.add(path.resolve())
+                    out.append({"file": str(path.relative_to(root)), "kind": kind,
+                                "folder": str(folder)})
                 if len(out) >= MAX_LISTED:
                     return out
     return out

@@ -105,14 +105,15 @@ def confined(text, folders, what):
                          "given (savanna serve FOLDER ...)")
     path = Path(text)
     candidates = [path] if path.is_absolute() else [Path(f) / path for f in folders]
-    for candidate in candidates:
-        resolved = candidate.resolve()
-        if any(resolved.is_relative_to(Path(f).resolve()) for f in folders):
-            if resolved.is_file():
-                return resolved
-            raise BadRequest(f"no file {clip(text)} in the allowed folders", 404)
-    raise BadRequest(f"{what} {clip(text)} is outside the allowed folders "
-                     f"({', '.join(map(str, folders))})", 403)
+    inside = [c.resolve() for c in candidates
+              if any(c.resolve().is_relative_to(Path(f).resolve()) for f in folders)]
+    if not inside:
+        raise BadRequest(f"{what} {clip(text)} is outside the allowed folders "
+                         f"({', '.join(map(str, folders))})", 403)
+    found = next((p for p in inside if p.is_file()), None)
+    if found is None:
+        raise BadRequest(f"no file {clip(text)} in the allowed folders", 404)
+    return found
 
 
 def outcome_name(game, outcome):
@@ -214,9 +215,18 @@ class Table:
                 "can_undo": bool(self.undo_points) and not self.over,
                 "returns": self.returns.tolist() if self.over else None,
                 "scores": self._scores(hidden, seat), "record": self.saved,
+                "record_file": self._served_name(),
                 # the position text only when it hides nothing (it holds every secret)
                 "position": None if hidden else self.game.to_text(row)}
         return view
+
+    def _served_name(self):
+        """The saved record's path relative to the served folder that holds it (what the
+        replay view asks for), or None."""
+        for folder in self.limits.folders if self.saved else ():
+            if Path(self.saved).is_relative_to(Path(folder).resolve()):
+                return str(Path(self.saved).relative_to(Path(folder).resolve()))
+        return None
 
     def _agent_to_move(self):
         p = self.to_move

@@ -146,6 +146,15 @@ function showGame(view) {
                   el("span", view.returns.map(String).join(", "), { id: "returns" }));
     if (view.scores) result.append(el("span", `; points: ${view.scores.join(", ")}`));
     if (view.record) result.append(el("div", `saved to ${view.record}`, { id: "saved" }));
+    if (view.record_file) {
+      const replay = el("button", "Replay this game", { type: "button", id: "replay-game" });
+      replay.addEventListener("click", async () => {
+        switchTab("replay");
+        await listGames(view.record_file);
+        await openReplay(view.record_file, 0, 0);
+      });
+      result.append(replay);
+    }
   }
   $("status").textContent = view.position ? view.position : "";
   if (view.agent_to_move && !view.over) {
@@ -163,20 +172,29 @@ function clickSpot(moves) {
   }
 }
 
-async function play(action) {
+// A change to the game; after a refusal (a stale click, a search past the time allowed) the
+// board shows the game as the server has it, the message kept.
+async function change(path, body) {
   const view = S.view;
-  showGame(await api("POST", `/api/tables/${view.id}/move`,
-                     { seat: view.seat, action, version: view.version }));
+  try {
+    showGame(await api("POST", `/api/tables/${view.id}/${path}`, body));
+  } catch (err) {
+    const query = view.seat === null ? "" : `?seat=${view.seat}`;
+    const response = await fetch(`/api/tables/${view.id}${query}`);
+    if (response.ok && S.view === view) setTimeout(async () => showGame(await response.json()), 1000);
+  }
 }
 
-async function advance(view) {
+function play(action) {
+  return change("move", { seat: S.view.seat, action, version: S.view.version });
+}
+
+function advance(view) {
   if (S.view !== view || $("tab-play").hidden) return;  // the page moved on
-  showGame(await api("POST", `/api/tables/${view.id}/advance`, { seat: view.seat }));
+  return change("advance", { seat: view.seat });
 }
 
-async function undo() {
-  showGame(await api("POST", `/api/tables/${S.view.id}/undo`, { seat: S.view.seat }));
-}
+function undo() { return change("undo", { seat: S.view.seat }); }
 
 // ----- replay --------------------------------------------------------------------------------
 async function loadFiles() {

@@ -19,7 +19,7 @@ from savanna.agents.play.analysis import analyse
 from savanna.agents.play.az_agent import baseline_path
 from savanna.experiments import board_analysis
 from savanna.experiments.board_analysis import AnalysisJob
-from savanna.experiments.board_play import Limits
+from savanna.experiments.board_play import BadRequest, Limits, confined
 from savanna.experiments.board_server import create_app
 from savanna.records import read_record, write_records
 
@@ -84,6 +84,8 @@ def test_a_game_played_to_the_end_is_saved_as_a_record_that_replays(served, game
     assert record.returns == end["returns"] and record.agents == end["seats"]
     assert record.info["command"] == "serve"
     assert len(record.states()) == len(record.moves) + 1 == end["version"] + 1
+    listed = client.get("/api/records", params={"file": end["record_file"]}).json()
+    assert listed["games"][0]["returns"] == end["returns"]  # the replay view opens it
 
 
 def test_undo_takes_back_the_human_move_and_the_agents_after_it(served):
@@ -357,3 +359,22 @@ def test_a_replay_hides_the_cards_from_a_seat_and_reveals_them_to_all(served):
     analysis = client.post("/api/analyses", json={"agent": "mcts:sims=40", "file": file,
                                                   "game": 0, "ply": 3})
     assert wait(client, analysis.json()["id"])["result"]["simulations"] == 40
+
+
+def test_a_relative_path_is_looked_up_in_every_folder_and_never_leaves_them(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    (second / "x.jsonl").write_text("")
+    (tmp_path / "secret.jsonl").write_text("")
+    (first / "out").symlink_to(tmp_path)
+    assert confined("x.jsonl", (first, second), "file") == (second / "x.jsonl").resolve()
+    # out/secret.jsonl: a/out leads outside, and b/out/secret.jsonl does not exist
+    for text, status in [("y.jsonl", 404), ("../secret.jsonl", 403), ("out/secret.jsonl", 404),
+                         ("../b/x.jsonl", 200), (str(second / "x.jsonl"), 200),  # inside b
+                         (str(tmp_path / "secret.jsonl"), 403), ("/etc/passwd", 403)]:
+        try:
+            confined(text, (first, second), "file")
+            assert status == 200, text
+        except BadRequest as err:
+            assert err.status == status, text

@@ -148,6 +148,9 @@ def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, gam
     assert board_clicks > 0 or game == "banjooli"
     if game == "banjooli":
         shoot(page, f"end-{game}")
+    page.click("#replay-game")  # the saved game opens in the replay view
+    page.wait_for_function("document.querySelector('#ply-label').textContent === "
+                           f"'move 0 / {record.plies}'")
 
 
 def signature(svg_root):
@@ -248,3 +251,11 @@ def test_a_game_in_progress_survives_a_reload(page):
     assert page.locator("#moves button").count() > 0
     page.click("#undo")
     page.wait_for_function("document.querySelector('#board').dataset.state === '0'")
+
+
+def test_two_humans_at_one_screen_each_see_the_board_as_their_seat(page):
+    new_game(page, "bonobo", "num_players=2", "human,human")
+    for seat in (0, 1, 0):
+        page.wait_for_function("document.querySelector('#turn').textContent"
+                               f".includes('you are seat {seat};')")
+        click_and_wait(page, page.locator("#moves button").first)
