@@ -17,7 +17,7 @@ from savanna.agents import make_agent, tournament
 from savanna.agents.arena.ladder import Ladder
 from savanna.agents.play.analysis import analyse
 from savanna.agents.play.az_agent import baseline_path
-from savanna.experiments import board_analysis
+from savanna.experiments import board_analysis, board_play
 from savanna.experiments.board_analysis import AnalysisJob
 from savanna.experiments.board_play import BadRequest, Limits, confined
 from savanna.experiments.board_server import create_app
@@ -36,7 +36,7 @@ def served(tmp_path_factory):
     ladder = Ladder.new("zebres")
     ladder.add("greedy", games=4, seed=0, workers=1, progress=False)
     ladder.save(folder / "ladder-zebres.json")
-    limits = Limits(max_sims=500, max_seconds=60, folders=(folder,), save=folder / "played")
+    limits = Limits(max_sims=500, max_seconds=600, folders=(folder,), save=folder / "played")
     with TestClient(create_app(limits)) as client:
         yield folder, client
 
@@ -378,3 +378,19 @@ def test_a_relative_path_is_looked_up_in_every_folder_and_never_leaves_them(tmp_
             assert status == 200, text
         except BadRequest as err:
             assert err.status == status, text
+
+
+def test_a_search_past_the_time_allowed_is_a_503_and_the_game_waits(tmp_path, monkeypatch):
+    def slow(table):
+        time.sleep(0.5)
+        return len(table.events), table.game.legal_actions(table.state[0])[0]
+
+    monkeypatch.setattr(board_play.Table, "agent_move", slow)
+    with TestClient(create_app(Limits(max_seconds=0.05, save=tmp_path))) as client:
+        r = client.post("/api/tables", json={"game": "zebres", "seats": ["random", "human"]})
+        assert r.status_code == 503 and "longer than 0.05 s" in r.json()["error"]
+        table = next(iter(client.app.state.tables.values()))
+        time.sleep(0.7)
+        assert table.events == []  # the late answer, abandoned, is not played
+        view = client.get(f"/api/tables/{table.id}", params={"seat": 1}).json()
+        assert view["agent_to_move"] and view["version"] == 0

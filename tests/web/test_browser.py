@@ -44,7 +44,7 @@ def served(tmp_path_factory):
     result = tournament(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
                         games_per_pair=2, seed=0, workers=1, record=True, progress=False)
     result.save(folder / "tour")
-    limits = Limits(max_sims=500, max_seconds=60, folders=(folder,), save=folder / "played")
+    limits = Limits(max_sims=500, max_seconds=600, folders=(folder,), save=folder / "played")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
