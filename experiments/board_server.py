@@ -257,7 +257,7 @@ def create_app(limits, workers=2):
     ]
     app = Starlette(routes=routes, exception_handlers={
         BadRequest: bad_request, HTTPException: http_error, Exception: server_error})
-    app.state.tables, app.state.jobs = tables, jobs
+    app.state.tables, app.state.jobs, app.state.limits = tables, jobs, limits
     return app
 
 
