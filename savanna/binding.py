@@ -44,7 +44,8 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.dispatcher import Dispatcher
 
 _LOCK = threading.Lock()  # one thread loads a generated module; the others wait for it
 _BOUND: dict = {}  # (template, game class, A, C, extra values) -> (kernels, module), this process
@@ -131,6 +132,7 @@ class Kernels(NamedTuple):
         if missing:
             names = ", ".join(m.__name__ for m in modules)
             raise ValueError(f"{names} lack the kernels {', '.join(missing)}")
+        one_signature(*modules)
         return cls(**found)
 
 
@@ -153,6 +155,38 @@ def compiled(game: Any, template: ModuleType, extra: dict) -> ModuleType:
         module = specialize(template, bindings, game.name)
         _BOUND[key] = game.kernels, module
     return module
+
+
+# ----- one compiled signature per kernel ----------------------------------------------------
+def one_signature(*modules: ModuleType) -> None:
+    """Make every jitted function defined in ``modules`` compile once for the calls from other
+    jitted code: their integer arguments are passed as ``int64``.
+
+    numba compiles a function once per distinct argument types of its calls, a literal
+    constant being a type of its own: ``step_one(s, 0, a, r)`` (``Literal[int](0)``),
+    ``step_one(s, i, a, r)`` with an ``int16`` action and with an ``int64`` one compile
+    ``step_one``, and everything it calls, three times (about a third of a cold match's
+    compile time). Widened at the call (numba casts each argument to the signature it
+    resolves), they share one compilation; unsigned integers (bitboards) stay as they are."""
+    for module in modules:
+        for value in vars(module).values():
+            if (isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
+                    and "get_call_template" not in vars(value)):
+                value.get_call_template = _widening(value.get_call_template)
+
+
+def _widening(get_call_template):
+    """``Dispatcher.get_call_template`` (how numba types a call from jitted code) with
+    literal and signed integer argument types widened to ``int64``."""
+    def widened(args, kws):
+        return get_call_template(tuple(_widen(a) for a in args),
+                                 {k: _widen(v) for k, v in kws.items()})
+    return widened
+
+
+def _widen(t):
+    t = types.unliteral(t)
+    return types.int64 if isinstance(t, types.Integer) and t.signed else t
 
 
 # ----- the generated module -----------------------------------------------------------------
@@ -218,3 +252,4 @@ def _load(module_name, template, header):
     except BaseException:
         del sys.modules[module_name]
         raise
+    one_signature(module)
