@@ -47,8 +47,11 @@ import numpy as np
 from numba import njit, types
 from numba.core.dispatcher import Dispatcher
 
+from savanna import compile_log
+
 _LOCK = threading.Lock()  # one thread loads a generated module; the others wait for it
 _BOUND: dict = {}  # (template, game class, A, C, extra values) -> (kernels, module), this process
+compile_log.install_notice()  # the first compilation of a process says so, in one line
 
 
 # ----- the free names a template may use (stubs: documentation, never called) ---------------
