@@ -133,25 +133,22 @@ def playout_one(s, i, streams, actions, probs, rewards, total):
 
 
 @njit(cache=True)
-def playouts_range(lo, hi, s, streams, totals, plies):
+def random_playouts(s, streams, totals, plies):
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     rewards = np.zeros(totals.shape[1], np.float32)
-    for i in range(lo, hi):
+    for i in range(s.shape[0]):
         plies[i] = playout_one(s, i, streams, actions, probs, rewards, totals[i])
-
-
-@njit(cache=True)
-def random_playouts(s, streams, totals, plies):
-    playouts_range(0, s.shape[0], s, streams, totals, plies)
 
 
 @njit(cache=True, parallel=True)
 def random_playouts_parallel(s, streams, totals, plies):
+    """``random_playouts`` on slices of the batch, spread over numba's threads."""
     n = s.shape[0]
     chunks = min(n, CHUNKS)
     for c in prange(chunks):
-        playouts_range(c * n // chunks, (c + 1) * n // chunks, s, streams, totals, plies)
+        lo, hi = c * n // chunks, (c + 1) * n // chunks
+        random_playouts(s[lo:hi], streams[lo:hi], totals[lo:hi], plies[lo:hi])
 
 
 @njit(cache=True, inline="always")
@@ -188,52 +185,60 @@ def view(s, i, seats, opponent, obs, mask, actions):
             mask[i, actions[j]] = 1
 
 
+NEW_GAME = -1  # an env_step_batch action: a new game in that slot
+
+
 @njit(cache=True)
-def env_step_range(lo, hi, s, act, acting, fresh, seats, streams, opponent, gained, waiting,
-                   obs, mask, players):
+def env_step_batch(s, act, acting, fresh, base, seats, fixed_seat, streams, opponent, gained,
+                   waiting, obs, mask, players):
+    """Where ``acting[i]``: apply ``act[i]`` and add its rewards to ``gained[i]`` (zeroed first
+    if ``fresh``), or, where ``act[i]`` is ``NEW_GAME``, start a new game from ``base`` with the
+    learner at ``fixed_seat`` (drawn when negative) and zero ``gained[i]``; then advance to the
+    learner's next decision, write the observation and mask (unless an external opponent must
+    move first) and the player to move. One compiled call steps the whole batch; reset and
+    step share it, so that an env compiles a game's kernels into one loop, not two."""
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     rewards = np.zeros(gained.shape[1], np.float32)
-    for i in range(lo, hi):
+    for i in range(s.shape[0]):
         if not acting[i]:
             continue
-        if fresh:
+        if act[i] == NEW_GAME:
+            reset_one(s, i, base, streams)
+            seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, gained.shape[1])
             gained[i, :] = 0.0
-        step_one(s, i, act[i], rewards)
-        for q in range(gained.shape[1]):
-            gained[i, q] += rewards[q]
+        else:
+            if fresh:
+                gained[i, :] = 0.0
+            step_one(s, i, act[i], rewards)
+            for q in range(gained.shape[1]):
+                gained[i, q] += rewards[q]
         advance(s, i, seats, streams, opponent, gained, waiting, actions, probs, rewards)
         if not waiting[i]:
             view(s, i, seats, opponent, obs, mask, actions)
         players[i] = current_player_one(s, i)
 
 
-@njit(cache=True)
-def env_step_batch(s, act, acting, fresh, seats, streams, opponent, gained, waiting, obs,
-                   mask, players):
-    """Where ``acting[i]``: apply ``act[i]``, add its rewards to ``gained[i]`` (zeroed first
-    if ``fresh``), advance to the learner's next decision, write the observation and mask
-    (unless an external opponent must move first) and the player to move. One compiled
-    call steps the whole batch."""
-    env_step_range(0, s.shape[0], s, act, acting, fresh, seats, streams, opponent, gained,
-                   waiting, obs, mask, players)
-
-
 @njit(cache=True, parallel=True)
-def env_step_batch_parallel(s, act, acting, fresh, seats, streams, opponent, gained, waiting,
-                            obs, mask, players):
+def env_step_batch_parallel(s, act, acting, fresh, base, seats, fixed_seat, streams, opponent,
+                            gained, waiting, obs, mask, players):
+    """``env_step_batch`` on slices of the batch, spread over numba's threads (the slices keep
+    the arrays' types: the serial loop compiles once for both)."""
     n = s.shape[0]
     chunks = min(n, CHUNKS)
     for c in prange(chunks):
-        env_step_range(c * n // chunks, (c + 1) * n // chunks, s, act, acting, fresh, seats,
-                       streams, opponent, gained, waiting, obs, mask, players)
+        lo, hi = c * n // chunks, (c + 1) * n // chunks
+        env_step_batch(s[lo:hi], act[lo:hi], acting[lo:hi], fresh, base, seats[lo:hi],
+                       fixed_seat, streams[lo:hi], opponent, gained[lo:hi], waiting[lo:hi],
+                       obs[lo:hi], mask[lo:hi], players[lo:hi])
 
 
 @njit(cache=True, inline="always")
 def new_game(s, i, base, streams, seats, fixed_seat, opponent, gained, waiting, obs, mask,
              players, actions, probs, rewards):
-    """A new game in slot ``i``: the learner's seat (``fixed_seat`` or drawn), then advance to
-    the learner's first decision and write the observation and mask."""
+    """A new game in slot ``i`` (the vector env's autoreset): the learner's seat
+    (``fixed_seat`` or drawn), then advance to the learner's first decision and write the
+    observation and mask."""
     reset_one(s, i, base, streams)
     seats[i] = fixed_seat if fixed_seat >= 0 else below(streams, i, gained.shape[1])
     gained[i, :] = 0.0
@@ -241,19 +246,6 @@ def new_game(s, i, base, streams, seats, fixed_seat, opponent, gained, waiting, 
     if not waiting[i]:
         view(s, i, seats, opponent, obs, mask, actions)
     players[i] = current_player_one(s, i)
-
-
-@njit(cache=True)
-def env_reset_batch(s, which, base, streams, seats, fixed_seat, opponent, gained,
-                    waiting, obs, mask, players):
-    """Where ``which[i]``: a new game (``new_game``)."""
-    actions = np.empty(A, np.int16)
-    probs = np.empty(C, np.float64)
-    rewards = np.zeros(gained.shape[1], np.float32)
-    for i in range(s.shape[0]):
-        if which[i]:
-            new_game(s, i, base, streams, seats, fixed_seat, opponent, gained, waiting, obs,
-                     mask, players, actions, probs, rewards)
 
 
 # The vector env's whole step (``vector_step_batch``): Gymnasium's autoreset modes, the parts
@@ -418,27 +410,19 @@ def state_error(s, i, base, buf, probs):
 
 
 @njit(cache=True)
-def first_invalid(s, base):
-    """``(i, code)`` of the first state that cannot be played, or ``(-1, 0)``."""
-    buf = np.empty(A, np.int16)
-    probs = np.empty(C, np.float64)
-    for i in range(s.shape[0]):
-        code, _ = state_error(s, i, base, buf, probs)
-        if code != 0:
-            return i, code
-    return -1, 0
-
-
-@njit(cache=True)
-def first_invalid_step(s, base, actions):
-    """Like ``first_invalid``, and also ``ILLEGAL_ACTION`` or ``NOT_A_DECISION`` where
-    ``actions[i]`` is not legal in state ``i``: one pass validates a whole ``step``."""
+def first_invalid(s, base, actions):
+    """``(i, code)`` of the first state that cannot be played, or ``(-1, 0)``. With one action
+    per state (``actions`` not empty), also ``NOT_A_DECISION`` or ``ILLEGAL_ACTION`` where
+    ``actions[i]`` is not legal in state ``i``: one pass validates a whole ``step``. One loop
+    for both checks, so that ``valid_one`` (often inlined) compiles once."""
     buf = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     for i in range(s.shape[0]):
         code, n = state_error(s, i, base, buf, probs)
         if code != 0:
             return i, code
+        if actions.shape[0] == 0:
+            continue
         if current_player_one(s, i) < 0:
             return i, NOT_A_DECISION
         ok = False

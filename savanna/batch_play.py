@@ -7,6 +7,7 @@ is called once per round for all the games that wait for it, never once per game
 import numpy as np
 
 from savanna import threads
+from savanna._drivers import NEW_GAME
 from savanna.codes import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM, TERMINAL
 from savanna.errors import clip
 from savanna.rng import as_generator, make_streams
@@ -44,7 +45,8 @@ class BatchPlay:
         # parallel: False, True or "auto" (savanna.threads: whichever is faster now)
         self._step_kernel = threads.kernel_for(parallel, d.env_step_batch,
                                                d.env_step_batch_parallel)
-        self._reset_kernel = d.env_reset_batch
+        self._reset_kernel = d.env_step_batch  # with NEW_GAME actions
+        self._new_games = np.full(n, NEW_GAME, np.int64)
         self.base = game.base_state()
         self.states = np.zeros(n, game.state_dtype)
         self.seats = np.zeros(n, np.int64)
@@ -79,16 +81,15 @@ class BatchPlay:
     def reset(self, which=None):
         """Start new games where ``which`` (all by default) and play up to the learner's turn."""
         which = np.ones(self.n, np.bool_) if which is None else which
-        self._reset_kernel(self.states, which, self.base, self.streams, self.seats,
-                           self.fixed_seat, self.mode, self.gained, self.waiting, self.obs,
-                           self.mask, self.players)
+        self._reset_kernel(self.states, self._new_games, which, True, self.base, self.seats,
+                           self.fixed_seat, self.streams, self.mode, self.gained, self.waiting,
+                           self.obs, self.mask, self.players)
         if self.mode == OPPONENT_EXTERNAL:
             self.serve_opponents()
 
     def step(self, actions, acting):
         """Apply the learner's ``actions`` where ``acting``; rewards gathered in ``gained``."""
-        self._step_kernel(self.states, actions, acting, True, self.seats, self.streams,
-                          self.mode, self.gained, self.waiting, self.obs, self.mask, self.players)
+        self._kernel_step(actions, acting, True)
         if self.mode == OPPONENT_EXTERNAL:
             self.serve_opponents()
 
@@ -145,7 +146,10 @@ class BatchPlay:
             acting = self.waiting.copy()
             act = np.zeros(self.n, np.int64)
             act[idx] = self.game.check_actions(sub, moves)
-            self._step_kernel(self.states, act, acting, False, self.seats, self.streams,
-                              self.mode, self.gained, self.waiting, self.obs, self.mask,
-                              self.players)
+            self._kernel_step(act, acting, False)
+
+    def _kernel_step(self, actions, acting, fresh):
+        self._step_kernel(self.states, actions, acting, fresh, self.base, self.seats,
+                          self.fixed_seat, self.streams, self.mode, self.gained, self.waiting,
+                          self.obs, self.mask, self.players)
 

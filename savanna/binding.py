@@ -227,8 +227,9 @@ def specialize(template: ModuleType, bindings: dict, tag: str) -> ModuleType:
         line, fingerprint = _binding_line(name, bindings[name])
         header.append(line)
         digest.update(f"{name}={fingerprint};".encode())
-    stem = f"{template.__name__.rsplit('.', 1)[-1]}_{tag}_{digest.hexdigest()[:16]}"
-    module_name = f"savanna_specialized_{stem}"
+    short = template.__name__.rsplit(".", 1)[-1]
+    module_name = f"savanna_specialized_{short}_{tag}_{digest.hexdigest()[:16]}"
+    compile_log.LABELS[module_name] = f"{short}[{tag}]"
     with _LOCK:
         if module_name not in sys.modules:
             _load(module_name, template, header)

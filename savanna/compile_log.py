@@ -29,16 +29,17 @@ __all__ = ["CompileLog", "install_notice", "kernel_name"]
 TYPICAL = "5-25 s"
 
 
+# generated module -> its label, "<template>[<game>]" (savanna.binding fills it as it loads one)
+LABELS: dict = {}
+
+
 def kernel_name(dispatcher):
-    """``module.function`` of a jitted function; a generated module (``savanna.binding``) is
-    named ``<template>[<game>]``, e.g. ``_drivers[banjooli].env_step_batch``."""
+    """``module.function`` of a jitted function; a template bound to a game
+    (``savanna.binding``) is labelled ``<template>[<game>]``, e.g.
+    ``_drivers[banjooli].env_step_batch``."""
     func = dispatcher.py_func
     module = func.__module__ or "?"
-    if module.startswith("savanna_specialized_"):
-        template, _, rest = module.removeprefix("savanna_specialized_").rpartition("_")
-        template, _, game = template.rpartition("_")
-        module = f"{template}[{game}]"
-    return f"{module}.{func.__qualname__}"
+    return f"{LABELS.get(module, module)}.{func.__qualname__}"
 
 
 class CompileLog(event.Listener):
@@ -65,6 +66,9 @@ class CompileLog(event.Listener):
             self._stack[-1][2] += seconds
         else:
             self.entries[name] += seconds
+
+    def __getstate__(self):  # the figures, without numba's types (for another process)
+        return {k: v for k, v in vars(self).items() if k not in ("args", "_stack")}
 
     def __enter__(self):
         event.register("numba:compile", self)

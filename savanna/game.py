@@ -42,6 +42,7 @@ ArrayLike = Any  # anything np.asarray takes
 # The most states one call makes (init): 16M rows is gigabytes already; more is a mistake, and
 # numpy would fail only after trying to allocate them.
 MAX_BATCH = 1 << 24
+NO_ACTIONS = np.empty(0, np.int64)  # first_invalid checks the states alone
 
 
 class Game:
@@ -341,7 +342,7 @@ class Game:
         ``in_place``: see ``_check_batch``."""
         s = self._check_batch(s, in_place)
         if hasattr(self, "kernels"):
-            i, code = self.drivers.first_invalid(s, self.base_state())
+            i, code = self.drivers.first_invalid(s, self.base_state(), NO_ACTIONS)
             if i >= 0:
                 raise ValueError(self._state_error(i, code))
         return s
@@ -402,7 +403,7 @@ class Game:
         if out_of_range.any():
             raise ValueError(f"action {actions[out_of_range][0]} out of range "
                              f"0..{self.num_actions - 1}")
-        bad, code = self.drivers.first_invalid_step(s, self.base_state(), actions)
+        bad, code = self.drivers.first_invalid(s, self.base_state(), actions)
         if bad < 0:
             return actions
         if code == NOT_A_DECISION:

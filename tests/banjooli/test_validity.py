@@ -17,7 +17,7 @@ import pytest
 from savanna.banjooli import _validity as V
 from savanna.banjooli import notation, spec
 from savanna.banjooli.game import SPECIAL_OPTIONS, BanjooliGame
-from savanna.game import CHANCE, TERMINAL
+from savanna.game import CHANCE, NO_ACTIONS, TERMINAL
 from tests.banjooli.helpers import game_of, position
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +165,7 @@ def corruption_report():
     for base, name, index, value, _ in EDITS:
         game, s = BASES[base]()
         (s[name] if index is None else s[name][:, index])[0] = value
-        edits.append(int(game.drivers.first_invalid(s, game.base_state())[1]))
+        edits.append(int(game.drivers.first_invalid(s, game.base_state(), NO_ACTIONS)[1]))
     rng = np.random.default_rng(11)
     accepted, rejected, bad = 0, 0, []
     for options in ({"num_players": 2, "special": "random"}, {"num_players": 3, "berries": True},
