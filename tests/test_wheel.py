@@ -83,16 +83,19 @@ def test_build_makes_an_sdist_and_a_wheel_with_the_licence(dist):
 
 
 def test_the_wheel_carries_every_package_data_file(dist):
-    """Every ``py.typed`` and shipped model of the checkout is in the wheel."""
+    """Every ``py.typed``, shipped model and file of the browser board's page of the checkout
+    is in the wheel."""
     wheel, = dist.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     for package in PACKAGES:
         folder, target = package_folder(package), package.replace(".", "/")
-        for path in [*folder.glob("py.typed"), *folder.glob("baselines/*.pt")]:
+        for path in [*folder.glob("py.typed"), *folder.glob("baselines/*.pt"),
+                     *folder.glob("static/*")]:
             assert f"{target}/{path.relative_to(folder).as_posix()}" in names
         assert f"{target}/__init__.py" in names
     assert "savanna/py.typed" in names  # the check above looked in the right folders
+    assert "savanna/experiments/static/board.js" in names
 
 
 def test_imports_come_from_the_fresh_environment(venv):
