@@ -267,9 +267,11 @@ def first_human(table):
 
 async def json_body(request, allowed):
     """The request's JSON object, with only ``allowed`` keys, at most ``MAX_BODY`` bytes."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
+    body = b""
+    async for chunk in request.stream():  # read no more than allowed
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
     try:
         data = json.loads(body or b"{}")
     except ValueError:
