@@ -11,8 +11,8 @@ measurements:
   what it needs (``body[data-ready]``), the median of 15 loads;
 * a human move answered by ``az:baseline`` (100 simulations): the round trip of one
   ``POST /move`` on Zèbres, which returns after the network's search has replied, the median
-  over every move of three games (after a first game, untimed, that loads the network and
-  compiles the search);
+  over every move it replied to in three games (after a first game, untimed, that loads the
+  network and compiles the search);
 * 20 games played at once by 20 scripted clients (a random legal move at a time, every game
   and player count in turn, against ``random``) to the end: the games finished, the requests
   answered with an error, the wall time.
@@ -55,20 +55,25 @@ def request(base, method, path, body=None):
 
 def play(base, game, options, seats, rng, timings=None):
     """Play a game to the end with random legal moves for the human (seat 0); the number of
-    requests that failed. ``timings`` receives each move's round trip in seconds."""
+    requests that failed and whether it ended. ``timings`` receives the round trip in seconds
+    of each move the agents replied to (not of those after which the human moves again:
+    Zèbres' placement, then Impala's move)."""
     status, view = request(base, "POST", "/api/tables",
                            {"game": game, "options": options, "seats": seats,
                             "seed": int(rng.integers(2**31))})
     errors = int(status != 200)
     while status == 200 and not view["over"]:
         move = view["moves"][rng.integers(len(view["moves"]))]
+        seen = len(view["log"])
         started = time.perf_counter()
         status, view = request(base, "POST", f"/api/tables/{view['id']}/move",
                                {"seat": 0, "action": move["action"],
                                 "version": view["version"]})
-        if timings is not None:
-            timings.append(time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
         errors += status != 200
+        replied = status == 200 and any(e["who"] > 0 for e in view["log"][seen:])
+        if timings is not None and replied:  # not a move the human's turn goes on after
+            timings.append(elapsed)
     return errors, status == 200 and view["over"]
 
 
