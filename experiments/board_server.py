@@ -7,8 +7,9 @@ goes on answering):
     GET  /api/info                 games and their options, agents, limits, served folders
     POST /api/tables               a new game {game, options, seats, seed}; its view
     GET  /api/tables/{id}?seat=P   the game as seat P sees it (no seat: a spectator)
-    POST /api/tables/{id}/move     {seat, action, version}: a human move, then the agents'
-    POST /api/tables/{id}/advance  {seat}: one agent move (a game of agents only, step by step)
+    POST /api/tables/{id}/move     {seat, action, version, agents}: a human move, then the
+                                   agents' replies (agents: false leaves them to /advance)
+    POST /api/tables/{id}/advance  {seat}: one agent move (the page shows them one by one)
     POST /api/tables/{id}/undo     {seat}: take back the last human move
     POST /api/analyses             {agent, table+seat | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
@@ -120,10 +121,14 @@ def create_app(limits, workers=2):
 
     async def move(request):
         table = table_of(request)
-        body = await json_body(request, {"seat", "action", "version"})
+        body = await json_body(request, {"seat", "action", "version", "agents"})
+        if body.get("agents", True) not in (True, False):
+            raise BadRequest(f"agents must be true (the agents reply at once, the default) or "
+                             f"false (one at a time with /advance), got {clip(body['agents'])}")
         async with lock_of(table):
             table.move(body.get("seat"), body.get("action"), body.get("version"))
-            await play_agents(table)
+            if body.get("agents", True):
+                await play_agents(table)
         return reply(table.view(body["seat"]))
 
     async def advance(request):

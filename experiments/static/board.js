@@ -157,8 +157,8 @@ function showGame(view) {
     }
   }
   $("status").textContent = view.position ? view.position : "";
-  if (view.agent_to_move && !view.over) {
-    setTimeout(() => advance(view), people.length ? 50 : 400);
+  if (view.agent_to_move && !view.over) {  // the agents' moves one by one, as they happen
+    setTimeout(() => advance(view), $("watch").checked ? 300 : 50);
   }
 }
 
@@ -186,7 +186,8 @@ async function change(path, body) {
 }
 
 function play(action) {
-  return change("move", { seat: S.view.seat, action, version: S.view.version });
+  return change("move", { seat: S.view.seat, action, version: S.view.version,
+                          agents: !$("watch").checked });
 }
 
 function advance(view) {

@@ -100,6 +100,20 @@ def test_undo_takes_back_the_human_move_and_the_agents_after_it(served):
     assert undone["log"] == view["log"] and not undone["can_undo"]
 
 
+def test_the_agents_replies_can_come_one_at_a_time(served):
+    _, client = served
+    view = first_human_game(client, "bonobo", ["human", "random", "random"], seed=4)
+    moved = client.post(f"/api/tables/{view['id']}/move", json={
+        "seat": 0, "action": view["moves"][0]["action"], "version": view["version"],
+        "agents": False}).json()
+    assert moved["agent_to_move"] and not moved["moves"]
+    while moved["agent_to_move"]:
+        step = client.post(f"/api/tables/{view['id']}/advance", json={"seat": 0}).json()
+        assert step["version"] > moved["version"]
+        moved = step
+    assert moved["to_move"] == 0 and moved["moves"]
+
+
 def test_a_game_of_agents_advances_one_move_at_a_time(served):
     _, client = served
     view = first_human_game(client, "zebres", ["random", "greedy"])
@@ -124,6 +138,7 @@ def _bad_cases(folder, table, record_file):
         ("POST", move, b"{not json", 400),
         ("POST", move, b"[1, 2]", 400),
         ("POST", move, {**good_move, "cheat": 1}, 400),                    # unknown field
+        ("POST", move, {**good_move, "agents": "yes"}, 400),
         ("POST", move, b"{" + b" " * 70000 + b"}", 413),                   # oversized body
         ("GET", "/api/tables/g999-0", None, 404),                          # no such game
         ("POST", "/api/tables/g999-0/move", good_move, 404),

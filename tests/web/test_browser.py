@@ -98,8 +98,10 @@ def click_and_wait(page, target):
                            "|| document.querySelector('#result').dataset.returns")
 
 
-def new_game(page, game, options, seats):
+def new_game(page, game, options, seats, watch=False):
+    """A new game; ``watch``: the agents' moves shown one by one (slower)."""
     page.select_option("#game", game)
+    page.set_checked("#watch", watch)
     page.fill("#options", options)
     page.fill("#seats", seats)
     page.click("#start")
@@ -117,11 +119,15 @@ def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, gam
                                                                        seats):
     """Moves with a place on the board are clicked there (a spot shared by several moves,
     then the move's button); the others with their buttons."""
-    new_game(page, game, options, seats)
+    new_game(page, game, options, seats, watch=game == "bonobo" and "random,random" in seats)
     rng = np.random.default_rng(0)
     clicks = board_clicks = 0
     shot = False
     while page.locator("#result").get_attribute("data-returns") is None:
+        page.wait_for_function("document.querySelector('#moves button') || "  # agents done
+                               "document.querySelector('#result').dataset.returns")
+        if page.locator("#result").get_attribute("data-returns") is not None:
+            break
         buttons = page.locator("#moves button")
         actions = [int(a) for a in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
         action = actions[rng.integers(len(actions))]
