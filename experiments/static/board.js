@@ -310,6 +310,7 @@ async function runAnalysis(event) {
   $("cancel-analysis").disabled = false;
   $("progress").value = 0;
   $("analysis").replaceChildren(el("p", `searching ${job.sims} simulations...`));
+  $("analysis").dataset.done = "";
   poll(job.id);
 }
 

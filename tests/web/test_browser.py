@@ -265,3 +265,16 @@ def test_two_humans_at_one_screen_each_see_the_board_as_their_seat(page):
         page.wait_for_function("document.querySelector('#turn').textContent"
                                f".includes('you are seat {seat};')")
         click_and_wait(page, page.locator("#moves button").first)
+
+
+def test_a_pasted_position_is_drawn_and_analysed(page):
+    page.click("nav a[data-tab=analyse]")
+    page.select_option("#paste-game", "zebres")
+    page.fill("#agent", "mcts:sims=100")
+    page.fill("#position", "z...../..G.../....../.l..../...... g 21 - move")
+    page.click("#show-position")
+    page.wait_for_selector("#analysis[data-done=true]")
+    moves = page.locator("#analysis-table tr td:first-child").all_text_contents()
+    assert sorted(moves) == ["impala +1", "impala +2", "impala +3"]
+    assert "seat 1 to move" in page.locator("#analysis p").first.text_content()
+    assert page.locator("#board svg").count() == 1
