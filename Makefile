@@ -56,7 +56,7 @@ docs-check: docs chromium
 # missing and root (Playwright drives it; its own browser download is never used).
 chromium:
 	command -v chromium >/dev/null || { test "$$(id -u)" = 0 && apt-get update -q && \
-	    apt-get install -y -q chromium; } || { echo "the browser tests need chromium"; exit 1; }
+	    apt-get install -y -q chromium; } || { echo "Debian's chromium is needed (tests/web, docs-check)"; exit 1; }
 
 changelog: $(STAMP)  # CHANGELOG.md from the git history
 	$(PY) docs/changelog.py
