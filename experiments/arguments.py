@@ -303,8 +303,9 @@ def run_settings(cls, args, resumable):
         fixed = sorted(set(given) - set(resumable)) + ["config"] * bool(args.config)
         fixed = [_flag(n) for n in fixed] + ["-o"] * bool(args.option)
         if fixed:
-            raise ValueError(f"--resume continues a run with its own settings; only "
-                             f"{', '.join(map(_flag, resumable))} may change, got "
+            allowed = (f"only {', '.join(map(_flag, resumable))} may change" if resumable
+                       else "none may be given")
+            raise ValueError(f"--resume continues a run with its own settings; {allowed}, got "
                              f"{', '.join(fixed)}")
         return given
     settings = read_settings(args.config) if args.config else {}

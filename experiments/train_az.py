@@ -54,11 +54,13 @@ from savanna.experiments.runs import (
     METRICS_FILE,
     RunLog,
     Stop,
+    check_run_files,
+    check_settings_file,
     checkpoint_file,
     eval_records_file,
     save_config,
 )
-from savanna.files import new_folder
+from savanna.files import claimed, new_folder
 from savanna.records import write_records
 
 __all__ = ["add_parser", "evaluate", "run", "run_training"]
@@ -102,30 +104,48 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many moves (as if interrupted: tests); ``selfplay`` the ``Trainer``'s (default:
     the config's: ``SelfPlay`` here or in processes of its own)."""
-    from savanna.agents.models.az_checkpoint import load_checkpoint, save_checkpoint
+    from savanna.agents.models.az_checkpoint import load_checkpoint
     from savanna.agents.training.alphazero import Trainer
 
     if resume is not None:
         checkpoint = checkpoint_file(resume)
-        overrides = {} if config is None else {"minutes": config.minutes}
-        data = load_checkpoint(checkpoint, game)
-        if selfplay is None and "restarts" in data.get("trainer", {}).get("selfplay", {}):
-            raise ValueError("this run played its self-play on Ray (its games in progress are "
-                             "not in the checkpoint): resume it with --backend ray")
-        trainer, extra = Trainer.from_checkpoint(data, game, selfplay, **overrides)
         folder = checkpoint.parent
-        log = RunLog(folder, resume_step=trainer.moves)
-        write(f"resuming {folder} at move {trainer.moves:,}")
-    else:
-        game = game if game is not None else make_game(config.game, config.game_options)
-        weights = initial_weights(config, game, write) if config.init else None
-        trainer = Trainer(config, game, selfplay, weights)
+        with claimed(folder, "run folder"):
+            data = load_checkpoint(checkpoint, game)
+            overrides = {} if config is None else {"minutes": config.minutes}
+            check_settings_file(folder, data["config"], resumable=("minutes",))
+            if selfplay is None and "restarts" in data.get("trainer", {}).get("selfplay", {}):
+                raise ValueError("this run played its self-play on Ray (its games in progress "
+                                 "are not in the checkpoint): resume it with --backend ray")
+            check_run_files(folder)
+            trainer, extra = Trainer.from_checkpoint(data, game, selfplay, **overrides)
+            try:
+                log = RunLog(folder, resume_step=trainer.moves)
+            except BaseException:
+                trainer.close()
+                raise
+            write(f"resuming {folder} at move {trainer.moves:,}")
+            return _train(trainer, extra, folder, log, write, stop_after)
+    game = game if game is not None else make_game(config.game, config.game_options)
+    weights = initial_weights(config, game, write) if config.init else None
+    trainer = Trainer(config, game, selfplay, weights)
+    try:
         folder = new_folder(runs_dir, f"{trainer.game.name}-az-{config.seed}")
+    except BaseException:
+        trainer.close()
+        raise
+    with claimed(folder, "run folder"):
         extra = {"seconds": 0.0, "next_eval": 0.0,
                  "next_checkpoint": 60 * config.checkpoint_minutes, "best_score": -1.0,
                  "last_eval": {}}
-        log = RunLog(folder)
         write(f"training AlphaZero on {trainer.game.name}: {folder}")
+        return _train(trainer, extra, folder, RunLog(folder), write, stop_after)
+
+
+def _train(trainer, extra, folder, log, write, stop_after):
+    """The training loop of ``run_training`` in the claimed run ``folder``."""
+    from savanna.agents.models.az_checkpoint import save_checkpoint
+
     cfg = trainer.config
     save_config(folder, cfg, trainer.game)
 
@@ -282,6 +302,9 @@ def run(args, extra=None):
     ``--minutes`` may change)."""
     from savanna.agents.models.az_config import AZConfig
 
+    if args.init == "":  # '' is the setting's "from random weights", never asked for so
+        raise ValueError("--init needs a checkpoint file or a distillation dataset folder, "
+                         "got ''")
     settings = run_settings(AZConfig, args, resumable=("minutes",))
     selfplay = _selfplay(args)
     if args.resume:

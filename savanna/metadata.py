@@ -11,7 +11,10 @@ import json
 import subprocess
 from pathlib import Path
 
-__all__ = ["game_options", "git_commit", "package_version", "run_metadata"]
+from savanna.errors import clip
+
+__all__ = ["game_options", "git_commit", "option_differences", "package_version",
+           "run_metadata"]
 
 SOURCE = Path(__file__).resolve().parents[1]  # the folder holding the savanna package
 
@@ -47,6 +50,14 @@ def game_options(game):
     another game does not keep is left out, and one JSON cannot hold is given as its repr."""
     return {name: _plain(getattr(game, name))
             for name in inspect.signature(type(game)).parameters if hasattr(game, name)}
+
+
+def option_differences(theirs, ours):
+    """Where two dicts of full game options differ, as ``key=theirs (here: ours)`` items
+    joined by commas: what a message quotes, rather than two long option sets cut short."""
+    keys = sorted(set(theirs) | set(ours), key=str)
+    return ", ".join(f"{k}={clip(theirs.get(k), 30)} (here: {clip(ours.get(k), 30)})"
+                     for k in keys if theirs.get(k) != ours.get(k))
 
 
 def run_metadata(game):

@@ -20,6 +20,7 @@ import hashlib
 import io
 import math
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,8 @@ import torch
 from savanna.agents.models.networks import load_weights, network_shapes
 from savanna.agents.settings import TYPE_CHECKS, TYPE_NAMES
 from savanna.errors import clip, is_int
-from savanna.metadata import game_options
+from savanna.files import read_at_most
+from savanna.metadata import game_options, option_differences
 
 __all__ = ["CheckpointFormat", "check_game", "check_keys", "load_sealed", "quoted_path",
            "save_sealed"]
@@ -83,12 +85,16 @@ def load_sealed(path, format, version, kind):
     ("PPO"). ``CheckpointFormat.load`` checks the contents too."""
     name = quoted_path(path)
     try:
-        size = os.stat(path).st_size
-        if size > MAX_FILE_BYTES:
-            raise ValueError(f"{name} is {size} bytes, more than any {kind} checkpoint "
-                             f"(at most {MAX_FILE_BYTES})")
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a device reads without end, a FIFO blocks
+            raise ValueError(f"{name} is not a regular file, so no {kind} checkpoint")
+        if info.st_size > MAX_FILE_BYTES:
+            raise ValueError(f"{name} is {info.st_size} bytes, more than any {kind} "
+                             f"checkpoint (at most {MAX_FILE_BYTES})")
         with open(path, "rb") as f:
-            blob = f.read()
+            blob = read_at_most(f, MAX_FILE_BYTES + 1)
+        if len(blob) > MAX_FILE_BYTES:
+            raise ValueError(f"{name} grew past {MAX_FILE_BYTES} bytes while it was read")
     except FileNotFoundError:
         raise ValueError(f"no {kind} checkpoint at {name}") from None
     except OSError as err:
@@ -246,6 +252,9 @@ def check_game(data, game, name):
               data["num_players"])
     ours = (game.name, game_options(game), tuple(game.obs_shape), game.num_actions,
             game.num_players)
+    if theirs[0] == ours[0] and theirs[1] != ours[1]:
+        raise ValueError(f"{name} was trained on {game.name} with other options: "
+                         f"{option_differences(theirs[1], ours[1])}")
     if theirs != ours:
         raise ValueError(f"{name} was trained on {data['game']} {clip(theirs[1], 60)} (obs "
                          f"{theirs[2]}, {theirs[3]} actions, {theirs[4]} players), not on "

@@ -14,9 +14,10 @@ returns an ``Analysis``:
 
 ``rows`` (a list of dicts) and ``columns()`` (a dict of lists) go straight into
 ``pandas.DataFrame``; ``table()`` is what ``savanna analyse`` prints, ``to_json()`` what
-``savanna analyse --json`` prints. With hidden information MCTS searches several
-determinizations: the rows add up their trees, the principal variation is read in the tree
-that visited the best move most.
+``savanna analyse --json`` prints. With hidden information MCTS and AlphaZero search several
+determinizations: the simulations and the rows add up all their trees (values are the
+visit-weighted mean, priors the mean), the principal variation is read in the tree that
+visited the best move most.
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent
@@ -165,7 +166,9 @@ def _search_mcts(game, row, agent, rng):
 
 
 def _search_az(game, row, agent, rng):
-    """The same from the AlphaZero agent's Gumbel search (one tree)."""
+    """The same from the AlphaZero agent's Gumbel search: with several determinizations, the
+    visits of every tree added up, the action values their visit-weighted mean, the priors
+    and root values their mean, the principal variation read as in ``_search_mcts``."""
     import torch
 
     from savanna.agents.models.inference import network_evaluator
@@ -173,14 +176,29 @@ def _search_az(game, row, agent, rng):
     search = agent.new_search(game)
     with torch.no_grad():
         result = search.run(row, network_evaluator(agent.network(game)), rng, check=False)
-    nodes = search.pool.nodes
-    kids = _children(nodes, 0)
-    visits = np.zeros(game.num_actions, np.int64)
-    priors = np.zeros(game.num_actions)
-    visits[nodes["action"][kids]] = nodes["visits"][kids]
-    priors[nodes["action"][kids]] = nodes["prior"][kids]
-    pv = principal_variation(game, nodes, search.pool.states, 0)
-    return visits, search.action_values(0), priors, result.values[0], pv
+    nodes, a = search.pool.nodes, game.num_actions
+    visits = np.zeros(a, np.int64)
+    returns = np.zeros((a, game.num_players))
+    priors = np.zeros(a)
+    lines = []
+    for tree in range(search.trees):  # the root of tree g is node g
+        kids = _children(nodes, tree)
+        mine = np.zeros(a, np.int64)
+        mine[nodes["action"][kids]] = nodes["visits"][kids]
+        visits += mine
+        priors[nodes["action"][kids]] += nodes["prior"][kids]
+        returns += np.nan_to_num(search.action_values(tree)) * mine[:, None]
+        lines.append((mine, dict(zip(nodes["action"][kids].tolist(), kids.tolist()))))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        action_values = returns / visits[:, None]
+    action_values[visits == 0] = np.nan
+    best = int(np.argmax(visits))
+    pv = []
+    if visits[best]:
+        kid = max(lines, key=lambda line: line[0][best])[1][best]
+        pv = [game.action_to_string(row, best),
+              *principal_variation(game, nodes, search.pool.states, kid)]
+    return visits, action_values, priors / search.trees, result.values[0], pv
 
 
 def _children(nodes, node):

@@ -30,6 +30,7 @@ before (at least 2), so that ``az`` and ``mcts`` can be compared at equal time p
 >>> agent = AZAgent("best.pt", sims=8)
 >>> actions = agent.act(game, states, np.random.default_rng(0))
 """
+import dataclasses
 import time
 from collections import deque
 from importlib import resources
@@ -38,6 +39,7 @@ import numpy as np
 import torch
 
 from savanna.agents.models.az_checkpoint import load_checkpoint, network_from_checkpoint
+from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.inference import network_evaluator
 from savanna.agents.play.base import check_decisions, random_argmax
 from savanna.agents.play.gumbel import GumbelSearch
@@ -46,6 +48,8 @@ from savanna.errors import check_int, check_range
 __all__ = ["AZAgent", "AZPolicyAgent", "BASELINE", "baseline_path", "shipped_baselines"]
 
 MAX_SIMS = 1 << 20  # simulations per move: the trees of a batch must fit in memory
+# the other sizes of a search are bounded as a training run's settings (AZConfig) are
+MOST = {f.name: f.metadata.get("most") for f in dataclasses.fields(AZConfig)}
 MAX_SEARCHES = 4  # searches kept, one per simulation count a time budget chose
 BASELINE = "baseline"  # the checkpoint name of the shipped model of the game being played
 
@@ -139,9 +143,9 @@ class AZAgent(AZPolicyAgent):
     def _configure(self, sims=100, max_considered=16, gumbel_scale=0.0, rollout_weight=None,
                    time_budget=None, determinizations=None, expect_chance=None):
         check_int("sims", sims, 1, MAX_SIMS)
-        check_int("max_considered", max_considered, 1, MAX_SIMS)
+        check_int("max_considered", max_considered, 1, MOST["max_considered"])
         if determinizations is not None:
-            check_int("determinizations", determinizations, 1, MAX_SIMS)
+            check_int("determinizations", determinizations, 1, MOST["determinizations"])
         check_range("gumbel_scale", gumbel_scale, 0)
         if rollout_weight is not None:
             check_range("rollout_weight", rollout_weight, 0, 1)

@@ -113,7 +113,9 @@ class GumbelSearch:
         self.expect_chance = bool(expect_chance)
         self.trees = 1 if game.perfect_information else int(determinizations)
         self.sims = -(-int(sims) // self.trees)  # per tree
-        self.table = _gumbel_kernels.considered_visits(int(max_considered), self.sims)
+        # no more actions are considered than the game has: the table's size follows the game
+        self.table = _gumbel_kernels.considered_visits(
+            min(int(max_considered), game.num_actions), self.sims)
         self.value_scale = float(value_scale)
         self.maxvisit_init = float(maxvisit_init)
         self.value_range = float(value_range)

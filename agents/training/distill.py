@@ -51,7 +51,7 @@ from savanna.files import (
     read_text,
 )
 from savanna.game import CHANCE, TERMINAL, Game
-from savanna.metadata import game_options, package_version
+from savanna.metadata import game_options, option_differences, package_version
 from savanna.registry import resolve_game
 from savanna.rng import make_streams
 
@@ -407,6 +407,9 @@ def check_game(meta, game, folder):
               meta.get("num_actions"), meta.get("rules_version"))
     ours = (game.name, game_options(game), game.num_players, game.num_actions,
             game.rules_version)
+    if theirs[0] == ours[0] and theirs[1] != ours[1]:
+        raise ValueError(f"{clip_path(folder)} holds games of {game.name} with other options: "
+                         f"{option_differences(theirs[1], ours[1])}")
     if theirs != ours:
         raise ValueError(f"{clip_path(folder)} holds games of {clip(theirs[0])} "
                          f"{clip(theirs[1], 60)} ({theirs[2]} players, {theirs[3]} actions, "
