@@ -169,7 +169,7 @@ def read_log(path):
             rows.append(row)
             last = step
     except csv.Error as err:
-        raise ValueError(f"{name} line {reader.line_num}: {clip(str(err))}") from None
+        raise ValueError(f"{name} line {reader.line_num}: {str(err)[:80]}") from None
     return header, rows
 
 

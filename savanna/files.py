@@ -145,9 +145,10 @@ def claimed(folder, what="folder"):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
-            raise ValueError(f"{where} is being written by {clip(holder or 'another process')}"
-                             "; wait for it to end, or give another folder") from None
+            text = os.pread(fd, 100, 0).decode("utf-8", "replace")
+            holder = "".join(c for c in text if c.isprintable()).strip() or "another process"
+            raise ValueError(f"{where} is being written by {holder}; wait for it to end, or "
+                             "give another folder") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
         yield folder
