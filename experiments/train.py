@@ -51,12 +51,14 @@ from savanna.experiments.runs import (
     METRICS_FILE,
     RunLog,
     Stop,
+    check_run_files,
+    check_settings_file,
     checkpoint_file,
     eval_records_file,
     read_csv,
     save_config,
 )
-from savanna.files import atomic_write_bytes, new_folder
+from savanna.files import atomic_write_bytes, claimed, new_folder
 from savanna.records import write_records
 
 __all__ = ["add_parser", "demo_training", "evaluate", "plot_curve", "run", "run_training",
@@ -158,18 +160,34 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
 
     if resume is not None:
         checkpoint = checkpoint_file(resume)
-        overrides = {} if config is None else {"steps": config.steps}
-        trainer, extra = Trainer.load(checkpoint, game, **overrides)
         folder = checkpoint.parent
-        log = RunLog(folder, resume_step=trainer.global_step)
-        write(f"resuming {folder} at step {trainer.global_step:,}")
-    else:
-        trainer = Trainer(config, game)
+        with claimed(folder, "run folder"):
+            check_run_files(folder)
+            overrides = {} if config is None else {"steps": config.steps}
+            trainer, extra = Trainer.load(checkpoint, game, **overrides)
+            try:
+                check_settings_file(folder, trainer.config.to_dict(), resumable=("steps",))
+                log = RunLog(folder, resume_step=trainer.global_step)
+            except BaseException:
+                trainer.close()
+                raise
+            write(f"resuming {folder} at step {trainer.global_step:,}")
+            return _train(trainer, extra, folder, log, progress, write, stop_after)
+    trainer = Trainer(config, game)
+    try:
         folder = new_folder(runs_dir, f"{trainer.game.name}-ppo-{config.seed}")
+    except BaseException:
+        trainer.close()
+        raise
+    with claimed(folder, "run folder"):
         extra = {"next_eval": 0, "next_checkpoint": config.checkpoint_every,
                  "best_score": -1.0, "seconds": 0.0, "last_eval": {}}
-        log = RunLog(folder)
         write(f"training PPO on {trainer.game.name}: {folder}")
+        return _train(trainer, extra, folder, RunLog(folder), progress, write, stop_after)
+
+
+def _train(trainer, extra, folder, log, progress, write, stop_after):
+    """The training loop of ``run_training`` in the claimed run ``folder``."""
     cfg = trainer.config
     save_config(folder, cfg, trainer.game)
 
