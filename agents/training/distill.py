@@ -24,6 +24,12 @@ are those of the deal, and a network that sees only observations learns their ex
 what it cannot see; with ``mcts:sims=N,determinizations=D`` it searches ``D`` draws of what the
 mover cannot see, so that its targets depend only on what the mover knows.
 
+With a ``student`` (an agent spec, ``az:model.pt`` say) its moves are played after the first
+``sample_decisions`` and the teacher only labels the positions (DAgger, Ross et al. 2011: the
+data then holds the positions the student reaches, not only the teacher's); with an
+``opponent`` too, the student plays one seat of each game and the opponent the others, so that
+the data holds the student's games against the agent it must beat.
+
 The command line (``savanna distill``, ``savanna fit``) and the AlphaZero guide show the whole
 workflow; ``tests/agents/test_distill.py`` runs it on Nim.
 """
@@ -83,6 +89,13 @@ class DistillConfig:
     sample_decisions: int = setting(12, "each game's first decisions drawn in proportion to "
                                         "the visits (variety); the most visited after")
     seed: int = setting(0, "random seed")
+    student: str = setting("", "DAgger: an agent spec (az:model.pt, ...) whose moves are played "
+                               "after the sampled ones, every position still labelled by the "
+                               "teacher: the positions the student reaches; '': the teacher's "
+                               "moves")
+    opponent: str = setting("", "with a student: an agent spec that plays every seat but the "
+                                "student's (seat g % players in game g): the student's games "
+                                "against the agent it must beat")
 
     def __post_init__(self):
         if not isinstance(self.game, str) or not isinstance(self.game_options, dict):
@@ -95,6 +108,9 @@ class DistillConfig:
                     or not low <= value <= high:
                 raise ValueError(f"{name} must be an int in {low}..{high:,}, got {clip(value)}")
         teacher_settings(self.teacher)
+        if self.opponent and not self.student:
+            raise ValueError("an opponent plays against a student: give student too")
+        movers(self)
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -231,6 +247,8 @@ def play_part(game, config, part):
     rng = np.random.default_rng([config.seed, part])
     states = game.init(n, rng)
     teacher = Teacher(game, config.teacher, n, make_streams(rng, n), rng)
+    agents = movers(config)
+    episodes = part * config.part_games + np.arange(n)
     p = game.num_players
     decisions = np.zeros(n, np.int64)
     collected = np.zeros((n, p), np.float64)
@@ -239,11 +257,14 @@ def play_part(game, config, part):
     while (players != TERMINAL).any():
         visits, q, root, chosen = teacher.search(states, players, decisions,
                                                  config.sample_decisions, rng)
+        if config.student:
+            chosen = played(game, config, agents, episodes, states, players, decisions,
+                            chosen, rng)
         idx = np.flatnonzero(players >= 0)
         kept = visits[idx] > 0
         rows.append({
             "state": states[idx].copy(), "player": players[idx].astype(np.int8),
-            "episode": (part * config.part_games + idx).astype(np.int32),
+            "episode": episodes[idx].astype(np.int32),
             "decision": decisions[idx].astype(np.int32), "action": chosen[idx].astype(np.int16),
             "root_value": root[idx].astype(np.float32),
             "collected": collected[idx].astype(np.float32),
@@ -262,6 +283,28 @@ def play_part(game, config, part):
         else np.zeros((n, p), np.int64)
     out["game_decisions"] = decisions.astype(np.int32)
     return out
+
+
+def movers(config):
+    """``(student, opponent)`` agents of ``config`` (None where not set)."""
+    from savanna.agents.play.registry import make_agent
+
+    return tuple(make_agent(spec) if spec else None for spec in (config.student,
+                                                                  config.opponent))
+
+
+def played(game, config, agents, episodes, states, players, decisions, chosen, rng):
+    """The moves played in games at a decision node: the teacher's ``chosen`` for a game's
+    first ``sample_decisions`` decisions, then the student's, or the opponent's at the seats
+    that are not the student's (seat ``episode % players``)."""
+    student, opponent = agents
+    late = np.flatnonzero((players >= 0) & (decisions >= config.sample_decisions))
+    by_student = late if opponent is None else late[
+        players[late] == episodes[late] % game.num_players]
+    for agent, rows in ((student, by_student), (opponent, np.setdiff1d(late, by_student))):
+        if agent is not None and len(rows):
+            chosen[rows] = agent.act(game, states[rows], rng)
+    return chosen
 
 
 def _settle(game, states, rng):

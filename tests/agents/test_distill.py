@@ -263,3 +263,22 @@ def test_the_parts_written_so_far_load_as_a_dataset(nim_data, tmp_path):
     data, full = load_datasets([stopped], game, partial=True), load_dataset(nim_data, game=game)
     assert len(data.game_returns) == 2 * NIM.part_games
     assert np.array_equal(data.state, full.state[full.episode < 2 * NIM.part_games])
+
+
+def test_a_student_plays_the_moves_the_teacher_labels():
+    game = Nim()
+
+    def moves_not_the_teachers_best(config):
+        part = play_part(game, config, 0)
+        start = np.concatenate([[0], np.cumsum(part["child_count"])])
+        worse = [part["child_visits"][lo:hi][part["child_action"][lo:hi] == a].sum()
+                 < part["child_visits"][lo:hi].max()
+                 for lo, hi, a in zip(start[:-1], start[1:], part["action"])]
+        late = part["decision"] >= config.sample_decisions
+        return np.mean(np.array(worse)[late])
+
+    teacher_only = DistillConfig(**{**NIM.to_dict(), "games": 32})
+    assert moves_not_the_teachers_best(teacher_only) == 0
+    assert moves_not_the_teachers_best(dataclasses.replace(teacher_only, student="random")) > 0.2
+    with pytest.raises(ValueError, match="give student too"):
+        dataclasses.replace(teacher_only, opponent="random")
