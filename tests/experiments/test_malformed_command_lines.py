@@ -128,6 +128,8 @@ TABLE = [
     (["distill", "zebres", "--teacher", "greedy"], "distill", "the teacher must be a UCT agent"),
     (["distill", "zebres", "--teacher", "mcts:sims=4,determinizations=8"], "distill",
      "must not exceed its sims"),
+    (["distill", "zebres", "--student", "frob"], "distill", "unknown agent 'frob'"),
+    (["distill", "zebres", "--opponent", "random"], "distill", "give student too"),
     (["distill", "zebres", "--out", "{full}"], "distill", "holds other files; give a new folder\n"),
     (["distill", "--resume", "{full}"], "distill", "is not a distillation dataset"),
     (["distill", "zebres", "--frobnicate"], "distill", "unrecognized arguments"),
