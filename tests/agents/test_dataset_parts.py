@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from savanna.agents.training.dataset_parts import COLUMNS, MAX_ABS_VALUE, digest
@@ -244,6 +244,7 @@ def test_random_corruptions_are_refused_in_one_line_or_keep_every_value_finite(
         try:
             data_set = load_dataset(folder, game=Nim())
         except ValueError as err:
+            event(f"refused: {kind}")  # --hypothesis-show-statistics counts them
             assert tracemalloc.get_traced_memory()[1] < MOST_ALLOCATED
             message = str(err)
             assert "\n" not in message and len(message) < 400
@@ -253,6 +254,7 @@ def test_random_corruptions_are_refused_in_one_line_or_keep_every_value_finite(
             return
         finally:
             tracemalloc.stop()
+    event(f"accepted: {kind}")
     assert record or data == original  # without its checksum no changed byte passes
     for values in (data_set.root_value, data_set.collected, data_set.child_q,
                    data_set.game_returns, data_set.value_targets(0.5),
