@@ -112,3 +112,23 @@ def test_two_resumes_of_one_run_leave_one_consistent_run(tries, base_run, tmp_pa
         read_log(folder / "eval.csv")
         last = load_checkpoint(folder / "last.pt")
         assert int(metrics[-1]["step"]) == last["trainer"]["moves"] > 2
+
+
+def test_a_claim_ends_with_its_holder_however_it_ends(tmp_path):
+    from savanna.files import claimed
+
+    script = ("import sys, time\nfrom savanna.files import claimed\nwith claimed(sys.argv[1]):\n"
+              "    print('held', flush=True)\n    time.sleep(600)\n")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(ValueError, match=f"is being written by pid {holder.pid} on "):
+            with claimed(tmp_path):
+                pass
+    finally:
+        holder.kill()  # SIGKILL: no clean-up runs, yet no stale claim is left
+        holder.wait()
+    with claimed(tmp_path):
+        pass
