@@ -489,7 +489,7 @@ def ours_ppo(updates, torch_threads, workers=1):
                     hidden=PPO_SETTINGS["hidden"], steps=10**9)
     trainer = Trainer(cfg)
     try:
-        return _update_rate(trainer.train_update, lambda: trainer.global_step, updates)
+        return _update_rate(trainer.step, lambda: trainer.global_step, updates)
     finally:
         trainer.close()
 

@@ -191,10 +191,10 @@ def training_throughput(game="zebres", updates=10, **settings):
     from savanna.agents.training.ppo import Trainer
 
     trainer = Trainer(PPOConfig(game=game, steps=10**12, **settings))
-    trainer.train_update()
+    trainer.step()
     start = time.perf_counter()
     for _ in range(updates):
-        trainer.train_update()
+        trainer.step()
     return updates * trainer.config.batch_size / (time.perf_counter() - start)
 
 

@@ -40,7 +40,7 @@ def ppo_rows(repeats, progress=print):
     progress(f"training: PPO with {' and '.join(map(str, WORKERS))} workers")
     trainers = {w: ppo_trainer(w) for w in WORKERS}
     try:
-        runs = {w: (_untimed_result(t.train_update), t.config.batch_size)
+        runs = {w: (_untimed_result(t.step), t.config.batch_size)
                 for w, t in trainers.items()}
         rates = interleaved_rates(runs, repeats)
     finally:

@@ -36,8 +36,8 @@ from savanna.experiments import (
     replay,
     serve,
     sweep,
-    train,
     train_az,
+    train_ppo,
     warmup,
 )
 from savanna.experiments.arguments import Parser, UsageError
@@ -96,7 +96,7 @@ def build_parser():
                     "Every setting is a flag (see savanna train ppo --help); --config FILE "
                     "starts\nfrom a JSON file of settings, e.g. the config.json of an earlier run.")
     trainers = trainer.add_subparsers(dest="algorithm", required=True, metavar="ALGORITHM")
-    train.add_parser(trainers, "ppo")
+    train_ppo.add_parser(trainers, "ppo")
     train_az.add_parser(trainers, "az")
     analyse.add_parser(commands)
     distill.add_parsers(commands)  # distill, fit

@@ -4,7 +4,8 @@
 2. MCTS against random and against greedy: small seeded matches with a progress bar and
    their result tables (skipped with a note if MCTS is not available).
 3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
-4. A short PPO run on Zèbres (about a minute, ``savanna.experiments.train.demo_training``) and its
+4. A short PPO run on Zèbres (about a minute, ``savanna.experiments.train_ppo.demo_training``) and
+its
    learning curve in text.
 5. The shipped Zèbres AlphaZero baseline (``az:baseline``, 100 simulations) against
    ``mcts:sims=300`` for a few games, with each side's time per move (skipped with a note if
@@ -51,7 +52,7 @@ def demo(games=20, sims=500, seed=0, write=print):
         write(quick_table())
 
     write("\n== 4. A short PPO training run (about a minute) ==\n")
-    from savanna.experiments.train import demo_training
+    from savanna.experiments.train_ppo import demo_training
     demo_training(seed=seed, write=write)
 
     few = min(games, BASELINE_GAMES)

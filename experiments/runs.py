@@ -1,4 +1,4 @@
-"""What the trainers' run folders share (``savanna.experiments.train`` for PPO,
+"""What the trainers' run folders share (``savanna.experiments.train_ppo`` for PPO,
 ``savanna.experiments.train_az`` for AlphaZero), besides ``savanna.files.new_folder`` (a new folder
 for every run, never one that exists): an atomic ``config.json`` (a resumed run refuses one
 edited since), the CSV logs (read strictly, cut back to the checkpoint on resume), and Ctrl-C

@@ -128,9 +128,9 @@ def _trial(params, spec):
 
 
 def _module(algorithm):
-    from savanna.experiments import train, train_az
+    from savanna.experiments import train_az, train_ppo
 
-    return {"ppo": train, "az": train_az}[algorithm]
+    return {"ppo": train_ppo, "az": train_az}[algorithm]
 
 
 def _config_class(algorithm):

@@ -49,53 +49,56 @@ from savanna.experiments.arguments import (
     positive_int,
     run_settings,
 )
-from savanna.experiments.runs import (
-    EVAL_FILE,
-    METRICS_FILE,
-    RunLog,
-    Stop,
-    check_run_files,
-    check_settings_file,
-    checkpoint_file,
-    eval_records_file,
-    save_config,
-)
-from savanna.files import claimed, new_folder
-from savanna.records import write_records
+from savanna.experiments.run_loop import Run
 
-__all__ = ["add_parser", "evaluate", "run", "run_training"]
+__all__ = ["add_parser", "run", "run_training"]
 
 # the learner's metrics: every metrics.csv row has them (NaN before the first learner step), so
 # the header, written from the first row, names them
 LOSSES = ("policy_loss", "value_loss", "policy_kl")
 
 
-def evaluate(trainer, seed, records=None):
-    """The search on the current network against each rung of the ladder: ``{win_<rung>,
-    score_<rung>, elo_<rung>}``; every game is saved as a record in the file ``records`` when
-    given (replaced if it exists)."""
-    from savanna.agents.arena.matches import play_match
-    from savanna.agents.arena.stats import elo_from_score
-    from savanna.agents.play.az_agent import AZAgent
-    from savanna.agents.play.registry import make_agent
+class AZRun(Run):
+    """AlphaZero's runs (``savanna.experiments.run_loop``): budget and schedules in training
+    minutes, evaluated against the ladder's rungs with an Elo difference each, a
+    ``metrics.csv`` row every ``log_every`` moves with the throughput since the last one."""
 
-    cfg, game = trainer.config, trainer.game
-    agent = AZAgent.from_network(trainer.learner.net, game, f"move {trainer.moves}",
-                                 trained=cfg.to_dict(), sims=cfg.eval_sims,
-                                 max_considered=cfg.max_considered)
-    row, kept = {}, []
-    for k, rung in enumerate(cfg.ladder):
-        agents = [agent] + [make_agent(rung) for _ in range(game.num_players - 1)]
-        result = play_match(game, agents, games=cfg.eval_games, seed=seed * 1000 + k,
-                            workers=1, progress=False, batch_size=cfg.eval_games,
-                            record=records is not None)
-        summary = result.summary()[0]
-        row[f"win_{rung}"], row[f"score_{rung}"] = summary["win_rate"], summary["score"]
-        row[f"elo_{rung}"] = elo_from_score(summary["score"])
-        kept += result.records or []
-    if records is not None:
-        write_records(records, kept, overwrite=True)
-    return row
+    name, title, timed, resumable, elo = "az", "AlphaZero", True, "minutes", True
+
+    def trainer_class(self):
+        from savanna.agents.training.alphazero import Trainer
+
+        return Trainer
+
+    def new_trainer(self, config, game, write, selfplay=None):
+        game = game if game is not None else make_game(config.game, config.game_options)
+        weights = initial_weights(config, game, write) if config.init else None
+        return self.trainer_class()(config, game, selfplay, weights)
+
+    def schedule(self, config):
+        return 60 * config.minutes, 60 * config.eval_minutes, 60 * config.checkpoint_minutes
+
+    def opponents(self, config):
+        return config.ladder
+
+    def begin(self, trainer):
+        self.window = _Window(trainer)
+
+    def metrics_row(self, trainer, metrics, seconds, extra):
+        if trainer.moves % trainer.config.log_every:
+            return None
+        return {"step": trainer.moves, "minutes": extra["seconds"] / 60, **trainer.counters(),
+                **self.window.rates(), **dict.fromkeys(LOSSES, float("nan")), **metrics}
+
+    def evaluated(self, folder, trainer, row, extra, write):
+        if row is not None:
+            write(f"move {trainer.moves:,} ({extra['seconds'] / 60:.1f} min): " + ", ".join(
+                f"{r} {row[f'score_{r}']:.0%} (Elo {row[f'elo_{r}']:+.0f})"
+                for r in trainer.config.ladder))
+
+    def summary(self, trainer, extra, wall, start):
+        return (f"done: {trainer.moves:,} moves, {trainer.positions:,} positions, "
+                f"{trainer.learner.steps:,} learner steps in {extra['seconds'] / 60:.1f} min")
 
 
 def run_training(config=None, runs_dir="runs", resume=None, game=None, write=print,
@@ -104,102 +107,8 @@ def run_training(config=None, runs_dir="runs", resume=None, game=None, write=pri
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many moves (as if interrupted: tests); ``selfplay`` the ``Trainer``'s (default:
     the config's: ``SelfPlay`` here or in processes of its own)."""
-    from savanna.agents.models.az_checkpoint import load_checkpoint
-    from savanna.agents.training.alphazero import Trainer
-
-    if resume is not None:
-        checkpoint = checkpoint_file(resume)
-        folder = checkpoint.parent
-        with claimed(folder, "run folder"):
-            data = load_checkpoint(checkpoint, game)
-            overrides = {} if config is None else {"minutes": config.minutes}
-            check_settings_file(folder, data["config"], resumable=("minutes",))
-            if selfplay is None and "restarts" in data.get("trainer", {}).get("selfplay", {}):
-                raise ValueError("this run played its self-play on Ray (its games in progress "
-                                 "are not in the checkpoint): resume it with --backend ray")
-            check_run_files(folder)
-            trainer, extra = Trainer.from_checkpoint(data, game, selfplay, **overrides)
-            try:
-                log = RunLog(folder, resume_step=trainer.moves)
-            except BaseException:
-                trainer.close()
-                raise
-            write(f"resuming {folder} at move {trainer.moves:,}")
-            return _train(trainer, extra, folder, log, write, stop_after)
-    game = game if game is not None else make_game(config.game, config.game_options)
-    weights = initial_weights(config, game, write) if config.init else None
-    trainer = Trainer(config, game, selfplay, weights)
-    try:
-        folder = new_folder(runs_dir, f"{trainer.game.name}-az-{config.seed}")
-    except BaseException:
-        trainer.close()
-        raise
-    with claimed(folder, "run folder"):
-        extra = {"seconds": 0.0, "next_eval": 0.0,
-                 "next_checkpoint": 60 * config.checkpoint_minutes, "best_score": -1.0,
-                 "last_eval": {}}
-        write(f"training AlphaZero on {trainer.game.name}: {folder}")
-        return _train(trainer, extra, folder, RunLog(folder), write, stop_after)
-
-
-def _train(trainer, extra, folder, log, write, stop_after):
-    """The training loop of ``run_training`` in the claimed run ``folder``."""
-    from savanna.agents.models.az_checkpoint import save_checkpoint
-
-    cfg = trainer.config
-    save_config(folder, cfg, trainer.game)
-
-    def save(name, full=True, more=None):
-        save_checkpoint(trainer.checkpoint({**extra, **(more or {})}, full), folder / name)
-
-    def evaluate_and_keep_best():
-        row = evaluate(trainer, seed=cfg.seed * 100_003 + trainer.moves,
-                       records=eval_records_file(folder, trainer.moves))
-        log.write(EVAL_FILE, {"step": trainer.moves, "minutes": extra["seconds"] / 60, **row})
-        extra["last_eval"], extra["last_eval_move"] = row, trainer.moves
-        extra["next_eval"] = extra["seconds"] + 60 * cfg.eval_minutes
-        score = sum(row[f"score_{r}"] for r in cfg.ladder) / len(cfg.ladder)
-        write(f"move {trainer.moves:,} ({extra['seconds'] / 60:.1f} min): " + ", ".join(
-            f"{r} {row[f'score_{r}']:.0%} (Elo {row[f'elo_{r}']:+.0f})" for r in cfg.ladder))
-        if score > extra["best_score"]:
-            extra["best_score"] = score
-            save("best.pt", full=False, more={"eval": row})
-
-    moves, window = 0, _Window(trainer)
-    try:
-        with Stop() as stop:
-            while extra["seconds"] < 60 * cfg.minutes and not stop:
-                if extra["seconds"] >= extra["next_eval"]:
-                    evaluate_and_keep_best()
-                started = time.perf_counter()
-                metrics = trainer.step()
-                extra["seconds"] += time.perf_counter() - started
-                moves += 1
-                if trainer.moves % cfg.log_every == 0:
-                    log.write(METRICS_FILE, {"step": trainer.moves,
-                                             "minutes": extra["seconds"] / 60,
-                                             **trainer.counters(), **window.rates(),
-                                             **dict.fromkeys(LOSSES, float("nan")), **metrics})
-                if extra["seconds"] >= extra["next_checkpoint"]:
-                    if extra["seconds"] >= extra["next_eval"]:  # before the checkpoint: a run
-                        evaluate_and_keep_best()  # resumed from it must not evaluate again
-                    extra["next_checkpoint"] += 60 * cfg.checkpoint_minutes
-                    save("last.pt")
-                if stop_after is not None and moves >= stop_after:
-                    stop.request("stop_after")
-            if not stop and extra.get("last_eval_move") != trainer.moves:
-                evaluate_and_keep_best()
-            save("last.pt")
-    finally:
-        log.close()
-        trainer.close()
-    if stop:
-        write(f"stopped at move {trainer.moves:,}; checkpoint saved. Continue with: "
-              f"savanna train az --resume {folder}")
-    else:
-        write(f"done: {trainer.moves:,} moves, {trainer.positions:,} positions, "
-              f"{trainer.learner.steps:,} learner steps in {extra['seconds'] / 60:.1f} min")
-    return folder
+    return AZRun().train(config, runs_dir, resume, game, write, stop_after=stop_after,
+                         selfplay=selfplay)
 
 
 def initial_weights(config, game, write=print, fit_config=None):

@@ -4,19 +4,9 @@ game and settings; a trainer adds its state) and their format, sealed and checke
 from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.checkpoint import CheckpointFormat
 from savanna.agents.models.networks import AZNet
-from savanna.metadata import game_options
 
 __all__ = ["CHECKPOINT", "load_checkpoint", "network_contents", "network_from_checkpoint",
            "save_checkpoint"]
-
-
-def network_contents(game, config, model, counters=None, extra=None):
-    """A checkpoint's contents holding a network only: ``model`` (a state dict) trained with
-    ``config`` (an ``AZConfig``) for ``game``."""
-    return {"game": game.name, "game_options": game_options(game),
-            "obs_shape": list(game.obs_shape), "num_actions": game.num_actions,
-            "num_players": game.num_players, "config": config.to_dict(),
-            "counters": counters or {}, "model": model, "extra": extra or {}}
 
 
 CHECKPOINT = CheckpointFormat(
@@ -26,6 +16,12 @@ CHECKPOINT = CheckpointFormat(
     trainer_contents={"learner": dict, "selfplay": dict, "credit": float, "moves": int,
                       "positions": int, "rng": dict},
     value_per_player=True)
+
+
+def network_contents(game, config, model, counters=None, extra=None):
+    """A checkpoint's contents holding a network only: ``model`` (a state dict) trained with
+    ``config`` (an ``AZConfig``) for ``game``."""
+    return CHECKPOINT.header(game, config, extra, counters=counters or {}, model=model)
 
 
 def save_checkpoint(data, path):

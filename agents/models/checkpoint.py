@@ -140,6 +140,15 @@ class CheckpointFormat:
     snapshots: str | None = None     # a full checkpoint holds the network in trainer["model"]
     # and past weights in trainer[snapshots] (PPO's "pool"); otherwise the network is "model"
 
+    def header(self, game, config, extra=None, **contents):
+        """The contents every checkpoint opens with (``COMMON_CONTENTS``: the game, its options
+        and sizes, the run's settings ``config``, the run loop's ``extra``) and this format's
+        own ``contents``."""
+        return {"game": game.name, "game_options": game_options(game),
+                "obs_shape": list(game.obs_shape), "num_actions": game.num_actions,
+                "num_players": game.num_players, "config": config.to_dict(), **contents,
+                "extra": extra or {}}
+
     def save(self, data, path):
         """Writes checkpoint contents ``data`` at ``path``, sealed with their SHA-256 and
         atomically (``save_sealed``)."""

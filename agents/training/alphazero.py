@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from savanna.agents.models.az_checkpoint import network_contents
+from savanna.agents.models.az_checkpoint import CHECKPOINT, load_checkpoint, network_contents
 from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.features import active_features
 from savanna.agents.models.inference import network_evaluator
@@ -53,6 +53,7 @@ from savanna.agents.models.networks import AZNet, cross_entropy, load_weights
 from savanna.agents.play.gumbel import GumbelSearch
 from savanna.agents.training.packing import pack, unpack
 from savanna.agents.training.selfplay_processes import ProcessSelfPlay
+from savanna.agents.training.trainer import Checkpoints
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import resolve_game
 
@@ -292,8 +293,9 @@ def az_loss(net, obs, mask, policy, value, value_weight, policy_weight=1.0):
 PACE = 1.25  # the learner's steps in a move, at most, against their mean so far (Trainer._pace)
 
 
-class Trainer:
-    """One AlphaZero run: self-play and learner in turn (see the module docstring).
+class Trainer(Checkpoints):
+    """One AlphaZero run: self-play and learner in turn (see the module docstring), in the
+    shape of every trainer (``savanna.agents.training.trainer.Trainer``).
     ``game`` overrides the config's game name with an instance (e.g. a test game; with
     ``selfplay_processes`` it must pickle). ``selfplay(game, config, rng)`` makes the
     self-play: by default ``SelfPlay`` here or, with ``config.selfplay_processes``,
@@ -301,6 +303,9 @@ class Trainer:
     stops its processes); or anything with their ``play``, ``load_weights``,
     ``games_finished``, ``search.stats`` and state dicts
     (``savanna.agents.training.selfplay_ray.RaySelfPlay``: actors on a Ray cluster)."""
+
+    UNIT = "move"  # one move of every self-play game, and the learner's share of steps
+    FILES = CHECKPOINT
 
     def __init__(self, config, game=None, selfplay=None, init_weights=None):
         self.config = cfg = config
@@ -324,6 +329,11 @@ class Trainer:
         self.positions = 0      # positions handed to the learner
         self.credit = 0.0       # learner steps owed to the positions received
         self.timing = {"learn_seconds": 0.0}
+
+    @property
+    def count(self):
+        """Self-play moves so far."""
+        return self.moves
 
     def step(self):
         """One move of every self-play game, then the learner's share of steps; returns the
@@ -373,6 +383,26 @@ class Trainer:
                         "learn": self.learn_rng.bit_generator.state,
                         "torch": torch.get_rng_state()}}
         return data
+
+    def agent(self, label):
+        """The search on the current network, as evaluations play it (``eval_sims``, no root
+        noise)."""
+        from savanna.agents.play.az_agent import AZAgent
+
+        cfg = self.config
+        return AZAgent.from_network(self.learner.net, self.game, label, trained=cfg.to_dict(),
+                                    sims=cfg.eval_sims, max_considered=cfg.max_considered)
+
+    @classmethod
+    def load(cls, path, game=None, selfplay=None, **overrides):
+        """A trainer continuing exactly from the full checkpoint at ``path``; returns
+        ``(trainer, extra)``. A run whose self-play was on Ray resumes only on Ray (its games
+        in progress are not in the checkpoint)."""
+        data = load_checkpoint(path, game)
+        if selfplay is None and "restarts" in data.get("trainer", {}).get("selfplay", {}):
+            raise ValueError("this run played its self-play on Ray (its games in progress are "
+                             "not in the checkpoint): resume it with --backend ray")
+        return cls.from_checkpoint(data, game, selfplay, **overrides)
 
     @classmethod
     def from_checkpoint(cls, data, game=None, selfplay=None, **overrides):

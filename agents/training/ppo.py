@@ -51,7 +51,7 @@ A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 >>> trainer = Trainer(PPOConfig(game="zebres", steps=2048, num_envs=64, rollout_len=16,
 ...                             hidden=(32, 32), seed=0))
 >>> while trainer.global_step < trainer.config.steps:
-...     print(trainer.train_update())
+...     print(trainer.step())
 {...}
 >>> trainer.save("last.pt")
 """
@@ -68,15 +68,15 @@ from savanna.agents import processes
 from savanna.agents.models.checkpoint import check_game, quoted_path
 from savanna.agents.models.features import active_features, stack_features
 from savanna.agents.models.networks import PolicyValueNet, log_prob_and_entropy, sample
-from savanna.agents.models.ppo_checkpoint import load_checkpoint, save_atomically
+from savanna.agents.models.ppo_checkpoint import CHECKPOINT, load_checkpoint
 from savanna.agents.models.ppo_config import PPOConfig
 from savanna.agents.play.greedy import GreedyAgent
 from savanna.agents.training.data_parallel import GradientMean
 from savanna.agents.training.packing import pack, unpack
+from savanna.agents.training.trainer import Checkpoints
 from savanna.batch_play import BatchPlay
 from savanna.errors import clip
 from savanna.game import Game
-from savanna.metadata import game_options
 from savanna.registry import resolve_game
 
 __all__ = ["RolloutBuffer", "Trainer", "group_sizes", "ppo_loss"]
@@ -141,12 +141,17 @@ class SnapshotOpponent:
 
 
 # ----- the trainer --------------------------------------------------------------------------
-class Trainer:
-    """State and steps of one PPO run (see the module docstring). ``game`` overrides the
+class Trainer(Checkpoints):
+    """State and steps of one PPO run (see the module docstring), in the shape of every
+    trainer (``savanna.agents.training.trainer.Trainer``: ``step``, ``count``, ``save``,
+    ``load``, ``agent``). ``game`` overrides the
     config's game name with an instance (e.g. a test game that is not registered; with
     ``workers > 1`` it must pickle). With ``config.workers > 1`` this trainer is worker 0 and
     starts the others (``savanna.agents.training.data_parallel``; ``close()`` stops them); ``rank``
     and ``mean`` are what those are built with."""
+
+    UNIT = "step"  # a learner decision
+    FILES = CHECKPOINT
 
     def __init__(self, config, game=None, rank=0, mean=None):
         self.config = cfg = config
@@ -204,7 +209,12 @@ class Trainer:
             start += play.n
 
     # ----- one update ---------------------------------------------------------------------
-    def train_update(self) -> dict:
+    @property
+    def count(self) -> int:
+        """Learner decisions so far (``global_step``)."""
+        return self.global_step
+
+    def step(self) -> dict:
         """Collect one rollout, learn from it; returns the update's metrics (a flat dict: the
         losses are means over the workers, the episode figures over all their games)."""
         lr = self.learning_rate()
@@ -426,20 +436,22 @@ class Trainer:
             play.set_state({k: unpack(saved[k], current[k]) for k in current})
         self.episode_return[:] = state["episode_return"].numpy()
 
-    def save(self, path: str | Path, extra: dict | None = None, full: bool = True) -> None:
-        """Write a checkpoint atomically (a temporary file, then ``os.replace``): a crash
-        never leaves a half-written file. ``extra`` holds the run loop's own counters.
-        ``full=False`` writes the network alone (enough to play, not to resume)."""
-        data = {"game": self.game.name, "game_options": game_options(self.game),
-                "obs_shape": list(self.game.obs_shape),
-                "num_actions": self.game.num_actions, "num_players": self.game.num_players,
-                "config": self.config.to_dict(), "global_step": self.global_step,
-                "extra": extra or {}}
+    def checkpoint(self, extra: dict | None = None, full: bool = True) -> dict:
+        """A checkpoint's contents (``save`` writes them): the network alone (``full=False``:
+        enough to play, not to resume) or everything a resumed run needs; ``extra`` holds the
+        run loop's own counters."""
+        data = CHECKPOINT.header(self.game, self.config, extra, global_step=self.global_step)
         if full:
             data["trainer"] = self.state_dict()
         else:
             data["model"] = self.net.state_dict()
-        save_atomically(data, path)
+        return data
+
+    def agent(self, label: str):
+        """The current network playing its most probable legal move (evaluations)."""
+        from savanna.agents.play.ppo_agent import PPOAgent
+
+        return PPOAgent.from_network(self.net, self.game, label)
 
     @classmethod
     def load(cls, path: str | Path, game: Game | None = None,

@@ -59,7 +59,7 @@ from savanna.agents.training.ppo import Trainer
 
 trainer = Trainer(PPOConfig(game="zebres", num_envs=8, rollout_len=4, minibatches=1,
                             hidden=(16, 16), workers=2))
-print("episodes" in trainer.train_update(), trainer.global_step)
+print("episodes" in trainer.step(), trainer.global_step)
 trainer.close()
 """
 

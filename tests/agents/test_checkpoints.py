@@ -166,7 +166,7 @@ def test_a_save_that_fails_midway_keeps_the_previous_file(tmp_path, monkeypatch)
     path = tmp_path / "last.pt"
     trainer.save(path)
     before = path.read_bytes()
-    trainer.train_update()
+    trainer.step()
     monkeypatch.setattr(savanna.agents.models.checkpoint, "open", FullDisk, raising=False)
     with pytest.raises(OSError, match="No space left on device.*previous file, if any, is kept"
                        ) as err:

@@ -177,11 +177,11 @@ def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path, workers
     """With two worker processes too: the same seed and worker count, the same run."""
     config = tiny_config(steps=4 * 256, workers=workers)
     straight = Trainer(config, game=Nim())
-    expected = [straight.train_update() for _ in range(2)]
+    expected = [straight.step() for _ in range(2)]
     straight.save(tmp_path / "last.pt")  # saving changes nothing in the run
-    expected += [straight.train_update() for _ in range(2)]
+    expected += [straight.step() for _ in range(2)]
     resumed, _ = Trainer.load(tmp_path / "last.pt", game=Nim())
-    again = [resumed.train_update() for _ in range(2)]
+    again = [resumed.step() for _ in range(2)]
 
     assert again == expected[2:]
     for a, b in zip(straight.net.parameters(), resumed.net.parameters()):
@@ -195,7 +195,7 @@ def test_resume_makes_the_same_updates_as_an_uninterrupted_run(tmp_path, workers
             Trainer.load(tmp_path / "last.pt", game=Nim(), workers=1)
         resumed.workers.processes[0].kill()  # a worker killed outright: an error, no wait
         with pytest.raises(RuntimeError, match="PPO worker"):
-            resumed.train_update()
+            resumed.step()
     resumed.close()
 
 
@@ -318,7 +318,7 @@ def test_ppo_learns_to_beat_random_at_nim():
                          minibatches=2, epochs=4, lr=3e-3, opponents={"random": 1.0})
     trainer = Trainer(config, game=game)
     while trainer.global_step < config.steps:
-        trainer.train_update()
+        trainer.step()
     agent = PPOAgent.from_network(trainer.net, game)
     result = play_match(game, [agent, RandomAgent()], games=200, seed=0, workers=1,
                         progress=False)

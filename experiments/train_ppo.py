@@ -35,10 +35,7 @@ the whole command; the checkpoint it leaves is an agent::
 """
 import io
 import math
-import time
 from pathlib import Path
-
-import numpy as np
 
 from savanna.experiments.arguments import (
     add_config_flags,
@@ -46,51 +43,19 @@ from savanna.experiments.arguments import (
     make_game,
     run_settings,
 )
+from savanna.experiments.run_loop import Run
 from savanna.experiments.runs import (
     EVAL_FILE,
     METRICS_FILE,
-    RunLog,
-    Stop,
-    check_run_files,
-    check_settings_file,
-    checkpoint_file,
-    eval_records_file,
     read_csv,
-    save_config,
 )
-from savanna.files import atomic_write_bytes, claimed, new_folder
-from savanna.records import write_records
+from savanna.files import atomic_write_bytes
 
-__all__ = ["add_parser", "demo_training", "evaluate", "plot_curve", "run", "run_training",
+__all__ = ["add_parser", "demo_training", "plot_curve", "run", "run_training",
            "text_curve"]
 
 EVAL_OPPONENTS = ("random", "greedy")
 ALIASES = {"num_envs": ("--envs",)}  # the flag's name before flags were generated
-
-
-# ----- evaluation -------------------------------------------------------------------------
-def evaluate(trainer, games, seed, records=None):
-    """Arena matches of the current network against each baseline: ``{win_random: ...,
-    score_random: ..., win_greedy: ..., score_greedy: ...}``; every game is saved as a record
-    in the file ``records`` when given (replaced if it exists: a resumed run evaluates the
-    same step again)."""
-    from savanna.agents.arena.matches import play_match
-    from savanna.agents.play.ppo_agent import PPOAgent
-    from savanna.agents.play.registry import make_agent
-
-    agent = PPOAgent.from_network(trainer.net, trainer.game, f"step {trainer.global_step}")
-    row, kept = {}, []
-    for k, name in enumerate(EVAL_OPPONENTS):
-        result = play_match(trainer.game, [agent, make_agent(name)], games=games,
-                            seed=seed * 1000 + k, workers=1, progress=False, batch_size=games,
-                            record=records is not None)
-        summary = result.summary()[0]
-        row[f"win_{name}"] = summary["win_rate"]
-        row[f"score_{name}"] = summary["score"]
-        kept += result.records or []
-    if records is not None:
-        write_records(records, kept, overwrite=True)
-    return row
 
 
 # ----- curves ----------------------------------------------------------------------------
@@ -151,121 +116,49 @@ def _bar(rate, width):
 
 
 # ----- a run ------------------------------------------------------------------------------
+class PPORun(Run):
+    """PPO's runs (``savanna.experiments.run_loop``): budget and schedules in learner steps,
+    evaluated against random and greedy, one ``metrics.csv`` row per update."""
+
+    name, title, resumable = "ppo", "PPO", "steps"
+
+    def trainer_class(self):
+        from savanna.agents.training.ppo import Trainer
+
+        return Trainer
+
+    def schedule(self, config):
+        return config.steps, config.eval_every, config.checkpoint_every
+
+    def opponents(self, config):
+        return EVAL_OPPONENTS
+
+    def metrics_row(self, trainer, metrics, seconds, extra):
+        metrics["steps_per_second"] = trainer.config.batch_size / seconds
+        metrics["seconds"] = extra["seconds"]
+        return {"step": metrics.pop("step"), **metrics}
+
+    def evaluated(self, folder, trainer, row, extra, write):
+        plot_curve(folder)
+
+    def postfix(self, metrics, last_eval):
+        return {"steps/s": f"{metrics['steps_per_second']:,.0f}",
+                **super().postfix(metrics, last_eval)}
+
+    def summary(self, trainer, extra, wall, start):
+        seconds = max(extra["seconds"], 1e-9)
+        return (f"done: {trainer.count:,} steps; updates took {extra['seconds']:.0f} s "
+                f"({trainer.count / seconds:,.0f} steps/s); this session, evaluations and "
+                f"checkpoints included, {wall:.0f} s "
+                f"({(trainer.count - start) / max(wall, 1e-9):,.0f} steps/s)")
+
+
 def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=None,
                  write=print, stop_after=None):
     """Train (or resume) a run; returns its folder. ``resume`` is a run folder or a checkpoint
     file; ``game`` an instance for games not in the registry; ``stop_after`` ends the run after
     that many updates (as if interrupted: tests)."""
-    from savanna.agents.training.ppo import Trainer
-
-    if resume is not None:
-        checkpoint = checkpoint_file(resume)
-        folder = checkpoint.parent
-        with claimed(folder, "run folder"):
-            check_run_files(folder)
-            overrides = {} if config is None else {"steps": config.steps}
-            trainer, extra = Trainer.load(checkpoint, game, **overrides)
-            try:
-                check_settings_file(folder, trainer.config.to_dict(), resumable=("steps",))
-                log = RunLog(folder, resume_step=trainer.global_step)
-            except BaseException:
-                trainer.close()
-                raise
-            write(f"resuming {folder} at step {trainer.global_step:,}")
-            return _train(trainer, extra, folder, log, progress, write, stop_after)
-    trainer = Trainer(config, game)
-    try:
-        folder = new_folder(runs_dir, f"{trainer.game.name}-ppo-{config.seed}")
-    except BaseException:
-        trainer.close()
-        raise
-    with claimed(folder, "run folder"):
-        extra = {"next_eval": 0, "next_checkpoint": config.checkpoint_every,
-                 "best_score": -1.0, "seconds": 0.0, "last_eval": {}}
-        write(f"training PPO on {trainer.game.name}: {folder}")
-        return _train(trainer, extra, folder, RunLog(folder), progress, write, stop_after)
-
-
-def _train(trainer, extra, folder, log, progress, write, stop_after):
-    """The training loop of ``run_training`` in the claimed run ``folder``."""
-    cfg = trainer.config
-    save_config(folder, cfg, trainer.game)
-
-    wall_start = time.perf_counter()
-    start_step = trainer.global_step
-    bar = _progress_bar(progress, cfg.steps, trainer.global_step)
-    updates = 0
-    try:
-        with Stop() as stop:
-            while trainer.global_step < cfg.steps and not stop:
-                if trainer.global_step >= extra["next_eval"]:
-                    _evaluate_and_keep_best(trainer, extra, log, folder)
-                started = time.perf_counter()
-                metrics = trainer.train_update()
-                seconds = time.perf_counter() - started
-                extra["seconds"] += seconds
-                metrics["steps_per_second"] = cfg.batch_size / seconds
-                metrics["seconds"] = extra["seconds"]
-                log.write(METRICS_FILE, {"step": metrics.pop("step"), **metrics})
-                if trainer.global_step >= extra["next_checkpoint"]:
-                    if trainer.global_step >= extra["next_eval"]:  # before the checkpoint: a
-                        _evaluate_and_keep_best(trainer, extra, log, folder)  # resumed run
-                    extra["next_checkpoint"] += cfg.checkpoint_every  # must not repeat it
-                    trainer.save(folder / "last.pt", extra)
-                if bar is not None:
-                    bar.update(cfg.batch_size)
-                    bar.set_postfix(_postfix(metrics, extra["last_eval"]), refresh=False)
-                updates += 1
-                if stop_after is not None and updates >= stop_after:
-                    stop.request("stop_after")
-            if not stop and extra.get("last_eval_step") != trainer.global_step:
-                _evaluate_and_keep_best(trainer, extra, log, folder)
-            trainer.save(folder / "last.pt", extra)
-    finally:
-        if bar is not None:
-            bar.close()
-        log.close()
-        trainer.close()
-    plot_curve(folder)
-    if stop:
-        write(f"stopped at step {trainer.global_step:,}; checkpoint saved. Continue with: "
-              f"savanna train ppo --resume {folder}")
-    else:
-        wall = time.perf_counter() - wall_start
-        write(f"done: {trainer.global_step:,} steps; updates took {extra['seconds']:.0f} s "
-              f"({trainer.global_step / max(extra['seconds'], 1e-9):,.0f} steps/s); this "
-              f"session, evaluations and checkpoints included, {wall:.0f} s "
-              f"({(trainer.global_step - start_step) / max(wall, 1e-9):,.0f} steps/s)")
-    return folder
-
-
-def _evaluate_and_keep_best(trainer, extra, log, folder):
-    cfg = trainer.config
-    row = evaluate(trainer, cfg.eval_games, seed=cfg.seed * 100_003 + trainer.global_step,
-                   records=eval_records_file(folder, trainer.global_step))
-    log.write(EVAL_FILE, {"step": trainer.global_step, **row})
-    extra["last_eval"], extra["last_eval_step"] = row, trainer.global_step
-    extra["next_eval"] = trainer.global_step + cfg.eval_every
-    score = float(np.mean([row[f"score_{name}"] for name in EVAL_OPPONENTS]))
-    if score > extra["best_score"]:
-        extra["best_score"] = score
-        trainer.save(folder / "best.pt", {"eval": row}, full=False)
-    plot_curve(folder)
-
-
-def _postfix(metrics, last_eval):
-    out = {"steps/s": f"{metrics['steps_per_second']:,.0f}"}
-    for name in EVAL_OPPONENTS:
-        if f"win_{name}" in last_eval:
-            out[f"win {name}"] = f"{last_eval[f'win_{name}']:.0%}"
-    return out
-
-
-def _progress_bar(progress, total, initial):
-    if not progress:
-        return None
-    from tqdm.auto import tqdm
-    return tqdm(total=total, initial=initial, unit="step", unit_scale=True, smoothing=0.1)
+    return PPORun().train(config, runs_dir, resume, game, write, progress, stop_after)
 
 
 # ----- the command line -------------------------------------------------------------------
