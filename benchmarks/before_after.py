@@ -2,7 +2,9 @@
 change that must not cost speed: ``python -m savanna.benchmarks.before_after OTHER``.
 
 Each round runs one fresh process in the other checkout, then one here, each measuring random
-playouts, the single env, the vector env (n = 1024, serial) and UCT simulations for every game,
+playouts, the single env, the vector env (n = 1024, serial) and UCT simulations for every game
+or, with ``--training``, Zèbres training end to end (PPO learner steps, AlphaZero self-play's
+network leaf evaluations: ``throughput.training_throughput``, ``az_selfplay.selfplay_speed``),
 in CPU seconds on one thread (``time.process_time``: other work beside it shows less than in
 wall time). It prints each measure's median over the rounds and its ratio here / there, round by
 round, so that the spread says what noise the machine adds.
@@ -34,12 +36,22 @@ for name, opts in T.GAMES.items():
     out[f"{name} mcts sims/s"] = T.mcts_simulations(g, 2000, 3)
 print(json.dumps(out))
 """
+TRAINING = """
+import json, time
+time.perf_counter = time.process_time
+import savanna.benchmarks.az_selfplay as A
+import savanna.benchmarks.throughput as T
+out = {"zebres PPO learner steps/s": T.training_throughput("zebres", updates=3)}
+window = A.selfplay_speed("zebres", moves=20, repeats=1, warmup_moves=30, games=256)[0]
+out["zebres AlphaZero self-play leaf evaluations/s"] = window["leaf_evals_per_cpu_s"]
+print(json.dumps(out))
+"""
 
 
-def measure(checkout):
+def measure(checkout, code=MEASURE):
     env = {**os.environ, "PYTHONPATH": str(checkout),
            "NUMBA_CACHE_DIR": str(checkout / ".numba_cache")}
-    done = subprocess.run([sys.executable, "-c", MEASURE], cwd=checkout, env=env,
+    done = subprocess.run([sys.executable, "-c", code], cwd=checkout, env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -49,8 +61,12 @@ def main(argv=None):
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("other", type=Path, help="the other checkout (e.g. a git worktree)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default: 3)")
+    parser.add_argument("--training", action="store_true",
+                        help="Zèbres PPO and AlphaZero self-play training instead")
     args = parser.parse_args(argv)
-    runs = [(measure(args.other.resolve()), measure(HERE)) for _ in range(args.rounds)]
+    code = TRAINING if args.training else MEASURE
+    runs = [(measure(args.other.resolve(), code), measure(HERE, code))
+            for _ in range(args.rounds)]
     print("| measure | there | here | here / there (each round) |\n|---|---:|---:|---:|")
     for key in runs[0][0]:
         there = statistics.median(a[key] for a, _ in runs)

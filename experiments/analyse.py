@@ -15,7 +15,8 @@ import numpy as np
 
 from savanna.agents.play.analysis import analyse
 from savanna.agents.play.registry import make_agent
-from savanna.experiments.arguments import add_game_options, game_options, make_game, seed
+from savanna.experiments.arguments import add_game_options, parse_game_options, seed
+from savanna.registry import make_game
 
 __all__ = ["add_parser", "run"]
 
@@ -39,7 +40,7 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Analyse the position of the parsed arguments and print the result."""
-    game = make_game(args.game, game_options(args.game, args.option))
+    game = make_game(args.game, **parse_game_options(args.game, args.option))
     agent = make_agent(args.agent)
     state = game.from_text(args.position)
     result = analyse(game, state, agent, np.random.default_rng(args.seed))

@@ -17,13 +17,12 @@ from savanna.experiments.arguments import (
     ADDRESS_HELP,
     add_game_options,
     count,
-    game_options,
-    make_game,
+    parse_game_options,
     seed,
     set_players,
 )
 from savanna.files import new_folder, output_folder
-from savanna.registry import GAMES
+from savanna.registry import GAMES, make_game
 
 __all__ = ["DEFAULT_TOURNAMENT", "add_parsers", "run_match", "run_tournament"]
 
@@ -105,10 +104,10 @@ def run_tournament(args, extra):
 def _run_arena(kind, args, play):
     """Make the game and the agents, make sure the results can be saved, play, print the table
     and save the results. A match infers num_players from its agents."""
-    options = game_options(args.game, args.option)
+    options = parse_game_options(args.game, args.option)
     if kind == "match":
         set_players(args.game, options, len(args.agents), "the number of agents")
-    game = make_game(args.game, options)
+    game = make_game(args.game, **options)
     agents = [make_agent(spec) for spec in args.agents]
     _check_backend(args)
     if args.out is not None:

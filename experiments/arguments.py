@@ -24,9 +24,9 @@ from savanna.numbers import parse_float, parse_int
 from savanna.registry import game_class
 
 __all__ = ["ADDRESS_HELP", "MAX_COUNT", "HelpFormatter", "Parser", "UsageError",
-           "add_config_flags", "add_game_options", "count", "game_options", "index",
-           "make_game", "number", "option_names", "option_value", "parse_count", "positive_int",
-           "run_settings", "seed", "set_players"]
+           "add_config_flags", "add_game_options", "count", "index", "number", "option_names",
+           "option_value", "parse_count", "parse_game_options", "positive_int", "run_settings",
+           "seed", "set_players"]
 
 NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
 # Ray's own order for ray.init(address=None): RAY_ADDRESS, then the latest cluster started on
@@ -142,14 +142,14 @@ def parse_count(text, name, most=1e15):
 
 # ----- game options -----------------------------------------------------------------------------
 def add_game_options(parser):
-    """``-o KEY=VALUE`` (repeatable), read by ``game_options``."""
+    """``-o KEY=VALUE`` (repeatable), read by ``parse_game_options``."""
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. -o board=president; a value with commas is "
                              "a list, e.g. -o course=K3,T8,T6,T1 (one item: course=K3,) "
                              "(repeatable)")
 
 
-def game_options(name, items):
+def parse_game_options(name, items):
     """``-o KEY=VALUE`` items as the keyword arguments of game ``name``; a ValueError naming
     an unknown option and the allowed ones. Values are read by ``option_value``."""
     allowed = option_names(name)
@@ -179,15 +179,6 @@ def option_value(text):
         return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
 
-def make_game(name, options):
-    """Game ``name`` built with ``options`` (from ``game_options``); its own ValueError on a
-    bad value."""
-    try:
-        return game_class(name)(**options)
-    except TypeError as err:
-        raise ValueError(f"game {name!r}: {err}") from None
-
-
 def option_names(name):
     """The keyword options of game ``name`` (a ValueError naming the games if unknown)."""
     return list(inspect.signature(game_class(name)).parameters)
@@ -195,11 +186,11 @@ def option_names(name):
 
 def set_players(name, options, n, source, required=False):
     """Set the option num_players to ``n`` (the number of seats ``source`` gives) if game
-    ``name`` has it, or, when ``required``, let ``game_options`` name the mistake; a
+    ``name`` has it, or, when ``required``, let ``parse_game_options`` name the mistake; a
     ValueError if ``-o num_players`` says otherwise."""
     if "num_players" not in option_names(name):
         if required:
-            game_options(name, [f"num_players={n}"])
+            parse_game_options(name, [f"num_players={n}"])
         return
     given = options.setdefault("num_players", n)
     if given != n:
@@ -317,7 +308,7 @@ def run_settings(cls, args, resumable):
     if not isinstance(options, dict):
         raise ValueError(f"game_options in {clip(str(args.config))} must be a dict, got "
                          f"{clip(options)}")
-    options = {**options, **game_options(game, args.option)}
+    options = {**options, **parse_game_options(game, args.option)}
     return {**settings, **given, "game": game, "game_options": options}
 
 

@@ -17,10 +17,11 @@ import numpy as np
 
 from savanna.agents import describe, make_agent
 from savanna.errors import check_int, clip
-from savanna.experiments.arguments import game_options, make_game, option_names
+from savanna.experiments.arguments import option_names, parse_game_options
 from savanna.files import stamp
 from savanna.game import CHANCE, TERMINAL
 from savanna.records import make_record, write_records
+from savanna.registry import make_game
 
 __all__ = ["BadRequest", "Limits", "Table", "check_agent", "outcome_name", "parse_options",
            "view_picture"]
@@ -62,8 +63,8 @@ def parse_options(game, items, limits):
     if sum(map(len, items)) > limits.max_text:
         raise BadRequest(f"options are longer than {limits.max_text} characters")
     try:
-        options = game_options(game, [x.strip() for x in items if x.strip()])
-        return options, make_game(game, options)
+        options = parse_game_options(game, [x.strip() for x in items if x.strip()])
+        return options, make_game(game, **options)
     except ValueError as err:
         raise BadRequest(str(err)) from None
 

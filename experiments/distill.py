@@ -24,11 +24,11 @@ from pathlib import Path
 from savanna.experiments.arguments import (
     add_config_flags,
     add_game_options,
-    make_game,
     read_settings,
     run_settings,
 )
 from savanna.files import atomic_write_text, claimed, new_folder, output_folder
+from savanna.registry import make_game
 
 __all__ = ["add_parsers"]
 
@@ -92,7 +92,7 @@ def run_distill(args, extra=None):
         config = DistillConfig.from_dict(read_meta(folder)["config"])
     else:
         config = DistillConfig.from_dict(settings)
-    game = make_game(config.game, config.game_options)
+    game = make_game(config.game, **config.game_options)
     check_teacher_fits(config, game)  # every mistake found before a folder is made
     if not args.resume:
         folder = args.out or new_folder("runs", f"distill-{config.game}")

@@ -18,7 +18,7 @@ from pathlib import Path
 from savanna.agents.arena.ladder import Ladder
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
 from savanna.errors import clip
-from savanna.experiments.arguments import add_game_options, count, game_options, seed
+from savanna.experiments.arguments import add_game_options, count, parse_game_options, seed
 from savanna.files import (
     atomic_write_bytes,
     atomic_write_text,
@@ -79,12 +79,12 @@ def _open(args, create):
             raise ValueError(f"no ladder file {clip(str(path))}: create it with savanna "
                              "ladder add AGENT")
         name = args.game or "zebres"
-        return path, Ladder.new(name, game_options(name, args.option))
+        return path, Ladder.new(name, parse_game_options(name, args.option))
     ladder = Ladder.load(path)
     if args.game and args.game != ladder.game_name:
         raise ValueError(f"{clip(str(path))} is a {ladder.game_name} ladder, not "
                          f"{clip(args.game)}")
-    if args.option and game_options(ladder.game_name, args.option) != ladder.options:
+    if args.option and parse_game_options(ladder.game_name, args.option) != ladder.options:
         raise ValueError(f"{clip(str(path))} has the game options {clip(ladder.options)}; "
                          "leave -o out or give the same")
     return path, ladder

@@ -27,16 +27,15 @@ from savanna.agents.play.registry import AGENTS, make_agent
 from savanna.errors import clip
 from savanna.experiments.arguments import (
     add_game_options,
-    game_options,
     index,
-    make_game,
+    parse_game_options,
     positive_int,
     seed,
     set_players,
 )
 from savanna.files import check_new_file
 from savanna.game import CHANCE, TERMINAL
-from savanna.registry import GAMES
+from savanna.registry import GAMES, make_game
 
 QUIT = ("quit", "exit", "q")
 HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, 'hint' for an "
@@ -283,12 +282,12 @@ def run(args, extra=None):
     if args.load is not None:
         game, start = _recorded_start(args)
     else:
-        options = game_options(args.game, args.option)
+        options = parse_game_options(args.game, args.option)
         if args.players is not None:
             set_players(args.game, options, args.players, "--players", required=True)
         elif args.seats:
             set_players(args.game, options, len(seats), "the number of --seats")
-        game = make_game(args.game, options)
+        game = make_game(args.game, **options)
         start = None if args.position is None else game.from_text(args.position)
     if args.seats is None:
         seat = 0 if args.seat is None else args.seat

@@ -90,7 +90,7 @@ class Run:
 
     def metrics_row(self, trainer, metrics, seconds, extra):
         """The ``metrics.csv`` row of one step of ``seconds`` (None: no row this step)."""
-        return {"step": trainer.count, **metrics}
+        raise NotImplementedError
 
     def evaluated(self, folder, trainer, row, extra, write):
         """Called after each evaluation and when the run ends (``row`` None)."""
@@ -98,7 +98,7 @@ class Run:
     def summary(self, trainer, extra, wall, start):
         """The last line of a run that was not stopped (``wall`` seconds this session, from
         count ``start``)."""
-        return f"done: {trainer.count:,} {trainer.UNIT}s"
+        raise NotImplementedError
 
     def postfix(self, metrics, last_eval):
         """What the progress bar shows beside the count."""

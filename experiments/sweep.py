@@ -116,10 +116,10 @@ def _trial(params, spec):
         part = total * rung / rungs
         config = cls.from_dict({**settings, name: int(part) if name == "steps" else part})
         if folder is None:
-            from savanna.experiments.arguments import make_game
+            from savanna.registry import make_game
 
             folder = module.run_training(config, runs_dir=spec["folder"], **quiet,
-                                         game=make_game(config.game, config.game_options))
+                                         game=make_game(config.game, **config.game_options))
         else:
             module.run_training(config, resume=folder, **quiet)
         row = read_csv(Path(folder) / EVAL_FILE)[-1]

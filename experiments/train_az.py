@@ -45,11 +45,11 @@ from savanna.experiments.arguments import (
     ADDRESS_HELP,
     add_config_flags,
     add_game_options,
-    make_game,
     positive_int,
     run_settings,
 )
 from savanna.experiments.run_loop import Run
+from savanna.registry import make_game
 
 __all__ = ["add_parser", "run", "run_training"]
 
@@ -71,7 +71,7 @@ class AZRun(Run):
         return Trainer
 
     def new_trainer(self, config, game, write, selfplay=None):
-        game = game if game is not None else make_game(config.game, config.game_options)
+        game = game if game is not None else make_game(config.game, **config.game_options)
         weights = initial_weights(config, game, write) if config.init else None
         return self.trainer_class()(config, game, selfplay, weights)
 
@@ -222,7 +222,7 @@ def run(args, extra=None):
     else:
         config = AZConfig.from_dict(init_hidden(settings))
         run_training(config, runs_dir=args.runs_dir,
-                     game=make_game(config.game, config.game_options), selfplay=selfplay)
+                     game=make_game(config.game, **config.game_options), selfplay=selfplay)
     return 0
 
 

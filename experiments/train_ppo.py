@@ -40,7 +40,6 @@ from pathlib import Path
 from savanna.experiments.arguments import (
     add_config_flags,
     add_game_options,
-    make_game,
     run_settings,
 )
 from savanna.experiments.run_loop import Run
@@ -50,6 +49,7 @@ from savanna.experiments.runs import (
     read_csv,
 )
 from savanna.files import atomic_write_bytes
+from savanna.registry import make_game
 
 __all__ = ["add_parser", "demo_training", "plot_curve", "run", "run_training",
            "text_curve"]
@@ -199,7 +199,7 @@ def run(args, extra=None):
     else:
         config = PPOConfig.from_dict(settings)
         folder = run_training(config, runs_dir=args.runs_dir, progress=not args.no_progress,
-                              game=make_game(config.game, config.game_options))
+                              game=make_game(config.game, **config.game_options))
     print(text_curve(folder))
     return 0
 

@@ -135,8 +135,9 @@ class BatchPlay:
             if hasattr(self.opponent, "act"):
                 moves = self.opponent.act(self.game, sub, self._rng)
             else:
-                players = self.game.current_player(sub)
-                moves = self.opponent(self.game.observe(sub, players), self.game.legal_mask(sub))
+                api = self.game.unchecked  # the kernels' own states
+                players = api.current_player(sub)
+                moves = self.opponent(api.observe(sub, players), api.legal_mask(sub))
             moves = np.asarray(moves)
             if moves.size != len(idx) or not np.issubdtype(moves.dtype, np.integer):
                 raise ValueError(f"the opponent must return {len(idx)} integer actions (one per "

@@ -31,7 +31,7 @@ from savanna.codes import (
 )
 from savanna.errors import check_int, clip
 from savanna.rng import as_generator, make_streams
-from savanna.unchecked import Unchecked
+from savanna.unchecked import Unchecked, sample_outcomes
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "Row", "Seed", "States"]
 
@@ -173,12 +173,10 @@ class Game:
         ``game.apply_chance(s, game.sample_chance(s, rng))``."""
         generator = as_generator(rng)
         probs = self.chance_probs(s)
-        cumulative = probs.cumsum(axis=1)
-        if (cumulative[:, -1] <= 0).any():
-            i = int(np.flatnonzero(cumulative[:, -1] <= 0)[0])
-            raise ValueError(f"state {i} is not a chance node")
-        u = generator.random(len(probs)) * cumulative[:, -1]
-        return (cumulative <= u[:, None]).sum(axis=1)
+        total = probs.cumsum(axis=1)[:, -1]
+        if (total <= 0).any():
+            raise ValueError(f"state {int(np.flatnonzero(total <= 0)[0])} is not a chance node")
+        return sample_outcomes(probs, generator)
 
     def observe(self, s: States, player: ArrayLike) -> np.ndarray:
         """``uint8[n, *obs_shape]`` from ``player``'s seat (an int or one per state)."""

@@ -110,7 +110,10 @@ def _construct(name, options, also):
     if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
         raise ValueError(f"unknown setting {clip(unknown)}: not a {name} option "
                          f"({', '.join(params) or 'none'}){also}")
-    return cls(**options)
+    try:
+        return cls(**options)
+    except TypeError as err:  # a value of the wrong kind: one line, as for any bad input
+        raise ValueError(f"game {name!r}: {err}") from None
 
 
 def resolve_game(game, options):

@@ -48,6 +48,11 @@ class Unchecked:
         self.game.drivers.chance_probs_batch(s, probs)
         return probs[:, : self.game.max_chance_outcomes]
 
+    def sample_chance(self, s, rng):
+        """One outcome per chance node of ``s``, drawn from ``rng`` (a Generator) with the
+        outcome probabilities."""
+        return sample_outcomes(self.chance_probs(s), rng)
+
     def apply_chance(self, s, outcomes):
         """Apply one possible outcome per chance node of ``s`` (C-contiguous), in place."""
         self.game.drivers.apply_chance_batch(s, np.asarray(outcomes, np.int64))
@@ -79,3 +84,11 @@ class Unchecked:
         plies = np.zeros(len(s), np.int64)
         run(s, make_streams(rng, len(s)), totals, plies)
         return totals, plies
+
+
+def sample_outcomes(probs, rng):
+    """One outcome per row of ``probs`` (each of positive sum), drawn from ``rng``: the first
+    outcome whose cumulative probability passes a uniform draw scaled to the row's sum."""
+    cumulative = probs.cumsum(axis=1)
+    u = rng.random(len(probs)) * cumulative[:, -1]
+    return (cumulative <= u[:, None]).sum(axis=1)

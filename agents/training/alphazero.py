@@ -99,7 +99,7 @@ class SelfPlay:
         self.search = GumbelSearch(game, cfg.sims, cfg.max_considered, cfg.value_scale,
                                    cfg.maxvisit_init, cfg.gumbel_scale, cfg.rollout_weight,
                                    cfg.value_range, cfg.determinizations, cfg.expect_chance)
-        self.states = game.init(cfg.games, rng)
+        self.states = game.unchecked.init(cfg.games, rng)
         self.collected = np.zeros((cfg.games, game.num_players), np.float64)
         self.episode = np.arange(cfg.games, dtype=np.int64)
         self.next_episode = cfg.games
@@ -114,38 +114,38 @@ class SelfPlay:
     def play(self, moves=1):
         """Makes ``moves`` searched moves in every game; the finished games' positions."""
         evaluate = network_evaluator(self.net)
-        game = self.game
+        api = self.game.unchecked  # the states are the kernels' own: checked never
         for _ in range(moves):
-            players = game.current_player(self.states)
+            players = api.current_player(self.states)
             result = self.search.run(self.states, evaluate, self.rng, check=False)
             for key, value in zip(PENDING, (
-                    game.observe(self.states, players).reshape(len(players), -1),
-                    game.legal_mask(self.states), result.policy, players.astype(np.int64),
+                    api.observe(self.states, players).reshape(len(players), -1),
+                    api.legal_mask(self.states), result.policy, players.astype(np.int64),
                     self.episode.copy(), self.collected.copy(), result.values)):
                 self.pending[key].append(value)
-            self.collected += game.step_inplace(self.states, result.actions)
+            self.collected += api.step_inplace(self.states, result.actions)
             self._settle()
         return self._harvest()
 
     def _settle(self):
         """Samples chance outcomes and restarts ended games until every game is at a
         decision node; an ended game's returns are kept for its positions."""
-        game = self.game
+        api = self.game.unchecked
         while True:
-            players = game.current_player(self.states)
+            players = api.current_player(self.states)
             ended = np.flatnonzero(players == TERMINAL)
             chance = np.flatnonzero(players == CHANCE)
             if len(ended):
                 for g in ended:
                     self.finished[int(self.episode[g])] = self.collected[g].copy()
                 self.games_finished += len(ended)
-                self.states[ended] = game.init(len(ended), self.rng)
+                self.states[ended] = api.init(len(ended), self.rng)
                 self.collected[ended] = 0.0
                 self.episode[ended] = self.next_episode + np.arange(len(ended))
                 self.next_episode += len(ended)
             elif len(chance):
                 sub = self.states[chance]
-                game.apply_chance(sub, game.sample_chance(sub, self.rng))
+                api.apply_chance(sub, api.sample_chance(sub, self.rng))
                 self.states[chance] = sub
             else:
                 return

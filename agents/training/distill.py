@@ -44,7 +44,7 @@ import numpy as np
 
 from savanna.agents.play._mcts_kernels import NODE_DTYPE
 from savanna.agents.play.mcts import MCTSAgent, compiled_search
-from savanna.agents.settings import setting, settings_from_dict
+from savanna.agents.settings import MAX_GAMES, setting, settings_from_dict
 from savanna.agents.training import _distill_kernels
 from savanna.agents.training.dataset_parts import PartShape, digest, read_part
 from savanna.errors import clip, clip_path
@@ -67,7 +67,6 @@ __all__ = ["Dataset", "DistillConfig", "Teacher", "compiled_distill", "distill",
 FORMAT = "savanna-distill"
 VERSION = 2  # 2: dataset.json records each part's SHA-256
 META_FILE = "dataset.json"
-MAX_GAMES = 10_000_000
 MAX_META_BYTES = 1 << 24  # dataset.json: its settings and one checksum per part
 TEACHER_SETTINGS = ("sims", "c", "rollouts", "determinizations")
 MAX_TREE_BYTES = 4 << 30  # the teacher's trees of one part, allocated at once
@@ -245,7 +244,8 @@ def play_part(game, config, part):
     part): a dict of arrays, as saved (see the module docstring)."""
     n = part_games(config, part)
     rng = np.random.default_rng([config.seed, part])
-    states = game.init(n, rng)
+    api = game.unchecked  # the teacher's own states: checked never
+    states = api.init(n, rng)
     teacher = Teacher(game, config.teacher, n, make_streams(rng, n), rng)
     agents = movers(config)
     episodes = part * config.part_games + np.arange(n)
@@ -273,13 +273,13 @@ def play_part(game, config, part):
             "child_visits": visits[idx][kept].astype(np.int32),
             "child_q": q[idx][kept].astype(np.float32)})
         sub = states[idx]
-        collected[idx] += game.step_inplace(sub, chosen[idx])
+        collected[idx] += api.step_inplace(sub, chosen[idx])
         states[idx] = sub
         decisions[idx] += 1
         players = _settle(game, states, rng)
     out = {key: np.concatenate([r[key] for r in rows]) for key in rows[0]}
     out["game_returns"] = collected.astype(np.float32)
-    out["game_scores"] = game.scores(states) if game.kernels.scores_one is not None \
+    out["game_scores"] = api.scores(states) if game.kernels.scores_one is not None \
         else np.zeros((n, p), np.int64)
     out["game_decisions"] = decisions.astype(np.int32)
     return out
@@ -310,13 +310,14 @@ def played(game, config, agents, episodes, states, players, decisions, chosen, r
 def _settle(game, states, rng):
     """Plays the chance nodes (drawn from ``rng``) until every game is at a decision node or
     over; the players to move."""
+    api = game.unchecked
     while True:
-        players = game.current_player(states)
+        players = api.current_player(states)
         chance = np.flatnonzero(players == CHANCE)
         if not len(chance):
             return players
         sub = states[chance]
-        game.apply_chance(sub, game.sample_chance(sub, rng))
+        api.apply_chance(sub, api.sample_chance(sub, rng))
         states[chance] = sub
 
 

@@ -137,9 +137,9 @@ class Batches:
     def inputs(self, rows):
         """``(obs uint8[n, O], mask bool[n, A], policy target float32[n, A])``."""
         d, game = self.data, self.game
-        states = d.state[rows]
-        obs = game.observe(states, d.player[rows].astype(np.int64)).reshape(len(rows), -1)
-        return obs, game.legal_mask(states), visit_policy(d, rows, game.num_actions, self.prune)
+        states, api = d.state[rows], game.unchecked  # checked once, when the dataset was read
+        obs = api.observe(states, d.player[rows].astype(np.int64)).reshape(len(rows), -1)
+        return obs, api.legal_mask(states), visit_policy(d, rows, game.num_actions, self.prune)
 
 
 def visit_policy(data, rows, num_actions, prune=None):

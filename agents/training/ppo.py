@@ -312,7 +312,7 @@ class Trainer(Checkpoints):
             return np.zeros(self.config.envs_per_worker, np.float32)
         leads = []
         for _, play in self.groups:
-            scores = np.asarray(self.game.scores(play.states), np.float64)
+            scores = np.asarray(self.game.unchecked.scores(play.states), np.float64)
             rows = np.arange(play.n)
             own = scores[rows, play.seats]
             scores[rows, play.seats] = -np.inf

@@ -1,14 +1,18 @@
 """A batch is checked once per agent call (issue #22): the public entry checks what enters,
 and every state below it (the root, the search's own states, resampled ones) goes through
-``game.unchecked``. The test counts the calls to the single row checker, ``Game.check_states``
+``game.unchecked``; self-play and distillation, whose states their kernels made, check none
+(issue #35). The test counts the calls to the single row checker, ``Game.check_states``
 (``check_actions``, the other row checker, would mean a step through the checked API)."""
 import numpy as np
 import pytest
 
+from savanna.agents.models.az_config import AZConfig
 from savanna.agents.play.az_agent import AZAgent
 from savanna.agents.play.exact import solve
 from savanna.agents.play.greedy import GreedyAgent
 from savanna.agents.play.mcts import MCTSAgent
+from savanna.agents.training.alphazero import SelfPlay
+from savanna.agents.training.distill import DistillConfig, play_part
 from savanna.game import CHANCE, Game
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
@@ -70,6 +74,7 @@ def check_counts(checks, call):
 
 
 ONCE = {"check_states": 1, "check_actions": 0}
+NONE = {"check_states": 0, "check_actions": 0}
 TINY_GAMES = [lambda: Nim((1, 2, 2)), DiceRace, HighCard]  # each case, and cheap to compile
 
 
@@ -120,3 +125,20 @@ def test_az_act_checks_its_batch_once(game, checks):
     states = decision_nodes(game, 6)
     rng = np.random.default_rng(0)
     assert check_counts(checks, lambda: agent.act(game, states, rng)) == ONCE
+
+
+@pytest.mark.parametrize("make", TINY_GAMES)
+def test_selfplay_checks_none_of_its_own_states(make, checks):
+    """Starting games, searching, observing, stepping, chance and restarts: all on the states
+    its kernels made, through ``game.unchecked``."""
+    game = make()
+    config = AZConfig(games=4, sims=4, max_considered=2, hidden=(8,), determinizations=2)
+    rng = np.random.default_rng(0)
+    assert check_counts(checks, lambda: SelfPlay(game, config, rng).play(6)) == NONE
+
+
+@pytest.mark.parametrize("make", TINY_GAMES)
+def test_distillation_checks_none_of_its_own_states(make, checks):
+    game = make()
+    config = DistillConfig(game=game.name, games=4, part_games=4, teacher="mcts:sims=4")
+    assert check_counts(checks, lambda: play_part(game, config, 0)) == NONE
