@@ -1,8 +1,8 @@
-"""What the trainers' run folders share (``savanna.experiments.train_ppo`` for PPO,
-``savanna.experiments.train_az`` for AlphaZero), besides ``savanna.files.new_folder`` (a new folder
-for every run, never one that exists): an atomic ``config.json`` (a resumed run refuses one
-edited since), the CSV logs (read strictly, cut back to the checkpoint on resume), and Ctrl-C
-that asks the loop to stop at its next safe point. A run holds its folder
+"""What every run folder is made of (the run loop, ``savanna.experiments.run_loop``, writes
+them for ``savanna train ppo`` and ``savanna train az``), besides ``savanna.files.new_folder``
+(a new folder for every run, never one that exists): an atomic ``config.json`` (a resumed run
+refuses one edited since), the CSV logs (read strictly, cut back to the checkpoint on resume),
+and Ctrl-C that asks the loop to stop at its next safe point. A run holds its folder
 (``savanna.files.claimed``) while it trains, so a second ``--resume`` of it is refused."""
 import csv
 import io

@@ -103,12 +103,13 @@ def make_game(name, **options):
 
 def _construct(name, options, also):
     """``game_class(name)(**options)`` after checking that the game takes every option; the
-    error names them (``also``: where else an unknown keyword might have been meant)."""
+    error names the game and its options (``also``: where else an unknown keyword might have
+    been meant)."""
     cls = game_class(name)
     params = inspect.signature(cls).parameters
     unknown = sorted(set(options) - set(params))
     if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
-        raise ValueError(f"unknown setting {clip(unknown)}: not a {name} option "
+        raise ValueError(f"game {name!r}: unknown setting {clip(unknown)}: not a {name} option "
                          f"({', '.join(params) or 'none'}){also}")
     try:
         return cls(**options)
