@@ -114,7 +114,7 @@ class SelfPlay:
     def play(self, moves=1):
         """Makes ``moves`` searched moves in every game; the finished games' positions."""
         evaluate = network_evaluator(self.net)
-        api = self.game.unchecked  # the states are the kernels' own: checked never
+        api = self.game.unchecked  # the kernels' own states: never checked
         for _ in range(moves):
             players = api.current_player(self.states)
             result = self.search.run(self.states, evaluate, self.rng, check=False)

@@ -244,7 +244,7 @@ def play_part(game, config, part):
     part): a dict of arrays, as saved (see the module docstring)."""
     n = part_games(config, part)
     rng = np.random.default_rng([config.seed, part])
-    api = game.unchecked  # the teacher's own states: checked never
+    api = game.unchecked  # the teacher's own states: never checked
     states = api.init(n, rng)
     teacher = Teacher(game, config.teacher, n, make_streams(rng, n), rng)
     agents = movers(config)

@@ -144,11 +144,11 @@ class SnapshotOpponent:
 class Trainer(Checkpoints):
     """State and steps of one PPO run (see the module docstring), in the shape of every
     trainer (``savanna.agents.training.trainer.Trainer``: ``step``, ``count``, ``save``,
-    ``load``, ``agent``). ``game`` overrides the
-    config's game name with an instance (e.g. a test game that is not registered; with
-    ``workers > 1`` it must pickle). With ``config.workers > 1`` this trainer is worker 0 and
-    starts the others (``savanna.agents.training.data_parallel``; ``close()`` stops them); ``rank``
-    and ``mean`` are what those are built with."""
+    ``load``, ``agent``). ``game`` overrides the config's game name with an instance (e.g. a
+    test game that is not registered; with ``workers > 1`` it must pickle). With
+    ``config.workers > 1`` this trainer is worker 0 and starts the others
+    (``savanna.agents.training.data_parallel``; ``close()`` stops them); ``rank`` and ``mean``
+    are what those are built with."""
 
     UNIT = "step"  # a learner decision
     FILES = CHECKPOINT
