@@ -24,11 +24,13 @@ from savanna.experiments.runs import (
     METRICS_FILE,
     RunLog,
     Stop,
+    check_run_files,
+    check_settings_file,
     checkpoint_file,
     eval_records_file,
     save_config,
 )
-from savanna.files import new_folder
+from savanna.files import claimed, new_folder
 from savanna.records import write_records
 
 __all__ = ["Run", "evaluate"]
@@ -118,20 +120,37 @@ class Run:
         trainer (``load``, or ``new_trainer``)."""
         if resume is not None:
             checkpoint = checkpoint_file(resume)
-            overrides = {} if config is None else {
-                self.resumable: getattr(config, self.resumable)}
-            trainer, extra = self.trainer_class().load(checkpoint, game, **options,
-                                                       **overrides)
             folder = checkpoint.parent
-            log = RunLog(folder, resume_step=trainer.count)
-            write(f"resuming {folder} at {trainer.UNIT} {trainer.count:,}")
-        else:
-            trainer = self.new_trainer(config, game, write, **options)
+            with claimed(folder, "run folder"):
+                check_run_files(folder)
+                overrides = {} if config is None else {
+                    self.resumable: getattr(config, self.resumable)}
+                trainer, extra = self.trainer_class().load(checkpoint, game, **options,
+                                                           **overrides)
+                try:
+                    check_settings_file(folder, trainer.config.to_dict(),
+                                        resumable=(self.resumable,))
+                    log = RunLog(folder, resume_step=trainer.count)
+                except BaseException:
+                    trainer.close()
+                    raise
+                write(f"resuming {folder} at {trainer.UNIT} {trainer.count:,}")
+                return self._run(trainer, folder, log, extra, write, progress, stop_after)
+        trainer = self.new_trainer(config, game, write, **options)
+        try:
             folder = new_folder(runs_dir, f"{trainer.game.name}-{self.name}-{config.seed}")
+        except BaseException:
+            trainer.close()
+            raise
+        with claimed(folder, "run folder"):
             extra = {"seconds": 0.0, "next_eval": 0, "best_score": -1.0, "last_eval": {},
                      "next_checkpoint": self.schedule(config)[2]}
-            log = RunLog(folder)
             write(f"training {self.title} on {trainer.game.name}: {folder}")
+            return self._run(trainer, folder, RunLog(folder), extra, write, progress,
+                             stop_after)
+
+    def _run(self, trainer, folder, log, extra, write, progress, stop_after):
+        """The run in its claimed ``folder``: the loop, then what is said at the end."""
         save_config(folder, trainer.config, trainer.game)
         try:
             stopped = self._loop(trainer, folder, log, extra, write, progress, stop_after)
