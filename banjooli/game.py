@@ -247,6 +247,13 @@ class BanjooliGame(Game):
                              f"got {outcome!r}")
         return spec.FACES[outcome]
 
+    def string_to_outcome(self, text):
+        """The chance outcome named ``text`` (a die face, ``R B G Y P W``): the inverse of
+        ``outcome_to_string``."""
+        if len(text) != 1 or text not in spec.FACES:
+            raise ValueError(f"a die face must be one of {', '.join(spec.FACES)}, got {text!r}")
+        return spec.FACES.index(text)
+
     # ----- scores, hidden information, pictures ---------------------------------------------
     def _resample_hidden(self, s, player, rng):
         """The copies ``s`` made consistent with what ``player`` knows: the other seats' cards are

@@ -104,6 +104,15 @@ def test_action_names_round_trip():
         notation.parse_action("fly R")
 
 
+def test_die_faces_name_the_chance_outcomes_both_ways():
+    game = BanjooliGame()
+    names = [game.outcome_to_string(o) for o in range(game.max_chance_outcomes)]
+    assert names == list("RBGYPW")
+    assert [game.string_to_outcome(n) for n in names] == list(range(game.max_chance_outcomes))
+    with pytest.raises(ValueError, match="one of R, B, G, Y, P, W, got 'RB'"):
+        game.string_to_outcome("RB")
+
+
 def test_string_to_action_lists_the_legal_ones():
     text = position("b3,b4,b1n,a2n,c2n", dice="RYYYYY")
     game = game_of(text)
