@@ -43,18 +43,6 @@ HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, 'hin
 HINT_MOVES = 5  # the most visited moves a hint lists
 
 
-def play_human(game, agent, seat, rng, read=None, write=print):
-    """Play one game with a human at ``seat`` and ``agent`` in every other seat.
-
-    ``read(prompt) -> str`` and ``write(text)`` talk to the human (``input``/``print`` by
-    default). Returns the final per-player returns, or None if the human quit.
-    """
-    if not 0 <= seat < game.num_players:
-        raise ValueError(f"seat must be in 0..{game.num_players - 1} for {game.name}, got {seat}")
-    seats = [None if p == seat else agent for p in range(game.num_players)]
-    return play_seats(game, seats, rng, read, write)
-
-
 def play_seats(game, seats, rng, read=None, write=print, start=None, log=None, hint=None):
     """Play one game with ``seats[p]`` an agent, or None for a human at this terminal.
 
