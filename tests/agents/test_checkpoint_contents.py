@@ -148,7 +148,8 @@ def test_a_network_of_the_same_game_with_other_options_is_refused(trainer):
     _, path, load, _, spec = trainer
     other = Nim((1, 3, 4))
     assert other.obs_shape == NIM.obs_shape and other.num_actions == NIM.num_actions
-    _refused(load, path, r"trained on nim \{'heaps': \[2, 3, 4\]\}", game=other)
+    _refused(load, path, r"trained on nim with other options: heaps=\[2, 3, 4\] "
+                         r"\(here: \[1, 3, 4\]\)", game=other)
     load(path, game=Nim((2, 3, 4)))
-    with pytest.raises(ValueError, match=r"\{'heaps': \[1, 3, 4\]\}"):
+    with pytest.raises(ValueError, match=r"heaps=\[2, 3, 4\] \(here: \[1, 3, 4\]\)"):
         make_agent(spec.format(path)).act(other, other.init(1), np.random.default_rng(0))
