@@ -9,8 +9,7 @@ same rules, checked against OpenSpiel's in tests/connect_four):
   C++ game per call; OpenSpiel's C++ ``RandomRolloutEvaluator`` has no Python entry point to
   call alone); games/s.
 * **MCTS**: our UCT (``savanna.agents.play.mcts.MCTSAgent``) against OpenSpiel's C++ ``MCTSBot`` on
-its
-  own ``connect_four``, from the empty board, at equal simulations (one random rollout per new
+  its own ``connect_four``, from the empty board, at equal simulations (one random rollout per new
   leaf, ``c = 1.4``, no solver), in simulations/s; then **strength**: ``STRENGTH_GAMES`` games,
   seats alternating, each side spending the same wall time per move on average (see
   ``c4_strength``), in % of games won by Savanna (draws count neither way).

@@ -1,7 +1,7 @@
 """The web application of ``savanna serve``: the page and its JSON API, on Starlette.
 
 Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}``, and the server
-goes on answering):
+goes on answering)::
 
     GET  /                         the page (static/board.html, board.js, board.css)
     GET  /api/info                 games and their options, agents, limits, served folders

@@ -4,9 +4,8 @@
 2. MCTS against random and against greedy: small seeded matches with a progress bar and
    their result tables (skipped with a note if MCTS is not available).
 3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
-4. A short PPO run on Zèbres (about a minute, ``savanna.experiments.train_ppo.demo_training``) and
-its
-   learning curve in text.
+4. A short PPO run on Zèbres (about a minute,
+   ``savanna.experiments.train_ppo.demo_training``) and its learning curve in text.
 5. The shipped Zèbres AlphaZero baseline (``az:baseline``, 100 simulations) against
    ``mcts:sims=300`` for a few games, with each side's time per move (skipped with a note if
    no baseline is shipped).
