@@ -435,7 +435,7 @@ def apply_chance_one(s, i, outcome):
             _swap(r, c, outcome)
         else:
             r.scared |= np.uint8(1 << c)
-        _end_move(r, None)
+        _end_move(r, np.empty(0, np.float32))  # no arrival at a roll: no returns to write
         return
     for d in range(6):
         if r.dice[d] < 0:
@@ -699,7 +699,7 @@ def _end_turn(r, rewards):
         r.frenzy[c] = 0
     if r.narrived == 3:
         r.phase = END
-        if rewards is not None:
+        if rewards.shape[0] > 0:
             _returns(r, rewards)
         return
     r.turn += 1

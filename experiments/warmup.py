@@ -21,6 +21,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from savanna import compile_ahead
 from savanna.compile_log import CompileLog
 from savanna.experiments.arguments import count
 from savanna.registry import GAMES, game_class
@@ -46,6 +47,7 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Compile every game's kernels and its MCTS search into numba's cache."""
+    os.environ[compile_ahead.SWITCH] = "0"  # every core compiles a game already: no helpers
     # one compiled copy serves every option and player count; the longest first, so that no
     # core is left alone with the last one (Banjooli took 113 s here, connect four 47 s)
     names = sorted(GAMES, key=compile_cost, reverse=True)

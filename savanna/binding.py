@@ -47,11 +47,12 @@ import numpy as np
 from numba import njit, types
 from numba.core.dispatcher import Dispatcher
 
-from savanna import compile_log
+from savanna import compile_ahead, compile_log
 
 _LOCK = threading.Lock()  # one thread loads a generated module; the others wait for it
 _BOUND: dict = {}  # (template, game class, A, C, extra values) -> (kernels, module), this process
 compile_log.install_notice()  # the first compilation of a process says so, in one line
+compile_ahead.install()  # and another core compiles the kernels it will reach late
 
 
 # ----- the free names a template may use (stubs: documentation, never called) ---------------
@@ -156,6 +157,7 @@ def compiled(game: Any, template: ModuleType, extra: dict) -> ModuleType:
         bindings.setdefault("valid_one", always_valid)
         bindings.update(A=game.num_actions, C=max(1, game.max_chance_outcomes), **extra)
         module = specialize(template, bindings, game.name)
+        compile_ahead.GAME_CLASSES[game.name] = f"{type(game).__module__}:{type(game).__qualname__}"
         _BOUND[key] = game.kernels, module
     return module
 

@@ -26,7 +26,7 @@ __all__ = ["CompileLog", "install_notice", "kernel_name"]
 
 # Roughly what a first call compiles on a 2-core machine with a fresh cache; the notice quotes
 # it (benchmarks/RESULTS.md, "Compile time", has the figures by game and entry point).
-TYPICAL = "5-25 s"
+TYPICAL = "3-20 s"
 
 
 # generated module -> its label, "<template>[<game>]" (savanna.binding fills it as it loads one)
