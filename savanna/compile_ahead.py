@@ -32,17 +32,13 @@ __all__ = ["AHEAD", "compile_kernels", "install", "kernel_arguments"]
 
 SWITCH = "SAVANNA_COMPILE_AHEAD"  # "0": never start a helper
 
-# The kernels a first call reaches late, by the loop that starts its compilation, first
-# needed last (the order numba compiles them in, traced in benchmarks/RESULTS.md, "compile
-# time"): the env steps through reset, step and chance before it reaches the legal moves and
+# The kernels a first call reaches late, by the loop that starts its compilation, in the
+# order the helper compiles them (numba's order is traced in benchmarks/RESULTS.md, "compile
+# time"): an env steps through reset, step and chance before it reaches the legal moves and
 # the observation; a game's checked calls (init, then step) check states, legal moves and
 # chance before they reach step_one and the scores, which a match needs after them.
-AHEAD = {
-    "env_step_batch": ("legal_actions_one", "observe_one", "apply_chance_one",
-                       "chance_probs_one"),
-    "vector_step_batch": ("legal_actions_one", "observe_one", "apply_chance_one",
-                          "chance_probs_one"),
-}
+_ENV_LATE = ("legal_actions_one", "observe_one", "apply_chance_one", "chance_probs_one")
+AHEAD = {"env_step_batch": _ENV_LATE, "vector_step_batch": _ENV_LATE}
 AHEAD_OTHERWISE = ("step_one", "scores_one", "observe_one")
 
 GAME_CLASSES: dict = {}  # game name -> "module:Class" (savanna.binding notes each it binds)

@@ -155,13 +155,7 @@ def _search_mcts(game, row, agent, rng):
         done += int(tree.nodes[0]["visits"])
         lines.append((mine, {int(tree.nodes["action"][k]): principal_variation(
             game, tree.nodes, tree.states, k) for k in kids if tree.nodes["visits"][k]}))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        action_values = returns / visits[:, None]
-    action_values[visits == 0] = np.nan
-    best = int(np.argmax(visits))
-    pv = []
-    if visits[best]:
-        pv = [game.action_to_string(row, best), *max(lines, key=lambda x: x[0][best])[1][best]]
+    action_values, pv = _summary(game, row, visits, returns, lines, lambda line: line)
     return visits, action_values, priors / len(lines), value_sum / max(done, 1), pv
 
 
@@ -189,16 +183,24 @@ def _search_az(game, row, agent, rng):
         priors[nodes["action"][kids]] += nodes["prior"][kids]
         returns += np.nan_to_num(search.action_values(tree)) * mine[:, None]
         lines.append((mine, dict(zip(nodes["action"][kids].tolist(), kids.tolist()))))
+    action_values, pv = _summary(
+        game, row, visits, returns, lines,
+        lambda kid: principal_variation(game, nodes, search.pool.states, kid))
+    return visits, action_values, priors / search.trees, result.values[0], pv
+
+
+def _summary(game, row, visits, returns, lines, follow):
+    """The action values (summed returns over visits, NaN where unvisited) and the principal
+    variation: the most visited move, then ``follow`` of what the tree that visited it most
+    holds for it (``lines``: per tree, its root visits and ``{action: what follow takes}``)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         action_values = returns / visits[:, None]
     action_values[visits == 0] = np.nan
     best = int(np.argmax(visits))
-    pv = []
-    if visits[best]:
-        kid = max(lines, key=lambda line: line[0][best])[1][best]
-        pv = [game.action_to_string(row, best),
-              *principal_variation(game, nodes, search.pool.states, kid)]
-    return visits, action_values, priors / search.trees, result.values[0], pv
+    if not visits[best]:
+        return action_values, []
+    after = max(lines, key=lambda line: line[0][best])[1][best]
+    return action_values, [game.action_to_string(row, best), *follow(after)]
 
 
 def _children(nodes, node):
