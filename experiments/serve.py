@@ -51,11 +51,11 @@ def run(args, extra=None):
     try:
         import uvicorn
 
-        from savanna.experiments.board_server import create_app
+        from savanna.experiments.board.server import create_app
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
                          "install 'savanna-games[web]'") from None
-    from savanna.experiments.board_play import Limits
+    from savanna.experiments.board.tables import Limits
 
     if not 0 < args.max_seconds <= 3600:
         raise ValueError(f"--max-seconds must be in (0, 3600], got {args.max_seconds:g}")

@@ -17,10 +17,11 @@ from savanna.agents import make_agent, tournament
 from savanna.agents.arena.ladder import Ladder
 from savanna.agents.play.analysis import analyse
 from savanna.agents.play.az_agent import baseline_path
-from savanna.experiments import board_analysis, board_play
-from savanna.experiments.board_analysis import AnalysisJob
-from savanna.experiments.board_play import BadRequest, Limits, confined
-from savanna.experiments.board_server import create_app
+from savanna.experiments.board import analysis as board_analysis
+from savanna.experiments.board import tables as board_play
+from savanna.experiments.board.analysis import AnalysisJob
+from savanna.experiments.board.tables import BadRequest, Limits, confined
+from savanna.experiments.board.server import create_app
 from savanna.records import read_record, write_records
 
 

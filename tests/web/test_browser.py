@@ -22,8 +22,8 @@ from playwright.sync_api import sync_playwright
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
-from savanna.experiments.board_play import Limits
-from savanna.experiments.board_server import create_app
+from savanna.experiments.board.tables import Limits
+from savanna.experiments.board.server import create_app
 from savanna.records import read_record
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -8,7 +8,7 @@ ends with the last round finished. The result is the analysis' JSON with, for ev
 it sits on the board (``Game.move_spots``) for the heat map.
 
 >>> from savanna import make_game
->>> from savanna.experiments.board_play import Limits
+>>> from savanna.experiments.board.tables import Limits
 >>> game = make_game("zebres")
 >>> job = AnalysisJob(game, game.from_text("z...../..G.../....../.l..../...... g 21 - move"),
 ...                   "mcts:sims=400", Limits(), seed=0)
@@ -23,7 +23,7 @@ import numpy as np
 
 from savanna.agents.play.analysis import analyse
 from savanna.errors import clip
-from savanna.experiments.board_play import BadRequest, check_agent
+from savanna.experiments.board.tables import BadRequest, check_agent
 
 __all__ = ["AnalysisJob"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from savanna.agents.arena.ladder import Ladder
 from savanna.errors import clip
-from savanna.experiments.board_play import BadRequest, confined, outcome_name, view_picture
+from savanna.experiments.board.tables import BadRequest, confined, outcome_name, view_picture
 from savanna.files import parse_json, read_text
 from savanna.records import read_records
 

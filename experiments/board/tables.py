@@ -1,8 +1,8 @@
 """The games ``savanna serve`` plays: seats (humans and agents), moves, chance, undo, what each
-seat may see, and the record written when a game ends. No HTTP here (``board_server`` is the
+seat may see, and the record written when a game ends. No HTTP here (``board.server`` is the
 web side), so that the rules of a table are tested without a server.
 
->>> from savanna.experiments.board_play import Limits, Table
+>>> from savanna.experiments.board.tables import Limits, Table
 >>> table = Table.new("zebres", {}, ["human", "random"], seed=0, limits=Limits())
 >>> view = table.view(0)                 # the board as seat 0 sees it, and its legal moves
 >>> table.move(0, view["moves"][0]["action"], view["version"])

@@ -39,9 +39,9 @@ from starlette.staticfiles import StaticFiles
 from savanna.agents import AGENTS
 from savanna.errors import clip, is_int
 from savanna.experiments.arguments import option_names
-from savanna.experiments.board_analysis import AnalysisJob
-from savanna.experiments.board_files import Replays, list_files, read_table
-from savanna.experiments.board_play import BadRequest, Table, parse_options
+from savanna.experiments.board.analysis import AnalysisJob
+from savanna.experiments.board.files import Replays, list_files, read_table
+from savanna.experiments.board.tables import BadRequest, Table, parse_options
 from savanna.numbers import parse_int
 from savanna.registry import GAMES
 
@@ -56,7 +56,7 @@ PLAYED = tuple(name for name in GAMES if name != "connect_four")
 
 
 def create_app(limits, workers=2):
-    """The Starlette application for ``limits`` (``board_play.Limits``), with ``workers``
+    """The Starlette application for ``limits`` (``board.tables.Limits``), with ``workers``
     threads for searches."""
     tables, jobs, locks = {}, {}, {}
     replays = Replays(limits.folders)
