@@ -131,7 +131,8 @@ def locked(path, waiting=None):
 def claimed(folder, what="folder"):
     """Hold ``folder`` (created if missing) for this process alone while the block runs: an
     exclusive ``flock`` on its ``CLAIM_FILE``, which records this process's pid and host. A
-    folder another process holds is a one-line ValueError naming that process; the kernel
+    folder another process holds, or one this process cannot write in (read-only,
+    ``chattr +i``), is a one-line ValueError, before any work is done for it; the kernel
     releases the claim when its holder ends, however it ends. The file stays (removing it
     would let a third process claim a new file while a second still holds the old one)."""
     folder = Path(folder)
@@ -151,6 +152,7 @@ def claimed(folder, what="folder"):
                              "give another folder") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
+        _check_writable(folder, what)  # an immutable folder lets its claim file be opened
         yield folder
     finally:
         os.close(fd)  # releases the claim

@@ -80,8 +80,8 @@ def register_game(name, entry_point, *, players=(2, 2), options=None, configs=({
 def load_entry(table, name, kind):
     """Import what ``table[name]`` names as ``"module:attr"``; a ValueError listing the known
     names when ``name`` is unknown. ``kind`` ("game", "agent") words the messages."""
-    if name not in table:
-        raise ValueError(f"unknown {kind} {name!r}; available: {', '.join(sorted(table))}")
+    if not isinstance(name, str) or name not in table:  # a list from a JSON file is no name
+        raise ValueError(f"unknown {kind} {clip(name)}; available: {', '.join(sorted(table))}")
     module, attr = table[name].split(":")
     try:
         return getattr(importlib.import_module(module), attr)

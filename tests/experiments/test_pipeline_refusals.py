@@ -1,9 +1,11 @@
 """The research pipeline refuses what it should (issue 34's reproductions): ``distill``, ``fit``,
 ``az:`` model files, ``train az --init/--resume`` and ``analyse`` end every bad input with exit
 status 2 (or a ValueError) and one line naming what was wrong, before anything is written."""
+import contextlib
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,7 @@ def cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "extra.json").write_text(json.dumps({"game": "zebres", "frobnicate": 1}))
     (tmp_path / "wide.json").write_text(json.dumps({"hidden": [4096] * 600}))
+    (tmp_path / "listed.json").write_text(json.dumps({"game": ["zebres"]}))
     os.mkfifo(tmp_path / "fifo.pt")
     data = tmp_path / "data"
     data.mkdir()
@@ -45,6 +48,7 @@ TABLE = [
      "needs trees of"),
     (["distill", "--config", "extra.json", "--out", "new"],
      "unknown distill settings ['frobnicate']"),
+    (["distill", "--config", "listed.json", "--out", "new"], "unknown game ['zebres']"),
     (["distill", "--resume", "data"], "unknown distill settings ['frobnicate']"),
     (["distill", "--resume", "data", "--games", "5"],
      "--resume continues a run with its own settings; none may be given, got --games"),
@@ -184,3 +188,54 @@ def test_analysis_with_several_determinizations_counts_every_tree(tmp_path):
     assert result.simulations == sum(r["visits"] for r in result.rows) == 64
     assert result.pv[0] == result.rows[0]["move"]
     assert np.isclose(sum(r["prior"] for r in result.rows), 1.0, atol=1e-5)
+
+
+# ----- a folder that cannot be written -------------------------------------------------------
+@contextlib.contextmanager
+def unwritable(folder):
+    """``folder`` made unwritable for this process while the block runs: ``chattr +i`` when
+    running as root (root writes through permissions), else read-only permissions."""
+    if os.geteuid() == 0:
+        if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+            pytest.skip("root, and chattr +i does not work here")
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+    else:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+
+
+def test_distill_resume_into_a_folder_it_cannot_write_is_one_line_exit_2(tmp_path, capsys):
+    folder = tmp_path / "data"
+    assert main(["distill", "zebres", "--teacher", "mcts:sims=4", "--games", "2",
+                 "--part-games", "1", "--out", str(folder), "--no-progress"]) == 0
+    meta = json.loads((folder / "dataset.json").read_text())
+    part_file(folder, 1).unlink()  # a stopped run: one part to write
+    del meta["parts"][part_file(folder, 1).name]
+    (folder / "dataset.json").write_text(json.dumps(meta))
+    capsys.readouterr()
+    before = tree(folder)
+    with unwritable(folder):
+        assert main(["distill", "--resume", str(folder), "--no-progress"]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "cannot write in dataset folder" in err, err
+    assert tree(folder) == before
+
+
+def test_train_az_resume_into_a_folder_it_cannot_write_is_one_line_exit_2(tmp_path, capsys):
+    config = AZConfig(game="zebres", games=2, sims=2, hidden=(8,), batch_size=8,
+                      replay_window=64, eval_games=2, eval_sims=2, ladder=("random",),
+                      log_every=1)
+    folder = run_training(config, runs_dir=tmp_path, stop_after=1, write=lambda *_: None)
+    capsys.readouterr()  # a first compile's message
+    before = tree(folder)
+    with unwritable(folder):
+        assert main(["train", "az", "--resume", str(folder)]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "cannot write in run folder" in err, err
+    assert tree(folder) == before
