@@ -92,7 +92,9 @@ def load_sealed(path, format, version, kind):
             raise ValueError(f"{name} is {info.st_size} bytes, more than any {kind} "
                              f"checkpoint (at most {MAX_FILE_BYTES})")
         with open(path, "rb") as f:
-            blob = read_at_most(f, MAX_FILE_BYTES + 1)
+            blob = f.read(len(MAGIC))  # the header first: another file is refused unread
+            if blob == MAGIC:
+                blob += read_at_most(f, MAX_FILE_BYTES + 1 - len(MAGIC))
         if len(blob) > MAX_FILE_BYTES:
             raise ValueError(f"{name} grew past {MAX_FILE_BYTES} bytes while it was read")
     except FileNotFoundError:

@@ -1,33 +1,49 @@
-"""Analyses for ``savanna serve``: a search agent's view of one position, computed off the event
-loop in rounds of growing simulations (an eighth, a quarter, a half, all), so that a long one
-shows its progress (each finished round is a result) and can be cancelled between rounds.
+"""Analyses for ``savanna serve``: a search agent's view of one position, searched in a worker
+process (``board.workers``) in rounds of growing simulations (an eighth, a quarter, a half,
+all), so that a long one shows its progress (each finished round is a result).
 
-Each round is ``savanna.agents.play.analysis.analyse`` with the agent's ``sims`` set for the round;
-a round starts only while the time allowed (``Limits.max_seconds``) is not spent, and the job
-ends with the last round finished. The result is the analysis' JSON with, for every move, where
-it sits on the board (``Game.move_spots``) for the heat map.
+Each round is ``savanna.agents.play.analysis.analyse`` with the agent's ``sims`` set for the
+round. The job has ``Limits.max_seconds`` in all, waiting for a worker included: a round still
+searching then is stopped (its worker process killed) and the job ends with the rounds it
+finished; Cancel stops it the same way at once. The result is the analysis' JSON with, for
+every move, where it sits on the board (``Game.move_spots``) for the heat map.
 
+>>> import asyncio
 >>> from savanna import make_game
 >>> from savanna.experiments.board.tables import Limits
+>>> from savanna.experiments.board.workers import SearchPool
 >>> game = make_game("zebres")
 >>> job = AnalysisJob(game, game.from_text("z...../..G.../....../.l..../...... g 21 - move"),
 ...                   "mcts:sims=400", Limits(), seed=0)
->>> job.run()            # on a worker thread in the server
+>>> asyncio.run(job.run(SearchPool(1)))     # the server starts it as a task
 >>> job.status()["result"]["moves"][0]["move"]
 'impala +...'
 """
-import threading
+import asyncio
 import time
 
 import numpy as np
 
 from savanna.agents.play.analysis import analyse
 from savanna.errors import clip
+from savanna.experiments.board import workers
 from savanna.experiments.board.tables import BadRequest, check_agent
+from savanna.experiments.board.workers import SearchError
 
-__all__ = ["AnalysisJob"]
+__all__ = ["AnalysisJob", "analyse_round"]
 
 ROUNDS = (8, 4, 2, 1)  # each round searches sims / k
+
+
+def analyse_round(game, spec, sims, row, seed):
+    """In a worker: the analysis of ``row`` by agent ``spec`` searching ``sims`` simulations,
+    as JSON."""
+    agent = workers.agent(spec)
+    kept, agent.sims = agent.sims, sims  # the worker keeps the agent for other searches
+    try:
+        return analyse(game, row, agent, np.random.default_rng(seed)).to_json()
+    finally:
+        agent.sims = kept
 
 
 class AnalysisJob:
@@ -37,9 +53,9 @@ class AnalysisJob:
 
     def __init__(self, game, row, spec, limits, seed=0, hide_position=False):
         self.game, self.row, self.limits = game, game.check_row(row).copy(), limits
-        self.agent = check_agent(spec, limits)
-        self.sims = getattr(self.agent, "sims", None)
-        if not isinstance(self.sims, int) or getattr(self.agent, "time_budget", None):
+        self.agent = check_agent(spec, limits)  # reads a checkpoint: built off the event loop
+        self.sims = self.agent.sims
+        if not isinstance(self.sims, int) or self.agent.time_budget:
             raise BadRequest(f"analysis needs a search agent (mcts, ppo-mcts or az) with a "
                              f"number of simulations, got {clip(spec)}")
         self.spec, self.seed, self.hide_position = spec, seed, hide_position
@@ -51,31 +67,35 @@ class AnalysisJob:
             raise BadRequest("the position is at the end of the game or at a chance node: "
                              "analysis needs a player to move")
         self.spots = game.move_spots(self.row)
-        self.cancelled = threading.Event()
+        self.cancelled, self.task = False, None
         self.done, self.error, self.result, self.rounds = False, None, None, 0
         self.started = time.monotonic()
 
-    def run(self):
+    def start(self, pool):
+        """Run the job as a task of the running event loop, its rounds in ``pool``."""
+        self.task = asyncio.get_running_loop().create_task(self.run(pool))
+
+    async def run(self, pool):
         """Search the rounds in turn until the last, a cancel, or the time runs out."""
         try:
             for k in ROUNDS:
-                if self.cancelled.is_set() or self._spent():
+                left = self.limits.max_seconds - (time.monotonic() - self.started)
+                if self.cancelled or (self.rounds and left <= 0):
                     break
-                self.agent.sims = max(1, self.sims // k)
-                found = analyse(self.game, self.row, self.agent,
-                                np.random.default_rng(self.seed))
+                found = await pool.run(analyse_round, self.game, self.agent.spec,
+                                       max(1, self.sims // k), self.row, self.seed,
+                                       seconds=max(left, 0.0))
                 self.result = self._json(found)
                 self.rounds += 1
-        except ValueError as err:
-            self.error = str(err)
+        except SearchError as err:
+            if not (err.status == 503 and self.rounds):  # out of time after a round: done
+                self.error = str(err)
+        except asyncio.CancelledError:
+            pass  # cancel(): the worker was stopped, the rounds found so far stay
         finally:
             self.done = True
 
-    def _spent(self):
-        return self.rounds and time.monotonic() - self.started > self.limits.max_seconds
-
-    def _json(self, found):
-        data = found.to_json()
+    def _json(self, data):
         if self.hide_position:
             data["position"] = None
         for move in data["moves"]:
@@ -83,10 +103,13 @@ class AnalysisJob:
         return data
 
     def cancel(self):
-        self.cancelled.set()
+        """Stop the job now: its round's worker process is killed, which frees its core."""
+        self.cancelled = True
+        if self.task is not None:
+            self.task.cancel()
 
     def status(self):
         """Progress and the latest result: ``rounds`` finished of ``len(ROUNDS)``."""
-        return {"done": self.done, "cancelled": self.cancelled.is_set(), "error": self.error,
+        return {"done": self.done, "cancelled": self.cancelled, "error": self.error,
                 "rounds": self.rounds, "of": len(ROUNDS), "sims": self.sims,
                 "seconds": round(time.monotonic() - self.started, 3), "result": self.result}

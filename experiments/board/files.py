@@ -3,16 +3,18 @@ files (a match's, a tournament's, a training evaluation's, a played game's ``*.j
 files (``savanna ladder``'s JSON) and tournament results (``tournament.json``).
 
 A file is named in requests by its path relative to one of the folders; ``resolve`` refuses
-anything that leads outside them (``..``, an absolute path elsewhere, a link out).
-``Replays`` keeps the latest files' records and replayed states (a record is replayed and
-checked once, then its positions are served from memory).
+anything that leads outside them (``..``, an absolute path elsewhere, a link out, a hidden
+folder) with the same answer as a missing file. Every read runs on a worker thread, after the
+file's size is checked from ``stat`` (a larger file is refused unread); what is parsed is
+kept and shared by concurrent requests (``board.cache``) while the file is unchanged: a
+records file's records, each game replayed once, a ladder or a tournament.
 """
-import functools
 import os
 from pathlib import Path
 
 from savanna.agents.arena.ladder import Ladder
 from savanna.errors import clip
+from savanna.experiments.board.cache import SharedCache, stamp_of
 from savanna.experiments.board.tables import BadRequest, confined, outcome_name, view_picture
 from savanna.files import parse_json, read_text
 from savanna.records import read_records
@@ -20,7 +22,10 @@ from savanna.records import read_records
 __all__ = ["Replays", "list_files", "read_table", "resolve"]
 
 MAX_LISTED = 2000          # files listed from the folders, at most
-MAX_TABLE_BYTES = 2**26
+MAX_RECORDS_BYTES = 2**26  # a records file the board opens (savanna replay reads larger ones)
+MAX_TABLE_BYTES = 2**26    # a ladder or a tournament file
+REPLAY_WEIGHT = 2**16      # what a replayed game counts for in the cache (its states)
+_PARSED = SharedCache(budget=2**28)  # parsed files, by path, modification time and size
 
 
 def resolve(text, folders):
@@ -29,6 +34,22 @@ def resolve(text, folders):
     if not isinstance(text, str) or not text or len(text) > 4096 or "\0" in text:
         raise BadRequest(f"file must be a path relative to a served folder, got {clip(text)}")
     return confined(text, folders, "file")
+
+
+def opened(text, folders, most, what):
+    """``(path, key)`` of the file ``text`` names, if it holds at most ``most`` bytes (from
+    ``stat``: a larger file is refused unread); ``key`` names this version of it for the
+    cache."""
+    path = resolve(text, folders)
+    try:
+        info = path.stat()
+    except OSError:
+        raise BadRequest(f"no file {clip(text)} in the folders this server serves", 404) \
+            from None
+    if info.st_size > most:
+        raise BadRequest(f"{clip(text)} is {info.st_size:,} bytes; the board opens {what} "
+                         f"of at most {most:,} bytes")
+    return path, (str(path), *stamp_of(info))
 
 
 def list_files(folders):
@@ -40,7 +61,7 @@ def list_files(folders):
         for parent, dirs, files in os.walk(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
-                kind = _kind(name)
+                kind = _kind(name) if name.isprintable() and _utf8(name) else None
                 path = Path(parent, name)
                 if kind is not None and path.resolve() not in seen \
                         and path.resolve().is_relative_to(root):  # once, links out left out
@@ -50,6 +71,15 @@ def list_files(folders):
                 if len(out) >= MAX_LISTED:
                     return out
     return out
+
+
+def _utf8(name):
+    """Whether a file name is UTF-8 (JSON can carry it, a request can name it)."""
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def _kind(name):
@@ -63,15 +93,19 @@ def _kind(name):
 
 
 class Replays:
-    """Records files read once (by path and modification time) and replayed game by game."""
+    """Records files read once (while unchanged) and replayed game by game."""
 
     def __init__(self, folders):
         self.folders = folders
 
     def records(self, file):
         """The records of ``file`` (checked field by field)."""
-        path = resolve(file, self.folders)
-        return _records(str(path), path.stat().st_mtime_ns)
+        return self._records(file)[2]
+
+    def _records(self, file):
+        path, key = opened(file, self.folders, MAX_RECORDS_BYTES, "records files")
+        return path, key, _PARSED.get(("records", key), lambda: _read_records(path),
+                                      weight=key[2])
 
     def listing(self, file):
         """One line per game: its index, agents, returns, decisions, where it was played."""
@@ -81,13 +115,13 @@ class Replays:
 
     def game(self, file, index):
         """``(record, game, states)`` of game ``index`` of ``file``, replayed and checked."""
-        records = self.records(file)
+        _, key, records = self._records(file)
         if isinstance(index, bool) or not isinstance(index, int) \
                 or not 0 <= index < len(records):
             raise BadRequest(f"game must be in 0..{len(records) - 1} ({clip(file)} holds "
                              f"{len(records)} records), got {clip(index)}")
-        path = resolve(file, self.folders)
-        return _replayed(str(path), path.stat().st_mtime_ns, index)
+        return _PARSED.get(("replay", key, index), lambda: _replayed(records[index]),
+                           weight=REPLAY_WEIGHT)
 
     def frame(self, file, index, ply, seat):
         """Ply ``ply`` of a game: the picture (as ``seat`` sees it, None: everything), the
@@ -122,18 +156,14 @@ def _events(record, game, states):
     return out
 
 
-@functools.lru_cache(maxsize=8)
-def _records(path, mtime):
-    del mtime  # part of the cache key: a rewritten file is read again
+def _read_records(path):
     try:
         return read_records(path)
     except ValueError as err:
         raise BadRequest(str(err)) from None
 
 
-@functools.lru_cache(maxsize=32)
-def _replayed(path, mtime, index):
-    record = _records(path, mtime)[index]
+def _replayed(record):
     try:
         game = record.game()
         states = record.states(game)
@@ -146,7 +176,11 @@ def _replayed(path, mtime, index):
 def read_table(file, folders):
     """A ladder's ratings or a tournament's ratings and crosstable, with the records file that
     holds its games (when it was recorded, beside it)."""
-    path = resolve(file, folders)
+    path, key = opened(file, folders, MAX_TABLE_BYTES, "ladders and tournaments")
+    return _PARSED.get(("table", key), lambda: _read_table(file, path), weight=key[2])
+
+
+def _read_table(file, path):
     kind = _kind(path.name)
     if kind == "ladder":
         try:

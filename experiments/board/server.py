@@ -18,12 +18,13 @@ goes on answering)::
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
     GET  /api/ratings?file=F       a ladder's or a tournament's table
 
-Searches (agents' moves, analyses) run on worker threads, never on the event loop, bounded by
-``Limits``: simulations checked when an agent is named, an agent's move given at most
-``max_seconds`` (then a 503, and the game waits at that move).
+Searches (agents' moves, analyses) run in worker processes (``board.workers``), never in the
+server's process, bounded by ``Limits``: their size checked when an agent is named, each given
+at most ``max_seconds`` (then stopped, a 503 for a move, and the game waits at that move).
+Files are read on threads, their size checked before they are read (``board.files``).
 """
 import asyncio
-import concurrent.futures
+import contextlib
 import itertools
 import json
 import math
@@ -39,9 +40,11 @@ from starlette.staticfiles import StaticFiles
 from savanna.agents import AGENTS
 from savanna.errors import clip, is_int
 from savanna.experiments.arguments import option_names
+from savanna.experiments.board import workers as search_workers
 from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import Replays, list_files, read_table
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
+from savanna.experiments.board.workers import SearchError, SearchPool
 from savanna.numbers import parse_int
 from savanna.registry import GAMES
 
@@ -57,11 +60,10 @@ PLAYED = tuple(name for name in GAMES if name != "connect_four")
 
 def create_app(limits, workers=2):
     """The Starlette application for ``limits`` (``board.tables.Limits``), with ``workers``
-    threads for searches."""
+    processes for searches."""
     tables, jobs, locks = {}, {}, {}
     replays = Replays(limits.folders)
-    pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="savanna-search")
-    searches = anyio.CapacityLimiter(workers)
+    pool = SearchPool(workers)
     job_ids = itertools.count(1)
 
     def table_of(request):
@@ -71,19 +73,20 @@ def create_app(limits, workers=2):
                              "may have ended before a restart)", 404)
         return table
 
-    async def search(fn, *args):
-        """``fn(*args)`` on a worker thread, given at most ``limits.max_seconds``."""
-        try:
-            with anyio.fail_after(limits.max_seconds):
-                return await anyio.to_thread.run_sync(fn, *args, limiter=searches,
-                                                      abandon_on_cancel=True)
-        except TimeoutError:
-            raise BadRequest(f"the search took longer than {limits.max_seconds:g} s "
-                             "(savanna serve --max-seconds); try again", 503) from None
+    async def play_agent(table):
+        """One agent move, searched in a worker process given at most
+        ``limits.max_seconds``; False if no agent is to move."""
+        search = table.agent_search()
+        if search is None:
+            return False
+        version, args = search
+        chosen = await pool.run(search_workers.play, *args, seconds=limits.max_seconds)
+        table.apply_agent(version, *chosen)
+        return True
 
     async def play_agents(table):
-        while (chosen := await search(table.agent_move)) is not None:
-            table.apply_agent(*chosen)
+        while await play_agent(table):
+            pass
 
     # ----- the page ---------------------------------------------------------------------
     async def page(request):
@@ -99,8 +102,9 @@ def create_app(limits, workers=2):
     # ----- play ---------------------------------------------------------------------------
     async def new_table(request):
         body = await json_body(request, {"game", "options", "seats", "seed"})
-        table = Table.new(body.get("game"), body.get("options"), body.get("seats"),
-                          body.get("seed"), limits)
+        table = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
+            Table.new, body.get("game"), body.get("options"), body.get("seats"),
+            body.get("seed"), limits)
         if len(tables) >= limits.max_tables:  # the oldest finished game makes room
             ended = next((k for k, t in tables.items() if t.over), None)
             if ended is None:
@@ -135,10 +139,8 @@ def create_app(limits, workers=2):
         table = table_of(request)
         body = await json_body(request, {"seat"})
         async with lock_of(table):
-            chosen = await search(table.agent_move)
-            if chosen is None:
+            if not await play_agent(table):
                 raise BadRequest("no agent is to move", 409)
-            table.apply_agent(*chosen)
         return reply(table.view(body.get("seat")))
 
     async def undo(request):
@@ -155,17 +157,24 @@ def create_app(limits, workers=2):
     async def new_analysis(request):
         body = await json_body(request, {"agent", "table", "seat", "file", "game", "ply",
                                          "options", "position", "seed"})
-        game, row, hide, seat = source_position(body)
-        job = AnalysisJob(game, row, body.get("agent"), limits,
-                          seed=body.get("seed") if isinstance(body.get("seed"), int) else 0,
-                          hide_position=hide)
+        seed = body.get("seed", 0)
+        if not is_int(seed) or not 0 <= seed < 2**63:
+            raise BadRequest(f"seed must be an int in 0..2**63-1, got {clip(seed)}")
+
+        def prepared():  # reads a records file, a checkpoint: off the event loop
+            game, row, hide, seat = source_position(body)
+            job = AnalysisJob(game, row, body.get("agent"), limits, seed=seed,
+                              hide_position=hide)
+            return game, row, hide, seat, job
+
+        game, row, hide, seat, job = await anyio.to_thread.run_sync(prepared)
         if sum(not j.done for j in jobs.values()) >= MAX_JOBS:
             raise BadRequest(f"{MAX_JOBS} analyses are running; cancel one or wait", 429)
         for key in [k for k, j in jobs.items() if j.done][: max(0, len(jobs) - MAX_JOBS)]:
             del jobs[key]
         key = f"a{next(job_ids)}"
         jobs[key] = job
-        asyncio.get_running_loop().run_in_executor(pool, job.run)
+        job.start(pool)
         svg = game.render_svg(row, seat if hide else None)
         return reply({"id": key, "svg": svg, **job.status()})
 
@@ -260,9 +269,19 @@ def create_app(limits, workers=2):
         Route("/api/ratings", ratings),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
-    app = Starlette(routes=routes, exception_handlers={
-        BadRequest: bad_request, HTTPException: http_error, Exception: server_error})
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await pool.start()  # the search workers warm before the first request
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        BadRequest: bad_request, SearchError: bad_request, HTTPException: http_error,
+        Exception: server_error})
     app.state.tables, app.state.jobs, app.state.limits = tables, jobs, limits
+    app.state.pool = pool
     return app
 
 

@@ -8,7 +8,9 @@ web side), so that the rules of a table are tested without a server.
 >>> table.move(0, view["moves"][0]["action"], view["version"])
 >>> table.play_agents()                  # the agents' moves and the chance outcomes after it
 """
+import inspect
 import itertools
+import math
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,15 +18,19 @@ from pathlib import Path
 import numpy as np
 
 from savanna.agents import describe, make_agent
+from savanna.agents.play.az_agent import BASELINE
+from savanna.agents.play.registry import agent_class, parse_spec
 from savanna.errors import check_int, clip
 from savanna.experiments.arguments import option_names, parse_game_options
+from savanna.experiments.board import workers
+from savanna.experiments.board.cache import SharedCache, stamp_of
 from savanna.files import stamp
 from savanna.game import CHANCE, TERMINAL
 from savanna.records import make_record, write_records
 from savanna.registry import make_game
 
-__all__ = ["BadRequest", "Limits", "Table", "check_agent", "outcome_name", "parse_options",
-           "view_picture"]
+__all__ = ["AgentSpec", "BadRequest", "Limits", "Table", "check_agent", "outcome_name",
+           "parse_options", "view_picture"]
 
 HUMAN = "human"
 
@@ -69,52 +75,119 @@ def parse_options(game, items, limits):
         raise BadRequest(str(err)) from None
 
 
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent checked against a server's limits: the ``spec`` a search worker builds it
+    from (its files resolved to absolute paths inside the served folders), its ``label``
+    (``describe``) and its search size (``sims``: None for an agent that does not search)."""
+
+    spec: str
+    label: str
+    sims: int | None
+    time_budget: float | None
+
+
+_CHECKED = SharedCache(budget=256)  # specs checked (their checkpoints read), by their files
+
+
 def check_agent(spec, limits):
-    """The agent of ``spec`` (``az:baseline``, ``mcts:sims=200``, ``az:runs/x/best.pt``), or a
-    BadRequest: an unknown agent or setting, more simulations than ``limits.max_sims``, a file
-    outside ``limits.folders``."""
+    """The ``AgentSpec`` of ``spec`` (``az:baseline``, ``mcts:sims=200``,
+    ``az:runs/x/best.pt``), or a BadRequest: an unknown agent or setting, a search larger
+    than ``limits.max_sims`` simulated playouts or longer than ``limits.max_seconds``, a file
+    outside ``limits.folders``. Reads checkpoints: call it off the event loop (each file is
+    read once while it is unchanged, and concurrent requests share that read)."""
     if not isinstance(spec, str) or len(spec) > limits.max_text:
         raise BadRequest(f"an agent spec must be a text of at most {limits.max_text} "
                          f"characters, got {clip(spec)}")
-    name, colon, rest = spec.partition(":")
-    settings = []
-    for setting in rest.split(",") if colon else []:  # a file named relative to a folder
-        key, eq, value = setting.partition("=")        # is passed on resolved
-        value = value if eq else key
-        if any(c in value for c in "/\\") or value.endswith((".pt", ".json")):
-            value = str(confined(value, limits.folders, "a checkpoint"))
-        settings.append(f"{key}={value}" if eq else value)
+    resolved, files = _resolved(spec, limits)
+    key = (resolved, tuple((f, *stamp_of(f.stat())) for f in files))
+    checked, settings = _CHECKED.get(key, lambda: _built(resolved))
+    _check_size(spec, settings, limits)
+    return checked
+
+
+def _resolved(spec, limits):
+    """``spec`` with every file it names resolved inside the served folders (a checkpoint
+    setting, or a value that looks like a path), and those files."""
     try:
-        agent = make_agent(name + colon + ",".join(settings))
+        name, positional, keyword = parse_spec(spec)
+        params = list(inspect.signature(agent_class(name)).parameters)
     except ValueError as err:
         raise BadRequest(str(err)) from None
-    sims, budget = getattr(agent, "sims", None), getattr(agent, "time_budget", None)
-    if isinstance(sims, int) and sims > limits.max_sims:
-        raise BadRequest(f"agent {clip(spec)} searches {sims} simulations; this server allows "
-                         f"at most {limits.max_sims} (savanna serve --max-sims)")
+    files = []
+
+    def served(key, value):
+        shipped = key == "checkpoint" and value == BASELINE and name in ("az", "az-policy")
+        if shipped or not (key == "checkpoint" or any(c in value for c in "/\\")
+                           or value.endswith((".pt", ".json"))):
+            return value
+        files.append(confined(value, limits.folders, "file"))
+        return str(files[-1])
+
+    values = [served(params[i] if i < len(params) else None, v)
+              for i, v in enumerate(positional)]
+    values += [f"{k}={served(k, v)}" for k, v in keyword.items()]
+    return name + (":" + ",".join(values) if values else ""), files
+
+
+def _built(spec):
+    try:
+        agent = make_agent(spec)
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
+    settings = {k: getattr(agent, k, None) for k in ("sims", "time_budget", "rollouts",
+                                                      "determinizations", "leaf_batch")}
+    checked = AgentSpec(spec, describe(agent), settings["sims"], settings["time_budget"])
+    return checked, settings
+
+
+def _check_size(spec, settings, limits):
+    """A BadRequest, with its arithmetic, for a search of more simulated playouts than
+    ``limits.max_sims`` (simulations, each valued by ``rollouts`` random playouts; the
+    determinizations share the simulations, each searching at least one), a leaf batch
+    larger than that, or more seconds than ``limits.max_seconds``."""
+    sims, budget = settings["sims"], settings["time_budget"]
+    if isinstance(sims, int):
+        factors = [(sims, "simulations")]
+        trees = settings["determinizations"]
+        if isinstance(trees, int) and trees > sims:
+            factors = [(trees, "determinizations of one simulation at least")]
+        rollouts = settings["rollouts"]
+        if isinstance(rollouts, int) and rollouts > 1:
+            factors.append((rollouts, "rollouts"))
+        total = math.prod(n for n, _ in factors)
+        if total > limits.max_sims:
+            asks = " x ".join(f"{n:,} {what}" for n, what in factors)
+            if len(factors) > 1:
+                asks += f" = {total:,} simulated playouts"
+            raise BadRequest(f"agent {clip(spec)} asks {asks}; this server allows at most "
+                             f"{limits.max_sims:,} (savanna serve --max-sims)")
+    batch = settings["leaf_batch"]
+    if isinstance(batch, int) and batch > limits.max_sims:
+        raise BadRequest(f"agent {clip(spec)} asks leaf_batch={batch:,}; this server allows "
+                         f"at most {limits.max_sims:,} (savanna serve --max-sims)")
     if budget is not None and budget > limits.max_seconds:
         raise BadRequest(f"agent {clip(spec)} searches {budget:g} s a move; this server allows "
                          f"at most {limits.max_seconds:g} s (savanna serve --max-seconds)")
-    return agent
 
 
 def confined(text, folders, what):
-    """The path ``text`` names, resolved, if it lies inside one of ``folders`` (relative paths
-    are taken in each folder in turn); a BadRequest naming the folders otherwise."""
+    """The file ``text`` names, resolved, if it lies inside one of ``folders`` (relative paths
+    are taken in each folder in turn, none through a hidden folder); otherwise one BadRequest
+    (404) whether it is missing or not allowed, so that no answer tells which files exist."""
     if not folders:
         raise BadRequest(f"{what} must lie in a folder given to savanna serve, and none was "
                          "given (savanna serve FOLDER ...)")
     path = Path(text)
     candidates = [path] if path.is_absolute() else [Path(f) / path for f in folders]
-    inside = [c.resolve() for c in candidates
-              if any(c.resolve().is_relative_to(Path(f).resolve()) for f in folders)]
-    if not inside:
-        raise BadRequest(f"{what} {clip(text)} is outside the allowed folders "
-                         f"({', '.join(map(str, folders))})", 403)
-    found = next((p for p in inside if p.is_file()), None)
-    if found is None:
-        raise BadRequest(f"no file {clip(text)} in the allowed folders", 404)
-    return found
+    for candidate in candidates:
+        found = candidate.resolve()
+        for folder in map(Path, folders):
+            root = folder.resolve()
+            if found.is_relative_to(root) and found.is_file() and not any(
+                    part.startswith(".") for part in found.relative_to(root).parts):
+                return found
+    raise BadRequest(f"no {what} {clip(text)} in the folders this server serves", 404)
 
 
 def outcome_name(game, outcome):
@@ -129,8 +202,8 @@ def view_picture(game, row, seat):
 
 
 class Table:
-    """One game being played: its seats (None for a human, else an agent), states, events and
-    the points where undo returns. Every method checks its request and raises BadRequest;
+    """One game being played: its seats (None for a human, else an ``AgentSpec``), states,
+    events and the points where undo returns. Every method checks its request and raises BadRequest;
     the lock keeps a move and an agent's search from interleaving on one table."""
 
     _ids = itertools.count(1)
@@ -175,7 +248,7 @@ class Table:
             raise BadRequest(f"{game_name} with these options has {game.num_players} seats, "
                              f"got {len(seats)}")
         agents = [None if s == HUMAN else check_agent(s, limits) for s in seats]
-        labels = [HUMAN if a is None else describe(a) for a in agents]
+        labels = [HUMAN if a is None else a.label for a in agents]
         if seed is None:
             seed = int(np.random.default_rng().integers(2**31))
         seed = _checked_int("seed", seed, 0, 2**63 - 1)
@@ -274,25 +347,27 @@ class Table:
         n, self.state, self.returns, lines = self.undo_points.pop()
         del self.events[n:], self.log[lines:]
 
-    def agent_move(self):
-        """The action the agent to move chooses (the search runs here, on the caller's
-        thread: the server calls it off the event loop), or None if no agent is to move."""
+    def agent_search(self):
+        """What the agent to move must search: ``(version, args)`` with ``args`` those of
+        ``workers.play`` (the game, the agent's spec, the state, the table's generator), or
+        None if no agent is to move. The server runs it in a search worker."""
         if not self._agent_to_move():
             return None
-        version = len(self.events)
-        agent = self.seats[self.to_move]
-        action = int(agent.act(self.game, self.state.copy(), self.rng)[0])
-        return version, action
+        spec = self.seats[self.to_move].spec
+        return len(self.events), (self.game, spec, self.state.copy(), self.rng)
 
-    def apply_agent(self, version, action):
-        """Play an agent's ``action`` chosen at ``version`` (ignored if the game moved on)."""
+    def apply_agent(self, version, action, rng):
+        """Play an agent's ``action`` chosen at ``version`` (ignored if the game moved on);
+        the table's generator goes on from ``rng``, as its search left it."""
         if version == len(self.events) and self._agent_to_move():
+            self.rng.bit_generator.state = rng.bit_generator.state
             self._apply(self.to_move, action)
 
     def play_agents(self):
-        """Every agent move until a human is to move or the game ends."""
-        while (chosen := self.agent_move()) is not None:
-            self.apply_agent(*chosen)
+        """Every agent move until a human is to move or the game ends, searched here."""
+        while (search := self.agent_search()) is not None:
+            version, args = search
+            self.apply_agent(version, *workers.play(*args))
 
     def _apply(self, seat, action):
         name = self.game.action_to_string(self.state[0], action)

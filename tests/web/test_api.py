@@ -15,13 +15,9 @@ from starlette.testclient import TestClient
 from savanna import make_game
 from savanna.agents import make_agent, tournament
 from savanna.agents.arena.ladder import Ladder
-from savanna.agents.play.analysis import analyse
 from savanna.agents.play.az_agent import baseline_path
-from savanna.experiments.board import analysis as board_analysis
-from savanna.experiments.board import tables as board_play
-from savanna.experiments.board.analysis import AnalysisJob
-from savanna.experiments.board.tables import BadRequest, Limits, confined
 from savanna.experiments.board.server import create_app
+from savanna.experiments.board.tables import BadRequest, Limits, confined
 from savanna.records import read_record, write_records
 
 
@@ -155,7 +151,7 @@ def _bad_cases(folder, table, record_file):
         ("POST", "/api/tables", {"game": "zebres", "seats": ["human", "mcts:time_budget=1e9"]},
          400),
         ("POST", "/api/tables", {"game": "zebres", "seats": ["human", "az:../x/best.pt"]},
-         403),                                                             # a file outside
+         404),                                                             # a file outside
         ("POST", "/api/tables", {"game": "zebres", "seats": ["human", "random"],
                                  "options": ["colour=blue"]}, 400),        # unknown option
         ("POST", "/api/tables", {"game": "bonobo", "seats": ["human", "random"],
@@ -173,9 +169,9 @@ def _bad_cases(folder, table, record_file):
                                    "ply": 10**9}, 400),
         ("GET", "/api/analyses/a999", None, 404),
         ("DELETE", "/api/analyses/a999", None, 404),
-        ("GET", "/api/records?file=../../etc/passwd", None, 403),          # ../ paths
-        ("GET", "/api/records?file=%2Fetc%2Fpasswd", None, 403),
-        ("GET", f"/api/records?file={folder.name}/../../x.jsonl", None, 403),
+        ("GET", "/api/records?file=../../etc/passwd", None, 404),          # ../ paths
+        ("GET", "/api/records?file=%2Fetc%2Fpasswd", None, 404),
+        ("GET", f"/api/records?file={folder.name}/../../x.jsonl", None, 404),
         ("GET", "/api/records?file=missing.jsonl", None, 404),
         ("GET", "/api/records?file=ladder-zebres.json", None, 400),        # not records
         ("GET", "/api/records", None, 400),
@@ -183,7 +179,7 @@ def _bad_cases(folder, table, record_file):
         ("GET", f"/api/replay?file={record_file}&game=0&ply=-1", None, 400),
         ("GET", f"/api/replay?file={record_file}&game=0&ply=99999999999999999999", None, 400),
         ("GET", f"/api/replay?file={record_file}&game=0&ply=0&seat=5", None, 400),
-        ("GET", "/api/ratings?file=../ladder.json", None, 403),
+        ("GET", "/api/ratings?file=../ladder.json", None, 404),
         ("GET", f"/api/ratings?file={record_file}", None, 400),
         ("GET", "/api/nowhere", None, 404),
         ("DELETE", "/api/info", None, 405),
@@ -260,26 +256,13 @@ def test_analysis_of_a_pasted_position_in_rounds_with_spots(served):
     assert all(m["spot"] is None for m in result["moves"])  # Impala's moves: no place
 
 
-def test_an_analysis_can_be_cancelled(served, monkeypatch):
+def test_an_analysis_can_be_cancelled(served):
     _, client = served
     table = first_human_game(client, "zebres", ["human", "random"], seed=2)
     job = client.post("/api/analyses", json={"agent": "mcts:sims=500", "table": table["id"],
                                              "seat": 0}).json()["id"]
     assert client.delete(f"/api/analyses/{job}").json()["cancelled"]
     assert wait(client, job)["cancelled"]
-    # cancelled during its first round, a job searches no other
-    analysis = AnalysisJob(make_game("zebres"), make_game("zebres").init(1, 0), "mcts:sims=64",
-                           Limits())
-
-    def first_round_then_cancel(*args):
-        analysis.cancel()
-        return analyse(*args)
-
-    monkeypatch.setattr(board_analysis, "analyse", first_round_then_cancel)
-    analysis.run()
-    status = analysis.status()
-    assert status["done"] and status["rounds"] == 1 < status["of"]
-    assert status["result"]["simulations"] == 64 // 8
 
 
 def test_no_banjooli_response_shows_a_seat_another_seats_secrets(served):
@@ -386,9 +369,9 @@ def test_a_relative_path_is_looked_up_in_every_folder_and_never_leaves_them(tmp_
     (first / "out").symlink_to(tmp_path)
     assert confined("x.jsonl", (first, second), "file") == (second / "x.jsonl").resolve()
     # out/secret.jsonl: a/out leads outside, and b/out/secret.jsonl does not exist
-    for text, status in [("y.jsonl", 404), ("../secret.jsonl", 403), ("out/secret.jsonl", 404),
+    for text, status in [("y.jsonl", 404), ("../secret.jsonl", 404), ("out/secret.jsonl", 404),
                          ("../b/x.jsonl", 200), (str(second / "x.jsonl"), 200),  # inside b
-                         (str(tmp_path / "secret.jsonl"), 403), ("/etc/passwd", 403)]:
+                         (str(tmp_path / "secret.jsonl"), 404), ("/etc/passwd", 404)]:
         try:
             confined(text, (first, second), "file")
             assert status == 200, text
@@ -396,17 +379,13 @@ def test_a_relative_path_is_looked_up_in_every_folder_and_never_leaves_them(tmp_
             assert err.status == status, text
 
 
-def test_a_search_past_the_time_allowed_is_a_503_and_the_game_waits(tmp_path, monkeypatch):
-    def slow(table):
-        time.sleep(0.5)
-        return len(table.events), table.game.legal_actions(table.state[0])[0]
-
-    monkeypatch.setattr(board_play.Table, "agent_move", slow)
-    with TestClient(create_app(Limits(max_seconds=0.05, save=tmp_path))) as client:
-        r = client.post("/api/tables", json={"game": "zebres", "seats": ["random", "human"]})
-        assert r.status_code == 503 and "longer than 0.05 s" in r.json()["error"]
+def test_a_search_past_the_time_allowed_is_a_503_and_the_game_waits(tmp_path):
+    limits = Limits(max_sims=10**7, max_seconds=0.5, save=tmp_path)
+    with TestClient(create_app(limits)) as client:
+        r = client.post("/api/tables", json={"game": "zebres",
+                                             "seats": ["mcts:sims=4000000", "human"]})
+        assert r.status_code == 503 and "longer than 0.5 s" in r.json()["error"]
         table = next(iter(client.app.state.tables.values()))
-        time.sleep(0.7)
-        assert table.events == []  # the late answer, abandoned, is not played
+        assert table.events == []  # the search was stopped: nothing is played
         view = client.get(f"/api/tables/{table.id}", params={"seat": 1}).json()
         assert view["agent_to_move"] and view["version"] == 0

@@ -99,7 +99,7 @@ async function loadGame(id, seat) {
   showGame(await api("GET", `/api/tables/${encodeURIComponent(id)}${query}`));
 }
 
-function showGame(view) {
+function showGame(view, refused = false) {
   S.view = view;
   const people = humans(view);
   // Several humans share the screen: the board turns to the human to move.
@@ -157,7 +157,8 @@ function showGame(view) {
     }
   }
   $("status").textContent = view.position ? view.position : "";
-  if (view.agent_to_move && !view.over) {  // the agents' moves one by one, as they happen
+  // the agents' moves one by one, as they happen; after a refusal only by a click (Advance)
+  if (view.agent_to_move && !view.over && !refused) {
     setTimeout(() => advance(view), $("watch").checked ? 300 : 50);
   }
 }
@@ -181,7 +182,7 @@ async function change(path, body) {
   } catch (err) {
     const query = view.seat === null ? "" : `?seat=${view.seat}`;
     const response = await fetch(`/api/tables/${view.id}${query}`);
-    if (response.ok && S.view === view) setTimeout(async () => showGame(await response.json()), 1000);
+    if (response.ok && S.view === view) setTimeout(async () => showGame(await response.json(), true), 1000);
   }
 }
 
