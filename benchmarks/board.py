@@ -3,7 +3,7 @@
     python -m savanna.benchmarks --board
 
 The server runs as its own process (the ``savanna serve`` command beside this Python, two
-search threads, ``--max-seconds 600`` so that the first search may compile), as a user starts
+search workers, ``--max-seconds 600`` so that the first search may compile), as a user starts
 it; this module only speaks HTTP to it and drives Debian's chromium with Playwright. Three
 measurements:
 

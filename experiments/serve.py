@@ -36,13 +36,14 @@ def add_parser(commands):
                        help="where finished games are written as records (default: "
                             "runs/played; served with the folders)")
     serve.add_argument("--max-sims", type=count(10**7), default=2000,
-                       help="the most simulations an agent or analysis may search (default: "
-                            "2000)")
+                       help="the most simulated playouts an agent or analysis may search "
+                            "(simulations x rollouts; default: 2000)")
     serve.add_argument("--max-seconds", type=number, default=20.0,
-                       help="the longest an agent's move or an analysis may search "
-                            "(default: 20)")
+                       help="the longest an agent's move or an analysis may search, waiting "
+                            "for a worker included; then it is stopped (default: 20)")
     serve.add_argument("--workers", type=count(64), default=2,
-                       help="threads that run searches (default: 2)")
+                       help="processes that run searches, one core each: at most this many "
+                            "searches at once, the others wait their turn (default: 2)")
     serve.set_defaults(run=run)
 
 
