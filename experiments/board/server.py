@@ -269,6 +269,7 @@ def create_app(limits, workers=2):
         Route("/api/ratings", ratings),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await pool.start()  # the search workers warm before the first request
