@@ -9,10 +9,13 @@ The page plays any game and options with any mix of humans and agents (``human``
 it may; replays the records files, ladders and tournaments found in the FOLDERs (and no file
 outside them); and draws an agent's analysis of any position on the board. Finished games are
 written as records (``savanna replay`` reads them) to ``--save``. The server listens on
-127.0.0.1 only unless ``--host`` says otherwise (it has no login: anyone who reaches it can
-play and read the served folders).
+127.0.0.1 only unless ``--host`` says otherwise, and answers only whoever shows its token
+(the printed address carries it; ``--token`` sets it) at an address of this machine (more
+with ``--allow-host``).
 """
+import secrets
 import sys
+import tempfile
 from pathlib import Path
 
 from savanna.experiments.arguments import count, number
@@ -43,6 +46,14 @@ def add_parser(commands):
                             "(default: 20)")
     serve.add_argument("--workers", type=count(64), default=2,
                        help="threads that run searches (default: 2)")
+    serve.add_argument("--token", default=None,
+                       help="the token the page and API calls must show (default: a new "
+                            "random one, in the printed address); '' turns the check off")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="one more name the Host header may carry (a name this server is "
+                            "reached by; repeat for more; '*' for any)")
+    serve.add_argument("--idle-minutes", type=number, default=60.0,
+                       help="a game nobody asked about for this long is freed (default: 60)")
     serve.set_defaults(run=run)
 
 
@@ -55,32 +66,46 @@ def run(args, extra=None):
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
                          "install 'savanna-games[web]'") from None
+    from savanna.experiments.board.guard import LOCAL_HOSTS, url_host
     from savanna.experiments.board.tables import Limits
+    from savanna.files import make_folders
 
     if not 0 < args.max_seconds <= 3600:
         raise ValueError(f"--max-seconds must be in (0, 3600], got {args.max_seconds:g}")
     for folder in args.folders:
         if not folder.is_dir():
             raise ValueError(f"{folder} is not a folder")
+    if not 0 < args.idle_minutes <= 10**6:
+        raise ValueError(f"--idle-minutes must be in (0, 1000000], got {args.idle_minutes:g}")
     if args.save.exists() and not args.save.is_dir():
         raise ValueError(f"--save {args.save} is not a folder")
-    try:
-        args.save.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ValueError(f"--save {args.save}: cannot make the folder ({err.strerror})") from None
+    try:  # refused now, not at a game's end
+        make_folders(args.save)
+        with tempfile.TemporaryFile(dir=args.save):
+            pass
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--save {args.save} cannot be written: "
+                         f"{getattr(err, 'strerror', None) or err}") from None
     folders = tuple(dict.fromkeys(p.resolve() for p in [*args.folders, args.save]))
     limits = Limits(max_sims=args.max_sims, max_seconds=args.max_seconds, folders=folders,
-                    save=args.save.resolve())
-    app = create_app(limits, workers=args.workers)
-    url = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/"
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"warning: listening on {args.host}, not only this machine: anyone who reaches "
-              "it can play and read the served folders", file=sys.stderr)
+                    save=args.save.resolve(), idle_minutes=args.idle_minutes)
+    token = secrets.token_urlsafe(32) if args.token is None else args.token
+    app = create_app(limits, workers=args.workers, token=token, host=args.host,
+                     allow_hosts=args.allow_host)
+    url = f"http://{url_host(args.host)}:{args.port}/" + (f"?token={token}" if token else "")
+    if not token:
+        print("warning: --token '' turns the token off: any program or user of this machine "
+              "that reaches the port can play and read the served folders", file=sys.stderr)
+    elif args.host not in LOCAL_HOSTS:
+        print(f"warning: listening on {args.host}, not only this machine: whoever reaches it "
+              "and has the token can play and read the served folders (no TLS)",
+              file=sys.stderr)
     print(f"savanna serve: {url} (Ctrl-C to stop); folders: "
-          + ", ".join(map(str, folders)))
+          + ", ".join(map(str, folders)), flush=True)
     if args.open:
         import threading
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, [url]).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)

@@ -1,37 +1,44 @@
 """The web application of ``savanna serve``: the page and its JSON API, on Starlette.
 
-Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}``, and the server
-goes on answering)::
+Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}`` that leaves
+every game as it was, and the server goes on answering)::
 
     GET  /                         the page (static/board.html, board.js, board.css)
     GET  /api/info                 games and their options, agents, limits, served folders
-    POST /api/tables               a new game {game, options, seats, seed}; its view
-    GET  /api/tables/{id}?seat=P   the game as seat P sees it (no seat: a spectator)
-    POST /api/tables/{id}/move     {seat, action, version, agents}: a human move, then the
-                                   agents' replies (agents: false leaves them to /advance)
-    POST /api/tables/{id}/advance  {seat}: one agent move (the page shows them one by one)
-    POST /api/tables/{id}/undo     {seat}: take back the last human move
-    POST /api/analyses             {agent, table+seat | file+game+ply | game+options+position}
+    POST /api/tables               a new game {game, options, seats, seed}; its view, and the
+                                   keys of its human seats and its control key (only here)
+    GET  /api/tables/{id}          the game as the seat of the X-Seat-Key header sees it (no
+                                   key: a spectator, who sees what is public)
+    POST /api/tables/{id}/move     {action, version, agents}: the key's seat moves, then the
+                                   agents reply (agents: false leaves them to /advance)
+    POST /api/tables/{id}/advance  {}: one agent move (a seat's or the control key)
+    POST /api/tables/{id}/undo     {}: take back the key's seat's move, the last human one
+    POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
     GET  /api/files                records, ladder and tournament files in the served folders
     GET  /api/records?file=F       the games of a records file
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
     GET  /api/ratings?file=F       a ladder's or a tournament's table
 
-Searches (agents' moves, analyses) run on worker threads, never on the event loop, bounded by
-``Limits``: simulations checked when an agent is named, an agent's move given at most
-``max_seconds`` (then a 503, and the game waits at that move).
+Every request passes ``board.guard`` first (the token, the Host, the Origin of a change). A
+seat is a capability: the ``X-Seat-Key`` header decides which seat a request speaks for, and
+table and analysis ids are 128-bit secrets. Searches (agents' moves, analyses) run on worker
+threads, never on the event loop, bounded by ``Limits``: simulations checked when an agent is
+named, an agent's move given at most ``max_seconds`` (then a 503, and the game waits at that
+move).
 """
 import asyncio
 import concurrent.futures
-import itertools
 import json
 import math
+import secrets
+import time
 from pathlib import Path
 
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -41,7 +48,10 @@ from savanna.errors import clip, is_int
 from savanna.experiments.arguments import option_names
 from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import Replays, list_files, read_table
+from savanna.experiments.board.guard import Guard
+from savanna.experiments.board.lobby import Lobby
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
+from savanna.files import parse_json
 from savanna.numbers import parse_int
 from savanna.registry import GAMES
 
@@ -55,21 +65,19 @@ MAX_JOBS = 64
 PLAYED = tuple(name for name in GAMES if name != "connect_four")
 
 
-def create_app(limits, workers=2):
+def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
+               clock=time.monotonic):
     """The Starlette application for ``limits`` (``board.tables.Limits``), with ``workers``
-    threads for searches."""
-    tables, jobs, locks = {}, {}, {}
+    threads for searches, behind ``board.guard.Guard(token, host, allow_hosts)``; ``clock``
+    times the idle tables."""
+    jobs = {}
+    lobby = Lobby(limits, clock)
     replays = Replays(limits.folders)
     pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="savanna-search")
     searches = anyio.CapacityLimiter(workers)
-    job_ids = itertools.count(1)
 
     def table_of(request):
-        table = tables.get(request.path_params["id"])
-        if table is None:
-            raise BadRequest(f"no game {clip(request.path_params['id'])} on this server (it "
-                             "may have ended before a restart)", 404)
-        return table
+        return lobby.get(request.path_params["id"])
 
     async def search(fn, *args):
         """``fn(*args)`` on a worker thread, given at most ``limits.max_seconds``."""
@@ -97,65 +105,80 @@ def create_app(limits, workers=2):
                       "folders": [str(f) for f in limits.folders]})
 
     # ----- play ---------------------------------------------------------------------------
+    # Each route checks everything it was sent (body, key) before it changes the game, so
+    # that an error means nothing changed; a search past its time after a change that stands
+    # is said in the answer's "notice", the game waiting at that agent's move.
     async def new_table(request):
         body = await json_body(request, {"game", "options", "seats", "seed"})
         table = Table.new(body.get("game"), body.get("options"), body.get("seats"),
                           body.get("seed"), limits)
-        if len(tables) >= limits.max_tables:  # the oldest finished game makes room
-            ended = next((k for k, t in tables.items() if t.over), None)
-            if ended is None:
-                raise BadRequest(f"{limits.max_tables} games are in progress on this server; "
-                                 "finish one first", 429)
-            del tables[ended]
-            locks.pop(ended, None)
-        tables[table.id] = table
+        lobby.add(table)
         seat = first_human(table)
+        notice = None
         if seat is not None:  # the agents seated before the first human play at once
             async with lock_of(table):
-                await play_agents(table)
-        return reply(table.view(seat))
+                notice = await agents_reply(table)
+        keys = {str(p): key for p, key in table.keys.items()}
+        return reply({**table.view(seat), "keys": keys, "control": table.control,
+                      "notice": notice})
 
     async def view(request):
         table = table_of(request)
-        return reply(table.view(query_int(request, "seat", optional=True)))
+        if "seat" in request.query_params:
+            raise BadRequest("the seat is the X-Seat-Key header's, not a query parameter")
+        return reply(table.view(table.seat_of(seat_key(request))))
 
     async def move(request):
         table = table_of(request)
-        body = await json_body(request, {"seat", "action", "version", "agents"})
-        if body.get("agents", True) not in (True, False):
+        body = await json_body(request, {"action", "version", "agents"})
+        if not isinstance(body.get("agents", True), bool):
             raise BadRequest(f"agents must be true (the agents reply at once, the default) or "
                              f"false (one at a time with /advance), got {clip(body['agents'])}")
+        seat = table.seat_of(seat_key(request))
+        notice = None
         async with lock_of(table):
-            table.move(body.get("seat"), body.get("action"), body.get("version"))
+            table.move(seat, body.get("action"), body.get("version"))
             if body.get("agents", True):
-                await play_agents(table)
-        return reply(table.view(body["seat"]))
+                notice = await agents_reply(table)
+        return reply({**table.view(seat), "notice": notice})
 
     async def advance(request):
         table = table_of(request)
-        body = await json_body(request, {"seat"})
+        await json_body(request, set())
+        if seat_key(request) is None:
+            raise BadRequest("asking an agent to move needs a key of this game (header "
+                             "X-Seat-Key)", 403)
+        seat = table.seat_of(seat_key(request))
         async with lock_of(table):
             chosen = await search(table.agent_move)
             if chosen is None:
                 raise BadRequest("no agent is to move", 409)
             table.apply_agent(*chosen)
-        return reply(table.view(body.get("seat")))
+        return reply(table.view(seat))
 
     async def undo(request):
         table = table_of(request)
-        body = await json_body(request, {"seat"})
+        await json_body(request, set())
+        seat = table.seat_of(seat_key(request))
         async with lock_of(table):
-            table.undo()
-        return reply(table.view(body.get("seat")))
+            table.undo(seat)
+        return reply(table.view(seat))
+
+    async def agents_reply(table):
+        try:
+            await play_agents(table)
+        except BadRequest as err:
+            return one_line(err)
+        return None
 
     def lock_of(table):
-        return locks.setdefault(table.id, asyncio.Lock())
+        return lobby.lock(table)
 
     # ----- analysis -----------------------------------------------------------------------
     async def new_analysis(request):
-        body = await json_body(request, {"agent", "table", "seat", "file", "game", "ply",
+        body = await json_body(request, {"agent", "table", "file", "game", "ply",
                                          "options", "position", "seed"})
-        game, row, hide, seat = source_position(body)
+        game, row, hide, seat = source_position(body, seat_key(request))
         job = AnalysisJob(game, row, body.get("agent"), limits,
                           seed=body.get("seed") if isinstance(body.get("seed"), int) else 0,
                           hide_position=hide)
@@ -163,20 +186,19 @@ def create_app(limits, workers=2):
             raise BadRequest(f"{MAX_JOBS} analyses are running; cancel one or wait", 429)
         for key in [k for k, j in jobs.items() if j.done][: max(0, len(jobs) - MAX_JOBS)]:
             del jobs[key]
-        key = f"a{next(job_ids)}"
+        key = secrets.token_urlsafe(16)
         jobs[key] = job
         asyncio.get_running_loop().run_in_executor(pool, job.run)
         svg = game.render_svg(row, seat if hide else None)
         return reply({"id": key, "svg": svg, **job.status()})
 
-    def source_position(body):
-        """(game, row, whether it hides secrets, the seat that asks) of an analysis request."""
+    def source_position(body, key):
+        """(game, row, whether it hides secrets, the seat that asks: ``key``'s) of an analysis
+        request."""
         if "table" in body:
-            table = tables.get(body["table"]) if isinstance(body["table"], str) else None
-            if table is None:
-                raise BadRequest(f"no game {clip(body['table'])} on this server", 404)
+            table = lobby.get(body["table"])
             hidden = not table.game.perfect_information and not table.over
-            seat = body.get("seat")
+            seat = table.seat_of(key)
             if hidden and (not is_int(seat) or seat != table.to_move
                            or table.seats[table.to_move] is not None):
                 raise BadRequest("in a game with secrets, only the human to move may "
@@ -201,7 +223,8 @@ def create_app(limits, workers=2):
                 return game, game.from_text(text), False, None
             except ValueError as err:
                 raise BadRequest(f"malformed position: {err}") from None
-        raise BadRequest("say what to analyse: table (and seat), file (game, ply), or game "
+        raise BadRequest("say what to analyse: table (with its seat's key), file (game, ply), "
+                         "or game "
                          "(options) and position")
 
     async def analysis(request):
@@ -260,9 +283,11 @@ def create_app(limits, workers=2):
         Route("/api/ratings", ratings),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
-    app = Starlette(routes=routes, exception_handlers={
+    guard = Middleware(Guard, token=token, host=host, allow_hosts=allow_hosts)
+    app = Starlette(routes=routes, middleware=[guard], exception_handlers={
         BadRequest: bad_request, HTTPException: http_error, Exception: server_error})
-    app.state.tables, app.state.jobs, app.state.limits = tables, jobs, limits
+    app.state.lobby, app.state.tables, app.state.jobs = lobby, lobby.tables, jobs
+    app.state.limits = limits
     return app
 
 
@@ -278,15 +303,15 @@ async def json_body(request, allowed):
         if len(body) > MAX_BODY:
             raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
     try:
-        data = json.loads(body or b"{}")
-    except ValueError:
-        raise BadRequest("the request body must be a JSON object") from None
+        data = parse_json(body or b"{}", "the request body")
+    except ValueError as err:
+        raise BadRequest(f"{err}; it must be a JSON object") from None
     if not isinstance(data, dict):
         raise BadRequest(f"the request body must be a JSON object, got {clip(data)}")
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise BadRequest(f"unknown field {clip(unknown[0])}; allowed: "
-                         f"{', '.join(sorted(allowed))}")
+                         f"{', '.join(sorted(allowed)) or 'none'}")
     return data
 
 
@@ -295,6 +320,10 @@ def query(request, name):
     if value is None:
         raise BadRequest(f"missing query parameter {name}")
     return value
+
+
+def seat_key(request):
+    return request.headers.get("x-seat-key")
 
 
 def query_int(request, name, optional=False):

@@ -8,7 +8,12 @@ web side), so that the rules of a table are tested without a server.
 >>> table.move(0, view["moves"][0]["action"], view["version"])
 >>> table.play_agents()                  # the agents' moves and the chance outcomes after it
 """
-import itertools
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +32,7 @@ __all__ = ["BadRequest", "Limits", "Table", "check_agent", "outcome_name", "pars
            "view_picture"]
 
 HUMAN = "human"
+LOG = logging.getLogger(__name__)
 
 
 class BadRequest(ValueError):
@@ -41,12 +47,15 @@ class BadRequest(ValueError):
 @dataclass(frozen=True)
 class Limits:
     """What one request may ask of the server: searches are bounded in simulations and time,
-    games and texts in size. ``folders``: the only folders files are read from (records,
-    ladders, tournaments, checkpoints); ``save``: where finished games are written."""
+    games and texts in size, the games held in number, memory and idle time. ``folders``: the
+    only folders files are read from (records, ladders, tournaments, checkpoints); ``save``:
+    where finished games are written."""
 
     max_sims: int = 2000         # the most simulations an agent or an analysis may search
     max_seconds: float = 20.0    # the longest one agent move or one analysis may take
     max_tables: int = 1000       # games kept in memory (then the oldest finished one goes)
+    max_memory: int = 2**31      # bytes the games may hold, their agents' networks included
+    idle_minutes: float = 60.0   # a game nobody asked about for this long is freed
     max_text: int = 4096         # the longest position, spec or option text accepted
     folders: tuple = ()
     save: Path | None = None
@@ -133,19 +142,20 @@ class Table:
     the points where undo returns. Every method checks its request and raises BadRequest;
     the lock keeps a move and an agent's search from interleaving on one table."""
 
-    _ids = itertools.count(1)
-
     def __init__(self, game, options, seats, labels, seed, limits):
-        self.id = f"g{next(self._ids)}-{seed}"
+        self.id = secrets.token_urlsafe(16)  # 128 bits: who knows it was told it
+        self.keys = {p: secrets.token_urlsafe(16) for p, agent in enumerate(seats)
+                     if agent is None}   # a human seat's key: whoever holds it plays there
+        self.control = secrets.token_urlsafe(16)  # asks the agents to move; no seat
         self.game, self.options, self.seats, self.labels = game, options, seats, labels
-        self.seed, self.limits = seed, limits
-        self.rng = np.random.default_rng(seed)
-        self.state = game.init(1, self.rng)
+        self.seed, self.limits = seed, limits  # the seed is secret until the end
+        self.state = game.init(1, np.random.default_rng(seed))
         self.start = self.state.copy()
         self.events = []       # (who, value): a seat and its action, or CHANCE and the outcome
         self.log = []          # one line per event, what every seat may see
         self.returns = np.zeros(game.num_players)
-        self.undo_points = []  # (events, state, returns) before each human move
+        self.undo_points = []  # (seat, events, state, returns, log) before each human move
+        self.takebacks = []    # {"seat", "at", "undone"}: the record's moves taken back
         self.saved = None      # the record's path once the game has ended
         self.lock = threading.Lock()
         self._settle()
@@ -177,7 +187,7 @@ class Table:
         agents = [None if s == HUMAN else check_agent(s, limits) for s in seats]
         labels = [HUMAN if a is None else describe(a) for a in agents]
         if seed is None:
-            seed = int(np.random.default_rng().integers(2**31))
+            seed = secrets.randbits(63)
         seed = _checked_int("seed", seed, 0, 2**63 - 1)
         return cls(game, options, agents, labels, seed, limits)
 
@@ -190,17 +200,25 @@ class Table:
     def over(self):
         return self.to_move == TERMINAL
 
+    def seat_of(self, key):
+        """The seat whose key is ``key``; None for no key (a spectator) and for the control
+        key (which opens no seat); a 403 for a key that is not this table's."""
+        if key is None:
+            return None
+        for seat, secret in self.keys.items():
+            if hmac.compare_digest(secret.encode(), key.encode()):
+                return seat
+        if hmac.compare_digest(self.control.encode(), key.encode()):
+            return None
+        raise BadRequest("this X-Seat-Key opens no seat of this game: use the key the game's "
+                         "creation answered, or an invitation link", 403)
+
     def view(self, seat):
-        """What ``seat`` may see: the picture, whose turn, the public log, and the legal moves
-        when ``seat`` is a human to move. The other seats' secrets stay hidden until the game
-        ends. ``seat`` None is a spectator, who sees everything: refused while a game with
-        secrets and a human seat goes on (the human could look)."""
-        if seat is not None:
-            seat = _checked_int("seat", seat, 0, self.game.num_players - 1)
+        """What ``seat`` (a seat whose key was shown, or None: a spectator) may see: the
+        picture, whose turn, the public log, and the legal moves when ``seat`` is a human to
+        move. The secrets (the other seats' cards, the seed) stay hidden until the game ends;
+        a spectator sees only what is public."""
         hidden = not self.game.perfect_information and not self.over
-        if hidden and seat is None and None in self.seats:
-            raise BadRequest("this game has secrets and human seats: ask for the view of a "
-                             f"seat (0..{self.game.num_players - 1}) until it ends", 409)
         row = self.state
         moves = []
         if seat is not None and seat == self.to_move and self.seats[seat] is None:
@@ -209,17 +227,24 @@ class Table:
                       "spot": spots.get(a)} for a in self.game.legal_actions(row[0])]
         view = {"id": self.id, "game": self.game.name, "title": repr(self.game),
                 "options": {k: _jsonable(v) for k, v in self.options.items()},
-                "seats": self.labels, "seat": seat, "seed": self.seed,
+                "seats": self.labels, "seat": seat, "seed": self.seed if self.over else None,
                 "version": len(self.events), "to_move": self.to_move, "over": self.over,
                 "agent_to_move": self._agent_to_move(), "moves": moves, "log": self.log,
-                "svg": self.game.render_svg(row, seat if hidden else None),
-                "can_undo": bool(self.undo_points) and not self.over,
+                "svg": self._picture(seat) if hidden else self.game.render_svg(row),
+                "can_undo": seat is not None and self._last_mover() == seat and not self.over,
                 "returns": self.returns.tolist() if self.over else None,
                 "scores": self._scores(hidden, seat), "record": self.saved,
                 "record_file": self._served_name(),
                 # the position text only when it hides nothing (it holds every secret)
                 "position": None if hidden else self.game.to_text(row)}
         return view
+
+    def _picture(self, seat):
+        """The picture as ``seat`` may see it; a spectator's as a seat that is none of the
+        players sees it (the games draw every other seat's secrets face down)."""
+        if seat is not None:
+            return self.game.render_svg(self.state, seat)
+        return self.game._drawing(self.game.check_row(self.state), self.game.num_players).svg()
 
     def _served_name(self):
         """The saved record's path relative to the served folder that holds it (what the
@@ -240,9 +265,11 @@ class Table:
 
     # ----- changes -----------------------------------------------------------------------
     def move(self, seat, action, version):
-        """Seat ``seat`` (a human) plays ``action`` in the game at ``version`` (the number of
-        events the client has seen: a stale click is refused)."""
-        seat = _checked_int("seat", seat, 0, self.game.num_players - 1)
+        """Seat ``seat`` (a human, whose key was shown) plays ``action`` in the game at
+        ``version`` (the number of events the client has seen: a stale click is refused)."""
+        if seat is None:
+            raise BadRequest("a move needs the key of the seat to move (header X-Seat-Key)",
+                             403)
         action = _checked_int("action", action, 0, self.game.num_actions - 1)
         version = _checked_int("version", version, 0, 10**9)
         if version != len(self.events):
@@ -253,26 +280,36 @@ class Table:
         if self.to_move != seat:
             raise BadRequest(f"it is not seat {seat}'s turn (seat {self.to_move} is to move)",
                              409)
-        if self.seats[seat] is not None:
-            raise BadRequest(f"seat {seat} is played by {self.labels[seat]}, not a human", 409)
         legal = self.game.legal_actions(self.state[0])
         if action not in legal:
             names = ", ".join(f"{a} ({self.game.action_to_string(self.state[0], a)})"
                               for a in legal[:12])
             raise BadRequest(f"illegal move {action} here; legal: {names}"
                              + (", ..." if len(legal) > 12 else ""), 409)
-        self.undo_points.append((len(self.events), self.state.copy(), self.returns.copy(),
-                                 len(self.log)))
+        self.undo_points.append((seat, len(self.events), self.state.copy(),
+                                 self.returns.copy(), len(self.log)))
         self._apply(seat, action)
 
-    def undo(self):
-        """Take back the last human move and everything after it (agents' moves, chance)."""
+    def undo(self, seat):
+        """Take back ``seat``'s last move and everything after it (agents' moves, chance),
+        if it is the last human move; the record keeps where moves were taken back."""
+        if seat is None:
+            raise BadRequest("an undo needs the key of the seat whose move it takes back "
+                             "(header X-Seat-Key)", 403)
         if self.over:
             raise BadRequest("the game is over: it was saved as it ended", 409)
-        if not self.undo_points:
+        last = self._last_mover()
+        if last is None:
             raise BadRequest("no human move to undo", 409)
-        n, self.state, self.returns, lines = self.undo_points.pop()
+        if last != seat:
+            raise BadRequest(f"the last human move is seat {last}'s: only that seat may take "
+                             "it back", 409)
+        _, n, self.state, self.returns, lines = self.undo_points.pop()
+        self.takebacks.append({"seat": seat, "at": n, "undone": len(self.events) - n})
         del self.events[n:], self.log[lines:]
+
+    def _last_mover(self):
+        return self.undo_points[-1][0] if self.undo_points else None
 
     def agent_move(self):
         """The action the agent to move chooses (the search runs here, on the caller's
@@ -281,7 +318,7 @@ class Table:
             return None
         version = len(self.events)
         agent = self.seats[self.to_move]
-        action = int(agent.act(self.game, self.state.copy(), self.rng)[0])
+        action = int(agent.act(self.game, self.state.copy(), self._stream("agent"))[0])
         return version, action
 
     def apply_agent(self, version, action):
@@ -304,18 +341,50 @@ class Table:
     def _settle(self):
         """Roll the dice and draw the tiles that come next; save the record at the end."""
         while self.to_move == CHANCE:
-            outcome = int(self.game.sample_chance(self.state, self.rng)[0])
+            outcome = int(self.game.sample_chance(self.state, self._stream("chance"))[0])
             self.game.apply_chance(self.state, [outcome])
             self.events.append((CHANCE, outcome))
             self.log.append({"who": CHANCE,
                              "text": f"chance: {outcome_name(self.game, outcome)}"})
         if self.over and self.saved is None and self.limits.save is not None:
+            self._keep()
+
+    def _stream(self, purpose):
+        """A generator fixed by the table's seed, ``purpose`` and the events so far: the same
+        history draws the same dice, tiles and agent choices, so that an undo followed by the
+        same move cannot fish for other dice."""
+        text = json.dumps([purpose, self.seed, self.events])
+        digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+        return np.random.default_rng(int.from_bytes(digest, "little"))
+
+    def _keep(self):
+        """Save the finished game to ``--save``, or, if it cannot be written there (the folder
+        became a file, a full disk), to a folder of the system's temporary files; either
+        way one log line. Until it is written the table is not freed."""
+        try:
             self.saved = str(self.save(self.limits.save))
+            return
+        except (OSError, ValueError) as err:
+            problem = f"{err.strerror if isinstance(err, OSError) else err}"
+        try:
+            fallback = tempfile.mkdtemp(prefix="savanna-played-")  # private, new
+            self.saved = str(self.save(fallback))
+            LOG.warning("savanna serve: cannot write the finished game to --save %s (%s); "
+                        "written to %s instead", self.limits.save, problem, self.saved)
+        except (OSError, ValueError) as err:
+            LOG.error("savanna serve: cannot write the finished game to --save %s (%s) nor to "
+                      "a temporary folder (%s); it stays in memory", self.limits.save, problem,
+                      err)
+
+    @property
+    def unsaved(self):
+        """Whether the game has ended and should have been written, and is not yet."""
+        return self.over and self.saved is None and self.limits.save is not None
 
     def record(self):
         """The game as a record (``savanna.records``), as ``savanna match --records`` writes."""
         return make_record(self.game, self.start, self.events, self.labels, self.seed,
-                           {"command": "serve", "table": self.id})
+                           {"command": "serve", "table": self.id}, self.takebacks)
 
     def save(self, folder):
         """Write the record to a new file in ``folder``; its path."""
