@@ -28,6 +28,8 @@ def resolve(text, folders):
     them, 404 where no file is)."""
     if not isinstance(text, str) or not text or len(text) > 4096 or "\0" in text:
         raise BadRequest(f"file must be a path relative to a served folder, got {clip(text)}")
+    if any(part.startswith(".") and part != ".." for part in Path(text).parts):
+        raise BadRequest(f"{clip(text)} is hidden (a name starting with '.'): not served", 403)
     return confined(text, folders, "file")
 
 
@@ -40,7 +42,8 @@ def list_files(folders):
         for parent, dirs, files in os.walk(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
-                kind = _kind(name)
+                shown = not name.startswith(".") and name.isprintable() and _utf8(parent + name)
+                kind = _kind(name) if shown else None
                 path = Path(parent, name)
                 if kind is not None and path.resolve() not in seen \
                         and path.resolve().is_relative_to(root):  # once, links out left out
@@ -50,6 +53,16 @@ def list_files(folders):
                 if len(out) >= MAX_LISTED:
                     return out
     return out
+
+
+def _utf8(text):
+    """Whether a file name decodes as UTF-8 (else the OS gave undecodable bytes as
+    surrogates, which no answer can carry)."""
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def _kind(name):
