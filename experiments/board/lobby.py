@@ -1,11 +1,11 @@
 """The tables a ``savanna serve`` holds: found by id, freed when idle, capped in number and in
 memory (an estimate of what each table holds, its agents' networks and checkpoints included).
 
-A table nobody asked about for ``Limits.idle_minutes`` is freed (an unfinished game is lost,
-a finished one was written when it ended); when a new table would pass ``max_tables`` or
-``max_memory``, finished games make room, oldest first, and otherwise the new one is refused.
-A finished game that could not be written and a table in use (a search running) are never
-freed.
+A table nobody asked about for ``Limits.idle_minutes`` is freed when it is next asked for or
+when a game is made (an unfinished game is lost, a finished one was written when it ended).
+When a new table would pass ``max_tables`` or ``max_memory``, finished games make room, oldest
+first, and otherwise the new one is refused. A finished game that could not be written and a
+table in use (a search running) are never freed.
 """
 import asyncio
 import time
@@ -31,6 +31,9 @@ class Lobby:
     def get(self, table_id):
         """The table ``table_id``, marked as in use now; a 404 if there is none."""
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is not None and self._idle(table):
+            self.free(table_id)
+            table = None
         if table is None:
             raise BadRequest(f"no game {clip(table_id)} on this server (it may have ended, "
                              "been left idle or the server restarted)", 404)
@@ -58,9 +61,7 @@ class Lobby:
 
     def sweep(self):
         """Free every table left idle longer than ``limits.idle_minutes``."""
-        deadline = self.clock() - 60 * self.limits.idle_minutes
-        for key in [k for k, t in self.tables.items()
-                    if self.seen[k] < deadline and self._freeable(t)]:
+        for key in [k for k, t in self.tables.items() if self._idle(t)]:
             self.free(key)
 
     def free(self, key):
@@ -74,6 +75,10 @@ class Lobby:
             if self.sizes[key][0] != len(table.events):
                 self.sizes[key] = (len(table.events), estimate_bytes(table))
         return sum(size for _, size in self.sizes.values())
+
+    def _idle(self, table):
+        idle = self.clock() - self.seen[table.id] > 60 * self.limits.idle_minutes
+        return idle and self._freeable(table)
 
     def _freeable(self, table):
         lock = self.locks.get(table.id)
@@ -93,7 +98,8 @@ class Lobby:
 def estimate_bytes(table):
     """A table's memory, estimated: its bookkeeping, and the arrays and tensors its agents
     hold (networks, checkpoints, search trees), each counted once."""
-    seen, total, todo, nodes = set(), TABLE_BYTES, [a for a in table.seats if a is not None], 0
+    total = TABLE_BYTES + table.state.nbytes * (len(table.undo_points) + 2)
+    seen, todo, nodes = set(), [a for a in table.seats if a is not None], 0
     while todo and nodes < MAX_NODES:
         x = todo.pop()
         nodes += 1

@@ -231,7 +231,7 @@ class Table:
                 "version": len(self.events), "to_move": self.to_move, "over": self.over,
                 "agent_to_move": self._agent_to_move(), "moves": moves, "log": self.log,
                 "svg": self._picture(seat) if hidden else self.game.render_svg(row),
-                "can_undo": seat is not None and self._last_mover() == seat and not self.over,
+                "can_undo": bool(self.undo_points) and not self.over,
                 "returns": self.returns.tolist() if self.over else None,
                 "scores": self._scores(hidden, seat), "record": self.saved,
                 "record_file": self._served_name(),

@@ -312,8 +312,11 @@ def test_an_idle_table_is_freed_and_a_used_one_kept(server):
     assert client.get(f"/api/tables/{used['id']}").status_code == 200
     clock.now += 11 * 60  # idle for 61 minutes, the other for 11
     create(client, "zebres", ["human", "random"])  # a new game sweeps
+    assert idle["id"] not in client.app.state.tables
     assert client.get(f"/api/tables/{idle['id']}").status_code == 404
     assert client.get(f"/api/tables/{used['id']}").status_code == 200
+    clock.now += 61 * 60  # asked for after an hour: freed then
+    assert client.get(f"/api/tables/{used['id']}").status_code == 404
 
 
 def test_the_games_held_are_capped_in_memory_as_well_as_in_number(tmp_path, monkeypatch):
