@@ -66,7 +66,8 @@ def run(args, extra=None):
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
                          "install 'savanna-games[web]'") from None
-    from savanna.experiments.board.guard import LOCAL_HOSTS, url_host
+    from savanna.errors import clip
+    from savanna.experiments.board.guard import LOCAL_HOSTS, TOKEN, url_host
     from savanna.experiments.board.tables import Limits
     from savanna.files import make_folders
 
@@ -90,6 +91,9 @@ def run(args, extra=None):
     limits = Limits(max_sims=args.max_sims, max_seconds=args.max_seconds, folders=folders,
                     save=args.save.resolve(), idle_minutes=args.idle_minutes)
     token = secrets.token_urlsafe(32) if args.token is None else args.token
+    if not TOKEN.fullmatch(token):
+        raise ValueError(f"--token must be at most 256 letters, digits and . _ ~ -, got "
+                         f"{clip(token)}")
     app = create_app(limits, workers=args.workers, token=token, host=args.host,
                      allow_hosts=args.allow_host)
     url = f"http://{url_host(args.host)}:{args.port}/" + (f"?token={token}" if token else "")

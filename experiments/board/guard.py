@@ -16,13 +16,16 @@ XSRF cookie, this server has no forms and checks the Origin of every change inst
 import hmac
 import ipaddress
 import json
+import re
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["Guard", "LOCAL_HOSTS", "url_host"]
+__all__ = ["Guard", "LOCAL_HOSTS", "TOKEN", "url_host"]
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 COOKIE = "savanna_token"
+HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?")  # name or [IPv6], port
+TOKEN = re.compile(r"[A-Za-z0-9._~-]{0,256}")  # what a URL and a cookie carry as they are
 HEADERS = [(b"x-content-type-options", b"nosniff"),
            (b"content-security-policy", b"frame-ancestors 'self'")]
 
@@ -33,6 +36,8 @@ class Guard:
     the Host header may carry (``*``: any)."""
 
     def __init__(self, app, token, host="127.0.0.1", allow_hosts=()):
+        if not isinstance(token, str) or not TOKEN.fullmatch(token):
+            raise ValueError("the token must be at most 256 letters, digits and . _ ~ -")
         self.app, self.token = app, token
         self.hosts = {h.lower().strip("[]") for h in (*LOCAL_HOSTS, host, *allow_hosts)}
         self.any_ip = host in ("0.0.0.0", "::", "")  # every interface: any address literal
@@ -79,9 +84,10 @@ class Guard:
         return None
 
     def allowed_host(self, host):
-        name = urlsplit(f"//{host}").hostname if host else None
-        if name is None:
+        match = HOST.fullmatch(host)
+        if match is None:
             return False
+        name = match[1].strip("[]").lower()
         if "*" in self.hosts or name in self.hosts:
             return True
         try:

@@ -81,7 +81,8 @@ def test_a_request_without_the_token_is_a_401_that_says_how_to_get_in(server):
 def test_only_this_machines_names_may_be_in_the_host_header(server):
     """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1."""
     client, _, _ = server
-    for host in ("evil.example", "127.0.0.1.evil.example", "localhost.evil", ""):
+    for host in ("evil.example", "127.0.0.1.evil.example", "localhost.evil", "",
+                 "evil.example@127.0.0.1", "evil.example/127.0.0.1"):
         for method, url in [("GET", "/api/info"), ("GET", "/api/records?file=x.jsonl"),
                             ("POST", "/api/tables"), ("GET", "/")]:
             r = client.request(method, url, headers={"Host": host},

@@ -68,6 +68,11 @@ def test_a_chosen_token_and_none_with_a_warning(served, capsys):
     assert client.get("/api/info").status_code == 200
 
 
+def test_a_token_a_url_or_a_cookie_would_mangle_is_refused(served, capsys):
+    assert main(["serve", "--token", "a b;c"]) == 2
+    assert "--token must be" in capsys.readouterr().err and "app" not in served
+
+
 @pytest.mark.parametrize("save", ["a-file", "/proc"])
 def test_a_save_folder_that_cannot_be_written_is_refused_at_the_start(served, capsys, tmp_path,
                                                                      save):
