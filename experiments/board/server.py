@@ -24,8 +24,8 @@ Every request passes ``board.guard`` first (the token, the Host, the Origin of a
 seat is a capability: the ``X-Seat-Key`` header decides which seat a request speaks for, and
 table and analysis ids are 128-bit secrets. Searches (agents' moves, analyses) run on worker
 threads, never on the event loop, bounded by ``Limits``: simulations checked when an agent is
-named, an agent's move given at most ``max_seconds`` (then a 503, and the game waits at that
-move).
+named, an agent's move given at most ``max_seconds`` (then the game waits at that move: a 503
+from /advance, a "notice" in the answer to a move or a new game, whose change stands).
 """
 import asyncio
 import concurrent.futures

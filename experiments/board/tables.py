@@ -280,6 +280,8 @@ class Table:
         if self.to_move != seat:
             raise BadRequest(f"it is not seat {seat}'s turn (seat {self.to_move} is to move)",
                              409)
+        if self.seats[seat] is not None:
+            raise BadRequest(f"seat {seat} is played by {self.labels[seat]}, not a human", 409)
         legal = self.game.legal_actions(self.state[0])
         if action not in legal:
             names = ", ".join(f"{a} ({self.game.action_to_string(self.state[0], a)})"
