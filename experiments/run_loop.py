@@ -88,7 +88,7 @@ class Run:
         raise NotImplementedError
 
     def begin(self, trainer):
-        """Called once before the first step of this session."""
+        """Called once before the first step of this start (a resumed run starts again)."""
 
     def metrics_row(self, trainer, metrics, seconds, extra):
         """The ``metrics.csv`` row of one step of ``seconds`` (None: no row this step)."""
@@ -98,8 +98,8 @@ class Run:
         """Called after each evaluation and when the run ends (``row`` None)."""
 
     def summary(self, trainer, extra, wall, start):
-        """The last line of a run that was not stopped (``wall`` seconds this session, from
-        count ``start``)."""
+        """The last line of a run that was not stopped (``wall`` seconds since this start or
+        resume, from count ``start``)."""
         raise NotImplementedError
 
     def postfix(self, metrics, last_eval):

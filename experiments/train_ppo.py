@@ -148,7 +148,7 @@ class PPORun(Run):
     def summary(self, trainer, extra, wall, start):
         seconds = max(extra["seconds"], 1e-9)
         return (f"done: {trainer.count:,} steps; updates took {extra['seconds']:.0f} s "
-                f"({trainer.count / seconds:,.0f} steps/s); this session, evaluations and "
+                f"({trainer.count / seconds:,.0f} steps/s); since this start, evaluations and "
                 f"checkpoints included, {wall:.0f} s "
                 f"({(trainer.count - start) / max(wall, 1e-9):,.0f} steps/s)")
 
