@@ -27,6 +27,8 @@ from savanna.errors import clip
 from savanna.game import TERMINAL
 from savanna.registry import resolve_game
 
+__all__ = ["SavannaEnv"]  # and a class per registered game (module __getattr__)
+
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 RENDER_MODES = ("ansi", "rgb_array")
 

@@ -41,6 +41,8 @@ from savanna.errors import clip
 from savanna.handouts import Handouts
 from savanna.registry import resolve_game
 
+__all__ = ["SavannaVectorEnv"]  # and a class per registered game (module __getattr__)
+
 AUTORESET_CODES = {AutoresetMode.NEXT_STEP: NEXT_STEP, AutoresetMode.SAME_STEP: SAME_STEP,
                    AutoresetMode.DISABLED: DISABLED}
 
