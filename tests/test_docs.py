@@ -20,8 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs").glob("**/*.md"))
 PAGES = [page for page in PAGES if "_build" not in page.parts]
 FENCE = re.compile(r"^(`{3,})(\S*)[^\n]*\n(.*?)^\1\s*$", re.M | re.S)
-DIRECTIVES = {"{code-cell}", "{toctree}", "{include}", "{savanna-cli}", "{savanna-layout}",
-              "{savanna-docstring}"}
+DIRECTIVES = {"{code-cell}", "{toctree}", "{include}", "{savanna-cli}", "{savanna-layout}"}
 
 
 def _extension():
