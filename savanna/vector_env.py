@@ -7,11 +7,9 @@
 ((4096, 660), (4096, 206))
 
 Random opponents and chance nodes are played inside the same compiled call as the learner's
-move; an external opponent (callable or agent) is called once per round for all waiting games.
-Autoreset follows Gymnasium's modes: ``NEXT_STEP`` (default: the step after an episode ends
-resets that game and ignores its action), ``SAME_STEP`` (reset at once; the last observation is
-in ``info["final_obs"]`` where ``info["_final_obs"]``, zeros elsewhere) and ``DISABLED``
-(a finished game is left as it is, reward 0, until ``reset(options={"reset_mask": mask})``).
+move; an external opponent is called once per round for all waiting games. Gymnasium's
+``NEXT_STEP``, ``SAME_STEP`` and ``DISABLED`` autoreset modes (the envs guide says how each
+behaves).
 """
 from typing import Any
 
