@@ -93,8 +93,9 @@ class Shape:
 class Adaptive:
     """Call ``serial(*args)`` or ``parallel(*args)`` on 2..N threads (N: at most
     ``max_threads`` and numba's current thread count), chosen per batch size
-    (``len(args[0])``) as the module docstring says. Both kernels must compute the same
-    result (Savanna's parallel kernels do, whatever the thread count)."""
+    (``len(args[0])``): calibrated, watched and re-checked as the architecture guide says.
+    Both kernels must compute the same result (Savanna's parallel kernels do, whatever the
+    thread count)."""
 
     def __init__(self, serial, parallel, max_threads=None, clock=time.perf_counter):
         top = numba.config.NUMBA_NUM_THREADS if max_threads is None else max_threads

@@ -203,7 +203,7 @@ def parse(text, board=None):
     """The ``Position`` written in ``text``; raises a one-line ``ValueError`` if malformed.
 
     With ``board`` (``'standard'`` or ``'president'``) also checks the rule-level consistency
-    that needs the sector map (see the module docstring).
+    that needs the sector map (the game's page lists these checks).
     """
     if not isinstance(text, str):
         raise ValueError(f"position must be a str, got {type(text).__name__} {clip(text)}")

@@ -30,7 +30,7 @@ def aec_env(game="zebres", render_mode=None, **game_options):
 
 
 class SavannaAECEnv(AECEnv):
-    """One game of ``game`` with one agent per seat (see the module docstring)."""
+    """One game of ``game`` with one agent per seat (the interop guide says how)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "savanna_v0",
                 "is_parallelizable": False, "render_fps": 2}

@@ -19,7 +19,7 @@ __all__ = ["SB3VecEnv"]
 
 
 class SB3VecEnv(VecEnv):
-    """``num_envs`` games of ``game`` for stable-baselines3 (see the module docstring)."""
+    """``num_envs`` games of ``game`` for stable-baselines3 (the interop guide says how)."""
 
     def __init__(self, game="zebres", num_envs=64, seat=None, opponent="random", parallel=False,
                  **game_options):
