@@ -1,25 +1,10 @@
 """Game records: one played game per line of a JSON Lines file, replayable state by state.
 
-A record holds what reproduces the game exactly, for any game of the protocol:
-
-* ``start``: the notation of the initial state (``game.to_text``), hidden information
-  included (Banjooli's prediction cards and berries), so that no random set-up is redrawn;
-* ``moves``: every event in order: a decision ``{"player": 0, "action": 12, "move": "Z c4"}``
-  (its id and its name in the game's notation) or a chance outcome ``{"chance": 3}``;
-* ``returns``: each seat's summed rewards at the end (None for a game left unfinished);
-* the game (``game``, full ``options``, ``rules_version``), ``package_version``,
-  ``git_commit``, ``seed``, ``agents`` (one spec per seat, ``describe(agent)`` or "human"),
-  and ``info`` (where it was played, e.g. the match's game index);
-* ``takebacks`` (optional, ``[]`` when absent): where a human took moves back before going on,
-  ``{"seat": 0, "at": 12, "undone": 3}``: seat 0 took back the 3 events that followed the
-  first 12 of ``moves`` (the moves played instead follow them in ``moves``).
-
-``Record.states()`` replays the events from ``start`` through the game's API, checking each
-one (the node is a decision of that player or a chance node, the action legal and named as
-recorded, the outcome possible, the returns those recorded): a record that does not replay
-is a one-line ``ValueError`` naming its file and line. ``Record.position(ply)`` is the state
-in which decision ``ply`` (0-based) is taken: after ``ply`` decisions and the chance outcomes
-that follow them; ``ply == plies`` is the final state.
+A record holds what reproduces the game exactly: the game and its options, the start position
+in the game's notation (hidden information included), every decision and chance outcome, the
+returns, the agents and where it was played. ``Record.states()`` replays it, checking every
+event (a record that does not replay is a one-line ``ValueError`` naming its file and line).
+The records guide (docs/guides/records.md) shows the format.
 
 A match's records (``savanna match`` writes them to ``runs/match-.../records.jsonl``):
 
@@ -86,7 +71,9 @@ class Record:
 
     def states(self, game=None):
         """Every state of the game, a batch of ``len(moves) + 1``: the start, then the state
-        after each event. Each event is checked as it is replayed (see the module's doc)."""
+        after each event. Each event is checked as it is replayed: the node is a decision of that
+        player or a chance node, the action legal and named as recorded, the outcome possible,
+        the returns those recorded."""
         game = game or self.game()
         for name, values in (("returns", self.returns), ("agents", self.agents)):
             if values is not None and len(values) != game.num_players:
