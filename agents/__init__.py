@@ -8,7 +8,8 @@
 
 Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``
 (``savanna.agents.play.base``); ``savanna.agents.play.registry`` turns specs like
-``mcts:sims=1000,c=1.4`` into agents.
+``mcts:sims=1000,c=1.4`` into agents. ``review(record)`` finds the mistakes of a recorded game
+(``savanna.agents.play.review``).
 """
 from savanna.agents.arena.matches import play_match, tournament
 from savanna.agents.arena.results import MatchResult, TournamentResult
@@ -16,6 +17,7 @@ from savanna.agents.play.base import Agent, describe
 from savanna.agents.play.greedy import GreedyAgent
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import AGENTS, make_agent
+from savanna.agents.play.review import Review, review
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "MatchResult", "RandomAgent", "TournamentResult",
-           "describe", "make_agent", "play_match", "tournament"]
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "MatchResult", "RandomAgent", "Review",
+           "TournamentResult", "describe", "make_agent", "play_match", "review", "tournament"]
