@@ -13,6 +13,8 @@ goes on answering)::
     POST /api/tables/{id}/undo     {seat}: take back the last human move
     POST /api/analyses             {agent, table+seat | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
+    POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
+    GET  /api/reviews/{id}         progress and the decisions reviewed so far; DELETE cancels
     GET  /api/files                records, ladder and tournament files in the served folders
     GET  /api/records?file=F       the games of a records file
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
@@ -41,6 +43,7 @@ from savanna.errors import clip, is_int
 from savanna.experiments.arguments import option_names
 from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import Replays, list_files, read_table
+from savanna.experiments.board.reviews import FIELDS, Reviews
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
 from savanna.numbers import parse_int
 from savanna.registry import GAMES
@@ -63,6 +66,8 @@ def create_app(limits, workers=2):
     pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="savanna-search")
     searches = anyio.CapacityLimiter(workers)
     job_ids = itertools.count(1)
+    reviews = Reviews(replays, tables, limits, lambda job: asyncio.get_running_loop()
+                      .run_in_executor(pool, job.run))
 
     def table_of(request):
         table = tables.get(request.path_params["id"])
@@ -212,6 +217,12 @@ def create_app(limits, workers=2):
             job.cancel()
         return reply(job.status())
 
+    async def new_review(request):
+        return reply(reviews.new(await json_body(request, FIELDS)))
+
+    async def review(request):
+        return reply(reviews.status(request.path_params["id"], request.method == "DELETE"))
+
     # ----- files ----------------------------------------------------------------------------
     async def files(request):
         return reply({"files": await anyio.to_thread.run_sync(list_files, limits.folders)})
@@ -254,6 +265,8 @@ def create_app(limits, workers=2):
         Route("/api/tables/{id}/undo", undo, methods=["POST"]),
         Route("/api/analyses", new_analysis, methods=["POST"]),
         Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
+        Route("/api/reviews", new_review, methods=["POST"]),
+        Route("/api/reviews/{id}", review, methods=["GET", "DELETE"]),
         Route("/api/files", files),
         Route("/api/records", records),
         Route("/api/replay", replay),
