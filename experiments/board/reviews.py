@@ -7,13 +7,20 @@ game of this server (``table``), with a search agent (``agent``, default
 ``savanna.agents.play.review.DEFAULT_AGENT``), ``threshold`` and ``seed``; its result is
 ``Review.to_json()``, the same figures as ``savanna review``'s CSV.
 
+>>> from savanna import make_game
+>>> from savanna.agents import make_agent, play_match
 >>> from savanna.experiments.board.files import Replays
 >>> from savanna.experiments.board.tables import Limits
->>> limits = Limits(folders=("runs",))
+>>> from savanna.records import write_records
+>>> match = play_match(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
+...                    games=1, workers=1, progress=False, record=True)
+>>> write_records("records.jsonl", match.records)
+>>> limits = Limits(folders=(".",))
 >>> reviews = Reviews(Replays(limits.folders), {}, limits, start=lambda job: job.run())
->>> answer = reviews.new({"file": "match-zebres-<time>/records.jsonl", "game": 0,
-...                       "agent": "mcts:sims=100"})
->>> reviews.status(answer["id"])["result"]["decisions"][0]["loss"]
+>>> key = reviews.new({"file": "records.jsonl", "game": 0, "agent": "mcts:sims=50"})["id"]
+>>> status = reviews.status(key)    # on the server: polled while it runs
+>>> status["reviewed"] == status["of"] == match.records[0].plies
+True
 """
 import secrets
 import threading
