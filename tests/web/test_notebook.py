@@ -1,0 +1,142 @@
+"""``savanna.experiments.board.show`` and the ``%savanna`` magic: one server per set of folders,
+started once; an IFrame that shows a recorded game at its ply, a new game or a position, working
+inside a page of another origin (as a notebook embeds it); one-line errors for a bad file,
+index, ply, game, position or seat."""
+import html
+import http.server
+import os
+import shutil
+import threading
+import urllib.request
+from urllib.parse import unquote
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from savanna.experiments.board import show
+from savanna.records import read_records
+from tests.agents.test_review import write_tournament_game
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+POSITION = "z...../..G.../....../.l..../...... g 21 - move"
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    return write_tournament_game(tmp_path_factory.mktemp("match"), "zebres")
+
+
+def notebook_page(frame):
+    """A page of another origin holding the IFrame's HTML, as a notebook's output does; its
+    address (served on a thread while the module runs)."""
+    body = f"<!doctype html><title>notebook</title><h1>Out[1]:</h1>{frame._repr_html_()}"
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip("no chromium: the browser tests need Debian's chromium")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def embedded(browser, frame):
+    """The board's frame inside a notebook-like page, once the board is ready."""
+    address, server = notebook_page(frame)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(address)
+    board = page.frame_locator("iframe")
+    board.locator("body[data-ready=true]").wait_for(timeout=60_000)
+    return page, board, errors, server
+
+
+def test_one_server_per_folders_started_once(tmp_path):
+    first, again = show(folders=[tmp_path]), show(folders=[tmp_path])
+    assert first.src == again.src and first.src.endswith("/#play")
+    other = show(folders=[tmp_path, tmp_path.parent])
+    assert other.src.split("/")[2] != first.src.split("/")[2]  # another port
+    with urllib.request.urlopen(first.src.split("#")[0]) as answer:
+        assert answer.status == 200 and b"<title>Savanna board</title>" in answer.read()
+
+
+def test_a_record_at_its_ply_in_a_page_of_another_origin(browser, records):
+    record = read_records(records)[1]
+    frame = show(records, index=1, ply=7)
+    assert unquote(frame.src).endswith(f"#replay/{records.name}/1/7")
+    page, board, errors, server = embedded(browser, frame)
+    board.locator(f"#board[data-state='{record.ply_index(7)}']").wait_for(timeout=60_000)
+    assert errors == []
+    page.close()
+    server.shutdown()
+
+
+def test_a_new_game_is_made_and_shown_at_its_human_seat(browser):
+    frame = show(game="zebres", seats=["random", "human"], seed=4)
+    table, seat = frame.src.split("#play/")[1].split("/")
+    with urllib.request.urlopen(frame.src.split("#")[0] + f"api/tables/{table}") as answer:
+        assert answer.status == 200
+    assert seat == "1"
+    page, board, errors, server = embedded(browser, frame)
+    assert board.locator("#board svg").count() == 1
+    assert errors == []
+    page.close()
+    server.shutdown()
+
+
+def test_a_position_goes_to_the_analysis_view_checked_first():
+    frame = show(game="zebres", position=POSITION, options={"board": "standard"})
+    assert unquote(frame.src).endswith(f"#analyse/zebres/board=standard/{POSITION}")
+    assert html.escape(frame.src) in frame._repr_html_()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"record": "none.jsonl"}, "cannot read records file"),
+    ({"record": "{records}", "index": 5}, "--game must be in 0..1"),
+    ({"record": "{records}", "ply": 10_000}, "ply must be in 0.."),
+    ({"record": "{records}", "game": "zebres"}, "not several at once"),
+    ({"game": "nosuch", "position": POSITION}, "nosuch"),
+    ({"game": "zebres", "position": "nonsense"}, "position must have 5"),
+    ({"position": POSITION}, "name the game"),
+    ({"game": "zebres", "seats": ["human", "nosuch"]}, "unknown agent 'nosuch'"),
+    ({"game": "zebres", "options": ["board"]}, "key=value"),
+    ({"folders": ["/no/such/folder"]}, "is not a folder"),
+])
+def test_mistakes_are_one_line_errors(records, kwargs, message):
+    kwargs = {k: str(records) if v == "{records}" else v for k, v in kwargs.items()}
+    with pytest.raises(ValueError, match=message) as err:
+        show(**kwargs)
+    assert "\n" not in str(err.value)
+
+
+def test_the_magic_shows_what_show_shows(records, capsys):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "savanna.experiments.board")
+    frame = shell.run_line_magic("savanna", f"{records} --index 1 --ply 3")
+    assert frame.src == show(records, index=1, ply=3).src
+    table = shell.run_line_magic("savanna", "--game bonobo -o num_players=3 "
+                                            "--seats human,random,random --seed 2")
+    assert "#play/" in table.src
+    assert shell.run_line_magic("savanna", f"{records} --index 9") is None
+    assert capsys.readouterr().err.startswith("%savanna: error: --game must be in 0..1")
