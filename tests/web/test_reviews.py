@@ -22,7 +22,7 @@ def served(tmp_path_factory):
     (folder / "match").mkdir()
     records = write_tournament_game(folder / "match")
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,))
-    with TestClient(create_app(limits)) as client:
+    with TestClient(create_app(limits), base_url="http://127.0.0.1") as client:
         yield records, client
 
 
@@ -73,8 +73,10 @@ def test_a_finished_game_of_the_server_is_reviewed_and_one_in_progress_is_not(se
                                              "seed": 1}).json()
     r = client.post("/api/reviews", json={"table": table["id"], "agent": AGENT})
     assert r.status_code == 409 and "once it has ended" in r.json()["error"]
+    control = {"X-Seat-Key": table.get("control", "")}  # where agents move only for a key
     while not table["over"]:
-        table = client.post(f"/api/tables/{table['id']}/advance", json={}).json()
+        table = client.post(f"/api/tables/{table['id']}/advance", json={},
+                            headers=control).json()
     key = client.post("/api/reviews", json={"table": table["id"], "agent": AGENT}).json()["id"]
     status = finished(client, key)
     assert status["error"] is None and status["reviewed"] == status["of"] > 0
