@@ -93,10 +93,11 @@ class Review:
                 "decisions": rows}
 
     def _repr_html_(self):
+        """The mistakes as a table (every decision is in ``decisions``)."""
         caption = (f"{self.game}: {len(self.decisions)} of {self.plies} decisions reviewed by "
                    f"{self.agent}; {len(self.mistakes)} mistakes (loss > {self.threshold:g})")
         return html_table(caption, self.columns(),
-                          [list(map(_text, row)) for row in self.decisions.tolist()])
+                          [list(map(_text, row)) for row in self.mistakes.tolist()])
 
 
 def review(record, agent=DEFAULT_AGENT, threshold=DEFAULT_THRESHOLD, seed=0, game=None,

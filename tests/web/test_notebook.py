@@ -1,13 +1,15 @@
 """``savanna.experiments.board.show`` and the ``%savanna`` magic: one server per set of folders,
 started once; an IFrame that shows a recorded game at its ply, a new game or a position, working
 inside a page of another origin (as a notebook embeds it); one-line errors for a bad file,
-index, ply, game, position or seat."""
+index, ply, game, position or seat. ``SAVANNA_SCREENSHOTS=docs/images`` takes the tutorials'
+picture of the embedded board."""
 import html
 import http.server
 import os
 import shutil
 import threading
 import urllib.request
+from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
@@ -20,6 +22,7 @@ from tests.agents.test_review import write_tournament_game
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")  # a folder: the docs' picture is taken there
 POSITION = "z...../..G.../....../.l..../...... g 21 - move"
 
 
@@ -37,10 +40,16 @@ def get(frame, path=""):
     return urllib.request.urlopen(request)
 
 
-def notebook_page(frame):
-    """A page of another origin holding the IFrame's HTML, as a notebook's output does; its
-    address (served on a thread while the module runs)."""
-    body = f"<!doctype html><title>notebook</title><h1>Out[1]:</h1>{frame._repr_html_()}"
+def notebook_page(frame, code):
+    """A page of another origin showing ``code`` and the IFrame's HTML as its output, as a
+    notebook does; its address (served on a thread) and server."""
+    body = f"""<!doctype html><meta charset=utf-8><title>notebook</title><style>
+body {{ font: 14px system-ui, sans-serif; margin: 16px 24px; }} .cell {{ display: flex; gap: 8px; }}
+.prompt {{ width: 64px; color: #307fc1; font-family: monospace; text-align: right; }}
+.out .prompt {{ color: #bf5b3d; }} .cell > :last-child {{ flex: 1; margin: 4px 0; }}
+pre {{ background: #f5f5f5; border: 1px solid #e0e0e0; padding: 8px; }}</style>
+<div class="cell"><div class="prompt">In [1]:</div><pre>{html.escape(code)}</pre></div>
+<div class="cell out"><div class="prompt">Out[1]:</div><div>{frame._repr_html_()}</div></div>"""
 
     class Page(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
@@ -67,10 +76,10 @@ def browser():
         chromium.close()
 
 
-def embedded(browser, frame):
+def embedded(browser, frame, code):
     """The board's frame inside a notebook-like page, once the board is ready."""
-    address, server = notebook_page(frame)
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    address, server = notebook_page(frame, code)
+    page = browser.new_page(viewport={"width": 1200, "height": 740})
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(address)
@@ -90,11 +99,15 @@ def test_one_server_per_folders_started_once(tmp_path):
 
 def test_a_record_at_its_ply_in_a_page_of_another_origin(browser, records):
     record = read_records(records)[1]
-    frame = show(records, index=1, ply=7)
-    assert unquote(frame.src).endswith(f"#replay/{records.name}/1/7")
-    page, board, errors, server = embedded(browser, frame)
-    board.locator(f"#board[data-state='{record.ply_index(7)}']").wait_for(timeout=60_000)
+    frame = show(records, index=1, ply=24, height=640)
+    assert unquote(frame.src).endswith(f"#replay/{records.name}/1/24")
+    code = ('from savanna.experiments.board import show\n'
+            'show("runs/match-zebres/records.jsonl", index=1, ply=24)')
+    page, board, errors, server = embedded(browser, frame, code)
+    board.locator(f"#board[data-state='{record.ply_index(24)}']").wait_for(timeout=60_000)
     assert errors == []
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "notebook-board.png"))
     page.close()
     server.shutdown()
 
@@ -105,7 +118,7 @@ def test_a_new_game_is_made_and_shown_at_its_human_seat(browser):
     with get(frame, f"api/tables/{table}") as answer:
         assert answer.status == 200
     assert seat  # seat 1, or its key where the server gives keys
-    page, board, errors, server = embedded(browser, frame)
+    page, board, errors, server = embedded(browser, frame, "show(game='zebres', ...)")
     assert board.locator("#board svg").count() == 1
     assert errors == []
     page.close()
