@@ -31,8 +31,8 @@ SECTION = """() => {  // the page's own section, where it has one
 }"""
 RUN = """async (source) => {
   window.picked = [];
-  return await window.savannaReview(source.where, {...source.settings,
-                                                   onPick: (ply) => window.picked.push(ply)});
+  return await window.savannaReview({...source.where, ...source.settings,
+                                     onPick: (ply) => window.picked.push(ply)});
 }"""
 
 
@@ -118,7 +118,7 @@ def test_the_graph_draws_the_python_calls_values_and_mistakes(page, served):
 
 def test_cancel_says_cancelled_and_an_error_is_shown_not_thrown(page):
     page.evaluate("""() => { window.started = window.savannaReview(
-        {file: "match/records.jsonl", game: 0}, {agent: "mcts:sims=500"}); }""")
+        {file: "match/records.jsonl", game: 0, agent: "mcts:sims=500"}); }""")
     page.locator("#review .review-status").filter(has_text="decisions reviewed").wait_for()
     page.get_by_role("button", name="Cancel review").click()
     status = page.evaluate("window.started")

@@ -5,10 +5,11 @@
 //   drawReview(container, review, onPick)   draws one review result (GET /api/reviews/{id}'s
 //                                           "result"); onPick(ply) on a click; returns
 //                                           { mark(ply) } to show the ply on view
-//   window.savannaReview(source, options)   runs a review and draws it as it comes: source is
-//                                           {file, game} or {table}; options {container
-//                                           (default #review), onPick, agent, threshold, seed};
-//                                           resolves to the last status (null on an error)
+//   window.savannaReview(request)           runs a review and draws it as it comes: request
+//                                           holds what to review ({file, game} or {table, key}),
+//                                           and may hold agent, threshold, seed, container
+//                                           (default #review) and onPick; resolves to the last
+//                                           status (null on an error, shown in the container)
 "use strict";
 
 (() => {
@@ -136,8 +137,8 @@
   // ----- running a review on the server ---------------------------------------------------
   let current = null;  // the review being drawn; a new one cancels it
 
-  async function call(method, url, body) {
-    const options = { method, headers: {} };
+  async function call(method, url, body, headers = {}) {
+    const options = { method, headers: { ...headers } };
     if (body !== undefined) {
       options.body = JSON.stringify(body);
       options.headers["Content-Type"] = "application/json";
@@ -157,9 +158,11 @@
     return `${done} by ${status.result?.agent ?? "the agent"}; ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
   }
 
-  async function savannaReview(source, options = {}) {
-    const container = options.container || document.getElementById("review");
-    const onPick = options.onPick || (() => {});
+  const FIELDS = ["file", "game", "table", "agent", "threshold", "seed"];  // of POST /api/reviews
+
+  async function savannaReview(request) {
+    const container = request.container || document.getElementById("review");
+    const onPick = request.onPick || (() => {});
     if (current) current.stop();
     const run = {
       stopped: false, id: null,
@@ -176,13 +179,12 @@
     const graph = el("div", null, { class: "review-graph-box" });
     container.replaceChildren(text, bar, cancel, graph);
     cancel.addEventListener("click", () => call("DELETE", `/api/reviews/${run.id}`).catch(() => {}));
-    const body = { ...source };
-    for (const key of ["agent", "threshold", "seed"]) {
-      if (options[key] !== undefined) body[key] = options[key];
-    }
+    const body = Object.fromEntries(FIELDS.filter((k) => request[k] !== undefined)
+      .map((k) => [k, request[k]]));
+    const seat = request.key ? { "X-Seat-Key": request.key } : {};  // a table's seat key
     let status;
     try {
-      status = await call("POST", "/api/reviews", body);
+      status = await call("POST", "/api/reviews", body, seat);
       run.id = status.id;
       let drawn = -1;
       for (;;) {
