@@ -78,7 +78,8 @@ def page(browser, served):
 
 
 def test_the_graph_draws_the_python_calls_values_and_mistakes(page, served):
-    settings = {"agent": AGENT, "threshold": 0.1, "seed": 3}
+    names = ["North", "South"]  # as the board names the seats
+    settings = {"agent": AGENT, "threshold": 0.1, "seed": 3, "names": names}
     status = page.evaluate(RUN, {"where": {"file": "match/records.jsonl", "game": 1},
                                  "settings": settings})
     record = read_records(served[1])[1]
@@ -95,7 +96,7 @@ def test_the_graph_draws_the_python_calls_values_and_mistakes(page, served):
         agent = record.agents[d["player"]]
         lost = "the search never tried it" if np.isnan(d["loss"]) else f"lost {d['loss']:.3f}"
         assert points.nth(k).get_attribute("aria-label") == \
-            f"ply {k}: seat {d['player']} ({agent}) played {d['move']}, best {d['best']}, {lost}"
+            f"ply {k}: {names[d['player']]} ({agent}) played {d['move']}, best {d['best']}, {lost}"
     for p in range(2):  # each line's heights are the values, on one linear scale
         line = page.locator(f"#review polyline[data-player='{p}']").get_attribute("points")
         ys = np.array([float(xy.split(",")[1]) for xy in line.split()])
@@ -103,6 +104,9 @@ def test_the_graph_draws_the_python_calls_values_and_mistakes(page, served):
         slope, intercept = np.polyfit(values, ys, 1)
         assert slope < 0 and np.allclose(ys, slope * values + intercept, atol=1e-6)
     points.nth(5).click()
+    cursor = page.locator("#review line.cursor")
+    assert cursor.get_attribute("visibility") == "visible"
+    assert cursor.get_attribute("x1") == points.nth(5).get_attribute("cx")
     page.locator("#review .review-mistakes button").last.click()
     assert page.evaluate("window.picked") == [5, expected.mistakes["ply"][-1]]
     page.locator("#review .point").nth(2).focus()

@@ -2,14 +2,16 @@
 // mistakes marked, a click (or Enter) on a decision jumps there. The figures come from
 // POST /api/reviews (experiments/board/reviews.py), the same as `savanna review`'s CSV.
 //
-//   drawReview(container, review, onPick)   draws one review result (GET /api/reviews/{id}'s
-//                                           "result"); onPick(ply) on a click; returns
-//                                           { mark(ply) } to show the ply on view
-//   window.savannaReview(request)           runs a review and draws it as it comes: request
-//                                           holds what to review ({file, game} or {table, key}),
-//                                           and may hold agent, threshold, seed, container
-//                                           (default #review) and onPick; resolves to the last
-//                                           status (null on an error, shown in the container)
+//   drawReview(container, review, onPick, names)
+//       draws one review result (GET /api/reviews/{id}'s "result"); onPick(ply) on a click;
+//       names: the seats as the board names them (default "seat 0", ...); returns
+//       { mark(ply) }, which shows the ply on view
+//   window.savannaReview(request)
+//       runs a review and draws it as it comes: request holds what to review ({file, game} or
+//       {table, key}) and may hold agent, threshold, seed, container (default #review), onPick
+//       and names; resolves to the last status (null on an error, shown in the container)
+//   window.savannaReview.mark(ply)
+//       shows the ply on view in the latest graph
 "use strict";
 
 (() => {
@@ -35,13 +37,17 @@
     return node;
   }
 
-  function describe(d, review) {
-    const seat = `seat ${d.player}` + (review.agents?.[d.player] ? ` (${review.agents[d.player]})` : "");
+  function seatName(review, names, p) {
+    return `${names?.[p] ?? `seat ${p}`} (${review.agents[p]})`;
+  }
+
+  function describe(d, review, names) {
+    const seat = seatName(review, names, d.player);
     const lost = d.loss === null ? "the search never tried it" : `lost ${d.loss.toFixed(3)}`;
     return `ply ${d.ply}: ${seat} played ${d.move}, best ${d.best}, ${lost}`;
   }
 
-  function drawReview(container, review, onPick) {
+  function drawReview(container, review, onPick, names) {
     container.replaceChildren();
     const W = Math.max(container.clientWidth, 300);
     const rows = review.decisions;
@@ -75,8 +81,18 @@
       }));
     }
     const column = width / span;
+    const view = {
+      mark(ply) {
+        const shown = Number.isInteger(ply) && ply >= 0 && ply < review.plies;
+        cursor.setAttribute("visibility", shown ? "visible" : "hidden");
+        if (shown) {
+          cursor.setAttribute("x1", x(ply));
+          cursor.setAttribute("x2", x(ply));
+        }
+      },
+    };
     for (const d of rows) {  // one point per decision, on the mover's line
-      const label = describe(d, review);
+      const label = describe(d, review, names);
       const hit = svgEl("rect", { class: "hit", x: x(d.ply) - column / 2, y: PAD.top,
                                   width: column, height, "data-ply": d.ply });
       hit.appendChild(svgEl("title", {}, label));
@@ -87,47 +103,41 @@
         stroke: d.mistake ? "#d00" : "none", "stroke-width": 2.5,
       });
       point.appendChild(svgEl("title", {}, label));
-      for (const node of [hit, point]) {
-        node.addEventListener("click", () => onPick(d.ply));
-      }
+      const pick = () => {
+        view.mark(d.ply);
+        onPick(d.ply);
+      };
+      for (const node of [hit, point]) node.addEventListener("click", pick);
       point.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
-          onPick(d.ply);
+          pick();
         }
       });
       svg.append(hit, point);
     }
-    container.appendChild(svg);
-    container.appendChild(legend(review, players));
-    container.appendChild(mistakeList(review, onPick));
-    return {
-      mark(ply) {
-        const shown = Number.isInteger(ply) && ply >= 0 && ply < review.plies;
-        cursor.setAttribute("visibility", shown ? "visible" : "hidden");
-        if (shown) {
-          cursor.setAttribute("x1", x(ply));
-          cursor.setAttribute("x2", x(ply));
-        }
-      },
-    };
+    container.append(svg, legend(review, players, names),
+                     mistakeList(review, (ply) => { view.mark(ply); onPick(ply); }, names));
+    return view;
   }
 
-  function legend(review, players) {
+  function legend(review, players, names) {
     const line = el("p", `Value by ${review.agent}: `, { class: "review-legend" });
     for (let p = 0; p < players; p++) {
       const swatch = el("span", "\u25A0 ", { style: `color: ${COLOURS[p % COLOURS.length]}` });
-      line.append(swatch, `seat ${p} (${review.agents[p]}); `);
+      line.append(swatch, `${seatName(review, names, p)}; `);
     }
     line.append(`ringed: the mover lost more than ${review.threshold}.`);
     return line;
   }
 
-  function mistakeList(review, onPick) {
+  function mistakeList(review, onPick, names) {
     const mistakes = review.decisions.filter((d) => d.mistake);
-    const list = el("ul", null, { class: "review-mistakes", "aria-label": "mistakes" });
+    const list = el("ul", null, { class: "review-mistakes", "aria-label": "mistakes",
+                                  style: "list-style: none; padding: 0; margin: 0" });
     for (const d of mistakes) {
-      const button = el("button", describe(d, review), { type: "button", "data-ply": d.ply });
+      const button = el("button", describe(d, review, names), { type: "button", "data-ply": d.ply,
+                                                                style: "margin: 2px 0; text-align: left" });
       button.addEventListener("click", () => onPick(d.ply));
       list.appendChild(el("li")).appendChild(button);
     }
@@ -190,7 +200,7 @@
       for (;;) {
         if (run.stopped) return status;
         if (status.result && status.reviewed !== drawn) {
-          const view = drawReview(graph, status.result, onPick);
+          const view = drawReview(graph, status.result, onPick, request.names);
           run.mark = view.mark;
           drawn = status.reviewed;
         }
