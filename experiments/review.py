@@ -53,7 +53,8 @@ def run(args, extra=None):
     record = read_record(args.file, args.game)
     bar = Progress(record.plies, not args.no_progress)
     try:
-        result = review(record, args.agent, args.threshold, args.seed, progress=bar.update)
+        result = review(record, args.agent, threshold=args.threshold, seed=args.seed,
+                        progress=bar.update)
     finally:
         bar.close()
     if args.out is None:

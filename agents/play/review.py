@@ -10,8 +10,8 @@ one analysis:
 * ``best``: the search's choice, its most visited move; ``best_value``, ``played_value``: the
   mover's mean return through the best move and through the move played;
 * ``loss = best_value - played_value``, the value the mover gave up by the move played; 0 when
-  it played the best move, negative when a less visited move had the higher mean, NaN when the
-  search never tried the move played (more simulations give it a value);
+  it played the best move, negative when the move played (less visited) had the higher mean,
+  NaN when the search never tried the move played (more simulations give it a value);
 * ``mistake``: ``loss > threshold``.
 
 >>> from savanna import make_game
@@ -100,7 +100,7 @@ class Review:
                           [list(map(_text, row)) for row in self.mistakes.tolist()])
 
 
-def review(record, agent=DEFAULT_AGENT, threshold=DEFAULT_THRESHOLD, seed=0, game=None,
+def review(record, agent=DEFAULT_AGENT, *, threshold=DEFAULT_THRESHOLD, seed=0, game=None,
            progress=None, stop=None):
     """Review every decision of ``record`` (a ``savanna.records.Record``) with ``agent`` (a
     search agent or its spec: ``mcts``, ``ppo-mcts``, ``az``); a ``Review``.

@@ -62,8 +62,8 @@ class ReviewJob:
         try:
             record, game = self.load()
             self.plies = record.plies
-            review(record, self.agent, self.threshold, self.seed, game, self._publish,
-                   self.cancelled)
+            review(record, self.agent, threshold=self.threshold, seed=self.seed, game=game,
+                   progress=self._publish, stop=self.cancelled)
         except ValueError as err:
             self.error = str(err)
         finally:
