@@ -11,7 +11,7 @@ calls that analyse positions and train networks: what a notebook imports
 Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``;
 ``make_agent`` turns specs like ``mcts:sims=1000,c=1.4`` into agents. The names below the
 arena's are imported on first use, so that playing loads no trainer and no torch it does not
-need.
+need. ``review(record)`` finds the mistakes of a recorded game.
 """
 import importlib
 
@@ -31,6 +31,8 @@ _LAZY = {
     "AZPolicyAgent": "savanna.agents.play.az_agent:AZPolicyAgent",
     "Analysis": "savanna.agents.play.analysis:Analysis",
     "analyse": "savanna.agents.play.analysis:analyse",
+    "Review": "savanna.agents.play.review:Review",
+    "review": "savanna.agents.play.review:review",
     "Ladder": "savanna.agents.arena.ladder:Ladder",
     "PPOConfig": "savanna.agents.models.ppo_config:PPOConfig",
     "AZConfig": "savanna.agents.models.az_config:AZConfig",
@@ -47,8 +49,9 @@ _LAZY = {
 __all__ = ["AGENTS", "AZAgent", "AZConfig", "AZPolicyAgent", "AZTrainer", "Agent", "Analysis",
            "DistillConfig", "FitConfig", "GreedyAgent", "Ladder", "MCTSAgent", "MatchResult",
            "PPOAgent", "PPOConfig", "PPOMCTSAgent", "PPOTrainer", "RandomAgent",
-           "TournamentResult", "analyse", "describe", "distill", "fit", "load_dataset",
-           "make_agent", "play_match", "save_model", "tournament"]
+           "Review", "TournamentResult", "analyse", "describe", "distill", "fit", "load_dataset",
+           "make_agent", "play_match", "review", "save_model",
+           "tournament"]
 
 
 def __getattr__(name):

@@ -15,6 +15,8 @@ every game as it was, and the server goes on answering)::
     POST /api/tables/{id}/undo     {}: take back the key's seat's move, the last human one
     POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
+    POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
+    GET  /api/reviews/{id}         progress and the decisions reviewed so far; DELETE cancels
     GET  /api/files                records, ladder and tournament files in the served folders
     GET  /api/records?file=F       the games of a records file
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
@@ -50,6 +52,7 @@ from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import Replays, list_files, read_table
 from savanna.experiments.board.guard import Guard
 from savanna.experiments.board.lobby import Lobby
+from savanna.experiments.board.reviews import FIELDS, Reviews
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
 from savanna.files import parse_json
 from savanna.numbers import parse_int
@@ -75,6 +78,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     replays = Replays(limits.folders)
     pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="savanna-search")
     searches = anyio.CapacityLimiter(workers)
+    reviews = Reviews(replays, lobby.tables, limits, lambda job: asyncio.get_running_loop()
+                      .run_in_executor(pool, job.run))
 
     def table_of(request):
         return lobby.get(request.path_params["id"])
@@ -235,6 +240,12 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             job.cancel()
         return reply(job.status())
 
+    async def new_review(request):
+        return reply(reviews.new(await json_body(request, FIELDS)))
+
+    async def review(request):
+        return reply(reviews.status(request.path_params["id"], request.method == "DELETE"))
+
     # ----- files ----------------------------------------------------------------------------
     async def files(request):
         return reply({"files": await anyio.to_thread.run_sync(list_files, limits.folders)})
@@ -277,6 +288,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Route("/api/tables/{id}/undo", undo, methods=["POST"]),
         Route("/api/analyses", new_analysis, methods=["POST"]),
         Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
+        Route("/api/reviews", new_review, methods=["POST"]),
+        Route("/api/reviews/{id}", review, methods=["GET", "DELETE"]),
         Route("/api/files", files),
         Route("/api/records", records),
         Route("/api/replay", replay),
