@@ -26,8 +26,7 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 COOKIE = "savanna_token"
 HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?")  # name or [IPv6], port
 TOKEN = re.compile(r"[A-Za-z0-9._~-]{0,256}")  # what a URL and a cookie carry as they are
-HEADERS = [(b"x-content-type-options", b"nosniff"),
-           (b"content-security-policy", b"frame-ancestors 'self'")]
+SELF_ONLY = "'self'"  # the pages that may frame the board: its own (Jupyter's default)
 
 
 class Guard:
@@ -35,10 +34,13 @@ class Guard:
     the check off); ``host``: the address the server listens on; ``allow_hosts``: more names
     the Host header may carry (``*``: any)."""
 
-    def __init__(self, app, token, host="127.0.0.1", allow_hosts=()):
+    def __init__(self, app, token, host="127.0.0.1", allow_hosts=(), frame_ancestors=SELF_ONLY):
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
             raise ValueError("the token must be at most 256 letters, digits and . _ ~ -")
         self.app, self.token = app, token
+        self.headers = [(b"x-content-type-options", b"nosniff"),
+                        (b"content-security-policy",
+                         f"frame-ancestors {frame_ancestors}".encode("latin-1"))]
         self.hosts = {h.lower().strip("[]") for h in (*LOCAL_HOSTS, host, *allow_hosts)}
         self.any_ip = host in ("0.0.0.0", "::", "")  # every interface: any address literal
 
@@ -48,7 +50,7 @@ class Guard:
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *HEADERS]}
+                message = {**message, "headers": [*message.get("headers", []), *self.headers]}
             await send(message)
 
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}

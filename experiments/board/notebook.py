@@ -17,7 +17,6 @@ folder) and the record's own folder; it listens on 127.0.0.1 and lives as long a
 >>> frame.src.startswith("http://localhost:")
 True
 """
-import inspect
 import json
 import secrets
 import shlex
@@ -34,7 +33,10 @@ from savanna.errors import clip
 
 __all__ = ["load_ipython_extension", "serve", "show"]
 
-_SERVERS = {}  # served folders -> (base address, token or None)
+_SERVERS = {}  # served folders -> (base address, token)
+# the pages that may frame the board: a notebook served from this machine, on any port (the
+# token cookie is SameSite=Strict, so the notebook's host name must be the board's: localhost)
+NOTEBOOK_PAGES = "'self' http://localhost:* http://127.0.0.1:*"
 _LOCK = threading.Lock()
 
 
@@ -96,13 +98,11 @@ def _start(folders):
 
 
 def _new_app(limits):
-    """The board's app and the token its address needs (None while the server takes none)."""
+    """The board's app, which a notebook's page may frame, and the token its address needs."""
     from savanna.experiments.board.server import create_app
 
-    if "token" not in inspect.signature(create_app).parameters:
-        return create_app(limits), None
     token = secrets.token_urlsafe(32)
-    return create_app(limits, token=token), token
+    return create_app(limits, token=token, frame_ancestors=NOTEBOOK_PAGES), token
 
 
 def _replay(path, index, ply):

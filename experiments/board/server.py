@@ -69,10 +69,10 @@ PLAYED = tuple(name for name in GAMES if name != "connect_four")
 
 
 def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
-               clock=time.monotonic):
+               frame_ancestors="'self'", clock=time.monotonic):
     """The Starlette application for ``limits`` (``board.tables.Limits``), with ``workers``
-    threads for searches, behind ``board.guard.Guard(token, host, allow_hosts)``; ``clock``
-    times the idle tables."""
+    threads for searches, behind ``board.guard.Guard(token, host, allow_hosts, frame_ancestors)``
+    (the pages that may frame it); ``clock`` times the idle tables."""
     jobs = {}
     lobby = Lobby(limits, clock)
     replays = Replays(limits.folders)
@@ -296,7 +296,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Route("/api/ratings", ratings),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
-    guard = Middleware(Guard, token=token, host=host, allow_hosts=allow_hosts)
+    guard = Middleware(Guard, token=token, host=host, allow_hosts=allow_hosts,
+                       frame_ancestors=frame_ancestors)
     app = Starlette(routes=routes, middleware=[guard], exception_handlers={
         BadRequest: bad_request, HTTPException: http_error, Exception: server_error})
     app.state.lobby, app.state.tables, app.state.jobs = lobby, lobby.tables, jobs

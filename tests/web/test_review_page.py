@@ -44,7 +44,7 @@ def served(tmp_path_factory):
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(limits, token=""), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:

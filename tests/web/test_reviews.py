@@ -22,7 +22,7 @@ def served(tmp_path_factory):
     (folder / "match").mkdir()
     records = write_tournament_game(folder / "match")
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,))
-    with TestClient(create_app(limits), base_url="http://127.0.0.1") as client:
+    with TestClient(create_app(limits, token=""), base_url="http://127.0.0.1") as client:
         yield records, client
 
 
