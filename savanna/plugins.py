@@ -19,10 +19,9 @@ import tomllib
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["GAMES_GROUP", "AGENTS_GROUP", "Plugin", "plugins", "load_games", "report"]
+__all__ = ["GAMES_GROUP", "Plugin", "plugins", "load_games", "report"]
 
-GAMES_GROUP = "savanna.games"
-AGENTS_GROUP = "savanna.agents"
+GAMES_GROUP = "savanna.games"  # the agents' group is savanna.agents.play.registry's
 DISTRIBUTION = "savanna-games"
 _VALUE = re.compile(r"[A-Za-z_][\w.]*(:[A-Za-z_][\w.]*)?")
 

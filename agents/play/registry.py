@@ -27,11 +27,12 @@ from typing import Any
 from savanna.agents.play.base import Agent
 from savanna.errors import clip
 from savanna.numbers import parse_float, parse_int
-from savanna.plugins import AGENTS_GROUP, plugins, report
+from savanna.plugins import plugins, report
 from savanna.registry import load_entry
 
 __all__ = ["AGENTS", "agent_class", "is_import_path", "make_agent", "parse_spec", "split_spec"]
 
+AGENTS_GROUP = "savanna.agents"  # the entry-point group of agents
 _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 
 

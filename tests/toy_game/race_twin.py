@@ -11,7 +11,7 @@ def play_lockstep(game, s, plies, rng):
     rewards agree."""
     s = s.copy()
     pos = game.to_position(s)
-    ref = reference.State(pos.pos, pos.to_move, pos.roll, game.goal)
+    ref = reference.from_position(pos, game.goal)
     for _ in range(plies):
         player = reference.current_player(ref)
         assert int(game.current_player(s)[0]) == player
@@ -20,7 +20,7 @@ def play_lockstep(game, s, plies, rng):
             assert game.observe(s, p)[0].tolist() == reference.observe(ref, p)
         if player == CHANCE:
             outcomes = reference.chance_outcomes(ref)
-            assert game.chance_probs(s)[0].tolist() == [p for _, p in outcomes]
+            assert game.chance_probs(s)[0].tolist() == list(outcomes.values())
             outcome = int(rng.integers(len(outcomes)))
             game.apply_chance(s, [outcome])
             ref = reference.apply_chance(ref, outcome)

@@ -24,6 +24,7 @@ class RaceGame(Game):
 
     name = "race_toy"
     version = 0
+    rules_version = "v0 the dice race of race_toy/__init__.py"
     num_players = K.NUM_PLAYERS
     num_actions = K.NUM_ACTIONS
     max_chance_outcomes = K.DIE

@@ -14,6 +14,11 @@ class State(NamedTuple):
     goal: int
 
 
+def from_position(pos, goal=6):
+    """The state of a ``notation.Position`` in a race to ``goal``."""
+    return State(tuple(pos.pos), pos.to_move, pos.roll, goal)
+
+
 def current_player(state):
     if max(state.pos) >= state.goal:
         return TERMINAL
@@ -25,7 +30,8 @@ def legal_actions(state):
 
 
 def chance_outcomes(state):
-    return [(face - 1, 1 / DIE) for face in range(1, DIE + 1)]
+    """``{outcome: probability}``: outcome ``k`` rolls ``k + 1``."""
+    return {face - 1: 1 / DIE for face in range(1, DIE + 1)}
 
 
 def apply_chance(state, outcome):
