@@ -64,10 +64,12 @@ def venv(dist, tmp_path_factory):
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (Path(site) / "savanna-test-dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
     wheel, = dist.glob("*.whl")
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
-        "--no-index", wheel, cwd=home)
+    # without PYTHONPATH: a checkout on it holds the egg-info that build leaves, which pip
+    # would take for the package installed already
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["NUMBA_CACHE_DIR"] = str(home / "numba-cache")
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", wheel, cwd=home, env=env)
     return home, python, Path(site), env
 
 
@@ -210,7 +212,7 @@ def test_a_game_plug_in_and_an_agent_plug_in_install_beside_the_wheel_and_play(v
     (agent / "pyproject.toml").write_text(AGENT_PLUGIN)
     (agent / "highest_agent.py").write_text(AGENT)
     run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
-        "--no-index", "--no-build-isolation", game, agent, cwd=home)
+        "--no-index", "--no-build-isolation", game, agent, cwd=home, env=env)
     out = run(python.parent / "savanna", "match", "race_toy", "highest:after=1", "random",
               "random", "--games", "3", "--workers", "1", "--out", home / "plugged", cwd=home,
               env=env)
