@@ -4,7 +4,6 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import BadRequest, Limits, check_agent
 from savanna.experiments.cli import main
 
@@ -46,10 +45,10 @@ def test_serve_offers_the_agents_given_with_agent_and_the_page_seats_them(agent_
                                                                           monkeypatch):
     calls = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.update(app=app, **kw))
-    assert main(["serve", "--agent", "./mine.py:FirstMove"]) == 0
-    limits = calls["app"].state.limits
-    assert limits.agents == ("./mine.py:FirstMove",)
-    with TestClient(create_app(limits)) as client:
+    assert main(["serve", "--token", "tok", "--agent", "./mine.py:FirstMove"]) == 0
+    assert calls["app"].state.limits.agents == ("./mine.py:FirstMove",)
+    with TestClient(calls["app"], base_url="http://127.0.0.1:8000",
+                    headers={"Authorization": "token tok"}) as client:
         assert "./mine.py:FirstMove" in client.get("/api/info").json()["agents"]
         r = client.post("/api/tables", json={"game": "zebres",
                                              "seats": ["human", "./mine.py:FirstMove:depth=2"]})
