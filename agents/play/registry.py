@@ -13,7 +13,6 @@ default also takes a float, a ``None`` default takes ``none``, a number or a wor
 mistake is a one-line ``ValueError`` naming what was wrong and what is allowed. Agent classes
 are imported lazily, so a missing or unfinished agent only fails when asked for.
 """
-import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -107,21 +106,24 @@ def _import_class(path):
 
 
 def _import_file(path):
+    """The module of the file ``path``, imported by its name with its folder put first on
+    ``sys.path`` (as ``python path`` does), so that worker processes, which start with this
+    path, import it too; a name another module already holds is a ValueError."""
     resolved = path.resolve()
-    if not resolved.is_file():
-        raise ImportError(f"no file {path}")
-    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
-    name = f"_savanna_agent_{resolved.stem}_{digest}"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, resolved)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[name]
-            raise
-    return sys.modules[name]
+    if not resolved.is_file() or resolved.suffix != ".py":
+        raise ImportError(f"no file {path}" + ("" if resolved.suffix == ".py" else " (.py)"))
+    name = resolved.stem
+    held = sys.modules.get(name)
+    if held is not None and Path(getattr(held, "__file__", "") or "").resolve() != resolved:
+        raise ImportError(f"a module named {name!r} is imported already "
+                          f"({getattr(held, '__file__', None) or 'built in'}): rename {path}")
+    if str(resolved.parent) not in sys.path:
+        sys.path.insert(0, str(resolved.parent))
+    module = importlib.import_module(name)
+    if Path(getattr(module, "__file__", "") or "").resolve() != resolved:
+        raise ImportError(f"the module name {name!r} is taken by {module.__file__}: "
+                          f"rename {path}")
+    return module
 
 
 def parse_spec(spec):

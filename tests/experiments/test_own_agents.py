@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from savanna.agents import make_agent
+from savanna import make_game
+from savanna.agents import make_agent, play_match
 from savanna.agents.play.registry import parse_spec, split_spec
 from savanna.experiments.cli import main
 
@@ -41,18 +42,32 @@ def here(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
-    sys.modules.pop("mypkg.agents", None)
-    sys.modules.pop("mypkg", None)
+    for name in ("mypkg.agents", "mypkg", "my_agent"):
+        sys.modules.pop(name, None)
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_savanna_match_seats_an_agent_from_a_file(here, capsys, workers):
+def test_savanna_match_seats_an_agent_from_a_file(here, capsys):
     assert main(["match", "zebres", "./my_agent.py:MyAgent", "random", "--games", "4",
-                 "--workers", workers, "--out", "m"]) == 0
+                 "--workers", "1", "--out", "m"]) == 0
     out = capsys.readouterr().out
     assert "mine" in out and "random" in out
-    saved = json.loads(next((here / "m").glob("*.json")).read_text())
-    assert saved["games"] == 4
+    saved = json.loads((here / "m" / "match.json").read_text())
+    assert saved["games"] == 4 and saved["agents"] == ["mine:depth=1", "random"]
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_an_agent_from_a_file_plays_in_worker_processes(here, start_method):
+    """Its folder goes first on the path, which spawned workers start with."""
+    agent = make_agent("./my_agent.py:MyAgent:depth=2")
+    result = play_match(make_game("zebres"), [agent, make_agent("random")], games=4,
+                        workers=2, start_method=start_method, progress=False)
+    assert result.games == 4
+
+
+def test_a_file_named_as_a_module_imported_already_is_refused(here):
+    (here / "json.py").write_text(MY_AGENT)
+    with pytest.raises(ValueError, match="a module named 'json' is imported already"):
+        make_agent("./json.py:MyAgent")
 
 
 def test_an_import_path_takes_settings_after_a_further_colon(here, capsys):

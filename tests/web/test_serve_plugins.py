@@ -1,5 +1,7 @@
 """An agent named by an import path runs code: ``savanna serve`` seats only those offered when
 it started (``--agent``), and a request naming any other imports nothing."""
+import sys
+
 import pytest
 import uvicorn
 from starlette.testclient import TestClient
@@ -24,10 +26,15 @@ class FirstMove:
 
 @pytest.fixture
 def agent_file(tmp_path, monkeypatch):
+    """``mine.py`` and ``other.py`` in the current folder; what importing them changes in
+    ``sys`` is undone afterwards."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [*sys.path])
     (tmp_path / "mine.py").write_text(AGENT)
     (tmp_path / "other.py").write_text(AGENT)
-    return tmp_path
+    yield tmp_path
+    for name in ("mine", "other"):
+        sys.modules.pop(name, None)
 
 
 def test_a_request_never_imports_an_agent_that_was_not_offered(agent_file):
