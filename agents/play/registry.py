@@ -5,7 +5,8 @@ are the entry points of the group ``savanna.agents`` (``savanna.plugins``: the b
 and any installed plug-in's). An agent class of one's own is named by its import path in place
 of the name, ``module.path:Class`` or ``path/to/file.py:Class``, its settings after a further
 colon (``mypkg.agents:MyAgent:depth=3``): a name with a dot or a slash is an import path, so a
-module at the top level is written with a dot, ``my_agent.py:MyAgent``. A value
+module at the top level is written as its file, ``my_agent.py:MyAgent`` (whose folder then goes
+first on ``sys.path``, as ``python my_agent.py`` would put it). A value
 without a key fills the constructor's parameters in order (``ppo:runs/x/best.pt`` is the
 checkpoint path, ``mcts:200`` is ``sims=200``). Values are converted by the constructor's
 declared types, numbers in ASCII digits only (annotation, else the type of the default: an int
@@ -85,8 +86,8 @@ def split_spec(spec):
 
 
 def _import_class(path):
-    """The class of ``module.path:Class`` or ``file.py:Class``, imported (a file once, under a
-    module name made from its resolved path)."""
+    """The class of ``module.path:Class`` or ``path/to/file.py:Class``, imported (a file by
+    its name, its folder first on ``sys.path``)."""
     where, _, attr = path.partition(":")
     if not attr.isidentifier():
         raise ValueError(f"an agent's import path is 'module.path:Class' or "
