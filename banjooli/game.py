@@ -267,3 +267,7 @@ class BanjooliGame(Game):
 
     def _move_spot(self, action):
         return move_spot(action)
+
+    def picture_labels(self, row):
+        last = self.to_position(row).last_row
+        return ["a0", "c0", f"a{last}", f"c{last}", "START", "FINISH"]

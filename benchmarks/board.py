@@ -33,11 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
+from savanna.benchmarks.throughput import measured_configs
+from savanna.registry import GAMES
+
 __all__ = ["measure"]
 
-CONFIGS = (("zebres", []), ("bonobo", ["num_players=2"]), ("bonobo", ["num_players=4"]),
-           ("banjooli", ["num_players=2", "berries=true"]),
-           ("banjooli", ["num_players=5", "berries=true"]))
+# every game, with its fewest and most players, as -o options (those the board plays: /api/info)
+CONFIGS = tuple((name, [f"{k}={v}" for k, v in options.items()])
+                for name, options in measured_configs(most=True))
 TOKEN = secrets.token_urlsafe(32)  # the server's token, shown by every request
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -80,9 +83,10 @@ def play(base, game, options, seats, rng, timings=None):
     return errors, status == 200 and view["over"]
 
 
-def seats(options):
+def seats(game, options):
     """A human in seat 0 and ``random`` in the others."""
-    players = next((int(o.split("=")[1]) for o in options if o.startswith("num_players=")), 2)
+    players = next((int(o.split("=")[1]) for o in options if o.startswith("num_players=")),
+                   GAMES[game].players[0])
     return ["human"] + ["random"] * (players - 1)
 
 
@@ -147,14 +151,16 @@ def measure(quick=False, progress=print):
                 if failed:
                     raise RuntimeError("a move against az:baseline was answered with an error")
             progress("20 games at once")
-            for game, options in CONFIGS:  # compiled once before the clock starts
-                play(base, game, options, seats(options), rng)
+            played = set(request(base, "GET", "/api/info")[1]["played"])
+            configs = [(game, options) for game, options in CONFIGS if game in played]
+            for game, options in configs:  # compiled once before the clock starts
+                play(base, game, options, seats(game, options), rng)
             outcomes = [None] * 20
             seeds = rng.integers(2**31, size=20)
 
             def client(k):
-                game, options = CONFIGS[k % len(CONFIGS)]
-                outcomes[k] = play(base, game, options, seats(options),
+                game, options = configs[k % len(configs)]
+                outcomes[k] = play(base, game, options, seats(game, options),
                                    np.random.default_rng(seeds[k]))
 
             started = time.perf_counter()

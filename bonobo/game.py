@@ -128,3 +128,9 @@ class BonoboGame(Game):
 
     def _move_spot(self, action):
         return move_spot(action)
+
+    def picture_labels(self, row):
+        """Every spot, and every free triangle (tiles go there)."""
+        covered = {t for k, _ in self.to_position(row).tiles for t in spec.SLOTS[k]}
+        return [notation.spot_name(k) for k in range(spec.NUM_SPOTS)] + [
+            notation.triangle_name(t) for t in range(spec.NUM_TRIANGLES) if t not in covered]

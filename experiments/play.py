@@ -212,7 +212,8 @@ def add_parser(commands):
                     "--position or --load, and save the game with --records.")
     play.add_argument("game", help=f"one of: {games}")
     play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
-                                      f"with name one of {agents} (default: mcts)")
+                                      f"with name one of {agents}, or a class by its import "
+                                      "path, ./my_agent.py:MyAgent (default: mcts)")
     play.add_argument("--sims", type=positive_int,
                       help="simulations per move (sets the agent's sims)")
     play.add_argument("--seat", type=index, help="your seat, 0-based (default: 0)")

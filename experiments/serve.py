@@ -3,6 +3,7 @@
     savanna serve                      play at http://127.0.0.1:8000 (games saved in runs/played)
     savanna serve runs --open          and replay every records file under runs/, open a browser
     savanna serve runs --max-sims 5000 --max-seconds 60   allow longer searches
+    savanna serve --agent mypkg.agents:MyAgent             offer an agent of one's own
 
 The page plays any game and options with any mix of humans and agents (``human``,
 ``az:baseline``, ``mcts:sims=200``, a checkpoint in a served folder), each seat seeing only what
@@ -11,7 +12,8 @@ outside them); and draws an agent's analysis of any position on the board. Finis
 written as records (``savanna replay`` reads them) to ``--save``. The server listens on
 127.0.0.1 only unless ``--host`` says otherwise, and answers only whoever shows its token
 (the printed address carries it; ``--token`` sets it) at an address of this machine (more
-with ``--allow-host``).
+with ``--allow-host``). An agent named by an import path runs its module's code, so the page
+may seat only those offered with ``--agent`` (a request never imports one).
 """
 import secrets
 import sys
@@ -44,6 +46,10 @@ def add_parser(commands):
     serve.add_argument("--max-seconds", type=number, default=20.0,
                        help="the longest an agent's move or an analysis may search "
                             "(default: 20)")
+    serve.add_argument("--agent", action="append", default=[], metavar="MODULE:CLASS",
+                       dest="offered", help="an agent class the page may seat, by its import "
+                                            "path (mypkg.agents:MyAgent, ./my_agent.py:MyAgent); "
+                                            "repeat for more")
     serve.add_argument("--workers", type=count(64), default=2,
                        help="threads that run searches (default: 2)")
     serve.add_argument("--token", default=None,
@@ -66,6 +72,7 @@ def run(args, extra=None):
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
                          "install 'savanna-games[web]'") from None
+    from savanna.agents.play.registry import agent_class, is_import_path
     from savanna.errors import clip
     from savanna.experiments.board.guard import LOCAL_HOSTS, TOKEN, url_host
     from savanna.experiments.board.tables import Limits
@@ -88,8 +95,14 @@ def run(args, extra=None):
         raise ValueError(f"--save {args.save} cannot be written: "
                          f"{getattr(err, 'strerror', None) or err}") from None
     folders = tuple(dict.fromkeys(p.resolve() for p in [*args.folders, args.save]))
+    for path in args.offered:
+        if not is_import_path(path) or path.count(":") != 1:
+            raise ValueError(f"--agent {path}: give a class by its import path, "
+                             "mypkg.agents:MyAgent or ./my_agent.py:MyAgent")
+        agent_class(path)  # imported now, once: a mistake is found before serving
     limits = Limits(max_sims=args.max_sims, max_seconds=args.max_seconds, folders=folders,
-                    save=args.save.resolve(), idle_minutes=args.idle_minutes)
+                    save=args.save.resolve(), idle_minutes=args.idle_minutes,
+                    agents=tuple(args.offered))
     token = secrets.token_urlsafe(32) if args.token is None else args.token
     if not TOKEN.fullmatch(token):
         raise ValueError(f"--token must be at most 256 letters, digits and . _ ~ -, got "

@@ -304,6 +304,11 @@ class Game:
         """The game's picture of a checked state (a batch of one) as ``player`` sees it."""
         raise NotImplementedError
 
+    def picture_labels(self, row: Row) -> list[str]:
+        """The coordinate names that the picture of one state shows, spelt as the moves
+        write them (tests/test_pictures.py looks for each); none by default."""
+        return []
+
     def move_spots(self, row: Row) -> dict[int, tuple[float, float]]:
         """``{action: (x, y)}``: where each legal move of one state sits on ``render_drawing``'s
         picture (its user units), so that a board can take clicks (``savanna serve``); moves

@@ -141,6 +141,9 @@ class ZebresGame(Game):
     def _move_spot(self, action):
         return move_spot(action)
 
+    def picture_labels(self, row):
+        return ["a1", "f1", "a5", "f5", "0", "21"]  # the corner cells, the track's ends
+
     def _scores_of(self, row):
         return tuple(int(v) for v in self.scores(self.as_batch(row))[0])
 

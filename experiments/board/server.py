@@ -104,7 +104,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
 
     async def info(request):
         games = {name: {"options": option_names(name)} for name in GAMES}
-        return reply({"games": games, "played": list(PLAYED), "agents": sorted(AGENTS),
+        return reply({"games": games, "played": list(PLAYED),
+                      "agents": [*sorted(AGENTS), *limits.agents],
                       "limits": {"max_sims": limits.max_sims,
                                  "max_seconds": limits.max_seconds},
                       "folders": [str(f) for f in limits.folders]})

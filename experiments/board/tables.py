@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from savanna.agents import describe, make_agent
+from savanna.agents.play.registry import is_import_path, split_spec
 from savanna.errors import check_int, clip
 from savanna.experiments.arguments import option_names, parse_game_options
 from savanna.files import stamp
@@ -59,6 +60,7 @@ class Limits:
     max_text: int = 4096         # the longest position, spec or option text accepted
     folders: tuple = ()
     save: Path | None = None
+    agents: tuple = ()           # the import paths offered at start (serve --agent)
 
 
 def parse_options(game, items, limits):
@@ -85,7 +87,11 @@ def check_agent(spec, limits):
     if not isinstance(spec, str) or len(spec) > limits.max_text:
         raise BadRequest(f"an agent spec must be a text of at most {limits.max_text} "
                          f"characters, got {clip(spec)}")
-    name, colon, rest = spec.partition(":")
+    name, rest = split_spec(spec)
+    colon = ":" if rest else ""
+    if is_import_path(name) and name not in limits.agents:  # a request imports nothing new
+        raise BadRequest(f"agent {clip(name)} was not offered by this server (savanna serve "
+                         "--agent MODULE:CLASS offers one)")
     settings = []
     for setting in rest.split(",") if colon else []:  # a file named relative to a folder
         key, eq, value = setting.partition("=")        # is passed on resolved
