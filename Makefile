@@ -8,7 +8,7 @@ PACKAGE_FOLDERS = $(shell $(PY) -c "import tomllib; \
     print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['setuptools']['package-dir'].values())")
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: demo test warmup suite lint docs docs-check chromium changelog dist check-full bench clean
+.PHONY: demo test warmup suite lint docs docs-check chromium dist check-full bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,9 +57,6 @@ docs-check: docs chromium
 chromium:
 	command -v chromium >/dev/null || { test "$$(id -u)" = 0 && apt-get update -q && \
 	    apt-get install -y -q chromium; } || { echo "Debian's chromium is needed (tests/web, docs-check)"; exit 1; }
-
-changelog: $(STAMP)  # CHANGELOG.md from the git history
-	$(PY) docs/changelog.py
 
 dist: $(STAMP)  # the sdist and the wheel, in dist/
 	$(PY) -m build --no-isolation --outdir dist

@@ -1,4 +1,6 @@
-"""Agents that play any Savanna game through one interface, and the arena that pits them.
+"""Agents that play any Savanna game through one interface, the arena that pits them, and the
+calls that analyse positions and train networks: what a notebook imports
+(``docs/guides/public-api.md`` lists it all).
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent, play_match
@@ -6,10 +8,13 @@
 ...                     games=4, workers=1)
 >>> print(result.table())
 
-Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``
-(``savanna.agents.play.base``); ``savanna.agents.play.registry`` turns specs like
-``mcts:sims=1000,c=1.4`` into agents.
+Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``;
+``make_agent`` turns specs like ``mcts:sims=1000,c=1.4`` into agents. The names below the
+arena's are imported on first use, so that playing loads no trainer and no torch it does not
+need. ``review(record)`` finds the mistakes of a recorded game.
 """
+import importlib
+
 from savanna.agents.arena.matches import play_match, tournament
 from savanna.agents.arena.results import MatchResult, TournamentResult
 from savanna.agents.play.base import Agent, describe
@@ -17,5 +22,46 @@ from savanna.agents.play.greedy import GreedyAgent
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import AGENTS, make_agent
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "MatchResult", "RandomAgent", "TournamentResult",
-           "describe", "make_agent", "play_match", "tournament"]
+# public name -> "module:attribute", imported on first use
+_LAZY = {
+    "MCTSAgent": "savanna.agents.play.mcts:MCTSAgent",
+    "PPOAgent": "savanna.agents.play.ppo_agent:PPOAgent",
+    "PPOMCTSAgent": "savanna.agents.play.ppo_agent:PPOMCTSAgent",
+    "AZAgent": "savanna.agents.play.az_agent:AZAgent",
+    "AZPolicyAgent": "savanna.agents.play.az_agent:AZPolicyAgent",
+    "Analysis": "savanna.agents.play.analysis:Analysis",
+    "analyse": "savanna.agents.play.analysis:analyse",
+    "Review": "savanna.agents.play.review:Review",
+    "review": "savanna.agents.play.review:review",
+    "Ladder": "savanna.agents.arena.ladder:Ladder",
+    "PPOConfig": "savanna.agents.models.ppo_config:PPOConfig",
+    "AZConfig": "savanna.agents.models.az_config:AZConfig",
+    "DistillConfig": "savanna.agents.training.distill:DistillConfig",
+    "FitConfig": "savanna.agents.training.fit:FitConfig",
+    "PPOTrainer": "savanna.agents.training.ppo:Trainer",
+    "AZTrainer": "savanna.agents.training.alphazero:Trainer",
+    "distill": "savanna.agents.training.distill:distill",
+    "load_dataset": "savanna.agents.training.distill:load_dataset",
+    "fit": "savanna.agents.training.fit:fit",
+    "save_model": "savanna.agents.training.fit:save_model",
+}
+
+__all__ = ["AGENTS", "AZAgent", "AZConfig", "AZPolicyAgent", "AZTrainer", "Agent", "Analysis",
+           "DistillConfig", "FitConfig", "GreedyAgent", "Ladder", "MCTSAgent", "MatchResult",
+           "PPOAgent", "PPOConfig", "PPOMCTSAgent", "PPOTrainer", "RandomAgent",
+           "Review", "TournamentResult", "analyse", "describe", "distill", "fit", "load_dataset",
+           "make_agent", "play_match", "review", "save_model",
+           "tournament"]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'savanna.agents' has no attribute {name!r}")
+    module, _, attribute = _LAZY[name].partition(":")
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY})

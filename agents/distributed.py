@@ -1,17 +1,10 @@
 """Ray, the optional engine for more than one machine (``pip install 'savanna-games[ray]'``).
 
-* ``ray_map(fn, shared, items, address)``: ``fn(*shared, item)`` for every item, each a Ray
-  task (``shared`` goes to the object store once), yielded as ``(item, result)`` pairs in the
-  order the tasks finish, their arrays copied out of the store (writeable, as the local pool's
-  are). A task whose worker process or node dies is run again (``MAX_RETRIES``): the arena's
-  batches draw all their randomness from their own seed, so a retried batch gives the same
-  games.
-* ``connect(address)``: joins the cluster at ``address`` (``"auto"``: the one running on this
-  machine; ``"local"``: a new one for this process; None: ``RAY_ADDRESS``, else the running
-  one, else a new one, as ``ray.init`` does), once per process.
-
-Every node must have savanna installed (the same version) and reach the driver's files: Ray
-ships the functions by module name, not by value.
+``ray_map(fn, shared, items, address)`` runs ``fn(*shared, item)`` for every item as a Ray task
+(``shared`` goes to the object store once) and yields ``(item, result)`` as they finish; a task
+whose worker or node dies runs again (``MAX_RETRIES``; the arena's batches are seeded, so a
+retry gives the same games). ``connect(address)`` joins a cluster once per process (``"auto"``,
+``"local"``, or None as ``ray.init`` does). Every node needs the same savanna installed.
 """
 import copy
 import importlib.util

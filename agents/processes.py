@@ -2,20 +2,12 @@
 using more cores on one machine (PPO's workers, AlphaZero's self-play processes).
 
 ``Servers(make, arguments, context)`` starts one process per tuple of ``arguments`` and builds
-``make(*args)`` in it; ``call(method, *per_server)`` sends every server a call of that method
-(each its own item of every ``per_server`` list), ``results()`` collects their answers in
-order. Calls and answers go through pipes as plain pickles, tensors by value: torch's own
-pickling would move them to shared memory, and the receiver would then write into the
-sender's tensors (a worker stepping the optimizer buffers of another). What a process is
-built with (shared tensors, barriers) goes through ``context`` as usual. A server that fails
-sends its error, which ``results()`` raises in one line, and calls ``on_failure`` (say, to
-break a barrier that the others wait at); a server that is killed outright is seen by a
-watching thread here, which calls ``on_failure`` in this process.
-
-Processes are started with ``spawn`` (torch's context: nothing copied from a process that has
-threads running). A script that starts them at top level, without Python's
-``if __name__ == "__main__":`` guard, works as long as nothing sent to them is of a class
-defined in the script (``main_not_rerun``, which the arena's workers use too).
+``make(*args)`` in it; ``call(method, *per_server)`` sends every server a call, ``results()``
+collects the answers in order (a server's error is raised in one line, and ``on_failure`` is
+called, also when a server is killed). Calls and answers are plain pickles, tensors by value:
+torch's own pickling would share memory, and one worker would write into another's tensors.
+Processes are started with ``spawn``; a script without the ``if __name__ == "__main__":``
+guard works unless it sends them a class it defines (``main_not_rerun``).
 """
 import contextlib
 import importlib.machinery

@@ -3,12 +3,9 @@
 in ``_validity``).
 
 The track is at most 21 rows x 3 lanes = 63 cells, so every cell set (rocks, quicksand, curves,
-occupied cells, ...) is one uint64 with bit ``row*3 + lane``. Phases and action ids are those of
-``savanna.banjooli.spec``, decisions those of ``savanna.banjooli.notation``.
-
-During a move the board does not change (only the mover moves, and berries count as ground), so
-whether a move can spend all its points depends only on the mover's cell and points left:
-``_completable`` walks the set of cells reachable after k points as a bitboard frontier.
+occupied cells, ...) is one uint64 with bit ``row*3 + lane``. During a move the board does not
+change, so whether a move can spend all its points depends only on the mover's cell and points
+left (``_completable`` walks a bitboard frontier).
 """
 import numpy as np
 from numba import njit

@@ -1,32 +1,9 @@
 """Banjooli Xeet as a ``savanna.game.Game``, on the kernels of ``savanna.banjooli._kernels``.
 
-Options: ``num_players`` 2..5; ``terrain`` 1..6 terrain tiles (default 4; the rules use 4, 5 or
-6; shorter courses serve tests); ``special`` None, ``"crocodiles"``, ``"canyon"``, ``"lava"``,
-``"vortex"`` or ``"random"`` (one straight face of the drawn course is replaced); ``course`` an
-explicit list of distinct face names (``["T1", "K2", "LAVA", "T3"]``) instead of a random draw (then
-``special`` is None and ``terrain``, if given, its length); ``berries`` the berry variant (each
-seat first places one unseen berry; the course must have a ground cell per seat). Notation and
-[decision]s: ``savanna.banjooli.notation``; phases, action ids and observation layout:
-``savanna.banjooli.spec``.
-
-Possible states (``_validity.valid_one``; ``from_text`` rejects the others). Where the rules
-leave a gap we read them as a player would:
-
-* a position belongs to the game of its options: its player count, variant and number of
-  terrain tiles; the game's explicit course, or a course the draw can give (distinct faces, no
-  adjacent curves, exactly the special tile asked for). Write hand-made courses as
-  ``BanjooliGame(course=[...])``;
-* the turn counter only serves the turn cap: any seat may be to move at any turn;
-* Jëmbat: the seat that took it knows every berry left on the track and nobody else knows any;
-  every taken berry is in exactly one seat's ``collected``; ``dir=-`` exactly when a seat took
-  Pakaarloo; a spear mark needs Naangateku taken, marks one seat, never the seat to move after
-  its roll;
-* dice are rolled lowest first, so a roll in progress shows its first dice;
-* an ostrich may rest on quicksand, the vortex, a berry (put there by a snap, swap or snake)
-  or lava (a crocodile snap on a hand-made course); one on its nest is running, on any nest
-  cell (the nests are dealt at random);
-* a move has 1..5 points left (6 after Daaaaw) and remembers its last non-lava cell, the
-  mover's own unless it stands on lava; a frenzy has 5 dice between groups and jokers.
+Options: ``num_players`` 2..5, ``terrain`` (1..6 tiles), ``special`` (a special tile),
+``course`` (an explicit course) and ``berries`` (the berry variant). What each means, the
+readings taken where the rules are silent and which states are possible: the game's page
+(docs/games/banjooli.md).
 
 >>> game = BanjooliGame(num_players=3)
 >>> s = game.init(1, rng=0)
@@ -290,3 +267,7 @@ class BanjooliGame(Game):
 
     def _move_spot(self, action):
         return move_spot(action)
+
+    def picture_labels(self, row):
+        last = self.to_position(row).last_row
+        return ["a0", "c0", f"a{last}", f"c{last}", "START", "FINISH"]

@@ -1,68 +1,12 @@
-"""Banjooli Xeet text notation: the ``Position`` both implementations convert to and from,
-and action names (the course data, action ids and observation layout are
-``savanna.banjooli.spec``'s). Pure Python.
-
-A state is one line of fields, in this order, separated by single spaces (shown here on two)::
+"""Banjooli Xeet text notation (pure Python): ``parse`` and ``format`` a position, and the
+names of actions; the course data, action ids and observation layout are
+``savanna.banjooli.spec``'s. A position is one line (shown here on two)::
 
     players=2 course=T1,K2,T5,T3 ostriches=a0n,c0n,b1n,a2n,c2n cards=3,7 to_move=0 dir=+
     turn=0 phase=roll dice=??????
 
-and, in the berry variant, four more fields::
-
-    ... spear=- berries=T@b5,O@-+1 collected=-,- frenzy=-
-
-* ``course``: terrain faces from the start side: ``T1``..``T8`` straight, ``K1``..``K4`` curves,
-  special tiles ``CROC``, ``CANYON``, ``LAVA``, ``VORTEX``.
-* Cells: lane letter ``a``/``b``/``c`` + row number; rows 0-2 are the start tile, terrain
-  tile ``t`` covers rows ``3+3t .. 5+3t``; cell index = ``row*3 + lane``.
-* ``ostriches``: R,B,G,Y,P in order; ``<cell>`` then ``n`` if still on its nest (not in the
-  race) and ``s`` if scared; or ``+1``/``+2``/``+3`` for an arrived ostrich and its place.
-* ``cards``: each seat's prediction card 0..9 (``CARDS``). ``dir``: ``+`` or ``-`` (U-turn).
-* ``phase``: ``roll`` / ``rerolling`` (chance: the ``?`` dice are rolled, lowest first),
-  ``reroll`` (choose dice to reroll), ``act`` (move / sorcery / pass), ``move:<C><n>:<cell>``
-  (ostrich C has n points left; cell = last non-lava cell it stood on this move),
-  ``vortex:<C>`` (chance: the vortex die for C), ``vortex-pick:<C>`` (joker: choose whom C
-  swaps with), ``end``; berry variant: ``place`` (the seat to move places its berry),
-  ``spear:<C><n>:<cell>`` (give the spear, then C's move goes on), ``frenzy-roll`` (chance:
-  the ``?`` movement dice), ``frenzy-assign:<jokers left>``, ``frenzy-pick`` (choose the next
-  group), ``snake:<C>`` (choose where C lands, two rows back).
-* ``dice``: six characters from ``RBGYPW?``; the sixth is the sorcery die.
-* ``spear``: seats that get no reroll on their next turn (``-``: none).
-* ``berries``: slot k is the berry seat k places: ``<kind>@<cell>`` (``@-`` not placed yet),
-  then ``+<seats>`` that know its kind (Jëmbat); ``x`` once taken. Kinds ``BERRY_LETTERS``:
-  T Tër, N Neex Peepa, O Oor, J Jëmbat, D Daaaaw, U Pakaarloo, S Naangateku, P Peepa,
-  F Dof Nooxoor, V Vooortex, K Joka.
-* ``collected``: per seat, the kinds of the berries it took (``-``: none).
-* ``frenzy``: frenzy points still to move per colour, e.g. ``R2B1`` (``-``: none).
-
-Design decisions beyond the rules ([decision], tested in tests/banjooli):
-
-* A move needs at least one point. ``move C`` (no joker) is offered only if C shows and
-  ``move C+J`` only if joker source J shows, so no two actions have the same effect; a colour
-  can move on jokers alone.
-* "In the race" (for sorcery) means: off its nest cell and not arrived. An ostrich carried off
-  its nest by a vortex swap is in the race.
-* Arriving: a step or jump whose target row lies past the last terrain row, with the target lane
-  in 0..2 (the finish tile has three lanes too).
-* A crocodile snap puts the ostrich on row 2 of the crocodile tile (own lane, else nearest free
-  lane, lower lane on a tie), else the next rows in the same way; quicksand, vortex or a berry
-  there do not act (no entry by movement); with no free cell at all it stays and becomes
-  scared. Likewise a vortex swap or the snake's jump back never triggers the cell it lands on.
-* Turn cap: after 1,000 finished turns the game ends as a draw (all rewards 0).
-* ``scores`` before the end: "if the game ended now", with the current arrivals; last is the
-  unique lowest-row ostrich still on the track, else last place is tied.
-* Berries: the kinds are drawn at set-up (nobody sees them); seat k places slot k, in seat
-  order, before the first roll, on a ground (``.``) cell of a terrain tile without a berry.
-  The point that enters a berry is spent before its effect. A taken berry's kind is public
-  (its effect is applied in the open) and is listed in ``collected``.
-* Spear: ``spear +k`` gives it to the k-th seat after the mover in seat order (player-relative);
-  that seat skips its reroll decision on its next turn. The move then goes on.
-* Frenzy: the rerolled dice replace the movement dice; a die showing the colour of an ostrich
-  on the track joins its group, white and arrived colours are jokers, each assigned to any
-  ostrich on the track; the groups move one at a time in the mover's order; a group whose
-  ostrich is scared, arrived or cannot spend all its points when picked is lost. Neex Peepa
-  during a frenzy ends the turn (the other groups are lost).
-* Snake: ``back a|b|c`` chooses the landing cell; no possible cell: it stays, the move ends.
+Every field and the readings taken where the rules are silent: the game's page
+(docs/games/banjooli.md). Every error is a one-line ``ValueError``.
 """
 import operator
 import re

@@ -1,8 +1,8 @@
 """Slow, obvious Banjooli Xeet rules in pure Python: the oracle the kernels are checked against.
 
 Works on its own mutable ``State`` (lists), converted from and to ``notation.Position``.
-Imports neither numba nor ``savanna.banjooli._kernels``. Decisions are those of
-``savanna.banjooli.notation``.
+Imports neither numba nor ``savanna.banjooli._kernels``. Its decisions are the game's
+(docs/games/banjooli.md).
 """
 from dataclasses import dataclass, fields
 

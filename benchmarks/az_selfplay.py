@@ -1,29 +1,14 @@
 """AlphaZero self-play speed end to end: network leaf evaluations per second of a training
 run (self-play search, inference and learning together), and the share of that time spent in
-each.
+each (``python -m savanna.benchmarks --alphazero``).
 
     python -m savanna.benchmarks.az_selfplay [--game zebres] [--games 1024] [--sims 32] [--moves 40]
                                      [--repeats 3] [--warmup 100]
 
-A fresh ``savanna.agents.training.alphazero.Trainer`` (default settings unless given) is warmed up
-(compilation, and enough moves that games finish and the learner works at its steady pace), then
-timed over ``--repeats`` windows of ``--moves`` moves; the median window (by CPU rate) is reported.
-Rates are given per second of wall time and per second of this process's CPU time: on a
-machine shared with other work the CPU rate is what one idle core would do (everything here
-runs on one thread).
-
-Measured on the 2-core development machine while other jobs ran, ``--warmup 150 --moves 50
---repeats 3``, default settings (1,024 games, 32 simulations, hidden (128, 128), reuse 4):
-108,277 leaf evaluations per CPU second at load average 7-8 (26,720 per wall second: this
-process had about a quarter of a core), 107,701 per CPU second at load 5-9 (50,728 per wall
-second); wall time: search 38-39%, inference 33-34%, learning 25%, other 3%. The Zèbres
-training run of the README (same settings, 131,072 positions kept), when the machine was
-less loaded, logged 103,398 leaf evaluations per wall second end to end over its training
-minutes 25-30 and 104,762 over minutes 30-35 (search 38-40%, inference 33-35%, learning
-17-20%; ``metrics.csv``). The code before this speed work (256 games, a dense policy
-layer in the learner, unfused Adam, pending positions re-concatenated every move), timed from
-a fresh trainer over moves 3-123 (an earlier protocol: fewer finished games, so less
-learning), gave 97,000 per CPU second at 256 games and 95,000 at 1,024.
+A fresh trainer is warmed up (compilation, and enough moves that games finish and the learner
+works at its steady pace), then timed over ``--repeats`` windows of ``--moves`` moves; the
+median window (by CPU rate) is reported, per second of wall time and of this process's CPU
+time (what one idle core would do: everything here runs on one thread).
 """
 import argparse
 import time

@@ -18,6 +18,7 @@ measurements:
   answered with an error, the wall time.
 """
 import json
+import secrets
 import shutil
 import socket
 import statistics
@@ -32,20 +33,25 @@ from pathlib import Path
 
 import numpy as np
 
+from savanna.benchmarks.throughput import measured_configs
+from savanna.registry import GAMES
+
 __all__ = ["measure"]
 
-CONFIGS = (("zebres", []), ("bonobo", ["num_players=2"]), ("bonobo", ["num_players=4"]),
-           ("banjooli", ["num_players=2", "berries=true"]),
-           ("banjooli", ["num_players=5", "berries=true"]))
+# every game, with its fewest and most players, as -o options (those the board plays: /api/info)
+CONFIGS = tuple((name, [f"{k}={v}" for k, v in options.items()])
+                for name, options in measured_configs(most=True))
+TOKEN = secrets.token_urlsafe(32)  # the server's token, shown by every request
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def request(base, method, path, body=None):
-    """``(status, JSON)`` of one request."""
+def request(base, method, path, body=None, key=None):
+    """``(status, JSON)`` of one request (``key``: the seat's, X-Seat-Key)."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data, method=method,
-                                 headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", "Authorization": f"token {TOKEN}",
+               **({"X-Seat-Key": key} if key else {})}
+    req = urllib.request.Request(base + path, data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=120) as response:
             return response.status, json.loads(response.read())
@@ -62,13 +68,13 @@ def play(base, game, options, seats, rng, timings=None):
                            {"game": game, "options": options, "seats": seats,
                             "seed": int(rng.integers(2**31))})
     errors = int(status != 200)
+    key = view.get("keys", {}).get("0")
     while status == 200 and not view["over"]:
         move = view["moves"][rng.integers(len(view["moves"]))]
         seen = len(view["log"])
         started = time.perf_counter()
         status, view = request(base, "POST", f"/api/tables/{view['id']}/move",
-                               {"seat": 0, "action": move["action"],
-                                "version": view["version"]})
+                               {"action": move["action"], "version": view["version"]}, key)
         elapsed = time.perf_counter() - started
         errors += status != 200
         replied = status == 200 and any(e["who"] > 0 for e in view["log"][seen:])
@@ -77,9 +83,10 @@ def play(base, game, options, seats, rng, timings=None):
     return errors, status == 200 and view["over"]
 
 
-def seats(options):
+def seats(game, options):
     """A human in seat 0 and ``random`` in the others."""
-    players = next((int(o.split("=")[1]) for o in options if o.startswith("num_players=")), 2)
+    players = next((int(o.split("=")[1]) for o in options if o.startswith("num_players=")),
+                   GAMES[game].players[0])
     return ["human"] + ["random"] * (players - 1)
 
 
@@ -88,7 +95,8 @@ def serve(folder, port):
     command = Path(sys.executable).with_name("savanna")  # the installed command, as users run it
     process = subprocess.Popen(
         [str(command), "serve", str(folder), "--port", str(port),
-         "--save", str(folder / "played"), "--workers", "2", "--max-seconds", "600"],
+         "--save", str(folder / "played"), "--workers", "2", "--max-seconds", "600",
+         "--token", TOKEN],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     for _ in range(600):
         try:
@@ -111,7 +119,7 @@ def page_ready(url, loads):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         page = browser.new_page()
-        page.goto(url)
+        page.goto(f"{url}?token={TOKEN}")  # the cookie, as the printed address sets it
         page.wait_for_selector("body[data-ready=true]")
         for _ in range(loads):
             started = time.perf_counter()
@@ -143,14 +151,16 @@ def measure(quick=False, progress=print):
                 if failed:
                     raise RuntimeError("a move against az:baseline was answered with an error")
             progress("20 games at once")
-            for game, options in CONFIGS:  # compiled once before the clock starts
-                play(base, game, options, seats(options), rng)
+            played = set(request(base, "GET", "/api/info")[1]["played"])
+            configs = [(game, options) for game, options in CONFIGS if game in played]
+            for game, options in configs:  # compiled once before the clock starts
+                play(base, game, options, seats(game, options), rng)
             outcomes = [None] * 20
             seeds = rng.integers(2**31, size=20)
 
             def client(k):
-                game, options = CONFIGS[k % len(CONFIGS)]
-                outcomes[k] = play(base, game, options, seats(options),
+                game, options = configs[k % len(configs)]
+                outcomes[k] = play(base, game, options, seats(game, options),
                                    np.random.default_rng(seeds[k]))
 
             started = time.perf_counter()

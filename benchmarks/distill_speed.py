@@ -14,10 +14,11 @@ import json
 import time
 from pathlib import Path
 
+from savanna.benchmarks.throughput import measured_configs
+
 __all__ = ["CONFIGS", "gate_section", "speed"]
 
-CONFIGS = (("zebres", {}), ("bonobo", {"num_players": 2}), ("bonobo", {"num_players": 4}),
-           ("banjooli", {"num_players": 2}), ("banjooli", {"num_players": 5}))
+CONFIGS = tuple(measured_configs(most=True))  # every game, with its fewest and most players
 
 
 def speed(games=128, repeats=3, teacher="mcts:sims=64", configs=CONFIGS):

@@ -1,20 +1,11 @@
-"""What Ray costs against the local pool, and what it could give on more machines (issue #15).
+"""What Ray costs against the local pool, and what it could give on more machines.
 
     python -m savanna.benchmarks.distributed [--agents 6] [--games-per-pair 64] [--address ADDR]
 
-Measures, on this machine, a round robin of ``--agents`` cheap agents (random, greedy and
-MCTS with few simulations, repeated) on Zèbres:
-
-* games/s in one process, with the local backend (one pool of every core, started by each
-  tournament) and with Ray (a Ray started here with the same cores, or the cluster at
-  ``--address``), its first run (workers starting) and the next (workers running); the
-  ratio local / Ray (running) is Ray's overhead, or its gain when it is below 1;
-* per task: the games it plays, the seconds it computes (one process), the bytes sent to it
-  (its job; the game and agents go once per worker through the object store) and back (its
-  results), and the driver's cost of one task (a round trip of empty tasks);
-* a projection, on paper, to 8 and 64 machines of as many cores as this one: each core gives
-  the games/s measured with Ray here per core, until the driver's task rate is the limit
-  (``min(machines * cores * rate_per_core, games_per_task / driver_seconds_per_task)``).
+A round robin of cheap agents on Zèbres: games/s on the local pool and on Ray (first run and
+running), per task the games, seconds and bytes each way and the driver's cost of one task,
+and a projection on paper to 8 and 64 machines (``min(machines * cores * rate_per_core,
+games_per_task / driver_seconds_per_task)``).
 """
 import argparse
 import os

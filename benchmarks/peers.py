@@ -1,42 +1,9 @@
 """Savanna side by side with its peers, in one run: ``python -m savanna.benchmarks --peers``.
 
-**Connect four** (``savanna.benchmarks.connect_four``, the one game that every peer implements; the
-same rules, checked against OpenSpiel's in tests/connect_four):
-
-* **playouts**: our ``Game.random_playouts`` (serial, 1 thread) against a bare numba loop over
-  the same bitboards and random streams, written inline here as the practical limit, and
-  against OpenSpiel's C++ random play: ``evaluate_bots`` with two uniform random bots (one
-  C++ game per call; OpenSpiel's C++ ``RandomRolloutEvaluator`` has no Python entry point to
-  call alone); games/s.
-* **MCTS**: our UCT (``savanna.agents.play.mcts.MCTSAgent``) against OpenSpiel's C++ ``MCTSBot`` on
-  its own ``connect_four``, from the empty board, at equal simulations (one random rollout per new
-  leaf, ``c = 1.4``, no solver), in simulations/s; then **strength**: ``STRENGTH_GAMES`` games,
-  seats alternating, each side spending the same wall time per move on average (see
-  ``c4_strength``), in % of games won by Savanna (draws count neither way).
-* **vector env** at n = 1024 (uniform random legal actions, self-play, autoreset) against
-  pgx's ``connect_four`` on CPU (``jit(vmap(step))`` with auto-reset, steps in a ``lax.scan``):
-  ours on 1 thread, on 2 threads (``parallel=True``, static split), and on the adaptive choice of
-  ``savanna.threads``; pgx uses the same cores (XLA's CPU thread pool). Needs the
-  ``bench-peers`` extra (pgx, jax); skipped with a message otherwise.
-* **single env**: our Gymnasium env in self-play against PettingZoo's own ``connect_four_v3``
-  (its AEC loop: ``last``, mask, ``step``), uniform random legal actions, steps/s. PettingZoo
-  imports pygame only to draw; a stub stands in when pygame is missing.
-* **under load**: the 2-thread paths (vector env step, parallel playouts) beside a busy
-  process (``while True: pass``, started by the row itself), against their 1-thread path, with
-  the fixed setting (``parallel=True``: numba's workqueue layer on every thread) and with the
-  adaptive one; the same rows idle show what the adaptive choice costs when nothing competes.
-
-**Zèbres** (kept from earlier runs): MCTS against OpenSpiel's Python and C++ bots on the
-Python game (``savanna.interop.openspiel``; the C++ bot runs in a child process, as it crashes
-on Python games in open_spiel 2.0.2); PPO against sb3-contrib's ``MaskablePPO`` on the same
-vector env (same envs, rollout length, epochs, minibatches, widths, ReLU, one torch thread);
-our Gymnasium env against our own PettingZoo AEC wrapper of it (not a PettingZoo game).
-
-Every row is measured ``repeats`` times after a warm-up and reports min, median and max; a row
-whose spread ((max - min) / median) exceeds ``SPREAD_FLAG`` is flagged. Ratios divide medians
-measured in the same process one after the other (``RATIOS`` names the pairs and targets).
-Every missing optional library skips its rows with the reason; the table, the ratios and a bar
-chart (``benchmarks/peers.png``, log scale) go to RESULTS.md.
+Connect four against OpenSpiel's C++ random play and ``MCTSBot``, pgx and PettingZoo, and on
+Zèbres PPO against sb3-contrib's ``MaskablePPO``; each row's min, median and max, the ratios
+of medians measured in the same process, and a chart, into ``benchmarks/RESULTS.md``. What
+each row measures: the benchmarks guide (docs/guides/benchmarks.md).
 """
 import contextlib
 import statistics

@@ -35,14 +35,13 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from savanna.benchmarks.throughput import interleaved_rates, random_legal
+from savanna.benchmarks.throughput import interleaved_rates, measured_configs, random_legal
 from savanna.registry import make_game
 from savanna.rng import make_streams
 from savanna.vector_env import SavannaVectorEnv
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {"zebres": {}, "bonobo": {"num_players": 2}, "banjooli": {"num_players": 2},
-         "connect_four": {}}
+GAMES = dict(measured_configs())  # every registered game, with its fewest players
 N = 4096
 # row key -> (what, vector env settings)
 SETTINGS = {

@@ -1,4 +1,4 @@
-"""How numba's threading layers and thread counts behave beside one busy process (issue #16).
+"""How numba's threading layers and thread counts behave beside one busy process.
 
     python -m savanna.benchmarks.threading_load [--quick]
 

@@ -15,16 +15,27 @@ from numba import njit
 
 from savanna.env import SavannaEnv
 from savanna.game import CHANCE
+from savanna.registry import GAMES as REGISTERED
 from savanna.registry import make_game
 from savanna.rng import below, make_streams
 from savanna.vector_env import SavannaVectorEnv
 
-# game name -> (game options, reference module)
-GAMES = {
-    "zebres": ({}, "savanna.zebres.reference"),
-    "bonobo": ({"num_players": 2}, "savanna.bonobo.reference"),
-    "banjooli": ({"num_players": 2}, "savanna.banjooli.reference"),
-}
+
+def measured_configs(most=False):
+    """``[(name, options)]`` of every registered game (a plug-in's too): with its fewest
+    players, and with ``most`` its most players too, every other option at its default."""
+    configs = []
+    for name, entry in REGISTERED.items():
+        low, high = entry.players
+        counts = (low, high) if most and high > low else (low,)
+        configs += [(name, {"num_players": n} if high > low else {}) for n in counts]
+    return configs
+
+
+# game name -> (game options, reference module): every registered game, with its fewest players
+GAMES = {name: (options, f"{REGISTERED[name].package}.reference")
+         for name, options in measured_configs()}
+REFERENCE_API = ("from_position", "current_player", "legal_actions", "step")
 VECTOR_SIZES = (1, 64, 1024, 4096)
 
 
@@ -198,10 +209,14 @@ def training_throughput(game="zebres", updates=10, **settings):
     return updates * trainer.config.batch_size / (time.perf_counter() - start)
 
 
-def ppo_training(name, repeats, updates):
+def ppo_training(game, repeats, updates):
     """End-to-end masked PPO training speed (learner steps/s: rollouts against the default
-    opponent pool plus the updates), median of ``repeats`` measurements."""
-    return statistics.median(training_throughput(name, updates=updates) for _ in range(repeats))
+    opponent pool plus the updates), median of ``repeats`` measurements. A game without
+    scores trains without shaping, against itself and random play (no greedy opponent)."""
+    settings = {} if game.has_scores else {"shaping": 0.0,
+                                           "opponents": {"self": 0.8, "random": 0.2}}
+    return statistics.median(training_throughput(game.name, updates=updates, **settings)
+                             for _ in range(repeats))
 
 
 def measure_game(name, quick=False, progress=print):
@@ -226,9 +241,13 @@ def measure_game(name, quick=False, progress=print):
     progress(f"{name}: MCTS")
     sims = mcts_simulations(game, int(100000 * scale), repeats)
     rows.append(("MCTS (UCT, 1 rollout per simulation), 1 thread", sims, "simulations/s"))
-    progress(f"{name}: reference playouts")
-    ref = reference_playouts(game, ref_module, max(5, int(100 * scale)), repeats)
-    rows.append(("reference random playouts", ref, "games/s"))
+    ref = None
+    if all(hasattr(importlib.import_module(ref_module), f) for f in REFERENCE_API):
+        progress(f"{name}: reference playouts")
+        ref = reference_playouts(game, ref_module, max(5, int(100 * scale)), repeats)
+        rows.append(("reference random playouts", ref, "games/s"))
+    else:
+        progress(f"{name}: no reference playouts ({ref_module} lacks {', '.join(REFERENCE_API)})")
     progress(f"{name}: single env")
     rows.append(("Gymnasium env (random opponent)", single_env_steps(game, int(20000 * scale),
                                                                      repeats), "steps/s"))
@@ -242,8 +261,9 @@ def measure_game(name, quick=False, progress=print):
                          vector_env_steps(game, n, steps, repeats, True), "env-steps/s"))
     progress(f"{name}: PPO training")
     rows.append(("PPO training end to end, 1 torch thread",
-                 ppo_training(name, 1 if quick else 3, 2 if quick else 6), "learner steps/s"))
+                 ppo_training(game, 1 if quick else 3, 2 if quick else 6), "learner steps/s"))
     rows.append((f"ratio: parallel loop, {all_threads} threads / 1 thread", many / one_par, "x"))
-    rows.append(("ratio: kernel (serial loop, 1 thread) / reference", one / ref, "x"))
+    if ref is not None:
+        rows.append(("ratio: kernel (serial loop, 1 thread) / reference", one / ref, "x"))
     rows.append(("ratio: MCTS simulations / kernel playouts (serial loop)", sims / one, "x"))
     return rows

@@ -1,18 +1,10 @@
-"""Training on one core and on two (issue #23): ``python -m savanna.benchmarks --training``.
+"""Training on one core and on two: ``python -m savanna.benchmarks --training``.
 
-* **PPO**: Zèbres at the peers run's settings (``peers.PPO_SETTINGS``: 256 games, rollouts of
-  32, 2 epochs of 4 minibatches, hidden (128, 128), random opponents, one torch thread per
-  process), learner decisions per second of a whole update (rollout and learning) with one
-  worker process and with two (``PPOConfig.workers``). Both trainers are built first and
-  their updates timed in turn within every repeat (``interleaved_rates``), so a load that comes
-  and goes touches both alike; the median of the repeats and the ratio of medians.
-* **AlphaZero**: Zèbres at the default ``AZConfig`` (1,024 games, 32 simulations, hidden
-  (128, 128), reuse 4), network leaf evaluations per second of wall time, self-play in the
-  learner's process (in turn) and in two processes of its own beside it
-  (``selfplay_processes=2``, 512 games each). Each trainer is warmed up (compilation, and
-  enough moves that games end and the learner works at its steady pace), then windows of
-  moves are timed in turn; a window of the second ends when its move in flight is in (its
-  leaves counted), so that nothing runs beside the other's window.
+PPO on Zèbres at the peers run's settings, one worker process against two
+(``PPOConfig.workers``), learner decisions per second; AlphaZero at the default ``AZConfig``,
+self-play in the learner's process against two processes of its own
+(``selfplay_processes=2``), leaf evaluations per wall second. The two sides are timed in turn
+within every repeat, so a load that comes and goes touches both alike; medians and their ratio.
 """
 import statistics
 import time

@@ -1,4 +1,4 @@
-"""What validating the states that enter the API costs (issue #11): ``Game.step`` with each
+"""What validating the states that enter the API costs: ``Game.step`` with each
 game's ``valid_one`` against the same game with the check stubbed out, side by side.
 
 Both variants run the protocol checks that the action check needs anyway (one compiled pass

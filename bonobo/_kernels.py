@@ -1,23 +1,11 @@
 """Bonobo Beach on bitboards: state dtype, lookup tables and the scalar numba kernels.
 
-Triangle ``t`` is bit ``t`` of a uint64 (54 bits), spot ``s`` bit ``s`` (19 bits); slots,
-spots and symbols are the tables of ``savanna.bonobo.spec``. A state is one row of
-``STATE_DTYPE`` (packed, so ``tobytes()`` has no padding)::
-
-    covered      triangles under a tile
-    slots[2]     placed slots: slot k is bit k & 63 of slots[k >> 6]
-    pawns[4]     spots holding each player's pawns (a player's supply is 4 minus these)
-    score[4]     running scores (the final pawn scoring is added when the game ends)
-    tval[54]     base value of the tile on each triangle, 0 when free
-    pile[8]      tiles left per value, in outcome order (values -4..-1, +1..+4)
-    drawn        outcome index of the tile in hand (phase PLACE), else -1
-    phase        CHOOSE, DRAWING (a chance node: the tile is drawn), PLACE, END
-    to_move      the player deciding or drawing (at the end: who made the last decision)
-    num_players  2..4; seats >= num_players stay zero
-
-Activation is not stored: a free triangle is activated when no neighbour is free, a function
-of ``covered`` alone, so it is permanent by construction. The pile is a multiset of counts,
-never an order: each draw is a chance node with probability ``pile[o] / sum(pile)``.
+Triangle ``t`` is bit ``t`` of a uint64 (54 bits), spot ``s`` bit ``s`` (19 bits); slots, spots
+and symbols are the tables of ``savanna.bonobo.spec``; the fields of ``STATE_DTYPE`` are described
+where it is declared. Activation is not stored: a
+free triangle is activated when no neighbour is free, a function of ``covered`` alone. The pile
+is a multiset of counts, never an order: a draw is a chance node with probability
+``pile[o] / sum(pile)``.
 """
 import numpy as np
 from numba import njit
@@ -32,17 +20,18 @@ DRAW = spec.DRAW
 TILE = spec.TILE
 CHOOSE, DRAWING, PLACE, END = range(4)  # the order of spec.PHASES
 
+# packed, so that tobytes() has no padding
 STATE_DTYPE = np.dtype([
-    ("covered", np.uint64),
-    ("slots", np.uint64, (2,)),
-    ("pawns", np.uint64, (4,)),
-    ("score", np.int16, (4,)),
-    ("tval", np.int8, (spec.NUM_TRIANGLES,)),
-    ("pile", np.int8, (len(spec.VALUES),)),
-    ("drawn", np.int8),
-    ("phase", np.int8),
-    ("to_move", np.int8),
-    ("num_players", np.int8),
+    ("covered", np.uint64),                    # triangles under a tile
+    ("slots", np.uint64, (2,)),                # placed slots: slot k is bit k & 63 of slots[k >> 6]
+    ("pawns", np.uint64, (4,)),                # spots of each player's pawns (supply: 4 minus)
+    ("score", np.int16, (4,)),                 # running scores (the pawns' added at the end)
+    ("tval", np.int8, (spec.NUM_TRIANGLES,)),  # base value of the tile on each triangle, or 0
+    ("pile", np.int8, (len(spec.VALUES),)),    # tiles left per value, in outcome order
+    ("drawn", np.int8),                        # outcome of the tile in hand (PLACE), else -1
+    ("phase", np.int8),                        # CHOOSE, DRAWING (chance), PLACE, END
+    ("to_move", np.int8),                      # who decides or draws (at END: the last to)
+    ("num_players", np.int8),                  # 2..4; seats >= num_players stay zero
 ])
 
 ZERO = np.uint64(0)

@@ -118,7 +118,7 @@ def valid_one(s, i, base):
     """0 if state ``i`` is one ``from_text`` can write for the game of ``base``, else the
     first problem's code in ``STATE_ERRORS``. Every other kernel is safe on what it accepts.
     Every state entering the API passes here, so it is inlined and works a word at a time
-    (issue #11: at most 15% of ``Game.step`` on a batch, 10% on one state)."""
+    (its budget: at most 15% of ``Game.step`` on a batch, 10% on one state)."""
     r = s[i]
     P = r.num_players
     if P != base[0].num_players:

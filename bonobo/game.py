@@ -1,37 +1,8 @@
 """Bonobo Beach as a ``savanna.game.Game``, on the bitboard kernels of ``savanna.bonobo._kernels``.
 
-``BonoboGame(num_players=2)`` for 2, 3 or 4 players. Rules: ../shared/rules/bonobo.md, plus
-these [decision]s (each tested in tests/bonobo/test_rules.py):
-
-* a turn is ``pawn sNN``, or ``draw`` followed by a chance node (the tile value, probability
-  remaining count / pile size) and ``tile tAA-tBB`` by the same player; the placement is a
-  decision even when a single slot is free (this matches the counts of rules §9);
-* a player who cannot act is passed over: the turn goes to the next player in cyclic order who
-  can (possibly the same one); when nobody can, the final pawn scoring is added to the scores
-  and the game ends, with the pawns left on the board;
-* a pawn may be placed on a spot whose only free triangles are activated parasols or dunes
-  (only an activated toilet bars a spot) -- it then waits for the final scoring;
-* the pile is a multiset of counts: the state holds no order, so no observation can show one
-  and the game has perfect information (chance is explicit, as in backgammon);
-* a tie for the highest score is shared (rewards ``P/(P-1) (1/|W| - 1/P)`` to each winner).
-
-A possible position (what ``from_text`` and ``from_position`` accept, and exactly what the
-``valid_one`` kernel accepts in a state row; anything else is a one-line ValueError):
-
-* the 28 tiles are all accounted for: per value, on the board + in hand + in the pile;
-  no two tiles share a triangle; each player has at most 4 pawns on the board, one per spot;
-* no pawn stands on a fully covered spot (it would have scored and gone home) nor beside an
-  activated toilet (it would have been chased);
-* the phase fits the rest: ``chance`` and ``place`` need a free slot, ``chance`` a tile in
-  the pile, ``choose`` a player to move who can act, ``end`` that nobody can act; the tile in
-  hand exists only in phase ``place``; at ``end`` any seat may be the one to have moved last;
-* [decision] the rules cannot tell which scores a board can reach, so any running score is
-  possible as long as no game could take it past ``spec.MAX_SCORE`` (908), the bound no
-  game from the start can pass: ``|score| + notation.score_headroom(pos) <= 908``, the
-  headroom being the most the points still to score from here can add (issue #21: a bare
-  ``|score| <= 908`` accepted positions whose next legal move passed it);
-* [decision] nor can they tell how many pawns a player has placed so far, so any pawn counts
-  0..4 per player and any player to move who can act are possible.
+``BonoboGame(num_players=2)`` for 2, 3 or 4 players. The [decision]s taken where the rules are
+silent (each tested in tests/bonobo/test_rules.py) and which positions are possible: the game's
+page (docs/games/bonobo.md).
 
 >>> game = BonoboGame(3)
 >>> s = game.init(1)
@@ -157,3 +128,9 @@ class BonoboGame(Game):
 
     def _move_spot(self, action):
         return move_spot(action)
+
+    def picture_labels(self, row):
+        """Every spot, and every free triangle (tiles go there)."""
+        covered = {t for k, _ in self.to_position(row).tiles for t in spec.SLOTS[k]}
+        return [notation.spot_name(k) for k in range(spec.NUM_SPOTS)] + [
+            notation.triangle_name(t) for t in range(spec.NUM_TRIANGLES) if t not in covered]

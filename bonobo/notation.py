@@ -1,40 +1,12 @@
-"""Bonobo Beach text notation (pure Python): positions and action names, and the geometry they
-name (its tables are declared in ``savanna.bonobo.spec``).
-
-Geometry (rules §1, [decision] data kept as tables so a real layout can replace them): lattice
-points ``(q, r)`` with ``max(|q|, |r|, |q+r|) <= 3``; triangles ``t00``-``t53`` row by row
-(r = -3..2), by ``q``, ``V(q, r)`` before ``A(q, r)``; slots 0..71 are the edge-sharing pairs
-sorted by (lower id, higher id); spots ``s00``-``s18`` are the points with
-``max(|q|, |r|, |q+r|) <= 2``, row by row, by ``q``.
-
-Tile values in outcome order: ``VALUES = (-4, -3, -2, -1, 1, 2, 3, 4)``, with counts
-``(3, 3, 4, 4, 4, 4, 3, 3)``. A spot scores the sum, over its six triangles, of the base value
-of the tile covering each (an obtuse corner covers two of them: 2a; an acute corner one: a).
-
-A position is one line of space-separated ``key=value`` fields (``-`` is an empty list)::
+"""Bonobo Beach text notation (pure Python): ``parse`` and ``format`` a position, and the
+names of actions; the geometry's tables are ``savanna.bonobo.spec``'s. A position is one line
+(shown here on two)::
 
     players=2 tiles=t00-t01:+3,t12-t13:-2 pawns=s03:0,s07:0,s10:1 score=5,-3
     pile=3,3,3,4,4,4,2,3 move=0 phase=choose
 
-* ``tiles``: placed tiles as ``<slot>:<base value>``, sorted by slot id;
-* ``pawns``: ``<spot>:<owner>``, sorted by spot (a player's supply is 4 minus their pawns);
-* ``score``: one running score per player (the final pawn scoring included at ``end``),
-  within what the points still to score allow (``score_headroom``);
-* ``pile``: remaining tiles per value, in the order of ``VALUES``; with the tiles on the board
-  and the tile in hand they make the 28 tiles;
-* ``move``: the player to act (at ``end``, the one who made the last decision);
-* ``phase``: ``choose`` (place a pawn or draw), ``chance`` (a tile is being drawn),
-  ``place:+3`` (the drawn tile, value +3, must be placed), ``end``.
-
-Action ids (``NUM_ACTIONS`` = 92), in the order legal actions are listed:
-
-=======================  ==============  ================
-place a pawn on spot s   ``s``           ``pawn s07``
-draw a tile              ``19``          ``draw``
-put the tile on slot k   ``20 + k``      ``tile t12-t13``
-=======================  ==============  ================
-
-Chance outcome ``o`` (0..7) draws a tile of value ``VALUES[o]``, named ``-4`` .. ``+4``.
+Every field, the geometry, the action ids and the checks ``parse`` makes: the game's page
+(docs/games/bonobo.md). Every error is a one-line ``ValueError``.
 """
 import re
 from dataclasses import dataclass

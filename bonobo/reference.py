@@ -1,17 +1,9 @@
 """Bonobo Beach rules in slow, obvious Python: the oracle the numba kernels are checked against.
 
-It shares only the board data and naming of ``savanna.bonobo.notation`` (triangles, slots, spots,
-symbols, tile counts, action ids) and re-derives everything else from the rules text: the
-neighbours from shared corners, activation, scoring, eviction, turn order, the observation.
-It never imports numba or ``savanna.bonobo._kernels``. States are plain dataclasses; every function
-is functional (returns a new state).
-
-[decision]s (also in ``savanna.bonobo.game``): the drawn tile is placed by the drawing player as a
-separate decision, even when one slot is free (this matches the counts of rules §9); after a
-turn the next player in cyclic order who can act moves, and when nobody can, the final scoring
-is added to the scores and the game ends; a tie for the highest score is shared; pawns stay on
-the board at the end; a pawn may be placed beside activated parasols and dunes (only activated
-toilets forbid a spot).
+It shares only the board data and names of ``savanna.bonobo.notation`` and re-derives the rest
+from the rules text (neighbours, activation, scoring, eviction, turn order, the observation);
+it never imports numba or ``savanna.bonobo._kernels``. States are plain dataclasses, every
+function returns a new one. Its [decision]s are the game's (docs/games/bonobo.md).
 """
 from dataclasses import dataclass, field
 

@@ -1,6 +1,6 @@
 """Sphinx configuration: furo, MyST-NB (pages with executed code cells, the example notebooks),
 autodoc for the API reference, and ``_ext/savanna_docs.py`` for what is generated from the code
-(module pages, the command-line reference, observation layouts, game docstrings)."""
+(module pages, the command-line reference, observation layouts)."""
 import os
 import sys
 import tomllib

@@ -41,7 +41,9 @@ def add_parsers(commands):
                     "that takes num_players, the number of agents sets it.")
     match.add_argument("game", help=f"one of: {games}")
     match.add_argument("agents", nargs="+", metavar="AGENT",
-                       help=f"one per seat, name[:key=value,...] with name one of {agents}")
+                       help=f"one per seat, name[:key=value,...] with name one of {agents}, "
+                            "or a class by its import path (mypkg.agents:MyAgent:key=value, "
+                            "./my_agent.py:MyAgent)")
     match.add_argument("--games", type=count(MAX_GAMES), default=200,
                        help="games to play (default: 200)")
     _add_arena_options(match, "match")

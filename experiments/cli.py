@@ -8,6 +8,7 @@
     savanna train ppo zebres --steps 3M --seed 0       masked PPO with self-play
     savanna train az zebres --minutes 60 --seed 0      AlphaZero (Gumbel search)
     savanna analyse zebres "<position>" --agent mcts:sims=100000   every move's visits, values
+    savanna review runs/match-zebres-<time>/records.jsonl --game 3   a game's mistakes, as CSV
     savanna ladder add mcts:sims=200 --games 200       rate an agent on a lasting ladder
     savanna sweep ppo zebres --trials 16 --backend ray  settings searched with Ray Tune
     savanna serve runs --open                          play, replay and analyse in a browser
@@ -34,6 +35,7 @@ from savanna.experiments import (
     ladder,
     play,
     replay,
+    review,
     serve,
     sweep,
     train_az,
@@ -106,6 +108,7 @@ def build_parser():
     warmup.add_parser(commands)
     demo.add_parser(commands)
     replay.add_parser(commands)
+    review.add_parser(commands)
     serve.add_parser(commands)
     return parser
 

@@ -1,19 +1,12 @@
 """``savanna distill`` and ``savanna fit``: a teacher's self-play as a dataset, and a network fitted
-to it offline with a gate report (``savanna.agents.training.distill``,
-``savanna.agents.training.fit``).
+to it offline with a gate report.
 
     savanna distill zebres --teacher mcts:sims=64 --games 60000 --out runs/zebres-uct64
-    savanna distill --resume runs/zebres-uct64          the missing parts of a stopped run
     savanna fit runs/zebres-uct64 --hidden 256,256 --out runs/zebres-fit
     savanna match zebres az:runs/zebres-fit/model.pt mcts:sims=100 --games 400
 
-``distill`` writes ``dataset.json`` and one ``part-NNNNN.npz`` per ``--part-games`` games (a
-stopped run resumes with the next missing part and gives the same dataset). ``fit`` writes
-``model.pt`` (the network, weights only, an AlphaZero checkpoint for ``az:``, ``az-policy:`` and
-``savanna train az --init``), ``report.md`` and ``report.json`` (the gate: held-out value error
-by phase of the game next to the teacher's own, policy KL against the uniform's, agreement with
-the teacher's move), ``curve.csv`` and ``config.json``. Every setting is a flag generated from
-``DistillConfig`` and ``FitConfig``.
+What each writes and every flag (generated from ``DistillConfig`` and ``FitConfig``): the
+AlphaZero guide.
 """
 import csv
 import dataclasses

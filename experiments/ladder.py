@@ -3,15 +3,10 @@
     savanna ladder add greedy --games 200                  runs/ladder-zebres.json, random = 0
     savanna ladder add mcts:sims=200 --games 200           plays random and greedy only
     savanna ladder show --plot ladder.png                  the ratings, 95% intervals, a chart
-    savanna ladder add mcts --game bonobo -o num_players=3 --file bonobo3.json
 
-``add`` creates the file (with ``random`` at 0 Elo) if it does not exist, plays the new agent
-against the agents on the ladder (every group of P-1 of them for a P-player game), stores
-the results and refits every rating (Bradley-Terry, ``savanna.agents.arena.ladder``); the
-others never play again. From the read to the atomic rewrite after the games, ``add`` holds a lock
-beside the file (``savanna.files.locked``): a second ``ladder add`` on the same file waits, then
-reads the ladder with the first one's agent on it and plays that agent too, so no update is lost and
-agents added at the same time meet.
+``add`` plays the new agent against the agents on the ladder and refits every rating; the others
+never play again. It holds a lock beside the file from its read to its rewrite, so two at once
+take turns and the later one plays the earlier's agent too (``savanna.agents.arena.ladder``).
 """
 from pathlib import Path
 

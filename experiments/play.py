@@ -4,19 +4,9 @@ drawn after each.
     savanna play zebres --agent mcts --sims 2000        a human against an agent
     savanna play bonobo --seats human,mcts,human,random  two humans and two agents
 
-At the prompt, type a move by its name (Zèbres: ``start 14``, ``Z c4``, ``swap d4``, ``stop``,
-``impala +2``), or ``moves`` (the legal moves), ``hint`` (an MCTS analysis of the position:
-the most visited moves and their mean value for the player to move), ``help``, ``quit``. A
-wrong entry is explained and asked again; end of input quits. Chance nodes are drawn with
-the game's probabilities. The board is drawn after every move, and after the dice rolled or
-tiles drawn that follow it (once chance has played out), so that a decision is always taken
-in sight of the state. A game may start from any position (``start``) and be recorded
-(``log``, for ``savanna.records``).
-
-Several humans take turns at the keyboard (hot seat); the prompt names the seat to move. In a
-game with hidden information the pictures show one seat's view only (``Game.render(row,
-player)``): the human's, or with several humans the view of the human about to move (a header
-says whose view it is).
+At the prompt: a move by its name (``Z c4``, ``swap d4``, ...), ``moves``, ``hint`` (an MCTS
+analysis), ``help`` or ``quit``. Several humans take turns at the keyboard; in a game with
+hidden information each sees only their own seat's view. ``savanna play --help`` says the rest.
 """
 from pathlib import Path
 
@@ -222,7 +212,8 @@ def add_parser(commands):
                     "--position or --load, and save the game with --records.")
     play.add_argument("game", help=f"one of: {games}")
     play.add_argument("--agent", help=f"the opponent in every other seat, name[:key=value,...] "
-                                      f"with name one of {agents} (default: mcts)")
+                                      f"with name one of {agents}, or a class by its import "
+                                      "path, ./my_agent.py:MyAgent (default: mcts)")
     play.add_argument("--sims", type=positive_int,
                       help="simulations per move (sets the agent's sims)")
     play.add_argument("--seat", type=index, help="your seat, 0-based (default: 0)")

@@ -3,17 +3,11 @@ animation.
 
     savanna replay runs/match-zebres-20260101-120000/records.jsonl --game 3
     savanna replay records.jsonl --ply 10           # print one position and exit
-    savanna replay records.jsonl --all              # print every position (for scripts)
     savanna replay records.jsonl --gif game.gif --svg game.svg
 
-A record (``savanna.records``) is replayed through the game and checked move by move. The
-positions shown are those where a decision is taken (ply K: after K decisions and the chance
-outcomes that follow them), then the final one; each is drawn with the game's text rendering
-under the moves and chance outcomes that led to it. Interactively, Enter or ``n`` goes forward,
-``p`` back, a number jumps to that ply, ``q`` (or the end of input) quits. ``--player P``
-shows only what seat P could see; by default everything, hidden information included.
-``--gif`` (Pillow) and ``--svg`` (animated SVG, SMIL) draw one frame per position with the
-game's pictures; an existing file is replaced only with ``--overwrite``.
+The record is replayed through the game and checked move by move; each position where a
+decision is taken is drawn under the moves that led to it (Enter or ``n`` forward, ``p`` back,
+a number jumps, ``q`` quits). ``--player P`` shows only what seat P could see.
 """
 import functools
 import io

@@ -2,20 +2,11 @@
 evaluations that keep the best network, checkpoints, Ctrl-C, and a resume that continues
 exactly.
 
-A trainer has one shape (``savanna.agents.training.trainer.Trainer``): ``step()`` trains one
-unit and returns its metrics, ``count`` is how many units the run has made (PPO's learner
-steps, AlphaZero's self-play moves), ``save``/``load`` write and read its checkpoints and
-``agent(label)`` plays its current network. What one command's runs do their own way is a
-``Run``: how the budget and the schedules are counted (learner steps for PPO, training minutes
-for AlphaZero), the opponents of the evaluations, the rows of ``metrics.csv``, what is said.
-
-A run folder ``runs/<game>-<name>-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
-another run took that name first) holds ``config.json``, ``metrics.csv``, ``eval.csv``,
-``last.pt`` (everything to resume: written every checkpoint interval and when the run stops;
-Ctrl-C finishes the step, saves and exits), ``best.pt`` (the network with the best mean score
-over the opponents), ``eval-records/`` and ``tb/`` (``savanna.experiments.runs``). An
-evaluation due with a checkpoint is played before it, so a run resumed from that checkpoint
-never plays it twice.
+A trainer has one shape (``savanna.agents.training.trainer.Trainer``); what one command's runs
+do their own way is a ``Run``: how the budget and schedules are counted (learner steps for PPO,
+training minutes for AlphaZero), the evaluations' opponents, the rows of ``metrics.csv``. An
+evaluation due with a checkpoint is played before it, so a resumed run never plays it twice.
+The run folder: the PPO and AlphaZero guides.
 """
 import time
 
@@ -88,7 +79,7 @@ class Run:
         raise NotImplementedError
 
     def begin(self, trainer):
-        """Called once before the first step of this session."""
+        """Called once before the first step of this start (a resumed run starts again)."""
 
     def metrics_row(self, trainer, metrics, seconds, extra):
         """The ``metrics.csv`` row of one step of ``seconds`` (None: no row this step)."""
@@ -98,8 +89,8 @@ class Run:
         """Called after each evaluation and when the run ends (``row`` None)."""
 
     def summary(self, trainer, extra, wall, start):
-        """The last line of a run that was not stopped (``wall`` seconds this session, from
-        count ``start``)."""
+        """The last line of a run that was not stopped (``wall`` seconds since this start or
+        resume, from count ``start``)."""
         raise NotImplementedError
 
     def postfix(self, metrics, last_eval):

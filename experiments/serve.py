@@ -3,16 +3,21 @@
     savanna serve                      play at http://127.0.0.1:8000 (games saved in runs/played)
     savanna serve runs --open          and replay every records file under runs/, open a browser
     savanna serve runs --max-sims 5000 --max-seconds 60   allow longer searches
+    savanna serve --agent mypkg.agents:MyAgent             offer an agent of one's own
 
 The page plays any game and options with any mix of humans and agents (``human``,
 ``az:baseline``, ``mcts:sims=200``, a checkpoint in a served folder), each seat seeing only what
 it may; replays the records files, ladders and tournaments found in the FOLDERs (and no file
 outside them); and draws an agent's analysis of any position on the board. Finished games are
 written as records (``savanna replay`` reads them) to ``--save``. The server listens on
-127.0.0.1 only unless ``--host`` says otherwise (it has no login: anyone who reaches it can
-play and read the served folders).
+127.0.0.1 only unless ``--host`` says otherwise, and answers only whoever shows its token
+(the printed address carries it; ``--token`` sets it) at an address of this machine (more
+with ``--allow-host``). An agent named by an import path runs its module's code, so the page
+may seat only those offered with ``--agent`` (a request never imports one).
 """
+import secrets
 import sys
+import tempfile
 from pathlib import Path
 
 from savanna.experiments.arguments import count, number
@@ -41,9 +46,21 @@ def add_parser(commands):
     serve.add_argument("--max-seconds", type=number, default=20.0,
                        help="the longest an agent's move or an analysis may search, waiting "
                             "for a worker included; then it is stopped (default: 20)")
+    serve.add_argument("--agent", action="append", default=[], metavar="MODULE:CLASS",
+                       dest="offered", help="an agent class the page may seat, by its import "
+                                            "path (mypkg.agents:MyAgent, ./my_agent.py:MyAgent); "
+                                            "repeat for more")
     serve.add_argument("--workers", type=count(64), default=2,
                        help="processes that run searches, one core each: at most this many "
                             "searches at once, the others wait their turn (default: 2)")
+    serve.add_argument("--token", default=None,
+                       help="the token the page and API calls must show (default: a new "
+                            "random one, in the printed address); '' turns the check off")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="one more name the Host header may carry (a name this server is "
+                            "reached by; repeat for more; '*' for any)")
+    serve.add_argument("--idle-minutes", type=number, default=60.0,
+                       help="a game nobody asked about for this long is freed (default: 60)")
     serve.set_defaults(run=run)
 
 
@@ -56,32 +73,57 @@ def run(args, extra=None):
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
                          "install 'savanna-games[web]'") from None
+    from savanna.agents.play.registry import agent_class, is_import_path
+    from savanna.errors import clip
+    from savanna.experiments.board.guard import LOCAL_HOSTS, TOKEN, url_host
     from savanna.experiments.board.tables import Limits
+    from savanna.files import make_folders
 
     if not 0 < args.max_seconds <= 3600:
         raise ValueError(f"--max-seconds must be in (0, 3600], got {args.max_seconds:g}")
     for folder in args.folders:
         if not folder.is_dir():
             raise ValueError(f"{folder} is not a folder")
+    if not 0 < args.idle_minutes <= 10**6:
+        raise ValueError(f"--idle-minutes must be in (0, 1000000], got {args.idle_minutes:g}")
     if args.save.exists() and not args.save.is_dir():
         raise ValueError(f"--save {args.save} is not a folder")
-    try:
-        args.save.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ValueError(f"--save {args.save}: cannot make the folder ({err.strerror})") from None
+    try:  # refused now, not at a game's end
+        make_folders(args.save)
+        with tempfile.TemporaryFile(dir=args.save):
+            pass
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--save {args.save} cannot be written: "
+                         f"{getattr(err, 'strerror', None) or err}") from None
     folders = tuple(dict.fromkeys(p.resolve() for p in [*args.folders, args.save]))
+    for path in args.offered:
+        if not is_import_path(path) or path.count(":") != 1:
+            raise ValueError(f"--agent {path}: give a class by its import path, "
+                             "mypkg.agents:MyAgent or ./my_agent.py:MyAgent")
+        agent_class(path)  # imported now, once: a mistake is found before serving
     limits = Limits(max_sims=args.max_sims, max_seconds=args.max_seconds, folders=folders,
-                    save=args.save.resolve())
-    app = create_app(limits, workers=args.workers)
-    url = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}/"
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"warning: listening on {args.host}, not only this machine: anyone who reaches "
-              "it can play and read the served folders", file=sys.stderr)
+                    save=args.save.resolve(), idle_minutes=args.idle_minutes,
+                    agents=tuple(args.offered))
+    token = secrets.token_urlsafe(32) if args.token is None else args.token
+    if not TOKEN.fullmatch(token):
+        raise ValueError(f"--token must be at most 256 letters, digits and . _ ~ -, got "
+                         f"{clip(token)}")
+    app = create_app(limits, workers=args.workers, token=token, host=args.host,
+                     allow_hosts=args.allow_host)
+    url = f"http://{url_host(args.host)}:{args.port}/" + (f"?token={token}" if token else "")
+    if not token:
+        print("warning: --token '' turns the token off: any program or user of this machine "
+              "that reaches the port can play and read the served folders", file=sys.stderr)
+    elif args.host not in LOCAL_HOSTS:
+        print(f"warning: listening on {args.host}, not only this machine: whoever reaches it "
+              "and has the token can play and read the served folders (no TLS)",
+              file=sys.stderr)
     print(f"savanna serve: {url} (Ctrl-C to stop); folders: "
-          + ", ".join(map(str, folders)))
+          + ", ".join(map(str, folders)), flush=True)
     if args.open:
         import threading
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, [url]).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)

@@ -1,18 +1,12 @@
 """``savanna sweep ppo|az <game> --trials N --backend ray``: a search over training settings
 with Ray Tune and the ASHA early-stopping scheduler.
 
-    savanna sweep ppo zebres --trials 16 --budget 2M --rungs 4 [--address auto]
-    savanna sweep az zebres --trials 8 --budget 30 --config base.json
+    savanna sweep ppo zebres --trials 16 --budget 2M --rungs 4
 
-Every trial is a normal run (``savanna train ppo|az``) in its own run folder inside the sweep's
-folder ``runs/sweep-<algorithm>-<game>-<time>/``, played in ``rungs`` equal parts of the budget
-(PPO: steps, AlphaZero: minutes): the first part starts the run, each next part resumes it with
-a larger budget. After each part the run's own evaluation (``eval.csv``: the mean score against
-its opponents, random and greedy for PPO, the ladder for AlphaZero) is reported to ASHA,
-which stops the trials in the lower half of each rung. The sampled settings (``SPACES``) go on
-top of ``--config FILE`` and ``-o`` options; the trials share the seed, so they differ only in
-their settings. ``sweep.csv`` lists every trial (settings, rungs played, last score, folder);
-the best settings and their evaluation are printed.
+Every trial is a normal run in the sweep's folder, played in ``rungs`` equal parts of the budget
+(each part resumes it); after each part its own evaluation is reported to ASHA, which stops the
+lower half of each rung. The sampled settings (``SPACES``) go on top of ``--config`` and ``-o``;
+the trials share the seed. ``sweep.csv`` lists every trial; the best settings are printed.
 """
 import math
 from pathlib import Path

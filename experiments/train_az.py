@@ -1,43 +1,11 @@
-"""``savanna train az <game>``: an AlphaZero run (``savanna.agents.training.alphazero``) in its own
-folder.
+"""``savanna train az <game>``: an AlphaZero run in its own folder, resumable, evaluated against
+a ladder as it goes (``savanna.agents.training.alphazero`` trains).
 
-    savanna train az zebres --minutes 60 --seed 0 [--games 1024] [--sims 32] ...
-    savanna train az --config runs/zebres-az-0-20260101-120000/config.json --seed 1
+    savanna train az zebres --minutes 60 --seed 0
     savanna train az --resume runs/zebres-az-0-20260101-120000
-    savanna train az zebres --backend ray --actors 8 [--address auto]   self-play on Ray
     savanna train az zebres --init runs/zebres-fit/model.pt --outcome-weight 0   expert iteration
 
-``--init`` starts from a network (``savanna fit``'s ``model.pt``, a run's ``best.pt``; its hidden
-widths unless ``--hidden`` is given) or from a distillation dataset folder (fitted first); with
-``--outcome-weight 0`` the value target is the search's own root value, so each round's
-teacher is the current network's search (expert iteration).
-
-A run folder ``runs/<game>-az-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
-another run took that name first) holds::
-
-    config.json   every setting (also inside each checkpoint)
-    metrics.csv   every ``log_every`` self-play moves: losses, positions, leaf evaluations per
-                  second, and the shares of time in search, inference and learning
-    eval.csv      every ``eval_minutes`` of training: win rate, score and Elo of the search
-                  (``eval_sims`` simulations) against each rung of the ladder (arena matches,
-                  seats rotated)
-    last.pt       everything to resume, written atomically every ``checkpoint_minutes`` and
-                  when the run stops (Ctrl-C finishes the move, saves, exits)
-    best.pt       the network with the best mean score over the ladder
-    eval-records/ step-<N>.jsonl: every evaluation game at move N, as game records
-
-``--minutes`` counts training time (self-play and learning), not evaluations. ``--resume``
-restores everything the checkpoint holds, drops log rows written after it and continues with
-exactly the moves and updates the run would have made.
-
-``--backend ray --actors N`` plays self-play on N Ray actors
-(``savanna.agents.training.selfplay_ray``, one CPU each, anywhere on the cluster at ``--address``)
-while this process learns; an actor that dies is replaced. How a run is played is not one of its
-settings: give the flags again with ``--resume``.
-
-Every setting of ``savanna.agents.models.az_config.AZConfig`` is a flag (``--max-considered 8``,
-``--ladder mcts:sims=100,mcts:sims=1000``), generated from the dataclass; ``--config FILE``
-starts from a JSON file of settings (flags override it).
+The run folder, ``--init``, ``--backend ray`` and every flag: the AlphaZero guide.
 """
 import time
 

@@ -4,34 +4,8 @@
     savanna train ppo --config runs/zebres-ppo-0-20260101-120000/config.json --seed 1
     savanna train ppo --resume runs/zebres-ppo-0-20260101-120000
 
-A run folder ``runs/<game>-ppo-<seed>-<time>/`` (``-2``, ``-3``, ... after the time when
-another run took that name first) holds::
-
-    config.json    every setting (also inside each checkpoint)
-    metrics.csv    one row per update: losses, entropy, KL, training win rates, steps/s
-    eval.csv       one row per evaluation: win rate and score against random and greedy
-    last.pt        the full training state, written atomically every ``checkpoint_every``
-                   steps and when the run stops (Ctrl-C finishes the update, saves, exits)
-    best.pt        the network with the best mean score against random and greedy
-    curve.png      the learning curve (mean training return; win rates over steps)
-    eval-records/  step-<N>.jsonl: every evaluation game at step N, as game records
-    tb/            TensorBoard events, if ``tensorboard`` is installed
-
-Evaluations are arena matches (``savanna.agents.arena.matches.play_match``, seats rotated)
-of the current network, playing its most probable legal move, against random and greedy, every
-``eval_every`` steps and at the start. ``--resume`` restores everything the checkpoint holds,
-drops log rows written after it, and continues with exactly the updates the run would have
-made.
-
-Every setting of ``savanna.agents.models.ppo_config.PPOConfig`` is a flag (``--rollout-len 64``,
-``--hidden 256,256``, ``--no-anneal-lr``), generated from the dataclass; ``--config FILE`` starts
-from a JSON file of settings (flags override it).
-
-From Python (a notebook: ``experiments/notebooks/train_and_load.ipynb``), ``run_training`` is
-the whole command; the checkpoint it leaves is an agent::
-
-    folder = run_training(PPOConfig(game="zebres", steps=200_000, seed=0))
-    agent = make_agent(f"ppo:{folder / 'best.pt'}")
+``run_training(config)`` is the same from Python (``savanna.experiments.run_ppo_training``); the
+run folder and every flag: the PPO guide (docs/guides/training-ppo.md).
 """
 import io
 import math
@@ -148,7 +122,7 @@ class PPORun(Run):
     def summary(self, trainer, extra, wall, start):
         seconds = max(extra["seconds"], 1e-9)
         return (f"done: {trainer.count:,} steps; updates took {extra['seconds']:.0f} s "
-                f"({trainer.count / seconds:,.0f} steps/s); this session, evaluations and "
+                f"({trainer.count / seconds:,.0f} steps/s); since this start, evaluations and "
                 f"checkpoints included, {wall:.0f} s "
                 f"({(trainer.count - start) / max(wall, 1e-9):,.0f} steps/s)")
 

@@ -1,16 +1,10 @@
 """``savanna warmup``: compile (and cache) every game's kernels, batch loops and MCTS search, so
 that later processes start at once; ``--profile`` reports what compiled and how long it took.
 
-Each game compiles in its own process, ``--jobs`` at a time (default: one per core): numba
-compiles on one thread, and each game's kernels are generated code of its own (the few shared
-helpers are compiled twice at most; numba's cache takes concurrent writers, as the test
-workers do), so two cores shorten the wait of a fresh clone's first ``make test``.
-
-``--profile`` times each entry point's first call, in the order of ``ENTRY_POINTS`` (a kernel
-that several share, such as ``step_one``, counts where it first compiles) and each compiled
-function's own seconds (``savanna.compile_log``). Cached kernels load without compiling: for
-the cold figures, give a fresh cache (``NUMBA_CACHE_DIR=$(mktemp -d) savanna warmup
---profile``).
+Each game compiles in its own process, ``--jobs`` at a time (default: one per core), since numba
+compiles on one thread. ``--profile`` times each entry point's first call (``ENTRY_POINTS``)
+and each function's own seconds; for cold figures give a fresh cache
+(``NUMBA_CACHE_DIR=$(mktemp -d) savanna warmup --profile``).
 """
 import inspect
 import os

@@ -1,21 +1,21 @@
 """Savanna: fast, exact simulators of small board games for game-playing AI research.
 
-Importing ``savanna`` imports the packages of ``GAME_PACKAGES``, each of which declares its
-game in its ``__init__.py`` (``savanna.registry.register_game``); that registers the Gymnasium
-ids ``savanna/Zebres-v0``, ``savanna/Bonobo-v0``, ``savanna/Banjooli-v0`` and connect four's
-(``ENV_IDS``), with string entry points: no game module is imported until a game is made. It
-loads no numba (a declaration reads at most the game's pure-Python ``spec``): ``Game`` is
-imported from ``savanna.game`` on first use, ``Kernels`` from ``savanna.binding``, ``CHANCE``
-and ``TERMINAL`` from ``savanna.codes``, so that the pure-Python modules (notations,
+Importing ``savanna`` imports the packages named in the entry-point group ``savanna.games``
+(``savanna.plugins``: the shipped games' and any installed plug-in's), each of which declares
+its game in its ``__init__.py`` (``savanna.registry.register_game``); that registers their
+Gymnasium ids (``ENV_IDS``), with string entry points: no game module is imported until a game
+is made. It loads no numba (a declaration reads at most the game's pure-Python ``spec``):
+``Game`` is imported from ``savanna.game`` on first use, ``Kernels`` from ``savanna.binding``,
+``CHANCE`` and ``TERMINAL`` from ``savanna.codes``, so that the pure-Python modules (notations,
 references, ``savanna.layout``) stay free of numba.
 """
 import importlib
 import os
 
+from savanna.plugins import load_games
 from savanna.registry import GAMES, make_game
 
-__all__ = ["CHANCE", "TERMINAL", "ENV_IDS", "GAMES", "GAME_PACKAGES", "Game", "Kernels",
-           "make_game"]
+__all__ = ["CHANCE", "TERMINAL", "ENV_IDS", "GAMES", "Game", "Kernels", "make_game"]
 
 # The games, agents, experiments and benchmarks import as savanna.zebres, savanna.agents, ...
 # Installed, their folders sit inside this one; in a source checkout they sit beside it, and
@@ -23,13 +23,8 @@ __all__ = ["CHANCE", "TERMINAL", "ENV_IDS", "GAMES", "GAME_PACKAGES", "Game", "K
 if not os.path.isdir(os.path.join(__path__[0], "agents")):
     __path__.append(os.path.dirname(__path__[0]))
 
-# The games that ship with Savanna, by package: each registers itself when imported
-# (pyproject.toml installs each; tests/test_architecture.py checks both lists).
-GAME_PACKAGES = ("savanna.zebres", "savanna.bonobo", "savanna.banjooli",
-                 "savanna.benchmarks.connect_four")
-for _package in GAME_PACKAGES:
-    importlib.import_module(_package)
-ENV_IDS = {name: entry.env_id for name, entry in GAMES.items()}  # the shipped games' ids
+load_games()  # the shipped games and the plug-ins', each registering itself when imported
+ENV_IDS = {name: entry.env_id for name, entry in GAMES.items()}  # the registered games' ids
 
 
 def __getattr__(name):

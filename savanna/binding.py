@@ -1,35 +1,10 @@
 """How a compiled template is bound to one game: the contract, the generated code, its cache.
 
-**Why.** Shared loops (the batch entry points and playouts of ``savanna._drivers``, the env
-step, MCTS, the exact solver, AlphaZero's search) call a game's kernels by free names such as
-``step_one``. Closures over jitted functions would do, but numba cannot cache them (their cache
-key holds the dispatchers), so every process would compile them again: seconds per game, paid
-by every command, test worker and arena worker.
-
-**The contract.** A *template* is a module of ``@njit(cache=True)`` loops whose free names are
-bound per game. It may use every ``Kernels`` field (the stubs below document each signature,
-once), ``A`` (the game's number of actions), ``C`` (the most chance outcomes of a node, at
-least 1) and the extra names its caller binds (``game.compiled(template, playout_one=...)``:
-module-level functions or numbers). It lists the names it uses as imports from this module
-under ``if TYPE_CHECKING:``, a block that never runs, so that a reader, a linter and an editor
-can follow every name to its stub here while the compiled copy uses the game's own. A game
-binds its ``kernels`` (``Kernels.from_module``, never listed by hand; a missing ``valid_one``
-is bound to ``always_valid``), ``A`` and ``C``: ``Game.compiled`` calls ``compiled`` below.
-
-**The generated code.** The template's source is copied, after a header that binds those
-names (``from <module> import <function> as <name>``, ``<name> = <number>``), into
-``cache_root()``: ``$NUMBA_CACHE_DIR/savanna_specialized/`` when that variable is set, else
-``~/.cache/savanna/savanna_specialized/``, one file per template, game and bindings, named
-``savanna_specialized_<template>_<game>_<hash>.py``. numba caches its functions like any
-other module's. A traceback from a compiled loop points into that file: below its header it is
-the template's source, unchanged. Files are written atomically and never edited; delete the
-folder to clear them (``make clean``).
-
-**The cache key.** The file's name carries a hash of the template's source and of every
-binding's value: for a function its module, name and source file, for a number its ``repr``
-(so ``1`` and ``1.0`` differ). An edit to any of them, or another value bound under the same
-name, makes another file and compiles afresh. Within a process, ``compiled`` keeps one module
-per template, game class (and its kernels) and extra values.
+A template is a module of ``@njit(cache=True)`` loops (the batch drivers, the env step, the
+searches) whose free names (``step_one``, ``A``, ...) are bound per game; the stubs below give
+each kernel's signature, once. ``game.compiled(template, **extra)`` calls ``compiled`` here,
+which writes the bound copy into ``cache_root()`` so that numba caches it. Why it is done this
+way, and what the generated files and their cache key are: the architecture guide.
 """
 import hashlib
 import importlib.util

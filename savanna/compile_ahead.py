@@ -1,21 +1,11 @@
 """Compile a game's kernels on a second core while the first call compiles its own path.
 
-numba compiles on one thread, depth first: a first ``env.step`` compiles ``reset_one``, then
-``step_one``, then ``legal_actions_one`` and ``observe_one``, one after the other, while the
-other cores sit idle. When a process first compiles one of a game's shared loops (a template
-of ``savanna.binding``, say ``_drivers[banjooli].env_step_batch``), this module starts one
-helper process (``python -m savanna.compile_ahead GAME_CLASS ENTRY``) that compiles the kernels that
-entry point reaches late, in numba's cache. numba looks in its cache before it compiles a
-function, so when the first process gets there it loads the helper's copy (milliseconds)
-instead of compiling its own; when it gets there first, both compile it and nothing is lost
-but the helper's time. Each kernel is compiled for exactly the argument types the shared loops
-pass (``kernel_arguments``: the ``savanna.binding`` stubs' types, integers as ``int64``), so
-the helper's copies are the ones the loops look up.
-
-Once per game and process, on machines with more than one core, and never inside ``savanna
-warmup`` (which compiles every game on every core already) or the helper itself:
-``SAVANNA_COMPILE_AHEAD=0`` turns it off. The helper's output goes nowhere; a helper still
-compiling when the first process ends finishes its few kernels and exits.
+When a process first compiles one of a game's shared loops, one helper process
+(``python -m savanna.compile_ahead GAME_CLASS ENTRY``) compiles into numba's cache the kernels
+that loop reaches late, for exactly the argument types the loops pass (``kernel_arguments``);
+the first process then loads them instead of compiling them. Once per game and process, on
+machines with more than one core, never inside ``savanna warmup``; ``SAVANNA_COMPILE_AHEAD=0``
+turns it off. How it works: the architecture guide.
 """
 import importlib
 import os

@@ -1,14 +1,10 @@
 """What numba compiles and how long it takes: the figures of ``savanna warmup --profile`` and
 the one line that the first compiling call of a process prints.
 
-numba compiles a jitted function when it is first called with new argument types (or loads it
-from its cache, which costs milliseconds and announces nothing); it broadcasts a
-``"numba:compile"`` event around each compilation, nested when a function compiles the ones
-it calls. ``CompileLog`` listens to those events: each function's own seconds (its nested
-compilations taken out), its number of compiled signatures (more than one is a duplicated
-specialisation: an argument typed ``int8`` at one call and ``int64`` at another compiles the
-whole function twice), and the seconds of each outermost call, the entry point that Python
-called.
+``CompileLog`` listens to numba's ``"numba:compile"`` events: each function's own seconds
+(nested compilations taken out), its number of compiled signatures (more than one is a
+duplicated specialisation, e.g. an argument typed ``int8`` at one call and ``int64`` at
+another), and the seconds of each outermost call.
 
 >>> from savanna.compile_log import CompileLog
 >>> with CompileLog() as log:

@@ -1,16 +1,11 @@
-"""One drawing, two outputs: shapes described once in user units, emitted as SVG text or as an
-``uint8[H, W, 3]`` raster (Gymnasium's ``rgb_array``, PNG for notebooks and files).
+"""One drawing, two outputs: shapes described once in user units (``(x, y)``, y down; colours
+``(r, g, b)``), emitted as SVG text or as an ``uint8[H, W, 3]`` raster (Gymnasium's
+``rgb_array``, PNG for notebooks and files).
 
-A ``Drawing`` records rectangles, polygons, circles, lines (open polylines with round ends) and
-text; ``svg()`` writes them as a plain SVG string (no dependency, as pgx does) and ``rgb()``
-paints them with Pillow, imported only then so that ``import savanna`` stays light. Pillow
-draws the same shapes at ``SUPERSAMPLE`` times the size and shrinks the result (box filter),
-which anti-aliases every edge, and writes text with its scalable built-in font
-(``ImageFont.load_default(size=...)``, FreeType, shipped in every Pillow wheel: no system font);
-that font has ASCII only, so the raster writes accented letters without their accents
-(``Zèbres`` as ``Zebres``) while the SVG keeps them.
-Coordinates are ``(x, y)`` user units, y down; colours are ``(r, g, b)`` tuples. A drawing shows
-itself in a notebook (``_repr_svg_``, ``_repr_png_``); ``grid`` lays several out as one.
+``svg()`` needs no dependency; ``rgb()`` paints with Pillow, imported only then, supersampled
+for smooth edges, with Pillow's built-in font (ASCII only: the raster writes ``Zèbres`` as
+``Zebres``, the SVG keeps the accents). A drawing shows itself in a notebook; ``grid`` lays
+several out as one.
 
 >>> d = Drawing(120, 60, background=(255, 255, 255))
 >>> d.circle(30, 30, 20, fill=(200, 40, 40), stroke=(0, 0, 0))

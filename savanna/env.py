@@ -6,13 +6,10 @@
 >>> action = int(obs["action_mask"].nonzero()[0][0])
 >>> obs, reward, terminated, truncated, info = env.step(action)
 
-The observation is a dict: ``"observation"`` (player-relative ``uint8`` vector, the learner is
-seat 0) and ``"action_mask"`` (``int8``, PettingZoo style); ``action_masks()`` returns a bool
-copy (sb3-contrib). ``opponent`` is ``"random"`` (played inside the compiled step), ``None``
-(self-play: the agent plays whichever seat is to move, and the reward is the mover's), a
-callable ``policy(obs, mask) -> actions`` or an agent with ``act(game, states, rng)``.
-An illegal action ends the episode with reward -1 (``illegal_action="lose"``, the default,
-so that ``check_env`` may sample unmasked actions) or raises ``ValueError`` (``"raise"``).
+The observation is a dict of the player-relative ``"observation"`` and an ``int8``
+``"action_mask"``; ``action_masks()`` returns a bool copy. ``opponent`` is ``"random"``, ``None``
+(self-play), a callable ``policy(obs, mask)`` or an agent; an illegal action loses (``"lose"``,
+the default) or raises (``"raise"``). The envs guide (docs/guides/envs.md) says more.
 """
 import functools
 import operator
@@ -26,6 +23,8 @@ from savanna.batch_play import BatchPlay
 from savanna.errors import clip
 from savanna.game import TERMINAL
 from savanna.registry import resolve_game
+
+__all__ = ["SavannaEnv"]  # and a class per registered game (module __getattr__)
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 RENDER_MODES = ("ansi", "rgb_array")

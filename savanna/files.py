@@ -1,22 +1,11 @@
 """Files read and written safely: bounded JSON, atomic writes, output folders never shared.
 
-Every JSON the project reads (records, ladders, settings) goes through ``read_text`` and
-``parse_json``: at most a given number of bytes is read, and a value nested more than
-``MAX_JSON_DEPTH`` deep is refused, so a hostile file is a one-line ``ValueError`` (never a
-RecursionError or a MemoryError). A file that is read, changed and written back (the ladder)
-is held ``locked`` from the read to the write.
-
-A result file is written to a temporary file in its own folder, then renamed over its name
-(``os.replace``, atomic on one file system): a reader, a crash or a full disk never leaves
-half a file. A run folder is created exclusively (``mkdir`` fails if the name exists), with a
-numbered suffix on collision, so two runs started in the same second keep their own folders.
-Mistakes (a file where a folder should be, a folder without write permission, a folder that
-already holds results) raise a one-line ``ValueError``.
-
-A folder that a command writes for a while (a dataset, a training run) is ``claimed`` first:
-a second writer is refused at once with a line naming the process that holds it, so two runs
-never interleave their files. The claim is a lock the kernel drops when its process ends, so a
-killed run leaves no stale claim behind.
+``read_text`` and ``parse_json`` read at most a given number of bytes and refuse nesting deeper
+than ``MAX_JSON_DEPTH`` (a hostile file is a one-line ``ValueError``); ``atomic_write_*`` write
+a temporary file and rename it over the name; a run folder is created exclusively, numbered on
+a collision; ``locked`` holds a file from its read to its write, and ``claimed`` holds a folder
+that a command writes for a while (a second writer is refused, naming the process; the kernel
+drops the claim when that process ends).
 """
 import contextlib
 import datetime

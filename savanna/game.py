@@ -1,18 +1,12 @@
 """The Game protocol: batched game facts and rules on arrays of states.
 
-A game is a set of declared constants plus scalar numba kernels (``savanna.binding.Kernels``);
-this base class turns them into the batched, validated Python API that agents and environments
-use: each method checks what enters, then calls ``game.unchecked`` (``savanna.unchecked``), the
-same calls without checks, which agents use on states the kernels made.
-States are rows of a NumPy structured dtype; a batch is an array of rows, a single state a
-batch of one, so cloning is ``states.copy()`` and hashing ``row.tobytes()``.
-
-Conventions (OpenSpiel's vocabulary, pgx's arrays):
-
-* ``current_player`` is ``0..P-1``, ``CHANCE`` (-1) or ``TERMINAL`` (-2);
-* ``step`` takes one decision per state and returns per-player rewards ``float32[n, P]``;
-* chance nodes are ordinary states: ``chance_probs`` then ``apply_chance``;
-* observations are player-relative ``uint8`` vectors (the observer is seat 0).
+A game is declared constants plus scalar numba kernels (``savanna.binding.Kernels``); this base
+class turns them into the batched, checked Python API that agents and environments use (each
+method checks what enters, then calls ``game.unchecked``, the same calls without checks).
+States are rows of a structured dtype, a single state a batch of one. ``current_player`` is
+``0..P-1``, ``CHANCE`` (-1) or ``TERMINAL`` (-2); ``step`` returns per-player rewards
+``float32[n, P]``; chance nodes are ordinary states; observations are player-relative. The
+Game API guide (docs/guides/game-api.md) shows it all.
 """
 from types import ModuleType
 from typing import Any
@@ -309,6 +303,11 @@ class Game:
     def _drawing(self, row, player):
         """The game's picture of a checked state (a batch of one) as ``player`` sees it."""
         raise NotImplementedError
+
+    def picture_labels(self, row: Row) -> list[str]:
+        """The coordinate names that the picture of one state shows, spelt as the moves
+        write them (tests/test_pictures.py looks for each); none by default."""
+        return []
 
     def move_spots(self, row: Row) -> dict[int, tuple[float, float]]:
         """``{action: (x, y)}``: where each legal move of one state sits on ``render_drawing``'s

@@ -1,14 +1,6 @@
 """Fresh-looking output arrays without a fresh allocation per step: a set handed out earlier is
-reused once nothing outside holds any of its arrays.
-
-The vector env's ``copy=True`` promises arrays that no later step overwrites. Allocating them
-anew every step costs more than it seems: each is fresh memory from the kernel, faulted in page
-by page by the threads that write it, which is slower than the copy itself and does not get
-faster on more threads. Most training loops drop a step's arrays a step or two later, so
-``Handouts`` keeps a few sets and gives out again the first one that nobody holds: CPython
-counts the references to an array, and every view of it, a ``torch.from_numpy`` tensor or a
-``memoryview`` keeps one. Where references are not counted exactly (a free-threaded build),
-every set is new.
+reused once nothing outside holds any of its arrays (the vector env's ``copy=True``; why: the
+architecture guide).
 
 >>> import numpy as np
 >>> handouts = Handouts((np.zeros(3), np.zeros((3, 2))))

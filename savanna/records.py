@@ -1,22 +1,10 @@
 """Game records: one played game per line of a JSON Lines file, replayable state by state.
 
-A record holds what reproduces the game exactly, for any game of the protocol:
-
-* ``start``: the notation of the initial state (``game.to_text``), hidden information
-  included (Banjooli's prediction cards and berries), so that no random set-up is redrawn;
-* ``moves``: every event in order: a decision ``{"player": 0, "action": 12, "move": "Z c4"}``
-  (its id and its name in the game's notation) or a chance outcome ``{"chance": 3}``;
-* ``returns``: each seat's summed rewards at the end (None for a game left unfinished);
-* the game (``game``, full ``options``, ``rules_version``), ``package_version``,
-  ``git_commit``, ``seed``, ``agents`` (one spec per seat, ``describe(agent)`` or "human"),
-  and ``info`` (where it was played, e.g. the match's game index).
-
-``Record.states()`` replays the events from ``start`` through the game's API, checking each
-one (the node is a decision of that player or a chance node, the action legal and named as
-recorded, the outcome possible, the returns those recorded): a record that does not replay
-is a one-line ``ValueError`` naming its file and line. ``Record.position(ply)`` is the state
-in which decision ``ply`` (0-based) is taken: after ``ply`` decisions and the chance outcomes
-that follow them; ``ply == plies`` is the final state.
+A record holds what reproduces the game exactly: the game and its options, the start position
+in the game's notation (hidden information included), every decision and chance outcome, the
+returns, the agents and where it was played. ``Record.states()`` replays it, checking every
+event (a record that does not replay is a one-line ``ValueError`` naming its file and line).
+The records guide (docs/guides/records.md) shows the format.
 
 A match's records (``savanna match`` writes them to ``runs/match-.../records.jsonl``):
 
@@ -66,6 +54,7 @@ class Record:
     git_commit: str | None = None
     info: dict = field(default_factory=dict)
     where: str = "record"  # "FILE line N", for error messages
+    takebacks: list = field(default_factory=list)
 
     @property
     def plies(self):
@@ -82,7 +71,9 @@ class Record:
 
     def states(self, game=None):
         """Every state of the game, a batch of ``len(moves) + 1``: the start, then the state
-        after each event. Each event is checked as it is replayed (see the module's doc)."""
+        after each event. Each event is checked as it is replayed: the node is a decision of that
+        player or a chance node, the action legal and named as recorded, the outcome possible,
+        the returns those recorded."""
         game = game or self.game()
         for name, values in (("returns", self.returns), ("agents", self.agents)):
             if values is not None and len(values) != game.num_players:
@@ -159,7 +150,7 @@ class Record:
                 "rules_version": self.rules_version, "package_version": self.package_version,
                 "git_commit": self.git_commit, "seed": self.seed, "agents": self.agents,
                 "start": self.start, "moves": self.moves, "returns": self.returns,
-                "info": self.info}
+                "info": self.info, **({"takebacks": self.takebacks} if self.takebacks else {})}
 
     @classmethod
     def from_json(cls, data, where="record"):
@@ -170,7 +161,7 @@ class Record:
         if not isinstance(data, dict):
             raise bad(f"expected a JSON object, got {clip(data)}")
         if data.get("format") != FORMAT:
-            raise bad(f"not a {FORMAT} record (format {clip(data.get('format'))})")
+            raise bad(f"not a {FORMAT} record (its format field differs)")
         missing = [f for f in FIELDS if f not in data]
         if missing:
             raise bad(f"missing {', '.join(missing)}")
@@ -192,9 +183,17 @@ class Record:
         if returns is not None and not (isinstance(returns, list) and all(
                 _is_number(x) for x in returns)):
             raise bad(f"returns must be a list of numbers or null, got {clip(returns)}")
+        takebacks = data.get("takebacks", [])
+        if not isinstance(takebacks, list) or not all(
+                isinstance(t, dict) and set(t) == {"seat", "at", "undone"}
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in t.values())
+                for t in takebacks):
+            raise bad(f"takebacks must be a list of {{\"seat\": P, \"at\": N, \"undone\": K}}, "
+                      f"got {clip(takebacks)}")
         return cls(data["game"], data["options"], data["start"], data["moves"], returns,
                    data["agents"], data["seed"], data["rules_version"],
-                   data["package_version"], data["git_commit"], data["info"], where)
+                   data["package_version"], data["git_commit"], data["info"], where,
+                   takebacks)
 
 
 def _is_event(move, keys):
@@ -208,12 +207,15 @@ def _is_number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def make_record(game, start, events, agents, seed=None, info=None):
+def make_record(game, start, events, agents, seed=None, info=None, takebacks=()):
     """The ``Record`` of one game played from ``start`` (a state row or batch of one) through
     ``events``: ``(who, value)`` pairs, a seat and its action or ``CHANCE`` and the outcome
-    (``make_records`` with one game and one event per round)."""
+    (``make_records`` with one game and one event per round); ``takebacks``: where moves
+    were taken back (see the module's doc)."""
     rounds = [(np.array([who]), np.array([0]), np.array([value])) for who, value in events]
-    return make_records(game, start, rounds, [agents], seed, [info or {}])[0]
+    record = make_records(game, start, rounds, [agents], seed, [info or {}])[0]
+    record.takebacks = [dict(t) for t in takebacks]
+    return record
 
 
 def make_records(game, starts, rounds, agents, seed=None, infos=None):

@@ -1,33 +1,9 @@
 """How many threads a parallel kernel should use: chosen once per batch size, re-checked rarely,
 so that the parallel paths never fall far below the serial one when other processes hold cores.
 
-numba's workqueue layer (the only one in numba's pip wheels without extra packages) splits a
-``prange`` evenly over its threads and waits for the last one; if another process holds a core,
-the thread sharing it finishes late, or starts a scheduler time slice late, and a parallel call
-can run many times slower than the serial loop (benchmarks/threading_load.py measures it). No
-static setting fixes that, since the load comes and goes; so ``Adaptive`` decides per shape
-(the batch size, ``len(args[0])``):
-
-* **calibration**: the first calls of a shape time each arm (the serial kernel, the parallel
-  one on 2, 4, ... threads) ``CALIBRATION`` times in turn and keep the fastest by median (an
-  arm ``ABORT`` times slower than the serial one after one call is not tried again); a
-  shape whose serial call takes under ``SERIAL_ONLY`` seconds runs serially without trying
-  the others (a fork/join costs more than the whole call);
-* **watching**: every call of the chosen arm is timed (a clock read, no extra work); when the
-  median of the parallel arm's last ``SUSPECT`` calls is ``SLOWER`` times the serial arm's, a
-  neighbour has taken a core, and the shape switches to serial at once (the margin keeps a
-  passing hiccup of an idle machine from costing a second of serial calls);
-* **re-checking**: the arms not chosen run ``RECHECK_CALLS`` times each after ``RECHECK``
-  seconds, then twice as long after each re-check that confirms the choice (up to
-  ``MAX_RECHECK``; never sooner than its expected cost over ``EXPLORE``, from the arms' last
-  times), so that a load that went away is
-  noticed while a slow arm costs little; an arm whose call is ``ABORT`` times slower than the
-  chosen one is dropped from the re-check at once.
-
-``report()`` shows every choice and its measurements.
-
-``adaptive(game.drivers.random_playouts, game.drivers.random_playouts_parallel)`` is called
-with the arguments of either kernel and gives the same results.
+``adaptive(serial, parallel)`` is called with the arguments of either kernel and gives the same
+results; ``report()`` shows every choice and its measurements. How ``Adaptive`` calibrates,
+watches and re-checks: the architecture guide.
 """
 import math
 import time
@@ -117,8 +93,9 @@ class Shape:
 class Adaptive:
     """Call ``serial(*args)`` or ``parallel(*args)`` on 2..N threads (N: at most
     ``max_threads`` and numba's current thread count), chosen per batch size
-    (``len(args[0])``) as the module docstring says. Both kernels must compute the same
-    result (Savanna's parallel kernels do, whatever the thread count)."""
+    (``len(args[0])``): calibrated, watched and re-checked as the architecture guide says.
+    Both kernels must compute the same result (Savanna's parallel kernels do, whatever the
+    thread count)."""
 
     def __init__(self, serial, parallel, max_threads=None, clock=time.perf_counter):
         top = numba.config.NUMBA_NUM_THREADS if max_threads is None else max_threads

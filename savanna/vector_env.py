@@ -7,11 +7,9 @@
 ((4096, 660), (4096, 206))
 
 Random opponents and chance nodes are played inside the same compiled call as the learner's
-move; an external opponent (callable or agent) is called once per round for all waiting games.
-Autoreset follows Gymnasium's modes: ``NEXT_STEP`` (default: the step after an episode ends
-resets that game and ignores its action), ``SAME_STEP`` (reset at once; the last observation is
-in ``info["final_obs"]`` where ``info["_final_obs"]``, zeros elsewhere) and ``DISABLED``
-(a finished game is left as it is, reward 0, until ``reset(options={"reset_mask": mask})``).
+move; an external opponent is called once per round for all waiting games. Gymnasium's
+``NEXT_STEP``, ``SAME_STEP`` and ``DISABLED`` autoreset modes (the envs guide says how each
+behaves).
 """
 from typing import Any
 
@@ -40,6 +38,8 @@ from savanna.env import (
 from savanna.errors import clip
 from savanna.handouts import Handouts
 from savanna.registry import resolve_game
+
+__all__ = ["SavannaVectorEnv"]  # and a class per registered game (module __getattr__)
 
 AUTORESET_CODES = {AutoresetMode.NEXT_STEP: NEXT_STEP, AutoresetMode.SAME_STEP: SAME_STEP,
                    AutoresetMode.DISABLED: DISABLED}

@@ -4,18 +4,22 @@ root: the folders zebres/, bonobo/, banjooli/, agents/, experiments/ and benchma
 savanna.zebres, ..., savanna.agents, ..., names no other project or a user's own ``agents.py``
 can take; the graph holds string-named modules (``"savanna.zebres.game:ZebresGame"``) too."""
 import ast
+import importlib.util
 import subprocess
 import sys
 import tomllib
 from collections import defaultdict
 from pathlib import Path
 
-import savanna
 from savanna.registry import GAMES as REGISTERED
 
 ROOT = Path(__file__).resolve().parents[1]
-SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-GAMES = tuple(entry.package for entry in REGISTERED.values())  # each game's package
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
+# the shipped games: name -> package, as their entry points declare them (savanna/plugins.py)
+SHIPPED = PYPROJECT["project"]["entry-points"]["savanna.games"]
+# each registered game's package: the shipped ones and any plug-in's (tests/test_new_game.py)
+GAMES = tuple(entry.package for entry in REGISTERED.values())
 # package -> the project packages it may import (experiments -> benchmarks -> agents -> savanna
 # <- games); tests and the interop adapters may import anything.
 ALLOWED = {
@@ -135,16 +139,12 @@ def test_no_import_cycle_between_modules():
     assert cycles(import_graph(strings=False)) == []
 
 
-# The core names the shipped games' packages by string (savanna.GAME_PACKAGES), which import
-# their declarations and name their Game classes by string (the registrations): these arrows
-# point up by design, and only at modules whose own imports stay in the core and their package.
-PLUG_INS = {"savanna": set(GAMES)}
-
-
 def test_no_import_cycle_between_packages_and_arrows_point_down():
+    """The core names no game, not even in a string: the games join through their entry
+    points (pyproject.toml)."""
     wrong = sorted((a, b) for a, targets in import_graph().items() for b in targets
                    if layer(a) != layer(b) and layer(b) not in ALLOWED[layer(a)]
-                   and not a.startswith("savanna.interop") and b not in PLUG_INS.get(a, ()))
+                   and not a.startswith("savanna.interop"))
     assert wrong == []
 
 
@@ -201,11 +201,13 @@ def test_every_agents_module_is_in_a_room_or_on_the_floor():
 
 
 def test_the_registry_strings_are_seen_and_name_self_contained_plug_ins():
-    assert import_graph()["savanna"] >= PLUG_INS["savanna"]  # strings read
-    graph = import_graph(strings=False)  # what loading a declaration or a game class imports
-    entry_points = {entry.entry_point.partition(":")[0] for entry in REGISTERED.values()}
+    """What loading a shipped game's declaration or its Game class imports stays in the core
+    and the game's package."""
+    assert import_graph()["savanna.zebres"] >= {"savanna.zebres.game"}  # strings read
+    graph = import_graph(strings=False)
+    entry_points = {REGISTERED[name].entry_point.partition(":")[0] for name in SHIPPED}
     assert all(module in graph for module in entry_points)
-    for plug_in in PLUG_INS["savanna"] | entry_points:
+    for plug_in in set(SHIPPED.values()) | entry_points:
         reached, todo = set(), [plug_in]
         while todo:
             for target in graph[todo.pop()] - reached:
@@ -241,13 +243,13 @@ def test_the_installed_packages_are_every_package_of_the_checkout():
     assert sorted(SETUPTOOLS["packages"]) == sorted(found)
 
 
-def test_every_game_registers_once_from_an_installed_package():
-    """The shipped games' packages (``savanna.GAME_PACKAGES``, which ``import savanna`` loads)
-    are the registered games' packages, and pyproject.toml installs each (setuptools reads its
+def test_every_shipped_game_registers_from_the_package_its_entry_point_names():
+    """Each entry point of ``savanna.games`` in pyproject.toml names the package that
+    registers the game of that name, and pyproject.toml installs each (setuptools reads its
     lists literally: a new game adds its package there)."""
-    assert sorted(savanna.GAME_PACKAGES) == sorted(GAMES)
-    assert set(GAMES) <= set(SETUPTOOLS["packages"])
-    assert all((folder(game) / "__init__.py").is_file() for game in GAMES)
+    assert {name: REGISTERED[name].package for name in SHIPPED if name in REGISTERED} == SHIPPED
+    assert set(SHIPPED.values()) <= set(SETUPTOOLS["packages"])
+    assert all((folder(game) / "__init__.py").is_file() for game in SHIPPED.values())
 
 
 def test_a_users_own_modules_do_not_shadow_ours(tmp_path):
@@ -287,19 +289,24 @@ def test_the_references_and_notations_load_no_numba():
     declarations, the declared facts, the notations and the pictures need no kernels either."""
     pure = [*GAMES] + sorted(f"{game}.{module}" for game in GAMES
                              for module in ("reference", "notation", "spec", "render")
-                             if (folder(game) / f"{module}.py").is_file())
+                             if (game_folder(game) / f"{module}.py").is_file())
     code = (f"import sys, {', '.join(pure)}; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'torch'}) + "
             "sorted(m for m in sys.modules if m.endswith('_kernels')))")
     assert printed_by(code) == "[]"
 
 
+def game_folder(package):
+    """The folder a registered game's package imports from (a plug-in's too)."""
+    return Path(importlib.util.find_spec(package).submodule_search_locations[0])
+
+
 def test_every_game_package_holds_the_required_modules_and_no_others():
-    found = {game: {path.stem for path in folder(game).glob("*.py")} for game in GAMES}
+    found = {game: {path.stem for path in game_folder(game).glob("*.py")} for game in GAMES}
     assert {game: REQUIRED_MODULES <= modules <= REQUIRED_MODULES | OPTIONAL_MODULES
             for game, modules in found.items()} == dict.fromkeys(GAMES, True), found
-    assert not [path for game in GAMES for path in folder(game).iterdir() if path.is_dir()
-                and path.name != "__pycache__"]
+    assert not [path for game in GAMES for path in game_folder(game).iterdir()
+                if path.is_dir() and path.name != "__pycache__"]
 
 
 def test_no_module_is_longer_than_800_lines():

@@ -9,27 +9,12 @@ import numpy as np
 import pytest
 
 from savanna.agents.arena.matches import play_match
-from savanna.bonobo import notation, spec
 from savanna.env import SavannaEnv
 from tests.agents.coin_game import CoinGame, ConstantAgent
 from tests.banjooli.helpers import game_of, position
 from tests.conftest import play_random
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def labels(game, row):
-    """Coordinate names the picture of ``row`` must show, as the moves write them."""
-    if game.name == "zebres":
-        return ["a1", "f1", "a5", "f5", "0", "21"]
-    if game.name == "bonobo":  # every spot, and every free triangle (tiles go there)
-        covered = {t for k, _ in game.to_position(row).tiles for t in spec.SLOTS[k]}
-        return [notation.spot_name(k) for k in range(spec.NUM_SPOTS)] + [
-            notation.triangle_name(t) for t in range(spec.NUM_TRIANGLES) if t not in covered]
-    if game.name == "connect_four":
-        return list("abcdefg")
-    last = game.to_position(row).last_row
-    return ["a0", "c0", f"a{last}", f"c{last}", "START", "FINISH"]
 
 
 def start_middle_end(game):
@@ -49,7 +34,7 @@ def test_every_state_draws_as_svg_and_rgb(game):
     for s in start_middle_end(game):
         svg = game.render_svg(s[0])
         words = texts(svg)                                   # well-formed XML
-        for label in labels(game, s):
+        for label in game.picture_labels(s):
             assert label in words, label
         image = game.render_rgb(s[0])
         assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3

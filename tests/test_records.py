@@ -122,7 +122,8 @@ def first_action(line, **fields):
     (lambda r: "{oops", "line 2 is not JSON (Expecting property name enclosed in double quotes "
                         "at column 2)"),
     (lambda r: "[1, 2]", "line 2: expected a JSON object, got [1, 2]"),
-    (lambda r: changed(r, format="pgn"), f"line 2: not a {FORMAT} record (format 'pgn')"),
+    (lambda r: changed(r, format="pgn"),
+     f"line 2: not a {FORMAT} record (its format field differs)"),
     (lambda r: json.dumps({k: v for k, v in r.items() if k != "start"}), "line 2: missing start"),
     (lambda r: changed(r, moves="e4 e5"), "line 2: moves must be a list, got 'e4 e5'"),
     (lambda r: changed(r, moves=[{"player": 0}]), "line 2: move 0 must be"),

@@ -13,6 +13,7 @@ every package is checked to be imported from the fresh environment.
 import inspect
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -63,10 +64,12 @@ def venv(dist, tmp_path_factory):
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (Path(site) / "savanna-test-dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
     wheel, = dist.glob("*.whl")
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
-        "--no-index", wheel, cwd=home)
+    # without PYTHONPATH: a checkout on it holds the egg-info that build leaves, which pip
+    # would take for the package installed already
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["NUMBA_CACHE_DIR"] = str(home / "numba-cache")
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", wheel, cwd=home, env=env)
     return home, python, Path(site), env
 
 
@@ -146,3 +149,73 @@ def test_the_shipped_baselines_load(venv):
     shipped = sorted(p.name for p in (ROOT / "agents" / "models" / "baselines").glob("*.pt"))
     out = run(python, "-c", LOAD_BASELINES, cwd=home, env=env)
     assert [line.split()[0] for line in out.splitlines()] == shipped
+
+
+GAME_PLUGIN = """
+[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "race-toy"
+version = "0.1"
+
+[project.entry-points."savanna.games"]
+race_toy = "race_toy"
+
+[tool.setuptools]
+packages = ["race_toy"]
+"""
+AGENT_PLUGIN = """
+[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "highest-agent"
+version = "0.1"
+
+[project.entry-points."savanna.agents"]
+highest = "highest_agent:HighestAgent"
+
+[tool.setuptools]
+py-modules = ["highest_agent"]
+"""
+AGENT = '''
+class HighestAgent:
+    """Plays the highest legal action."""
+
+    name = "highest"
+
+    def __init__(self, after: int = 0):
+        self.after = after
+
+    def settings(self):
+        return {"after": self.after}
+
+    def act(self, game, states, rng):
+        mask = game.legal_mask(states)
+        return mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+'''
+
+
+def test_a_game_plug_in_and_an_agent_plug_in_install_beside_the_wheel_and_play(venv,
+                                                                                tmp_path):
+    """Two out-of-tree packages, each with its own pyproject.toml declaring an entry point,
+    installed into the fresh environment: ``savanna match`` plays the game with the agent."""
+    home, python, site, env = venv
+    game, agent = tmp_path / "race-toy", tmp_path / "highest-agent"
+    shutil.copytree(ROOT / "tests" / "toy_game" / "race_toy", game / "race_toy",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (game / "pyproject.toml").write_text(GAME_PLUGIN)
+    agent.mkdir()
+    (agent / "pyproject.toml").write_text(AGENT_PLUGIN)
+    (agent / "highest_agent.py").write_text(AGENT)
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", "--no-build-isolation", game, agent, cwd=home, env=env)
+    out = run(python.parent / "savanna", "match", "race_toy", "highest:after=1", "random",
+              "random", "--games", "3", "--workers", "1", "--out", home / "plugged", cwd=home,
+              env=env)
+    assert "highest:after=1" in out
+    result = json.loads((home / "plugged" / "match.json").read_text())
+    assert result["game"] == "race_toy" and result["games"] == 3

@@ -1,29 +1,10 @@
 """Drôles de Zèbres on bitboards: state dtype, lookup tables and the scalar numba kernels.
 
-The 30 cells are bits 0..29 of a uint64 (cell = row * 6 + col, ``a1`` = bit 0). A state is
-one row of ``STATE_DTYPE``::
-
-    own[2]     cells holding a token of each colour (0 red, 1 green)
-    kind[5]    cells holding a token of each kind, either colour (Z, G, E, L, C)
-    down       face-down tokens (only zebras and gazelles are ever turned down)
-    swapped    during a crocodile chain: the cells where the gazelles already swapped now stand
-    board      0 standard, 1 president (selects the sector and river tables)
-    impala     track position 0..21, -1 before it is placed
-    inauguration  -1 unclaimed, else the holder
-    to_move    the player deciding (at the end: the one who made the last placement)
-    phase      SETUP, PLACE, CROC, MOVE, END (see the constants)
-    croc       the crocodile's cell during a chain, else -1
-
-Hands are derived (15 tokens minus those on the board), so the state is exactly what the text
-notation writes and ``from_text(to_text(s))`` reproduces ``s`` byte for byte. ``valid_one``
-accepts exactly the rows ``from_text`` can produce, and the other kernels trust every field of
-a row it accepted.
-
-Forced moves are applied inside ``step_one`` and are never decisions: a crocodile chain with no
-swap left ends by itself; an Impala move with one option (including the forced jump beyond
-+3) is made automatically; a player with an empty hand is skipped. The inauguration is checked
-when the placement and all its effects are over, i.e. when a crocodile chain ends, so during a
-chain it is not yet claimed.
+The 30 cells are bits 0..29 of a uint64 (cell = row * 6 + col, ``a1`` = bit 0); the fields of
+``STATE_DTYPE`` are described where it is declared. A state is exactly what the text notation
+writes (hands are derived), so ``from_text(to_text(s))`` reproduces ``s`` byte for byte;
+``valid_one`` accepts exactly the rows ``from_text`` can produce. Forced moves (a chain with no
+swap left, a single Impala move, an empty hand) are applied inside ``step_one``, never offered.
 """
 import numpy as np
 from numba import njit
@@ -58,16 +39,16 @@ SETUP, PLACE, CROC, MOVE, END = range(5)  # the order of spec.PHASES
 # Packed (78 bytes, no padding): NumPy copies structured rows field by field, so padding bytes
 # would hold garbage and ``row.tobytes()`` would stop being a faithful hash.
 STATE_DTYPE = np.dtype([
-    ("own", np.uint64, (2,)),
-    ("kind", np.uint64, (5,)),
-    ("down", np.uint64),
-    ("swapped", np.uint64),
-    ("board", np.int8),
-    ("impala", np.int8),
-    ("inauguration", np.int8),
-    ("to_move", np.int8),
-    ("phase", np.int8),
-    ("croc", np.int8),
+    ("own", np.uint64, (2,)),    # cells holding a token of each colour (0 red, 1 green)
+    ("kind", np.uint64, (5,)),   # cells holding a token of each kind, either colour (Z G E L C)
+    ("down", np.uint64),         # face-down tokens (only zebras and gazelles are turned down)
+    ("swapped", np.uint64),      # during a crocodile chain: where the swapped gazelles now stand
+    ("board", np.int8),          # 0 standard, 1 president (selects the sector and river tables)
+    ("impala", np.int8),         # track position 0..21, -1 before it is placed
+    ("inauguration", np.int8),   # -1 unclaimed, else the holder (claimed when a chain is over)
+    ("to_move", np.int8),        # the player deciding (at the end: who made the last placement)
+    ("phase", np.int8),          # SETUP, PLACE, CROC, MOVE, END
+    ("croc", np.int8),           # the crocodile's cell during a chain, else -1
 ])
 
 FULL = np.uint64((1 << NUM_CELLS) - 1)

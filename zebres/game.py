@@ -1,30 +1,9 @@
 """Drôles de Zèbres as a ``savanna.game.Game``, on the bitboard kernels of
 ``savanna.zebres._kernels``.
 
-Options: ``board`` is ``"standard"`` (la Savane) or ``"president"`` (la Réserve du Président);
-``first_placer`` (0 red, 1 green, default 1) makes the first placement and the other player
-chooses Impala's start. Rules: ../shared/rules/zebres.md, plus these decisions:
-
-* forced moves are not decisions: a crocodile chain with no swap left ends by itself, an Impala
-  move with a single option (including the forced jump) is made automatically, and a player
-  with an empty hand is skipped;
-* the inauguration is checked when the placement and all its effects are over (after the
-  crocodile chain), so it is never claimed during a ``croc`` phase;
-* ``scores`` of an unfinished state are the points "if the game ended now": a strict majority
-  of a sector scores its face-up values (a tie scores nobody), plus 5 for the inauguration.
-
-Possible positions (what ``from_text`` accepts, exactly what the ``valid_one`` kernel accepts,
-and what every API entry checks; ``_validity.STATE_ERRORS`` lists the reasons): the notation's
-checks (``savanna.zebres.notation``), this game's board, and two readings where the rules are
-silent:
-
-* outside a ``croc`` phase a completely filled sector means the inauguration is claimed (it
-  goes to whoever fills a sector first and is never lost); during a chain it is not yet;
-* a ``setup`` position is this game's start: the player to move is the one who chooses
-  Impala's start, ``1 - first_placer``.
-
-A position need not be reachable from the start, as a player may set one up by hand: the two
-hands need not be balanced by the turn order, and a face-down token need not touch a lion.
+Options: ``board`` (``"standard"`` or ``"president"``) and ``first_placer`` (0 red, 1 green,
+default 1). The readings taken where the rules are silent, and which positions are possible:
+the game's page (docs/games/zebres.md).
 
 >>> game = ZebresGame()
 >>> s = game.from_text("....../....../....../....../...... r - - setup")
@@ -161,6 +140,9 @@ class ZebresGame(Game):
 
     def _move_spot(self, action):
         return move_spot(action)
+
+    def picture_labels(self, row):
+        return ["a1", "f1", "a5", "f5", "0", "21"]  # the corner cells, the track's ends
 
     def _scores_of(self, row):
         return tuple(int(v) for v in self.scores(self.as_batch(row))[0])

@@ -1,43 +1,10 @@
-"""Drôles de Zèbres text notation: positions, cells and action names (pure Python; the facts
-they name, the board maps and action ids included, are declared in ``savanna.zebres.spec``).
+"""Drôles de Zèbres text notation (pure Python): ``parse`` and ``format`` a position, and the
+names of actions; the board maps and action ids are ``savanna.zebres.spec``'s. A position::
 
-A position is five space-separated fields (rules §7)::
-
-    <board> <to_move> <impala> <inauguration> <phase>
     ZG..../....../....../....../...... g 3 - place
 
-* board: five rows top to bottom separated by ``/``; a cell is ``.`` or a token letter
-  ``Z G E L C`` (upper case red = player 0, lower case green = player 1), followed by ``*``
-  when face down (only zebras and gazelles are ever face down);
-* to_move ``r`` / ``g`` (at ``end``: the player who made the last placement);
-* impala: track position ``0``-``21`` or ``-`` before it is placed;
-* inauguration ``-``, ``r`` or ``g``;
-* phase ``setup``, ``place``, ``move``, ``end``, or ``croc:<cell>:<cells>`` while a crocodile
-  chain is in progress: the crocodile's cell, then the cells where the gazelles already swapped
-  in this chain now stand (comma separated, ascending cell index when formatted) or ``-``.
-  Example: ``croc:c4:-`` right after a crocodile is placed on c4; ``croc:b4:c4`` after it
-  swapped with the gazelle that was on b4. A crocodile placed on the last empty cell still
-  swaps, so a ``croc`` phase may have a full board (the game ends when its chain does).
-
-Hands are not written: a hand is the initial 15 tokens minus those of its colour on the board.
-
-``parse(text)`` checks the syntax (ASCII letters and numbers only, at most ``MAX_TEXT``
-characters) and everything that needs no board map (token counts, phase fields);
-``parse(text, board="standard")`` also checks the rule-level consistency that needs the sector
-map (a ``place`` line with an empty cell, a ``move`` phase with at least two Impala moves, a
-``croc`` phase with a swap left, a claimed inauguration once a sector is full outside a
-``croc`` phase). Every error is a one-line ``ValueError`` quoting at most 80 characters of the
-input.
-
-Action ids (``NUM_ACTIONS`` = 206), in the order legal actions are listed:
-
-=========================  =====================  ==============
-place kind t on cell c     ``t*30 + c``           ``Z c4``
-Impala start at p          ``150 + p``            ``start 14``
-swap with gazelle on c     ``172 + c``            ``swap d4``
-stop the crocodile chain   ``202``                ``stop``
-Impala moves k = 1..3      ``202 + k``            ``impala +2``
-=========================  =====================  ==============
+Every field, the action ids and the checks ``parse`` makes: the game's page
+(docs/games/zebres.md). Every error is a one-line ``ValueError``.
 """
 from dataclasses import dataclass, field
 
@@ -236,7 +203,7 @@ def parse(text, board=None):
     """The ``Position`` written in ``text``; raises a one-line ``ValueError`` if malformed.
 
     With ``board`` (``'standard'`` or ``'president'``) also checks the rule-level consistency
-    that needs the sector map (see the module docstring).
+    that needs the sector map (the game's page lists these checks).
     """
     if not isinstance(text, str):
         raise ValueError(f"position must be a str, got {type(text).__name__} {clip(text)}")

@@ -1,24 +1,9 @@
 """Drôles de Zèbres, the slow obvious way: the oracle the numba kernels are checked against.
 
-Every rule of ../shared/rules/zebres.md is written out here in plain Python, from the rules,
-on a state that is little more than the written position. It imports ``savanna.zebres.notation``
-(names, board maps, token values) and nothing compiled. The decisions of the contract, each tested
-in tests/zebres/test_rules.py:
-
-* options ``board`` ("standard" or "president") and ``first_placer`` (default 1, green); the
-  other player chooses Impala's start, so red starts by default (rules §4);
-* a turn is: place, lion/zebra/gazelle effects, the crocodile chain (phase ``croc``: ``swap``
-  decisions, then ``stop``; a chain with no swap left ends by itself), the inauguration check,
-  then the Impala move (phase ``move`` only when at least two moves are possible; one possible
-  move, the forced jump included, is applied automatically; none after the board fills);
-* a lion sends back adjacent gazelles face up or face down; a gazelle swapped next to a lion
-  turns face down; each gazelle is swapped at most once per placement; the inauguration is
-  never lost; a player with an empty hand is skipped; equal totals are a draw (unreachable:
-  the face-up values of a full board sum to an even number and the inauguration adds 5);
-* the inauguration is checked once the crocodile chain is over (never during phase ``croc``);
-  a crocodile placed on the last empty cell still swaps, and the game ends with its chain;
-* ``scores`` of an unfinished state = the score if the game ended now (a tied sector scores
-  for nobody), plus 5 for the inauguration holder.
+Every rule of ../shared/rules/zebres.md written out in plain Python, on a state that is little
+more than the written position; it imports ``savanna.zebres.notation`` and nothing compiled.
+The readings it takes where the rules are silent (each tested in tests/zebres/test_rules.py) are
+on the game's page (docs/games/zebres.md).
 
 >>> from savanna.zebres import notation
 >>> s = new_game()

@@ -1,17 +1,10 @@
 """A lasting rating ladder: every pairwise result is kept, so a new agent is rated by playing
 its own games only.
 
-A ladder file (JSON, written atomically) holds the game and its options, the anchor, the
-agents in the order they joined (their specs, ``savanna.agents.play.base.describe``) and every match
-played: its agents, games, seed and pairwise score table. ``Ladder.add(agent, games)`` plays
-the new agent against every group of ``P - 1`` agents already on the ladder (for two players:
-each of them; a group may repeat an agent), ``games`` games per match with seats rotated
-(``savanna.agents.arena.matches.play_match``), stores the results and refits every rating;
-no other agent plays again. The ratings are the Bradley-Terry maximum-likelihood fit of all pairwise
-results (``savanna.agents.arena.stats.fit_elo``: draws as half points, one virtual draw per
-pair that met) with the anchor (``random``) fixed at 0 Elo, and 95% intervals from the curvature of
-the likelihood (``1.96`` standard errors of the difference from the anchor). Match ``k`` of the
-``n``-th agent to join draws its randomness from ``(seed, n, k)``: the same additions with the same
+A ladder file (JSON, written atomically) holds the game, the anchor (``random``, 0 Elo), the
+agents by spec and every match played. ``Ladder.add(agent, games)`` plays the new agent against
+the agents already there (seats rotated), then refits every rating: Bradley-Terry maximum
+likelihood over all pairwise results, with 95% intervals. The same additions with the same
 seeds give the same file and ratings, with any number of workers.
 
 >>> ladder = Ladder.new("zebres")                    # random = 0 Elo

@@ -1,26 +1,10 @@
 """Matches and round-robin tournaments between agents, with 95% intervals and Elo.
 
-``play_match(game, agents, games)`` gives one agent per seat and rotates the seats: in game
-``g`` agent ``j`` sits at seat ``(j + g) % P``, so with a multiple of ``P`` games every agent
-plays every seat equally often. Games are played in batches of ``batch_size``: at each round
-every agent gets, in one ``act`` call, all the states of the batch where one of its seats is
-to move, and chance nodes are sampled from ``game.chance_probs``. Batch ``k`` draws all its
-randomness from ``default_rng([seed, k])``, so a match is reproducible and its results are the
-same for any number of worker processes (batches are spread over the cores) and on Ray
-(``backend="ray"``: every batch a Ray task on a cluster, retried if its worker or node dies).
-
-Outcomes come from each agent's return (its summed rewards): the agent wins a game when its
-return is the highest alone, draws when it shares the highest, and loses otherwise. The
-**score** of an agent is its pairwise score against the others, averaged over opponents and
-games (1 for a higher return, 1/2 for an equal one): for two players, ``(wins + draws/2) / n``.
-Its Elo is ``400 log10(s / (1 - s))`` against the field (for two players, the Elo difference
-between them), with 95% Wilson intervals (``savanna.agents.arena.stats``).
-
-``tournament(game, agents, games_per_pair)`` plays every pair of agents (every group of ``P``
-agents for a ``P``-player game), the batches of all its matches at once on one pool (or one
-Ray cluster), and fits Elo ratings to all pairwise results
-(``savanna.agents.arena.stats.fit_elo``). The results, their tables and files are
-``savanna.agents.arena.results``.
+``play_match(game, agents, games)`` rotates the seats (with a multiple of the player count,
+every agent plays every seat equally often) and plays the games in batches, each agent acting
+on all its states of a batch in one call; a match gives the same results for any number of
+worker processes and on Ray (``backend="ray"``). ``tournament`` plays every pair (or group) of
+agents at once and fits Elo ratings. How games are scored: the agents guide.
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent

@@ -1,19 +1,11 @@
 """Checkpoint files shared by every trainer: sealed whole with a SHA-256, written atomically, and
-their contents checked in one place before anything is built from them.
+their contents checked in one place before anything is built from it.
 
-A checkpoint file is two header lines, ``savanna-checkpoint`` and ``<format> <version>
-<sha256>``, then the torch serialisation of the contents (read with ``weights_only=True``: no
-pickled code runs). The SHA-256 covers the format, the version and every byte after the header,
-so a changed, missing or added byte anywhere (an appended block, a zip entry's timestamp) is
-refused on load rather than played.
-
-Each trainer declares its files as a ``CheckpointFormat`` (PPO's
-``savanna.agents.models.ppo_checkpoint.CHECKPOINT``, AlphaZero's
-``savanna.agents.models.az_checkpoint.CHECKPOINT``), whose ``load`` checks what both store: the keys
-and their types, the run's settings through the trainer's own settings class (types, ranges, finite
-numbers), network sizes within bounds before any allocation, every weight tensor of the shape the
-settings give and finite. ``check_game`` then refuses a network trained on another game or on the
-same game with other options (``board=president`` is not the standard board).
+A file is two header lines, ``savanna-checkpoint`` and ``<format> <version> <sha256>``, then
+the torch serialisation of the contents (read with ``weights_only=True``); the SHA-256 covers
+every byte after the header. Each trainer declares its files as a ``CheckpointFormat``, whose
+``load`` checks keys, settings, network sizes (before any allocation) and weights;
+``check_game`` refuses a network of another game or other game options.
 """
 import glob
 import hashlib

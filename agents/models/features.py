@@ -1,14 +1,10 @@
 """A network's first layer over Savanna observations, computed from the active features only.
 
-A Savanna observation is a long vector of small counts, nearly all zero (a Zèbres position
-has about 60 ones among 660 entries), so the product ``W @ obs`` of a dense first layer is
-mostly multiplications by zero. As in NNUE chess evaluators, we list the active features
-instead (``active_features``: a feature of value ``v`` is listed ``v`` times) and sum the
-matching weight columns: forward with torch's ``embedding_bag`` (FBGEMM's kernel), backward
-with the same kernel over the transposed lists (the rows in which each feature is active).
-It is the same function, with the same gradients, as ``nn.Linear`` on the dense observation,
-at about a tenth of the arithmetic; it is what makes our PPO update fast
-(``benchmarks/peers.py``).
+An observation is a long vector of small counts, nearly all zero, so as in NNUE evaluators
+``active_features`` lists the active features (a value ``v`` listed ``v`` times) and
+``sparse_linear`` sums the matching weight columns (torch's ``embedding_bag``, forward and
+backward): the same function and gradients as ``nn.Linear`` on the dense observation, at about
+a tenth of the arithmetic.
 
 >>> layer = torch.nn.Linear(4, 2)
 >>> obs = np.array([[0, 1, 0, 2]], np.uint8)

@@ -1,15 +1,11 @@
 """A policy-value network's forward pass for search, in numba instead of torch.
 
-A search evaluates its leaves once per simulation round, a few dozen at a time, where torch's
-per-call overhead (module dispatch, BLAS threads that spin beside other work) costs more than
-the arithmetic. ``network_evaluator`` copies the weights once and runs the trunk in serial
-numba loops: the first layer sums the weight rows of the observations' active features (as
-``savanna.agents.models.features`` does for training), the next layers are dense, and the priors are
-the masked softmax at the legal actions only (``savanna.agents.models.networks``). From
-``BLAS_ROWS`` rows on (self-play's batches of a thousand leaves) the dense layers are torch's
-matrix product instead, on the process's torch threads: four times the loop's speed there.
-The values are those of ``net.from_features``; the tests check both paths against torch's
-forward pass.
+A search evaluates a few dozen leaves at a time, where torch's per-call overhead costs more
+than the arithmetic: ``network_evaluator`` copies the weights once and runs the trunk in serial
+numba loops (the first layer from the active features, the priors a masked softmax at the legal
+actions only); from ``BLAS_ROWS`` rows on (self-play's batches) the dense layers use torch's
+matrix product instead. The values are those of ``net.from_features``; the tests check both
+paths against torch's forward pass.
 """
 import numpy as np
 import torch

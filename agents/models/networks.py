@@ -1,32 +1,11 @@
 """The trainers' networks and their masked policy head, in one place.
 
-``PolicyValueNet`` (PPO's) is a small MLP over the flattened player-relative observation: a
-shared trunk whose first layer reads the observation's active features
-(``savanna.agents.models.features``), a policy head of one logit per action and a value head.
-``AZNet`` (AlphaZero's) is the same with one value per player. ``network_shapes`` gives their
-parameters' shapes without building them, so that a checkpoint is checked before anything is
-allocated (``savanna.agents.models.checkpoint``).
-
-The policy head, the policy layer and the masked softmax, is computed at the legal actions only.
-PPO's learner needs, per row, only the log-probability of one action and the entropy over
-the legal actions (to learn), or one sampled action (to play); AlphaZero's, the
-cross-entropy to the search's policy (to learn) and the probabilities of the legal actions
-(the search's priors). Illegal actions get probability exactly 0 and no gradient, so their
-logits are never needed: a Zèbres position has 3 to 24 legal actions among 206. Here the
-policy layer ``z = W h + b`` is evaluated at the legal actions only and fused with the masked
-softmax, forward and backward, in numba loops over each row's legal actions, with the analytic
-gradient::
-
-    p = softmax over the legal actions,   log p_k = z_k - logsumexp_legal(z)
-    d log p_a / d z_k = [k == a] - p_k
-    d H / d z_k       = -p_k (log p_k + H)         (legal k; 0 for illegal ones)
-    d CE(t) / d z_k   = p_k sum(t) - t_k           (CE(t) = -sum_k t_k log p_k)
-    d/dh = sum_k dz_k W_k,   d/dW_k = sum_rows dz_k h,   d/db_k = sum_rows dz_k
-
-Every row needs at least one legal action, and ``actions`` must be legal (the caller's
-promise: the learner's actions were sampled under the same masks). ``masked_log_probs`` over
-the dense layer's logits is the same distribution in plain torch (the agents' play); the tests
-check the two agree, values and gradients.
+``PolicyValueNet`` (PPO's) is a small MLP over the player-relative observation whose first
+layer reads the active features (``savanna.agents.models.features``); ``AZNet`` (AlphaZero's)
+has one value per player. ``network_shapes`` gives their parameters' shapes without building
+them, so that a checkpoint is checked before anything is allocated. The policy head is
+evaluated at the legal actions only, fused with the masked softmax (the architecture guide
+gives the gradients); ``masked_log_probs`` is the same distribution in plain torch.
 """
 import contextlib
 import math

@@ -210,9 +210,9 @@ def _children(nodes, node):
 
 def principal_variation(game: Game, nodes: np.ndarray, states: np.ndarray,
                         root: int) -> list[str]:
-    """The most visited line of a search tree (``savanna.agents.play._mcts_kernels``' node arrays)
-    from
-    ``root`` while its nodes have visits: move names, chance outcomes in parentheses."""
+    """The most visited line of a search tree (the node arrays of
+    ``savanna.agents.play._mcts_kernels``) from ``root`` while its nodes have visits: move
+    names, chance outcomes in parentheses."""
     line: list[str] = []
     node = root
     while True:

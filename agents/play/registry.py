@@ -1,6 +1,12 @@
 """Agent specs to agents: ``name[:value,...,key=value,...]``.
 
-Examples: ``random``, ``greedy``, ``mcts:sims=1000,c=1.4``, ``ppo:runs/x/best.pt``. A value
+Examples: ``random``, ``greedy``, ``mcts:sims=1000,c=1.4``, ``ppo:runs/x/best.pt``. The names
+are the entry points of the group ``savanna.agents`` (``savanna.plugins``: the built-in agents
+and any installed plug-in's). An agent class of one's own is named by its import path in place
+of the name, ``module.path:Class`` or ``path/to/file.py:Class``, its settings after a further
+colon (``mypkg.agents:MyAgent:depth=3``): a name with a dot or a slash is an import path, so a
+module at the top level is written as its file, ``my_agent.py:MyAgent`` (whose folder then goes
+first on ``sys.path``, as ``python my_agent.py`` would put it). A value
 without a key fills the constructor's parameters in order (``ppo:runs/x/best.pt`` is the
 checkpoint path, ``mcts:200`` is ``sims=200``). Values are converted by the constructor's
 declared types, numbers in ASCII digits only (annotation, else the type of the default: an int
@@ -8,27 +14,43 @@ default also takes a float, a ``None`` default takes ``none``, a number or a wor
 mistake is a one-line ``ValueError`` naming what was wrong and what is allowed. Agent classes
 are imported lazily, so a missing or unfinished agent only fails when asked for.
 """
+import importlib
+import importlib.util
 import inspect
+import re
+import sys
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 from savanna.agents.play.base import Agent
 from savanna.errors import clip
 from savanna.numbers import parse_float, parse_int
+from savanna.plugins import plugins, report
 from savanna.registry import load_entry
 
-__all__ = ["AGENTS", "agent_class", "make_agent", "parse_spec"]
+__all__ = ["AGENTS", "agent_class", "is_import_path", "make_agent", "parse_spec", "split_spec"]
 
-AGENTS = {
-    "random": "savanna.agents.play.random_agent:RandomAgent",
-    "greedy": "savanna.agents.play.greedy:GreedyAgent",
-    "mcts": "savanna.agents.play.mcts:MCTSAgent",
-    "ppo": "savanna.agents.play.ppo_agent:PPOAgent",
-    "ppo-mcts": "savanna.agents.play.ppo_agent:PPOMCTSAgent",
-    "az": "savanna.agents.play.az_agent:AZAgent",
-    "az-policy": "savanna.agents.play.az_agent:AZPolicyAgent",
-}
+AGENTS_GROUP = "savanna.agents"  # the entry-point group of agents
+_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def _registered_agents():
+    """name -> ``"module:Class"`` of every ``savanna.agents`` entry point; a plug-in whose
+    name could be read as an import path, or that names no class, is reported and skipped."""
+    found = {}
+    for plugin in plugins(AGENTS_GROUP):
+        if not _NAME.fullmatch(plugin.name):
+            report(plugin, "an agent's name is lower-case letters, digits, - and _")
+        elif ":" not in plugin.value:
+            report(plugin, "an agent's value is 'module:Class'")
+        else:
+            found[plugin.name] = plugin.value.replace(" ", "")
+    return found
+
+
+AGENTS = _registered_agents()
 
 _NONE = type(None)
 _TRUE = {"true", "yes", "on", "1"}
@@ -36,8 +58,73 @@ _FALSE = {"false", "no", "off", "0"}
 
 
 def agent_class(name: str) -> type:
-    """The class registered under ``name``, or a ValueError listing the known names."""
+    """The class registered under ``name``, or the class an import path names
+    (``mypkg.agents:MyAgent``, ``path/to/file.py:MyAgent``); a ValueError listing the known
+    names otherwise."""
+    if is_import_path(name):
+        return _import_class(name)
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {clip(name)}; available: {', '.join(sorted(AGENTS))}, "
+                         "or a class by its import path (mypkg.agents:MyAgent, "
+                         "path/to/file.py:MyAgent)")
     return load_entry(AGENTS, name, "agent")
+
+
+def is_import_path(name):
+    """Whether the name part of a spec is an import path: a dot or a slash in its module."""
+    return any(c in name.partition(":")[0] for c in "./\\")
+
+
+def split_spec(spec):
+    """``(name, settings)`` of a spec as text: ``'mcts:sims=9'`` -> ``('mcts', 'sims=9')``,
+    ``'mypkg.agents:MyAgent:depth=3'`` -> ``('mypkg.agents:MyAgent', 'depth=3')``."""
+    name, _, rest = spec.strip().partition(":")
+    if is_import_path(name):
+        attr, _, rest = rest.partition(":")
+        name = f"{name}:{attr}"
+    return name, rest
+
+
+def _import_class(path):
+    """The class of ``module.path:Class`` or ``path/to/file.py:Class``, imported (a file by
+    its name, its folder first on ``sys.path``)."""
+    where, _, attr = path.partition(":")
+    if not attr.isidentifier():
+        raise ValueError(f"an agent's import path is 'module.path:Class' or "
+                         f"'path/to/file.py:Class', got {clip(path)}")
+    try:
+        if where.endswith(".py") or "/" in where or "\\" in where:
+            module = _import_file(Path(where))
+        else:
+            module = importlib.import_module(where)
+        cls = getattr(module, attr)
+    except Exception as err:  # the user's module failing to import: one line
+        raise ValueError(f"agent {clip(path)} cannot be imported: {type(err).__name__}: "
+                         f"{' '.join(str(err).split())}") from None
+    if not isinstance(cls, type):
+        raise ValueError(f"agent {clip(path)} is not a class")
+    return cls
+
+
+def _import_file(path):
+    """The module of the file ``path``, imported by its name with its folder put first on
+    ``sys.path`` (as ``python path`` does), so that worker processes, which start with this
+    path, import it too; a name another module already holds is a ValueError."""
+    resolved = path.resolve()
+    if not resolved.is_file() or resolved.suffix != ".py":
+        raise ImportError(f"no file {path}" + ("" if resolved.suffix == ".py" else " (.py)"))
+    name = resolved.stem
+    held = sys.modules.get(name)
+    if held is not None and Path(getattr(held, "__file__", "") or "").resolve() != resolved:
+        raise ImportError(f"a module named {name!r} is imported already "
+                          f"({getattr(held, '__file__', None) or 'built in'}): rename {path}")
+    if str(resolved.parent) not in sys.path:
+        sys.path.insert(0, str(resolved.parent))
+    module = importlib.import_module(name)
+    if Path(getattr(module, "__file__", "") or "").resolve() != resolved:
+        raise ImportError(f"the module name {name!r} is taken by {module.__file__}: "
+                          f"rename {path}")
+    return module
 
 
 def parse_spec(spec):
@@ -45,7 +132,7 @@ def parse_spec(spec):
     as text."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be 'name[:key=value,...]', got {clip(spec)}")
-    name, _, rest = spec.strip().partition(":")
+    name, rest = split_spec(spec)
     positional, keyword = [], {}
     for item in rest.split(",") if rest else []:
         key, eq, value = item.partition("=")

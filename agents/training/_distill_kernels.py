@@ -1,21 +1,11 @@
 """The compiled half of distillation: UCT searches of a batch of roots in one parallel call.
 
-``search_roots`` searches every active root of a batch with the MCTS kernels
-(``savanna.agents.play._mcts_kernels``: ``set_root``, ``run_uct``, ``root_children``) and writes
-what the search knows there: the visits of every action, the sum of the mover's returns after each
-action and the root's mean return vector. A root is a game's state or, for a teacher of
-several determinizations, one of its draws (``savanna.agents.training.distill.Teacher`` adds the
-trees of a game up). ``pick_moves`` then picks each game's move from its visits: drawn in proportion
-to them for a game's first ``sample_decisions`` decisions (the openings vary), the most visited
-after.
-
-The roots are split into chunks, one tree per chunk (``nodes`` and ``tree_states`` hold
-``chunks`` trees end to end, each large enough that ``run_uct`` never fills it), and the chunks
-run on numba's threads. Each root draws from its own stream, so the results never depend on the
-thread count.
-
-A template: ``savanna.agents.training.distill.compiled_distill`` binds it through ``Game.compiled``
-(the game's kernels, ``A``, ``C``) with the MCTS kernels compiled for the same game.
+``search_roots`` searches every active root (a game's state, or one determinization of it) with
+the MCTS kernels and writes the visits of every action, the mover's summed returns after each
+and the root's mean return vector; ``pick_moves`` draws each game's move in proportion to the
+visits for its first ``sample_decisions`` decisions, then takes the most visited. The roots run
+in chunks on numba's threads, each on its own stream, so results never depend on the thread
+count. A template: ``savanna.agents.training.distill.compiled_distill`` binds it.
 """
 from typing import TYPE_CHECKING
 

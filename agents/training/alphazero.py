@@ -1,30 +1,9 @@
 """AlphaZero's training with Gumbel search for any Savanna game: self-play, learner, trainer.
 
-* **Search** (``savanna.agents.play.gumbel.GumbelSearch``): the batched Gumbel search that
-  also plays ``az`` agents; the settings of a run are ``savanna.agents.models.az_config.AZConfig``
-  and its files ``savanna.agents.models.az_checkpoint``.
-* **Network** (``savanna.agents.models.networks.AZNet``): PPO's trunk (a sparse first layer
-  over the observation's active features, ``savanna.agents.models.features``), a policy head of
-  one logit per action (masked softmax over the legal ones) and a value head of one output per
-  player, in seats relative to the observer (output ``k`` is seat ``(observer + k) % P``).
-* **Self-play** (``SelfPlay``): ``games`` games played at once, each move searched; chance nodes
-  are sampled, ended games restarted. It turns weights into trajectories: every decision gives
-  the observation, the legal mask, the policy target (the improved policy
-  ``softmax(log prior + sigma(completed Q))``) and, once the game is over, the value target
-  (the returns each player collected from that position to the end, relative seats).
-* **Learner** (``Learner``): a replay window of the latest positions, Adam on cross-entropy to
-  the policy targets plus the squared error of the value vector. Trajectories in, weights out:
-  ``Learner.add(trajectories)``, ``Learner.train(steps)``, ``Learner.weights()``; ``SelfPlay``
-  only needs ``load_weights``, so it could run in another process or machine.
-
-``Trainer`` runs them in turn: one move of every self-play game, then as many learner steps as
-keep each position sampled ``reuse`` times on average (spread over the moves: see
-``Trainer._pace``), then the new weights to self-play; with
-``selfplay_processes``, self-play runs in processes of its own, a move ahead of the learner
-(``savanna.agents.training.selfplay_processes``).
-Everything that decides the future of a run (weights, optimizer, replay window, the games in
-progress and their pending positions, every random generator, counters) is in the checkpoint,
-so a resumed run continues exactly.
+``SelfPlay`` turns weights into trajectories (many games searched at once), ``Learner`` turns
+trajectories into weights (a replay window, Adam), and ``Trainer`` runs them in turn, in one
+process or with self-play in processes of its own; a checkpoint resumes a run exactly. The
+parts and their targets: the AlphaZero guide (docs/guides/alphazero.md).
 
 A tiny run (the defaults search 1,024 games with 32 simulations each):
 

@@ -1,24 +1,11 @@
 """PPO on several cores: worker processes that each play a share of the games and learn from
 them in lockstep, their gradients averaged before every optimizer step.
 
-Every process holds the same network and optimizer. At each minibatch step each one writes
-its flattened gradient into its row of a shared-memory table (``GradientMean``), waits at a
-barrier until every row is written, then adds the rows up in rank order and divides by the
-count:
-the same arithmetic on the same numbers in every process, so the weights stay identical
-bit for bit without being sent, and a run gives the same results for a seed and a worker
-count. Two tables alternate, so a process that is one step ahead never overwrites a row that
-another still reads; a worker that fails breaks the barrier, so no process waits for ever.
-
-The barrier is a dissemination barrier over semaphores (``ceil(log2 world)`` rounds, in each
-a process signals one other and waits for one): two semaphore operations a round where
-``multiprocessing.Barrier`` takes a lock and a condition (0.2 ms a step on two cores). The
-mean is one pass over the flat rows, and the ``.grad`` become views of it.
-
-The main process is worker 0, the trainer users hold (``savanna.agents.training.ppo.Trainer``); it
-starts the others as ``savanna.agents.processes.Servers`` and calls their updates. Shared
-memory and semaphores rather than ``torch.distributed``: no port to pick, no process-wide
-default group taken from the user, and processes on one machine need nothing more.
+``GradientMean`` is a shared-memory table of one flat gradient per worker and a barrier over
+semaphores; every process adds the rows up in rank order, so the weights stay identical bit for
+bit without being sent, and a run gives the same results for a seed and a worker count. The
+main process is worker 0; the others are ``savanna.agents.processes.Servers``. Why shared memory
+rather than ``torch.distributed``, and how the barrier works: the architecture guide.
 """
 import torch
 

@@ -1,20 +1,11 @@
-"""The checked reader of a distillation dataset's parts: every column declared once, checked
-before it is allocated, and its values checked before anything trains on them.
+"""The checked reader of a distillation dataset's parts: every column declared once in
+``COLUMNS`` (dtype, what it has a row of, players axis, range), checked before it is allocated,
+and its values checked before anything trains on them.
 
-A part (``part-NNNNN.npz``, ``savanna.agents.training.distill``) is an uncompressed zip of ``.npy``
-columns. ``read_part`` refuses, in one line naming the file and the column:
-
-* a file that is no regular file, or larger than the most its part can hold, before it is read;
-* bytes that differ from the SHA-256 the manifest (``dataset.json``) records for the part;
-* a member missing, extra, compressed or of another dtype or shape than ``COLUMNS`` declares,
-  read from its ``.npy`` header before the array is allocated (the header's shape must fit the
-  bytes stored, so a header declaring 10^12 floats costs nothing);
-* values out of range (players, actions, visits, decision numbers), non-finite or beyond
-  ``MAX_ABS_VALUE``, columns that disagree (child counts against children, decisions against
-  games, games outside the part), and states the game's own check refuses.
-
-A column is one line of ``COLUMNS``: its dtype, what it has a row of (decisions, searched
-children, games), whether it has a second axis of players, and its range.
+``read_part`` refuses in one line, naming the file and the column, a part that is too large,
+whose bytes differ from the SHA-256 of ``dataset.json``, whose members are missing, extra,
+compressed or of another dtype or shape (read from the ``.npy`` header first), or whose values
+are out of range, non-finite, inconsistent between columns, or states the game refuses.
 
 >>> from savanna.agents.training.dataset_parts import COLUMNS
 >>> COLUMNS["child_visits"]

@@ -1,25 +1,12 @@
 """Offline fitting with a gate: a network trained on a distillation dataset, judged on games it
 never saw.
 
-``fit(dataset, config)`` holds out ``held_out`` of the dataset's games (whole games, so no
-position of a held-out game is seen in training), trains an ``AZNet`` with AdamW and a cosine
-learning-rate schedule on the value target (the teacher's root value, the outcome, or a mix:
-``outcome_weight``) and the teacher's visit distribution (``policy_weight``), evaluates the
-held-out games every ``eval_every`` steps and keeps the weights of the best held-out value
-error (early stopping after ``patience`` evaluations without progress).
-
-The **gate report** (``FitResult.report``) says whether the network can stand in for the
-search, by phase of the game (decision number): its held-out value error against the target
-and against the outcome, next to the teacher's own root value against the outcome (what
-search achieves); the policy's KL divergence from the teacher's visits next to the uniform
-policy's; and how often its most probable move is the teacher's most visited one.
-
-Observations and legal masks are computed from the stored states batch by batch, so memory
-holds the states only. The network is saved as an AlphaZero checkpoint holding the weights
-only (``save_model``), which ``az:<file>`` and ``savanna train az --init`` read.
-
-The command line (``savanna distill``, ``savanna fit``) and the AlphaZero guide show the whole
-workflow; ``tests/agents/test_distill.py`` runs it on Nim.
+``fit(dataset, config)`` holds out whole games, trains an ``AZNet`` on the teacher's values and
+visits (AdamW, a cosine schedule, early stopping on the held-out value error) and reports the
+gate: by phase of the game, the network's held-out errors next to the teacher's own, and its
+policy against the teacher's visits. ``save_model`` writes the weights as a file ``az:<file>``
+and ``savanna train az --init`` read. The workflow: the AlphaZero guide; on Nim:
+``tests/agents/test_distill.py``.
 """
 import dataclasses
 import math

@@ -1,50 +1,10 @@
-"""Masked PPO with self-play for any Savanna game, in one file (the CleanRL spirit).
+"""Masked PPO with self-play for any Savanna game, in one file (CleanRL's way): the rollout
+buffer, the opponent pool, the loss and the trainer.
 
-The learner holds one seat in each of ``num_envs`` games stepped by ``savanna.BatchPlay`` (one
-compiled call per step, no per-game Python); the other seats are played by an opponent pool,
-split by the configured shares into groups of games: ``random`` (played inside the compiled
-step), ``greedy`` (the one-ply baseline) and ``self`` (a snapshot of the learner: the current
-weights or, with probability ``1 - latest_share``, a past snapshot, redrawn every rollout).
-Observations are player-relative, so one network plays every seat.
-
-One update:
-
-1. **Rollout**: ``rollout_len`` steps of every game. At each step the buffer stores the
-   observation (as its active features, see below), the legal-action mask, the sampled
-   action, its log-probability and the value. Illegal actions get probability exactly 0:
-   the softmax runs over the legal actions only (``savanna.agents.models.networks``; for the agents'
-   dense logits, ``masked_log_probs`` there shifts illegal ones by the finite
-   ``MASKED_LOGIT``, never ``-inf``: a NaN would follow from ``0 * -inf``).
-   With ``shaping > 0`` the learner also gets the potential-based reward
-   ``Phi(s') - Phi(s)`` with ``Phi = shaping * lead`` (its ``game.scores`` lead over the best
-   other seat, the greedy baseline's heuristic) and ``Phi = 0`` at the end: the shaped returns
-   differ from the game's by ``-Phi(start)`` only, so the best policy is unchanged (Ng et al.
-   1999), while a weak early critic gets the lead as its baseline.
-2. **GAE**: advantages ``A_t = delta_t + gamma * lambda * (1 - done_t) * A_{t+1}`` with
-   ``delta_t = r_t + gamma * (1 - done_t) * V_{t+1} - V_t``; returns ``= A + V``. A step's
-   reward is what the learner gained from its move and the opponents' replies.
-3. **Loss**, over ``epochs`` passes of shuffled minibatches: the clipped surrogate
-   ``max(-A r, -A clip(r, 1 +- clip))`` with ``r = exp(logp_new - logp_old)`` where
-   ``logp_new`` uses the *stored* mask; the clipped value loss; minus ``ent_coef`` times the
-   entropy taken over the legal actions only. Adam, gradient-norm clipping, learning rate
-   annealed linearly to 0 over ``steps``.
-
-Speed: the network (``savanna.agents.models.networks.PolicyValueNet``) is small (two layers of 128)
-and one torch thread is the default: on two cores shared with anything else, a second OpenMP
-thread spins and slows the run several-fold. The first layer reads the observation's few
-active features (``savanna.agents.models.features``: the same function as a dense layer at a tenth
-of the arithmetic), and the policy layer is evaluated at the legal actions only, fused with the
-masked softmax (``savanna.agents.models.networks``). ``workers = N`` runs the update in N processes,
-one core each, their gradients averaged before every step
-(``savanna.agents.training.data_parallel``).
-
-Steps count the learner's decisions (the transitions stored). Everything that decides the
-future of a run (weights, optimizer, counters, the numpy and torch generators, every game and
-its random stream, the snapshot pool) is in the checkpoint, so a resumed run makes exactly the
-updates the uninterrupted run would have made. A checkpoint file is sealed whole with a SHA-256
-and its contents are checked in full before anything is built from it (``load_checkpoint``:
-``CHECKPOINT``, a ``savanna.agents.models.checkpoint.CheckpointFormat``); it is written atomically
-(``save_atomically``).
+The learner holds one seat in each of ``num_envs`` games stepped by
+``savanna.batch_play.BatchPlay`` (one compiled call per step); random, greedy and past
+snapshots of the learner play the other seats in configured shares. How an update works, and
+what a checkpoint holds: the PPO guide (docs/guides/training-ppo.md).
 
 A tiny run (``savanna train ppo`` runs whole ones, evaluated and resumable):
 

@@ -1,18 +1,10 @@
 """AlphaZero's self-play in processes of its own, beside the learner: every core busy.
 
-``ProcessSelfPlay`` has ``SelfPlay``'s interface (``play``, ``load_weights``,
-``games_finished``, ``search.stats``, state dicts) over ``processes`` server processes
-(``savanna.agents.processes``), each a ``SelfPlayServer``: a ``SelfPlay`` of
-``games / processes`` games on its own generator. The servers stay one call ahead: ``play``
-returns the move they finished (its positions in server order) and sends them off at once on
-the next one with the latest weights, so the learner trains on a move while the next is being
-searched. The weights of a move are therefore one learner round older than in a run in one
-process (which plays a move, learns from it, then plays the next), and the run is another
-one; but it is the same run for a seed and a process count, and a checkpoint holds the
-servers' games and generators and the move in flight, so a resumed run continues exactly.
-
-``SelfPlayServer`` is also what the Ray backend's actors are
-(``savanna.agents.training.selfplay_ray``).
+``ProcessSelfPlay`` has ``SelfPlay``'s interface over ``processes`` servers
+(``SelfPlayServer``, a ``SelfPlay`` of ``games / processes`` games each, also what the Ray
+actors are). The servers stay one move ahead of the learner, so its weights are one round older
+than in a run in one process: another run, but the same one for a seed and a process count, and
+a checkpoint holds the move in flight, so a resumed run continues exactly.
 """
 import types
 

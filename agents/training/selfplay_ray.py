@@ -1,20 +1,10 @@
 """AlphaZero self-play on Ray actors (``savanna train az ... --backend ray --actors N``).
 
-The learner stays one process, the driver; ``RaySelfPlay`` stands in for ``SelfPlay`` in
-``savanna.agents.training.alphazero.Trainer`` through the same narrow interface (trajectories in,
-weights out):
-
-* ``load_weights(weights)`` puts the learner's weights in Ray's object store once; every
-  actor's next call reads them from there (one copy per node, not one per actor).
-* ``play(moves)`` returns the trajectories of the actors whose last call has finished (at
-  least one: it waits), and sends those actors off again with the latest weights. Each actor
-  is a ``SelfPlay`` of ``config.games`` games on its own seed, spread over the nodes.
-* An actor that dies (its process or node) is replaced by a new one on a new seed and the
-  run goes on: its games in progress are lost, nothing else.
-
-Unlike a local run, a Ray run is not replayed exactly by its seed: which actor's positions the
-learner sees first depends on timing. Its checkpoints keep the learner's state and the self-play
-counters; the actors' games in progress are not kept (a resumed run starts new games).
+``RaySelfPlay`` stands in for ``SelfPlay`` in the AlphaZero trainer (trajectories in, weights
+out): the learner's weights go into Ray's object store once per round, ``play`` returns the
+trajectories of the actors that have finished and sends them off again, and an actor that dies
+is replaced on a new seed. Unlike a local run, a Ray run is not replayed exactly by its seed,
+and a resumed run starts new games. More: the Ray guide.
 """
 import types
 

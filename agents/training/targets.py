@@ -1,16 +1,11 @@
 """Learning targets from a teacher's search: visit counts pruned so that they teach a policy, and
 final-score targets for an auxiliary head.
 
-**Policy-target pruning** (KataGo, Wu 2019, "Accelerating Self-Play Learning in Go", section
-3.1, "policy target pruning"). UCT gives every move some visits only because exploration
-forces it to: with few simulations in a game of dice the visit counts of a strong move and a
-weak one are nearly equal, and a network trained on them learns the uniform policy. For every
-root child ``a`` other than the most visited ``b``, ``prune_visits`` removes as many visits as
-it can while ``a``'s UCT score ``Q(a) + c sqrt(ln N / n)`` stays no higher than ``b``'s: the
-visits that exploration forced, not those that ``a``'s value earned. A child left with at most
-one visit per tree is dropped. The best move keeps all its visits, and a child whose value
-rivals the best's keeps all of its own. With ``trees`` determinizations the teacher's
-simulations were split evenly over that many trees, so the formula is applied per tree.
+``prune_visits`` is KataGo's policy-target pruning (Wu 2019, section 3.1): from every root
+child but the most visited, it removes the visits that exploration forced, as many as keep the
+child's UCT score no higher than the best's (per tree, with several determinizations); a child
+left with at most one visit per tree is dropped. With few simulations in a game of dice, the
+raw visits would teach a nearly uniform policy.
 
 >>> visits, q = [600, 300, 100], [0.4, 0.3, -0.5]  # one root, three children
 >>> prune_visits(visits, q, owner=[0, 0, 0], c=1.4).tolist()

@@ -2,15 +2,9 @@
 
 Cell (column c, row r), row 0 at the bottom, is bit ``7 * c + r`` of a uint64: each column
 holds 6 cells and one always-empty guard bit, so that shifting a board by 1 (vertical), 7
-(horizontal), 6 and 8 (diagonals) never wraps a line around an edge. A state is one row of
-``STATE_DTYPE``::
-
-    own[2]    the stones of each player (0 = x, who moves first; 1 = o)
-    to_move   the player to move (at the end: the one who would move next)
-    outcome   PLAYING (-1), the winner (0 or 1) or DRAW (2)
-
-``to_move`` and ``outcome`` follow from the board (``valid_one`` checks that they do); they
-are stored so that the hot kernels never recount them.
+(horizontal), 6 and 8 (diagonals) never wraps a line around an edge. ``to_move`` and
+``outcome`` follow from the board (``valid_one`` checks that they do); they are stored so that
+the hot kernels never recount them.
 """
 import numpy as np
 from numba import njit
@@ -29,9 +23,9 @@ PLAYING = -1
 DRAW = 2
 
 STATE_DTYPE = np.dtype([
-    ("own", np.uint64, (2,)),
-    ("to_move", np.int8),
-    ("outcome", np.int8),
+    ("own", np.uint64, (2,)),  # the stones of each player (0 = x, who moves first; 1 = o)
+    ("to_move", np.int8),      # the player to move (at the end: the one who would move next)
+    ("outcome", np.int8),      # PLAYING (-1), the winner (0 or 1) or DRAW (2)
 ])
 
 # ----- masks (plain numpy, built once) --------------------------------------------------------

@@ -78,6 +78,9 @@ class ConnectFourGame(Game):
                            for col in range(notation.NUM_COLS))
                      for r in range(notation.NUM_ROWS))
 
+    def picture_labels(self, row):
+        return list(notation.COLUMNS)
+
     def _drawing(self, row, player):
         """The board (columns a-g as moves name them), the stones, whose turn or the result
         (perfect information: the same from every seat)."""

@@ -5,14 +5,12 @@
 * ``tutorials/``: the example notebooks of ``experiments/notebooks``, copied in (MyST-NB runs
   them);
 * ``savanna-cli``: the ``--help`` of the console script and of every (sub)command;
-* ``savanna-layout GAME``: the observation layout a game declares;
-* ``savanna-docstring GAME MODULE``: the docstring of one of a game's modules (``game``,
-  ``notation``), found through the game registry.
+* ``savanna-layout GAME``: the observation layout a game declares, found through the game
+  registry.
 """
 import argparse
 import contextlib
 import importlib
-import inspect
 import io
 import os
 import shutil
@@ -20,7 +18,6 @@ import tomllib
 from pathlib import Path
 
 from docutils import nodes
-from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
@@ -169,25 +166,9 @@ class Layout(SphinxDirective):
         return node.children
 
 
-class Docstring(SphinxDirective):
-    """The docstring of a game's module, parsed as reStructuredText."""
-
-    required_arguments = 2
-    option_spec = {"object": directives.unchanged}
-
-    def run(self):
-        module = game_module(*self.arguments)
-        target = getattr(module, self.options["object"]) if "object" in self.options else module
-        lines = inspect.cleandoc(target.__doc__).splitlines()
-        node = nodes.container()
-        self.state.nested_parse(StringList(lines, f"<docstring of {module.__name__}>"), 0, node)
-        return node.children
-
-
 def setup(app):
     app.connect("builder-inited", write_api_pages)
     app.connect("builder-inited", copy_notebooks)
     app.add_directive("savanna-cli", CommandLine)
     app.add_directive("savanna-layout", Layout)
-    app.add_directive("savanna-docstring", Docstring)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

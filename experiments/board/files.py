@@ -29,8 +29,8 @@ _PARSED = SharedCache(budget=2**28)  # parsed files, by path, modification time 
 
 
 def resolve(text, folders):
-    """The file ``text`` (relative to one of ``folders``) names, or a BadRequest (403 outside
-    them, 404 where no file is)."""
+    """The file ``text`` (relative to one of ``folders``) names, or a BadRequest (404 where no
+    file is served: outside them, hidden, or missing alike)."""
     if not isinstance(text, str) or not text or len(text) > 4096 or "\0" in text:
         raise BadRequest(f"file must be a path relative to a served folder, got {clip(text)}")
     return confined(text, folders, "file")
@@ -61,7 +61,8 @@ def list_files(folders):
         for parent, dirs, files in os.walk(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
-                kind = _kind(name) if name.isprintable() and _utf8(name) else None
+                shown = not name.startswith(".") and name.isprintable() and _utf8(parent + name)
+                kind = _kind(name) if shown else None
                 path = Path(parent, name)
                 if kind is not None and path.resolve() not in seen \
                         and path.resolve().is_relative_to(root):  # once, links out left out
@@ -73,10 +74,11 @@ def list_files(folders):
     return out
 
 
-def _utf8(name):
-    """Whether a file name is UTF-8 (JSON can carry it, a request can name it)."""
+def _utf8(text):
+    """Whether a file name decodes as UTF-8 (else the OS gave undecodable bytes as
+    surrogates, which no answer can carry)."""
     try:
-        name.encode("utf-8")
+        text.encode("utf-8")
         return True
     except UnicodeEncodeError:
         return False

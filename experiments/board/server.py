@@ -1,38 +1,47 @@
 """The web application of ``savanna serve``: the page and its JSON API, on Starlette.
 
-Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}``, and the server
-goes on answering)::
+Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}`` that leaves
+every game as it was, and the server goes on answering)::
 
     GET  /                         the page (static/board.html, board.js, board.css)
     GET  /api/info                 games and their options, agents, limits, served folders
-    POST /api/tables               a new game {game, options, seats, seed}; its view
-    GET  /api/tables/{id}?seat=P   the game as seat P sees it (no seat: a spectator)
-    POST /api/tables/{id}/move     {seat, action, version, agents}: a human move, then the
-                                   agents' replies (agents: false leaves them to /advance)
-    POST /api/tables/{id}/advance  {seat}: one agent move (the page shows them one by one)
-    POST /api/tables/{id}/undo     {seat}: take back the last human move
-    POST /api/analyses             {agent, table+seat | file+game+ply | game+options+position}
+    POST /api/tables               a new game {game, options, seats, seed}; its view, and the
+                                   keys of its human seats and its control key (only here)
+    GET  /api/tables/{id}          the game as the seat of the X-Seat-Key header sees it (no
+                                   key: a spectator, who sees what is public)
+    POST /api/tables/{id}/move     {action, version, agents}: the key's seat moves, then the
+                                   agents reply (agents: false leaves them to /advance)
+    POST /api/tables/{id}/advance  {}: one agent move (a seat's or the control key)
+    POST /api/tables/{id}/undo     {}: take back the key's seat's move, the last human one
+    POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
+    POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
+    GET  /api/reviews/{id}         progress and the decisions reviewed so far; DELETE cancels
     GET  /api/files                records, ladder and tournament files in the served folders
     GET  /api/records?file=F       the games of a records file
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
     GET  /api/ratings?file=F       a ladder's or a tournament's table
 
-Searches (agents' moves, analyses) run in worker processes (``board.workers``), never in the
-server's process, bounded by ``Limits``: their size checked when an agent is named, each given
-at most ``max_seconds`` (then stopped, a 503 for a move, and the game waits at that move).
-Files are read on threads, their size checked before they are read (``board.files``).
+Every request passes ``board.guard`` first (the token, the Host, the Origin of a change). A
+seat is a capability: the ``X-Seat-Key`` header decides which seat a request speaks for, and
+table and analysis ids are 128-bit secrets. Searches (agents' moves, analyses, reviews) run in
+worker processes (``board.workers``), never in the server's process, bounded by ``Limits``:
+their size checked when an agent is named, each given at most ``max_seconds`` (then stopped:
+the game waits at that move, a 503 from /advance, a "notice" in the answer to a move or a new
+game, whose change stands). Files are read on threads, their size checked before they are
+read (``board.files``).
 """
-import asyncio
 import contextlib
-import itertools
 import json
 import math
+import secrets
+import time
 from pathlib import Path
 
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -43,8 +52,12 @@ from savanna.experiments.arguments import option_names
 from savanna.experiments.board import workers as search_workers
 from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import Replays, list_files, read_table
+from savanna.experiments.board.guard import Guard
+from savanna.experiments.board.lobby import Lobby
+from savanna.experiments.board.reviews import FIELDS, Reviews
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
 from savanna.experiments.board.workers import SearchError, SearchPool
+from savanna.files import parse_json
 from savanna.numbers import parse_int
 from savanna.registry import GAMES
 
@@ -58,20 +71,19 @@ MAX_JOBS = 64
 PLAYED = tuple(name for name in GAMES if name != "connect_four")
 
 
-def create_app(limits, workers=2):
+def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
+               frame_ancestors="'self'", clock=time.monotonic):
     """The Starlette application for ``limits`` (``board.tables.Limits``), with ``workers``
-    processes for searches."""
-    tables, jobs, locks = {}, {}, {}
+    processes for searches, behind ``board.guard.Guard(token, host, allow_hosts, frame_ancestors)``
+    (the pages that may frame it); ``clock`` times the idle tables."""
+    jobs = {}
+    lobby = Lobby(limits, clock)
     replays = Replays(limits.folders)
     pool = SearchPool(workers)
-    job_ids = itertools.count(1)
+    reviews = Reviews(replays, lobby.tables, limits, pool)
 
     def table_of(request):
-        table = tables.get(request.path_params["id"])
-        if table is None:
-            raise BadRequest(f"no game {clip(request.path_params['id'])} on this server (it "
-                             "may have ended before a restart)", 404)
-        return table
+        return lobby.get(request.path_params["id"])
 
     async def play_agent(table):
         """One agent move, searched in a worker process given at most
@@ -80,8 +92,8 @@ def create_app(limits, workers=2):
         if search is None:
             return False
         version, args = search
-        chosen = await pool.run(search_workers.play, *args, seconds=limits.max_seconds)
-        table.apply_agent(version, *chosen)
+        action = await pool.run(search_workers.play, *args, seconds=limits.max_seconds)
+        table.apply_agent(version, action)
         return True
 
     async def play_agents(table):
@@ -94,75 +106,93 @@ def create_app(limits, workers=2):
 
     async def info(request):
         games = {name: {"options": option_names(name)} for name in GAMES}
-        return reply({"games": games, "played": list(PLAYED), "agents": sorted(AGENTS),
+        return reply({"games": games, "played": list(PLAYED),
+                      "agents": [*sorted(AGENTS), *limits.agents],
                       "limits": {"max_sims": limits.max_sims,
                                  "max_seconds": limits.max_seconds},
                       "folders": [str(f) for f in limits.folders]})
 
     # ----- play ---------------------------------------------------------------------------
+    # Each route checks everything it was sent (body, key) before it changes the game, so
+    # that an error means nothing changed; a search past its time after a change that stands
+    # is said in the answer's "notice", the game waiting at that agent's move.
     async def new_table(request):
         body = await json_body(request, {"game", "options", "seats", "seed"})
         table = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
             Table.new, body.get("game"), body.get("options"), body.get("seats"),
             body.get("seed"), limits)
-        if len(tables) >= limits.max_tables:  # the oldest finished game makes room
-            ended = next((k for k, t in tables.items() if t.over), None)
-            if ended is None:
-                raise BadRequest(f"{limits.max_tables} games are in progress on this server; "
-                                 "finish one first", 429)
-            del tables[ended]
-            locks.pop(ended, None)
-        tables[table.id] = table
+        lobby.add(table)
         seat = first_human(table)
+        notice = None
         if seat is not None:  # the agents seated before the first human play at once
             async with lock_of(table):
-                await play_agents(table)
-        return reply(table.view(seat))
+                notice = await agents_reply(table)
+        keys = {str(p): key for p, key in table.keys.items()}
+        return reply({**table.view(seat), "keys": keys, "control": table.control,
+                      "notice": notice})
 
     async def view(request):
         table = table_of(request)
-        return reply(table.view(query_int(request, "seat", optional=True)))
+        if "seat" in request.query_params:
+            raise BadRequest("the seat is the X-Seat-Key header's, not a query parameter")
+        return reply(table.view(table.seat_of(seat_key(request))))
 
     async def move(request):
         table = table_of(request)
-        body = await json_body(request, {"seat", "action", "version", "agents"})
-        if body.get("agents", True) not in (True, False):
+        body = await json_body(request, {"action", "version", "agents"})
+        if not isinstance(body.get("agents", True), bool):
             raise BadRequest(f"agents must be true (the agents reply at once, the default) or "
                              f"false (one at a time with /advance), got {clip(body['agents'])}")
+        seat = table.seat_of(seat_key(request))
+        notice = None
         async with lock_of(table):
-            table.move(body.get("seat"), body.get("action"), body.get("version"))
+            table.move(seat, body.get("action"), body.get("version"))
             if body.get("agents", True):
-                await play_agents(table)
-        return reply(table.view(body["seat"]))
+                notice = await agents_reply(table)
+        return reply({**table.view(seat), "notice": notice})
 
     async def advance(request):
         table = table_of(request)
-        body = await json_body(request, {"seat"})
+        await json_body(request, set())
+        if seat_key(request) is None:
+            raise BadRequest("asking an agent to move needs a key of this game (header "
+                             "X-Seat-Key)", 403)
+        seat = table.seat_of(seat_key(request))
         async with lock_of(table):
             if not await play_agent(table):
                 raise BadRequest("no agent is to move", 409)
-        return reply(table.view(body.get("seat")))
+        return reply(table.view(seat))
 
     async def undo(request):
         table = table_of(request)
-        body = await json_body(request, {"seat"})
+        await json_body(request, set())
+        seat = table.seat_of(seat_key(request))
         async with lock_of(table):
-            table.undo()
-        return reply(table.view(body.get("seat")))
+            table.undo(seat)
+        return reply(table.view(seat))
+
+    async def agents_reply(table):
+        try:
+            await play_agents(table)
+        except (BadRequest, SearchError) as err:
+            return one_line(err)
+        return None
 
     def lock_of(table):
-        return locks.setdefault(table.id, asyncio.Lock())
+        return lobby.lock(table)
 
     # ----- analysis -----------------------------------------------------------------------
     async def new_analysis(request):
-        body = await json_body(request, {"agent", "table", "seat", "file", "game", "ply",
+        body = await json_body(request, {"agent", "table", "file", "game", "ply",
                                          "options", "position", "seed"})
         seed = body.get("seed", 0)
         if not is_int(seed) or not 0 <= seed < 2**63:
             raise BadRequest(f"seed must be an int in 0..2**63-1, got {clip(seed)}")
+        key = seat_key(request)
+        source = source_position(body, key) if "table" in body else None  # the table, now
 
         def prepared():  # reads a records file, a checkpoint: off the event loop
-            game, row, hide, seat = source_position(body)
+            game, row, hide, seat = source or source_position(body, key)
             job = AnalysisJob(game, row, body.get("agent"), limits, seed=seed,
                               hide_position=hide)
             return game, row, hide, seat, job
@@ -172,20 +202,19 @@ def create_app(limits, workers=2):
             raise BadRequest(f"{MAX_JOBS} analyses are running; cancel one or wait", 429)
         for key in [k for k, j in jobs.items() if j.done][: max(0, len(jobs) - MAX_JOBS)]:
             del jobs[key]
-        key = f"a{next(job_ids)}"
+        key = secrets.token_urlsafe(16)
         jobs[key] = job
         job.start(pool)
         svg = game.render_svg(row, seat if hide else None)
         return reply({"id": key, "svg": svg, **job.status()})
 
-    def source_position(body):
-        """(game, row, whether it hides secrets, the seat that asks) of an analysis request."""
+    def source_position(body, key):
+        """(game, row, whether it hides secrets, the seat that asks: ``key``'s) of an analysis
+        request."""
         if "table" in body:
-            table = tables.get(body["table"]) if isinstance(body["table"], str) else None
-            if table is None:
-                raise BadRequest(f"no game {clip(body['table'])} on this server", 404)
+            table = lobby.get(body["table"])
             hidden = not table.game.perfect_information and not table.over
-            seat = body.get("seat")
+            seat = table.seat_of(key)
             if hidden and (not is_int(seat) or seat != table.to_move
                            or table.seats[table.to_move] is not None):
                 raise BadRequest("in a game with secrets, only the human to move may "
@@ -210,7 +239,8 @@ def create_app(limits, workers=2):
                 return game, game.from_text(text), False, None
             except ValueError as err:
                 raise BadRequest(f"malformed position: {err}") from None
-        raise BadRequest("say what to analyse: table (and seat), file (game, ply), or game "
+        raise BadRequest("say what to analyse: table (with its seat's key), file (game, ply), "
+                         "or game "
                          "(options) and position")
 
     async def analysis(request):
@@ -220,6 +250,14 @@ def create_app(limits, workers=2):
         if request.method == "DELETE":
             job.cancel()
         return reply(job.status())
+
+    async def new_review(request):
+        body = await json_body(request, FIELDS)
+        job = await anyio.to_thread.run_sync(reviews.job, body)  # reads a file, a checkpoint
+        return reply(reviews.add(job))
+
+    async def review(request):
+        return reply(reviews.status(request.path_params["id"], request.method == "DELETE"))
 
     # ----- files ----------------------------------------------------------------------------
     async def files(request):
@@ -263,6 +301,8 @@ def create_app(limits, workers=2):
         Route("/api/tables/{id}/undo", undo, methods=["POST"]),
         Route("/api/analyses", new_analysis, methods=["POST"]),
         Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
+        Route("/api/reviews", new_review, methods=["POST"]),
+        Route("/api/reviews/{id}", review, methods=["GET", "DELETE"]),
         Route("/api/files", files),
         Route("/api/records", records),
         Route("/api/replay", replay),
@@ -278,11 +318,13 @@ def create_app(limits, workers=2):
         finally:
             await pool.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    guard = Middleware(Guard, token=token, host=host, allow_hosts=allow_hosts,
+                       frame_ancestors=frame_ancestors)
+    app = Starlette(routes=routes, middleware=[guard], lifespan=lifespan, exception_handlers={
         BadRequest: bad_request, SearchError: bad_request, HTTPException: http_error,
         Exception: server_error})
-    app.state.tables, app.state.jobs, app.state.limits = tables, jobs, limits
-    app.state.pool = pool
+    app.state.lobby, app.state.tables, app.state.jobs = lobby, lobby.tables, jobs
+    app.state.limits, app.state.pool = limits, pool
     return app
 
 
@@ -298,15 +340,15 @@ async def json_body(request, allowed):
         if len(body) > MAX_BODY:
             raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
     try:
-        data = json.loads(body or b"{}")
-    except ValueError:
-        raise BadRequest("the request body must be a JSON object") from None
+        data = parse_json(body or b"{}", "the request body")
+    except ValueError as err:
+        raise BadRequest(f"{err}; it must be a JSON object") from None
     if not isinstance(data, dict):
         raise BadRequest(f"the request body must be a JSON object, got {clip(data)}")
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise BadRequest(f"unknown field {clip(unknown[0])}; allowed: "
-                         f"{', '.join(sorted(allowed))}")
+                         f"{', '.join(sorted(allowed)) or 'none'}")
     return data
 
 
@@ -315,6 +357,10 @@ def query(request, name):
     if value is None:
         raise BadRequest(f"missing query parameter {name}")
     return value
+
+
+def seat_key(request):
+    return request.headers.get("x-seat-key")
 
 
 def query_int(request, name, optional=False):

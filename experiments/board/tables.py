@@ -8,9 +8,14 @@ web side), so that the rules of a table are tested without a server.
 >>> table.move(0, view["moves"][0]["action"], view["version"])
 >>> table.play_agents()                  # the agents' moves and the chance outcomes after it
 """
+import hashlib
+import hmac
 import inspect
-import itertools
+import json
+import logging
 import math
+import secrets
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +24,7 @@ import numpy as np
 
 from savanna.agents import describe, make_agent
 from savanna.agents.play.az_agent import BASELINE
-from savanna.agents.play.registry import agent_class, parse_spec
+from savanna.agents.play.registry import agent_class, is_import_path, parse_spec, split_spec
 from savanna.errors import check_int, clip
 from savanna.experiments.arguments import option_names, parse_game_options
 from savanna.experiments.board import workers
@@ -33,6 +38,7 @@ __all__ = ["AgentSpec", "BadRequest", "Limits", "Table", "check_agent", "outcome
            "parse_options", "view_picture"]
 
 HUMAN = "human"
+LOG = logging.getLogger(__name__)
 
 
 class BadRequest(ValueError):
@@ -47,15 +53,19 @@ class BadRequest(ValueError):
 @dataclass(frozen=True)
 class Limits:
     """What one request may ask of the server: searches are bounded in simulations and time,
-    games and texts in size. ``folders``: the only folders files are read from (records,
-    ladders, tournaments, checkpoints); ``save``: where finished games are written."""
+    games and texts in size, the games held in number, memory and idle time. ``folders``: the
+    only folders files are read from (records, ladders, tournaments, checkpoints); ``save``:
+    where finished games are written."""
 
     max_sims: int = 2000         # the most simulations an agent or an analysis may search
     max_seconds: float = 20.0    # the longest one agent move or one analysis may take
     max_tables: int = 1000       # games kept in memory (then the oldest finished one goes)
+    max_memory: int = 2**31      # bytes the games may hold (networks live in the workers)
+    idle_minutes: float = 60.0   # a game nobody asked about for this long is freed
     max_text: int = 4096         # the longest position, spec or option text accepted
     folders: tuple = ()
     save: Path | None = None
+    agents: tuple = ()           # the import paths offered at start (serve --agent)
 
 
 def parse_options(game, items, limits):
@@ -99,6 +109,10 @@ def check_agent(spec, limits):
     if not isinstance(spec, str) or len(spec) > limits.max_text:
         raise BadRequest(f"an agent spec must be a text of at most {limits.max_text} "
                          f"characters, got {clip(spec)}")
+    name, _ = split_spec(spec)
+    if is_import_path(name) and name not in limits.agents:  # a request imports nothing new
+        raise BadRequest(f"agent {clip(name)} was not offered by this server (savanna serve "
+                         "--agent MODULE:CLASS offers one)")
     resolved, files = _resolved(spec, limits)
     key = (resolved, tuple((f, *stamp_of(f.stat())) for f in files))
     checked, settings = _CHECKED.get(key, lambda: _built(resolved))
@@ -206,19 +220,20 @@ class Table:
     events and the points where undo returns. Every method checks its request and raises BadRequest;
     the lock keeps a move and an agent's search from interleaving on one table."""
 
-    _ids = itertools.count(1)
-
     def __init__(self, game, options, seats, labels, seed, limits):
-        self.id = f"g{next(self._ids)}-{seed}"
+        self.id = secrets.token_urlsafe(16)  # 128 bits: who knows it was told it
+        self.keys = {p: secrets.token_urlsafe(16) for p, agent in enumerate(seats)
+                     if agent is None}   # a human seat's key: whoever holds it plays there
+        self.control = secrets.token_urlsafe(16)  # asks the agents to move; no seat
         self.game, self.options, self.seats, self.labels = game, options, seats, labels
-        self.seed, self.limits = seed, limits
-        self.rng = np.random.default_rng(seed)
-        self.state = game.init(1, self.rng)
+        self.seed, self.limits = seed, limits  # the seed is secret until the end
+        self.state = game.init(1, np.random.default_rng(seed))
         self.start = self.state.copy()
         self.events = []       # (who, value): a seat and its action, or CHANCE and the outcome
         self.log = []          # one line per event, what every seat may see
         self.returns = np.zeros(game.num_players)
-        self.undo_points = []  # (events, state, returns) before each human move
+        self.undo_points = []  # (seat, events, state, returns, log) before each human move
+        self.takebacks = []    # {"seat", "at", "undone"}: the record's moves taken back
         self.saved = None      # the record's path once the game has ended
         self.lock = threading.Lock()
         self._settle()
@@ -250,7 +265,7 @@ class Table:
         agents = [None if s == HUMAN else check_agent(s, limits) for s in seats]
         labels = [HUMAN if a is None else a.label for a in agents]
         if seed is None:
-            seed = int(np.random.default_rng().integers(2**31))
+            seed = secrets.randbits(63)
         seed = _checked_int("seed", seed, 0, 2**63 - 1)
         return cls(game, options, agents, labels, seed, limits)
 
@@ -263,17 +278,25 @@ class Table:
     def over(self):
         return self.to_move == TERMINAL
 
+    def seat_of(self, key):
+        """The seat whose key is ``key``; None for no key (a spectator) and for the control
+        key (which opens no seat); a 403 for a key that is not this table's."""
+        if key is None:
+            return None
+        for seat, secret in self.keys.items():
+            if hmac.compare_digest(secret.encode(), key.encode()):
+                return seat
+        if hmac.compare_digest(self.control.encode(), key.encode()):
+            return None
+        raise BadRequest("this X-Seat-Key opens no seat of this game: use the key the game's "
+                         "creation answered, or an invitation link", 403)
+
     def view(self, seat):
-        """What ``seat`` may see: the picture, whose turn, the public log, and the legal moves
-        when ``seat`` is a human to move. The other seats' secrets stay hidden until the game
-        ends. ``seat`` None is a spectator, who sees everything: refused while a game with
-        secrets and a human seat goes on (the human could look)."""
-        if seat is not None:
-            seat = _checked_int("seat", seat, 0, self.game.num_players - 1)
+        """What ``seat`` (a seat whose key was shown, or None: a spectator) may see: the
+        picture, whose turn, the public log, and the legal moves when ``seat`` is a human to
+        move. The secrets (the other seats' cards, the seed) stay hidden until the game ends;
+        a spectator sees only what is public."""
         hidden = not self.game.perfect_information and not self.over
-        if hidden and seat is None and None in self.seats:
-            raise BadRequest("this game has secrets and human seats: ask for the view of a "
-                             f"seat (0..{self.game.num_players - 1}) until it ends", 409)
         row = self.state
         moves = []
         if seat is not None and seat == self.to_move and self.seats[seat] is None:
@@ -282,10 +305,10 @@ class Table:
                       "spot": spots.get(a)} for a in self.game.legal_actions(row[0])]
         view = {"id": self.id, "game": self.game.name, "title": repr(self.game),
                 "options": {k: _jsonable(v) for k, v in self.options.items()},
-                "seats": self.labels, "seat": seat, "seed": self.seed,
+                "seats": self.labels, "seat": seat, "seed": self.seed if self.over else None,
                 "version": len(self.events), "to_move": self.to_move, "over": self.over,
                 "agent_to_move": self._agent_to_move(), "moves": moves, "log": self.log,
-                "svg": self.game.render_svg(row, seat if hidden else None),
+                "svg": self._picture(seat) if hidden else self.game.render_svg(row),
                 "can_undo": bool(self.undo_points) and not self.over,
                 "returns": self.returns.tolist() if self.over else None,
                 "scores": self._scores(hidden, seat), "record": self.saved,
@@ -293,6 +316,13 @@ class Table:
                 # the position text only when it hides nothing (it holds every secret)
                 "position": None if hidden else self.game.to_text(row)}
         return view
+
+    def _picture(self, seat):
+        """The picture as ``seat`` may see it; a spectator's as a seat that is none of the
+        players sees it (the games draw every other seat's secrets face down)."""
+        if seat is not None:
+            return self.game.render_svg(self.state, seat)
+        return self.game._drawing(self.game.check_row(self.state), self.game.num_players).svg()
 
     def _served_name(self):
         """The saved record's path relative to the served folder that holds it (what the
@@ -313,9 +343,11 @@ class Table:
 
     # ----- changes -----------------------------------------------------------------------
     def move(self, seat, action, version):
-        """Seat ``seat`` (a human) plays ``action`` in the game at ``version`` (the number of
-        events the client has seen: a stale click is refused)."""
-        seat = _checked_int("seat", seat, 0, self.game.num_players - 1)
+        """Seat ``seat`` (a human, whose key was shown) plays ``action`` in the game at
+        ``version`` (the number of events the client has seen: a stale click is refused)."""
+        if seat is None:
+            raise BadRequest("a move needs the key of the seat to move (header X-Seat-Key)",
+                             403)
         action = _checked_int("action", action, 0, self.game.num_actions - 1)
         version = _checked_int("version", version, 0, 10**9)
         if version != len(self.events):
@@ -334,40 +366,51 @@ class Table:
                               for a in legal[:12])
             raise BadRequest(f"illegal move {action} here; legal: {names}"
                              + (", ..." if len(legal) > 12 else ""), 409)
-        self.undo_points.append((len(self.events), self.state.copy(), self.returns.copy(),
-                                 len(self.log)))
+        self.undo_points.append((seat, len(self.events), self.state.copy(),
+                                 self.returns.copy(), len(self.log)))
         self._apply(seat, action)
 
-    def undo(self):
-        """Take back the last human move and everything after it (agents' moves, chance)."""
+    def undo(self, seat):
+        """Take back ``seat``'s last move and everything after it (agents' moves, chance),
+        if it is the last human move; the record keeps where moves were taken back."""
+        if seat is None:
+            raise BadRequest("an undo needs the key of the seat whose move it takes back "
+                             "(header X-Seat-Key)", 403)
         if self.over:
             raise BadRequest("the game is over: it was saved as it ended", 409)
-        if not self.undo_points:
+        last = self._last_mover()
+        if last is None:
             raise BadRequest("no human move to undo", 409)
-        n, self.state, self.returns, lines = self.undo_points.pop()
+        if last != seat:
+            raise BadRequest(f"the last human move is seat {last}'s: only that seat may take "
+                             "it back", 409)
+        _, n, self.state, self.returns, lines = self.undo_points.pop()
+        self.takebacks.append({"seat": seat, "at": n, "undone": len(self.events) - n})
         del self.events[n:], self.log[lines:]
+
+    def _last_mover(self):
+        return self.undo_points[-1][0] if self.undo_points else None
 
     def agent_search(self):
         """What the agent to move must search: ``(version, args)`` with ``args`` those of
-        ``workers.play`` (the game, the agent's spec, the state, the table's generator), or
-        None if no agent is to move. The server runs it in a search worker."""
+        ``workers.play`` (the game, the agent's spec, the state, the table's agent stream for
+        this decision), or None if no agent is to move. The server runs it in a search
+        worker."""
         if not self._agent_to_move():
             return None
         spec = self.seats[self.to_move].spec
-        return len(self.events), (self.game, spec, self.state.copy(), self.rng)
+        return len(self.events), (self.game, spec, self.state.copy(), self._stream("agent"))
 
-    def apply_agent(self, version, action, rng):
-        """Play an agent's ``action`` chosen at ``version`` (ignored if the game moved on);
-        the table's generator goes on from ``rng``, as its search left it."""
+    def apply_agent(self, version, action):
+        """Play an agent's ``action`` chosen at ``version`` (ignored if the game moved on)."""
         if version == len(self.events) and self._agent_to_move():
-            self.rng.bit_generator.state = rng.bit_generator.state
             self._apply(self.to_move, action)
 
     def play_agents(self):
         """Every agent move until a human is to move or the game ends, searched here."""
         while (search := self.agent_search()) is not None:
             version, args = search
-            self.apply_agent(version, *workers.play(*args))
+            self.apply_agent(version, workers.play(*args))
 
     def _apply(self, seat, action):
         name = self.game.action_to_string(self.state[0], action)
@@ -379,18 +422,50 @@ class Table:
     def _settle(self):
         """Roll the dice and draw the tiles that come next; save the record at the end."""
         while self.to_move == CHANCE:
-            outcome = int(self.game.sample_chance(self.state, self.rng)[0])
+            outcome = int(self.game.sample_chance(self.state, self._stream("chance"))[0])
             self.game.apply_chance(self.state, [outcome])
             self.events.append((CHANCE, outcome))
             self.log.append({"who": CHANCE,
                              "text": f"chance: {outcome_name(self.game, outcome)}"})
         if self.over and self.saved is None and self.limits.save is not None:
+            self._keep()
+
+    def _stream(self, purpose):
+        """A generator fixed by the table's seed, ``purpose`` and the events so far: the same
+        history draws the same dice, tiles and agent choices, so that an undo followed by the
+        same move cannot fish for other dice."""
+        text = json.dumps([purpose, self.seed, self.events])
+        digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+        return np.random.default_rng(int.from_bytes(digest, "little"))
+
+    def _keep(self):
+        """Save the finished game to ``--save``, or, if it cannot be written there (the folder
+        became a file, a full disk), to a folder of the system's temporary files; either
+        way one log line. Until it is written the table is not freed."""
+        try:
             self.saved = str(self.save(self.limits.save))
+            return
+        except (OSError, ValueError) as err:
+            problem = f"{err.strerror if isinstance(err, OSError) else err}"
+        try:
+            fallback = tempfile.mkdtemp(prefix="savanna-played-")  # private, new
+            self.saved = str(self.save(fallback))
+            LOG.warning("savanna serve: cannot write the finished game to --save %s (%s); "
+                        "written to %s instead", self.limits.save, problem, self.saved)
+        except (OSError, ValueError) as err:
+            LOG.error("savanna serve: cannot write the finished game to --save %s (%s) nor to "
+                      "a temporary folder (%s); it stays in memory", self.limits.save, problem,
+                      err)
+
+    @property
+    def unsaved(self):
+        """Whether the game has ended and should have been written, and is not yet."""
+        return self.over and self.saved is None and self.limits.save is not None
 
     def record(self):
         """The game as a record (``savanna.records``), as ``savanna match --records`` writes."""
         return make_record(self.game, self.start, self.events, self.labels, self.seed,
-                           {"command": "serve", "table": self.id})
+                           {"command": "serve", "table": self.id}, self.takebacks)
 
     def save(self, folder):
         """Write the record to a new file in ``folder``; its path."""

@@ -182,7 +182,6 @@ def agent(spec, **overrides):
 
 
 def play(game, spec, row, rng):
-    """The move of agent ``spec`` in ``row`` (a batch of one) and the generator ``rng`` after
-    it: ``(action, rng)`` (the generator travels, so a seeded table plays as in one
-    process)."""
-    return int(agent(spec).act(game, row, rng)[0]), rng
+    """The move of agent ``spec`` in ``row`` (a batch of one), drawing from ``rng`` (the
+    table's stream for this decision, so that a worker plays as the server's process would)."""
+    return int(agent(spec).act(game, row, rng)[0])

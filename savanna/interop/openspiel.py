@@ -1,9 +1,10 @@
 """Every Savanna game as an OpenSpiel Python game (``pip install '.[interop]'``).
 
-Importing this module registers every game of ``savanna.registry.GAMES`` (so far) with
-``pyspiel.register_game`` as ``savanna_<name>`` (``savanna_zebres``, ``savanna_bonobo``,
-``savanna_banjooli``, ``savanna_connect_four``), so OpenSpiel's loaders, tests and algorithms
-take them like any other game:
+Importing this module registers every registered game with ``pyspiel.register_game`` as
+``savanna_<name>``, so OpenSpiel's loaders, tests and algorithms take them like any other game.
+Use OpenSpiel's Python ``mcts.MCTSBot``: its C++ MCTS bot crashes on any Python game in
+open_spiel 2.0.2. How the Game protocol maps onto OpenSpiel (chance, a random setup, rewards,
+observations, parameters): the interop guide.
 
 >>> import numpy as np, pyspiel, savanna.interop.openspiel
 >>> from open_spiel.python.algorithms import mcts
@@ -11,42 +12,6 @@ take them like any other game:
 >>> bot = mcts.MCTSBot(game, 1.4, 100, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
 >>> state = game.new_initial_state()
 >>> state.apply_action(bot.step(state))
-
-OpenSpiel's C++ code drives these games too (``random_sim_test``, ``evaluate_bots``), except
-its C++ MCTS bot: ``pyspiel.MCTSBot`` crashes on any Python game in open_spiel 2.0.2 (OpenSpiel's
-own ``python_tic_tac_toe`` included), so use the Python ``mcts.MCTSBot`` above.
-
-How the Game protocol maps onto OpenSpiel:
-
-* actions are the game's action ids (``num_distinct_actions = num_actions``); decisions and
-  rewards go through the game's compiled kernels on a batch of one;
-* chance nodes are OpenSpiel chance nodes whose outcomes are the game's chance outcomes with
-  ``chance_probs > 0``, at those probabilities;
-* a game whose *setup* is random (Banjooli deals cards, shuffles the nests and draws a course
-  at ``init``) starts with one extra chance node: ``setup_seeds`` equally likely outcomes
-  (parameter, default 4096), outcome ``k`` being the game's own setup drawn with seed ``k``.
-  Every OpenSpiel algorithm then sees the setup as chance, and a history replays exactly; the
-  price is that setups are a uniform sample of ``setup_seeds`` deals rather than all of them;
-* Savanna games reward only at the end, so the reward model is ``TERMINAL`` (what OpenSpiel's
-  MCTS bots require); ``returns`` sum the game's rewards, and a reward before the end raises
-  ``RuntimeError`` rather than be hidden. Utilities lie in [-1, 1] (a lone winner gets 1,
-  ties share, see each game's rules). Final returns are the float32 rewards read back as
-  the small fractions they stand for (``-1/3``, not ``-0.33333334``), so that they sum to 0
-  in float64 as OpenSpiel checks (to 1e-9);
-* observation tensors and strings are ``game.observe(state, player)`` (float32 of the
-  player-relative ``uint8`` vector; the string is the game's text notation in
-  perfect-information games and the hexadecimal observation otherwise). Information-state
-  tensors are the same vector (a Markov summary: the position as the player sees it).
-  Information-state strings add perfect recall: the actions since the setup (all public in
-  these games) followed by the current observation string. Nothing is ever read from the full
-  state on behalf of a player, so another player's secret cannot leak;
-* game parameters, from each game's registration: ``players`` where the player count varies,
-  the declared options (Zèbres ``board`` and ``first_placer``; Banjooli ``terrain``,
-  ``special``, ``"none"`` for no special tile, and ``berries``) and ``setup_seeds`` where the
-  setup is random;
-* ``max_game_length`` is the game's ``max_plies`` (decisions; chance nodes are not counted).
-
-Serialisation is OpenSpiel's own: the history of actions and chance outcomes, replayed.
 """
 from fractions import Fraction
 

@@ -7,21 +7,9 @@
 ...     obs, reward, terminated, truncated, info = env.last()
 ...     env.step(None if terminated else env.action_space(agent).sample(obs["action_mask"]))
 
-Agents are ``player_0 .. player_{P-1}`` (seat ``p``). The observation is PettingZoo's dict:
-``"observation"`` (the game's player-relative ``uint8`` vector, the observer in seat 0, other
-players' secrets hidden) and ``"action_mask"`` (``int8``; all zeros except for the agent to
-move). Chance nodes are not agents: they are sampled from the env's seeded generator as soon as
-they are reached, and so is any random setup. Turns need not alternate: ``agent_selection`` is
-whoever the game says moves next (a compound turn gives the same agent several steps).
-Rewards are the game's per-player rewards of each step; at the end every agent is terminated
-and steps once more with ``None``. An illegal action raises ``ValueError``.
-
-No parallel env is offered: every Savanna game is turn-based (one player acts at a time), and
-PettingZoo's parallel API is for simultaneous moves.
-
-The wrapper is lean on purpose (its throughput is benchmarked against the single env): it calls
-the game's compiled batch loops on a batch of one with preallocated buffers, and validates only
-the action, against the mask it already holds.
+Agents are ``player_0 .. player_{P-1}``; chance nodes are sampled inside, the mask travels in
+the observation, and an illegal action raises ``ValueError``. The mapping in full: the interop
+guide.
 """
 import copy
 import operator
@@ -42,7 +30,7 @@ def aec_env(game="zebres", render_mode=None, **game_options):
 
 
 class SavannaAECEnv(AECEnv):
-    """One game of ``game`` with one agent per seat (see the module docstring)."""
+    """One game of ``game`` with one agent per seat (the interop guide says how)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "savanna_v0",
                 "is_parallelizable": False, "render_fps": 2}

@@ -6,17 +6,8 @@
 >>> model = MaskablePPO("MlpPolicy", envs, n_steps=16, n_epochs=1, seed=0).learn(256)
 >>> actions, _ = model.predict(envs.reset(), action_masks=envs.action_masks())
 
-stable-baselines3 has its own VecEnv API (``reset() -> obs``, ``step_wait() -> obs, rewards,
-dones, infos`` with a list of dicts, autoreset with ``infos[i]["terminal_observation"]``), so
-this is a thin adapter over ``savanna.vector_env.SavannaVectorEnv`` in Gymnasium's
-``SAME_STEP`` autoreset mode: every step is still one compiled call for all games. The
-observation is the game's ``uint8`` vector (a ``Box``, so ``"MlpPolicy"`` fits); the legal
-actions come from ``action_masks() -> bool[num_envs, num_actions]``, which sb3-contrib's
-``MaskablePPO`` finds by itself. The learner holds ``seat`` (drawn per episode when None)
-against ``opponent`` (``"random"`` by default, played inside the compiled step). The game
-step is serial by default: ``parallel="auto"`` spreads it over numba's threads where that is
-faster at this batch size under the load now (``savanna.threads``), ``True`` always; it pays
-only for thousands of envs (the network's forward pass dominates).
+A thin adapter over ``savanna.vector_env.SavannaVectorEnv`` (one compiled call per step for all
+games); ``action_masks()`` is what ``MaskablePPO`` reads. Its settings: the interop guide.
 """
 import numpy as np
 from gymnasium.vector import AutoresetMode
@@ -28,7 +19,7 @@ __all__ = ["SB3VecEnv"]
 
 
 class SB3VecEnv(VecEnv):
-    """``num_envs`` games of ``game`` for stable-baselines3 (see the module docstring)."""
+    """``num_envs`` games of ``game`` for stable-baselines3 (the interop guide says how)."""
 
     def __init__(self, game="zebres", num_envs=64, seat=None, opponent="random", parallel=False,
                  **game_options):

@@ -123,9 +123,9 @@ def test_greedy_values_every_move_as_the_checked_api_does(game):
         s[game.current_player(s) >= 0]))
     states = np.concatenate(met[::3])
     agent = GreedyAgent(chance_depth=2)
-    if game.kernels.scores_one is None:  # connect four: no score to be greedy on
+    if game.kernels.scores_one is None:  # a game without scores: nothing to be greedy on
         for either in (game, _CheckedOnly(game)):
-            with pytest.raises(ValueError, match="connect_four has none before the end"):
+            with pytest.raises(ValueError, match=f"{game.name} has none before the end"):
                 agent.action_values(either, states)
         return
     assert np.array_equal(agent.action_values(game, states),

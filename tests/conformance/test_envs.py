@@ -70,24 +70,27 @@ def test_single_env_is_seeded_and_ends_with_a_result(game):
 
 def _with_an_illegal_action(env):
     """Reset ``env`` (self-play) and play the lowest legal action until some action is
-    illegal (at once in most games; connect four fills column a first). Returns one."""
+    illegal (at once in most games; connect four fills column a first). Returns one, or None
+    in a game where every action stays legal to the end (the toy dice race's)."""
     obs, _ = env.reset(seed=1)
-    while obs["action_mask"].all():
-        obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    return int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    terminated = False
+    while obs["action_mask"].all() and not terminated:
+        obs, _, terminated, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    return None if terminated else int(np.flatnonzero(obs["action_mask"] == 0)[0])
 
 
 def test_illegal_action_loses_or_raises(game):
     env = SavannaEnv(game, opponent=None)
     bad = _with_an_illegal_action(env)
-    obs, reward, terminated, truncated, info = env.step(bad)
-    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step(bad)
-    env = SavannaEnv(game, opponent=None, illegal_action="raise")
-    bad = _with_an_illegal_action(env)
-    with pytest.raises(ValueError, match="illegal action"):
-        env.step(bad)
+    if bad is not None:
+        obs, reward, terminated, truncated, info = env.step(bad)
+        assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+        with pytest.raises(RuntimeError, match="reset"):
+            env.step(bad)
+        env = SavannaEnv(game, opponent=None, illegal_action="raise")
+        bad = _with_an_illegal_action(env)
+        with pytest.raises(ValueError, match="illegal action"):
+            env.step(bad)
     with pytest.raises(ValueError, match="illegal_action must be"):
         SavannaEnv(game, illegal_action="ignore")
     with pytest.raises(ValueError, match="seat must be"):

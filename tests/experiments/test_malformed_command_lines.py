@@ -99,6 +99,17 @@ TABLE = [
     (["replay", "{file}", "--seconds", WIDE], "replay", "must be a finite number, got '５'"),
     (["replay", "{file}", "--seconds", "1e400"], "replay", "must be a finite number"),
     (["replay", "{file}", "--frobnicate"], "replay", "unrecognized arguments"),
+    # review
+    (["review", "{deep}"], "review", "line 1: JSON nested more than 64 deep"),
+    (["review", "/proc/none.jsonl"], "review", "cannot read records file"),
+    (["review", "{records}", "--game", WIDE], "review", expected_int(0, 10**9)),
+    (["review", "{records}", "--game", "1"], "review", "--game must be in 0..0"),
+    (["review", "{records}", "--threshold", WIDE], "review", "must be a finite number, got '５'"),
+    (["review", "{records}", "--seed", WIDE], "review", SEED),
+    (["review", "{records}", "--agent", "mcts:sims=x"], "review", "sims"),
+    (["review", "{records}", "--out", "{file}"], "review", "exists; give a new file"),
+    (["review", "{records}", "--out", "/proc/x.csv"], "review", "cannot write in folder"),
+    (["review", "{records}", "--frobnicate"], "review", "unrecognized arguments"),
     # train ppo
     (["train", "ppo", "zebres", "--steps", WIDE], "train ppo", "steps must be a number like"),
     (["train", "ppo", "zebres", "--envs", HUGE], "train ppo", "num_envs must be in 0 .. 65536"),

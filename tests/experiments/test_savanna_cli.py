@@ -12,6 +12,7 @@ import pytest
 
 from savanna.experiments.arguments import option_value
 from savanna.experiments.cli import main
+from savanna.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["play", "match", "tournament", "replay", "train", "bench", "warmup", "demo"]
@@ -43,8 +44,14 @@ def test_version(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["match", "chess", "random", "random"],
-     "unknown game 'chess'; available: banjooli, bonobo, connect_four, zebres"),
+     f"unknown game 'chess'; available: {', '.join(sorted(GAMES))}"),
     (["match", "zebres", "random", "mtcs"], "unknown agent 'mtcs'; available: "),
+    (["match", "zebres", "random", "./nowhere.py:MyAgent"],
+     "agent './nowhere.py:MyAgent' cannot be imported: ImportError: no file nowhere.py"),
+    (["match", "zebres", "random", "savanna.nowhere:MyAgent"],
+     "agent 'savanna.nowhere:MyAgent' cannot be imported: ModuleNotFoundError"),
+    (["match", "zebres", "random", "savanna.errors:clip"],
+     "agent 'savanna.errors:clip' is not a class"),
     (["match", "zebres", "mcts:sims=abc", "random"],
      "agent 'mcts': bad value 'abc' for sims (expected int)"),
     (["match", "zebres", "random"], "zebres is a 2-player game: give 2 agents, got 1"),

@@ -96,8 +96,8 @@ def test_states_agree_with_the_game_protocol(spiel_game):
         else:
             seen["decision"] += 1
             assert state.legal_actions() == game.legal_actions(s[0])
-        for p in range(game.num_players):
-            expected = game.observe(s, p)[0].astype(np.float32)
+        for p in range(game.num_players):  # OpenSpiel's tensors are flat, in C order
+            expected = game.observe(s, p)[0].astype(np.float32).ravel()
             assert np.array_equal(state.observation_tensor(p), expected)
             assert np.array_equal(state.information_state_tensor(p), expected)
 

@@ -1,6 +1,7 @@
 """The JSON API of ``savanna serve`` on Starlette's test client: every endpoint with good and bad
 input, the games played to the end and saved, undo, replay, analysis, tables, and no leak of a
-seat's secrets in a Banjooli game."""
+seat's secrets in a Banjooli game. Every request shows the token; a seat's, its key (the attacks
+on both are in test_security.py)."""
 import json
 import re
 import shutil
@@ -20,6 +21,24 @@ from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import BadRequest, Limits, confined
 from savanna.records import read_record, write_records
 
+TOKEN = "a-test-token"
+
+
+def client_of(app):
+    """A test client of ``app`` at this machine's address, showing the token."""
+    return TestClient(app, base_url="http://127.0.0.1:8000",
+                      headers={"Authorization": f"token {TOKEN}"})
+
+
+def key(view, seat=None):
+    """The header that speaks for ``seat`` (default: the view's) with the keys the creation
+    answer of ``view``'s table gave."""
+    seat = view["seat"] if seat is None else seat
+    return {"X-Seat-Key": KEYS[view["id"]][str(seat)]}
+
+
+KEYS = {}  # table id -> the keys its creation answered
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
@@ -34,7 +53,7 @@ def served(tmp_path_factory):
     ladder.add("greedy", games=4, seed=0, workers=1, progress=False)
     ladder.save(folder / "ladder-zebres.json")
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,), save=folder / "played")
-    with TestClient(create_app(limits)) as client:
+    with client_of(create_app(limits, token=TOKEN)) as client:
         yield folder, client
 
 
@@ -42,7 +61,10 @@ def first_human_game(client, game, seats, options=(), seed=0):
     r = client.post("/api/tables", json={"game": game, "seats": seats,
                                          "options": list(options), "seed": seed})
     assert r.status_code == 200, r.text
-    return r.json()
+    view = r.json()
+    KEYS[view["id"]] = {**view.pop("keys"), "control": view.pop("control")}
+    assert view.pop("notice") is None
+    return view
 
 
 def play_out(client, view, choose=lambda v: v["moves"][0]["action"], seen=None):
@@ -51,11 +73,10 @@ def play_out(client, view, choose=lambda v: v["moves"][0]["action"], seen=None):
     while not view["over"]:
         seat = view["to_move"]
         if view["seat"] != seat:
-            r = client.get(f"/api/tables/{view['id']}", params={"seat": seat})
+            r = client.get(f"/api/tables/{view['id']}", headers=key(view, seat))
         else:
-            r = client.post(f"/api/tables/{view['id']}/move",
-                            json={"seat": seat, "action": choose(view),
-                                  "version": view["version"]})
+            r = client.post(f"/api/tables/{view['id']}/move", headers=key(view),
+                            json={"action": choose(view), "version": view["version"]})
         assert r.status_code == 200, r.text
         if seen is not None:
             seen.setdefault(seat, []).append(r.text)
@@ -74,7 +95,7 @@ def test_a_game_played_to_the_end_is_saved_as_a_record_that_replays(served, game
     assert view["seat"] == seats.index("human") and view["moves"]
     for move in view["moves"]:  # each clickable move sits on the picture
         assert move["spot"] is None or all(0 <= x <= 2000 for x in move["spot"])
-    again = client.get(f"/api/tables/{view['id']}", params={"seat": view["seat"]}).json()
+    again = client.get(f"/api/tables/{view['id']}", headers=key(view)).json()
     assert again == view  # a reload finds the game as it was
     end = play_out(client, view)
     record = read_record(end["record"])
@@ -89,10 +110,10 @@ def test_undo_takes_back_the_human_move_and_the_agents_after_it(served):
     _, client = served
     view = first_human_game(client, "bonobo", ["human", "random"], seed=3)
     before = view["position"]
-    moved = client.post(f"/api/tables/{view['id']}/move", json={
-        "seat": 0, "action": view["moves"][-1]["action"], "version": view["version"]}).json()
+    moved = client.post(f"/api/tables/{view['id']}/move", headers=key(view), json={
+        "action": view["moves"][-1]["action"], "version": view["version"]}).json()
     assert moved["version"] > view["version"] and moved["can_undo"]
-    undone = client.post(f"/api/tables/{view['id']}/undo", json={"seat": 0}).json()
+    undone = client.post(f"/api/tables/{view['id']}/undo", headers=key(view)).json()
     assert undone["position"] == before and undone["version"] == view["version"]
     assert undone["log"] == view["log"] and not undone["can_undo"]
 
@@ -100,12 +121,12 @@ def test_undo_takes_back_the_human_move_and_the_agents_after_it(served):
 def test_the_agents_replies_can_come_one_at_a_time(served):
     _, client = served
     view = first_human_game(client, "bonobo", ["human", "random", "random"], seed=4)
-    moved = client.post(f"/api/tables/{view['id']}/move", json={
-        "seat": 0, "action": view["moves"][0]["action"], "version": view["version"],
+    moved = client.post(f"/api/tables/{view['id']}/move", headers=key(view), json={
+        "action": view["moves"][0]["action"], "version": view["version"],
         "agents": False}).json()
     assert moved["agent_to_move"] and not moved["moves"]
     while moved["agent_to_move"]:
-        step = client.post(f"/api/tables/{view['id']}/advance", json={"seat": 0}).json()
+        step = client.post(f"/api/tables/{view['id']}/advance", headers=key(view)).json()
         assert step["version"] > moved["version"]
         moved = step
     assert moved["to_move"] == 0 and moved["moves"]
@@ -115,23 +136,23 @@ def test_a_game_of_agents_advances_one_move_at_a_time(served):
     _, client = served
     view = first_human_game(client, "zebres", ["random", "greedy"])
     assert view["seat"] is None and view["agent_to_move"] and not view["moves"]
-    r = client.post(f"/api/tables/{view['id']}/advance", json={})
+    r = client.post(f"/api/tables/{view['id']}/advance", json={},
+                    headers=key(view, "control"))
     assert r.status_code == 200 and r.json()["version"] == view["version"] + 1
 
 
 def _bad_cases(folder, table, record_file):
     """(method, url, json body or raw bytes, expected status): each one mistake."""
     move = f"/api/tables/{table['id']}/move"
-    good_move = {"seat": 0, "action": table["moves"][0]["action"],
-                 "version": table["version"]}
+    good_move = {"action": table["moves"][0]["action"], "version": table["version"]}
     illegal = next(a for a in range(206) if a not in {m["action"] for m in table["moves"]})
     return [
         ("POST", move, {**good_move, "action": illegal}, 409),             # illegal action
         ("POST", move, {**good_move, "version": table["version"] + 5}, 409),  # stale
-        ("POST", move, {**good_move, "seat": 1}, 409),                     # not its turn
         ("POST", move, {**good_move, "action": 10**30}, 400),              # huge number
         ("POST", move, {**good_move, "action": "Z c4"}, 400),              # not an id
-        ("POST", move, {**good_move, "seat": True}, 400),
+        ("POST", move, {**good_move, "seat": 1}, 400),                     # the key says
+        ("POST", move, {**good_move, "agents": 1}, 400),                   # not a bool
         ("POST", move, b"{not json", 400),
         ("POST", move, b"[1, 2]", 400),
         ("POST", move, {**good_move, "cheat": 1}, 400),                    # unknown field
@@ -139,11 +160,11 @@ def _bad_cases(folder, table, record_file):
         ("POST", move, b"{" + b" " * 70000 + b"}", 413),                   # oversized body
         ("GET", "/api/tables/g999-0", None, 404),                          # no such game
         ("POST", "/api/tables/g999-0/move", good_move, 404),
-        ("POST", "/api/tables/g999-0/undo", {"seat": 0}, 404),
-        ("POST", f"/api/tables/{table['id']}/undo", {"seat": 0}, 409),     # nothing to undo
-        ("POST", f"/api/tables/{table['id']}/advance", {"seat": 0}, 409),  # a human's turn
-        ("GET", f"/api/tables/{table['id']}?seat=7", None, 400),
-        ("GET", f"/api/tables/{table['id']}?seat=x", None, 400),
+        ("POST", "/api/tables/g999-0/undo", {}, 404),
+        ("POST", f"/api/tables/{table['id']}/undo", {}, 409),              # nothing to undo
+        ("POST", f"/api/tables/{table['id']}/advance", {}, 409),           # a human's turn
+        ("POST", f"/api/tables/{table['id']}/undo", {"seat": 0}, 400),
+        ("GET", f"/api/tables/{table['id']}?seat=1", None, 400),           # the key says
         ("POST", "/api/tables", {"game": "chess", "seats": ["human", "random"]}, 400),
         ("POST", "/api/tables", {"game": "zebres", "seats": ["human", "alphago"]}, 400),
         ("POST", "/api/tables", {"game": "zebres", "seats": ["human", "mcts:sims=10000000"]},
@@ -161,9 +182,8 @@ def _bad_cases(folder, table, record_file):
         ("POST", "/api/tables", {"game": "zebres", "seats": "human"}, 400),
         ("POST", "/api/analyses", {"agent": "mcts:sims=50", "game": "zebres",
                                    "position": "z..../ nonsense"}, 400),   # malformed position
-        ("POST", "/api/analyses", {"agent": "random", "table": table["id"], "seat": 0}, 400),
-        ("POST", "/api/analyses", {"agent": "mcts:sims=10000000", "table": table["id"],
-                                   "seat": 0}, 400),
+        ("POST", "/api/analyses", {"agent": "random", "table": table["id"]}, 400),
+        ("POST", "/api/analyses", {"agent": "mcts:sims=10000000", "table": table["id"]}, 400),
         ("POST", "/api/analyses", {"agent": "mcts:sims=50"}, 400),         # nothing named
         ("POST", "/api/analyses", {"agent": "mcts:sims=50", "file": record_file, "game": 0,
                                    "ply": 10**9}, 400),
@@ -192,14 +212,15 @@ def test_every_bad_request_gets_a_one_line_4xx_and_the_server_goes_on(served):
     record_file = "tour/records.jsonl"
     for method, url, body, status in _bad_cases(folder, table, record_file):
         kwargs = {"content": body} if isinstance(body, bytes) else {"json": body}
-        r = client.request(method, url, **({} if body is None else kwargs))
+        headers = {**key(table), "Content-Type": "application/json"}
+        r = client.request(method, url, headers=headers, **({} if body is None else kwargs))
         what = f"{method} {url} {str(body)[:80]}"
         assert r.status_code == status, f"{what}: {r.status_code} {r.text}"
         data = r.json()
         assert list(data) == ["error"], what
         assert data["error"] and "\n" not in data["error"] and len(data["error"]) < 600, what
         # the next good request works, and the game did not move
-        again = client.get(f"/api/tables/{table['id']}", params={"seat": 0})
+        again = client.get(f"/api/tables/{table['id']}", headers=key(table))
         assert again.status_code == 200 and again.json()["version"] == table["version"]
 
 
@@ -259,8 +280,8 @@ def test_analysis_of_a_pasted_position_in_rounds_with_spots(served):
 def test_an_analysis_can_be_cancelled(served):
     _, client = served
     table = first_human_game(client, "zebres", ["human", "random"], seed=2)
-    job = client.post("/api/analyses", json={"agent": "mcts:sims=500", "table": table["id"],
-                                             "seat": 0}).json()["id"]
+    job = client.post("/api/analyses", json={"agent": "mcts:sims=500", "table": table["id"]},
+                      headers=key(table)).json()["id"]
     assert client.delete(f"/api/analyses/{job}").json()["cancelled"]
     assert wait(client, job)["cancelled"]
 
@@ -273,26 +294,29 @@ def test_no_banjooli_response_shows_a_seat_another_seats_secrets(served):
     view = first_human_game(client, "banjooli", ["human", "random", "random"],
                             ["berries=true"], seed=5)
     table = client.app.state.tables[view["id"]]
-    spectator = client.get(f"/api/tables/{view['id']}")  # a human could look: refused
-    assert spectator.status_code == 409 and "cards=" not in spectator.text
+    spectator = client.get(f"/api/tables/{view['id']}")  # no key: what is public only
+    assert spectator.status_code == 200 and "cards=" not in spectator.text
+    assert re.findall(r"card (\d)", spectator.text) == []
     rng = np.random.default_rng(0)
     own = int(table.state[0]["cards"][0])
     responses = 0
     while not view["over"]:
-        body = client.get(f"/api/tables/{view['id']}", params={"seat": 0}).text
+        body = client.get(f"/api/tables/{view['id']}", headers=key(view)).text
         for text in (body, json.dumps(view, ensure_ascii=False, separators=(",", ":"))):
             assert set(re.findall(r"card (\d)", text)) <= {str(own)}
             assert "cards=" not in text  # the notation holds every card: never sent
         saved = table.state
-        table.state = table.game.resample_hidden(saved.copy(), 0, rng)
+        for _ in range(20):  # a redraw may deal the same cards again
+            table.state = table.game.resample_hidden(saved.copy(), 0, rng)
+            if (table.state["cards"] != saved["cards"]).any():
+                break
         assert (table.state["cards"] != saved["cards"]).any() or table.over
         assert table.view(0)["svg"] == json.loads(body)["svg"]
         assert json.dumps(table.view(0), ensure_ascii=False, separators=(",", ":")) == body
         table.state = saved
         responses += 1
-        view = client.post(f"/api/tables/{view['id']}/move", json={
-            "seat": 0, "action": view["moves"][-1]["action"], "version": view["version"]
-        }).json()
+        view = client.post(f"/api/tables/{view['id']}/move", headers=key(view), json={
+            "action": view["moves"][-1]["action"], "version": view["version"]}).json()
     assert responses > 5 and view["position"] is not None  # at the end, all is shown
 
 
@@ -379,13 +403,18 @@ def test_a_relative_path_is_looked_up_in_every_folder_and_never_leaves_them(tmp_
             assert err.status == status, text
 
 
-def test_a_search_past_the_time_allowed_is_a_503_and_the_game_waits(tmp_path):
+def test_a_search_past_the_time_allowed_is_said_and_the_game_waits(tmp_path):
     limits = Limits(max_sims=10**7, max_seconds=0.5, save=tmp_path)
-    with TestClient(create_app(limits)) as client:
+    with client_of(create_app(limits, token=TOKEN)) as client:
         r = client.post("/api/tables", json={"game": "zebres",
                                              "seats": ["mcts:sims=4000000", "human"]})
-        assert r.status_code == 503 and "longer than 0.5 s" in r.json()["error"]
-        table = next(iter(client.app.state.tables.values()))
+        # the game was made (its keys answered), and waits at the agent's move
+        assert r.status_code == 200 and "longer than 0.5 s" in r.json()["notice"]
+        table = client.app.state.tables[r.json()["id"]]
         assert table.events == []  # the search was stopped: nothing is played
-        view = client.get(f"/api/tables/{table.id}", params={"seat": 1}).json()
+        view = client.get(f"/api/tables/{table.id}",
+                          headers={"X-Seat-Key": r.json()["keys"]["1"]}).json()
         assert view["agent_to_move"] and view["version"] == 0
+        advance = client.post(f"/api/tables/{table.id}/advance",
+                              headers={"X-Seat-Key": r.json()["keys"]["1"]})
+        assert advance.status_code == 503 and table.events == []  # an error: no change

@@ -2,7 +2,9 @@
 Python): whole games played by clicks against ``random``, a replay stepped with the slider
 and the arrow keys, analysis heat maps, the tables; no console error anywhere.
 
-One server (uvicorn on a thread) and one browser for the module. With
+One server (uvicorn on a thread) and one browser for the module; each page comes in through
+the token's address, as the user of ``savanna serve`` does (one test starts the command itself
+and opens the address it prints). With
 ``SAVANNA_SCREENSHOTS=folder`` each view is also photographed there (the docs' pictures:
 ``SAVANNA_SCREENSHOTS=docs/images python -m pytest tests/web/test_browser.py``).
 """
@@ -10,6 +12,8 @@ import os
 import re
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -22,8 +26,8 @@ from playwright.sync_api import sync_playwright
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
-from savanna.experiments.board.tables import Limits
 from savanna.experiments.board.server import create_app
+from savanna.experiments.board.tables import Limits
 from savanna.records import read_record
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -35,6 +39,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
 TIMEOUT_MS = 120_000
+TOKEN = "a-browser-test-token"
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +52,8 @@ def served(tmp_path_factory):
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,), save=folder / "played")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(limits, token=TOKEN),
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:
@@ -73,8 +79,9 @@ def page(browser, served):
     errors = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served[0])
+    page.goto(f"{served[0]}?token={TOKEN}")  # the cookie set, the token out of the address
     page.wait_for_selector("body[data-ready=true]")
+    assert "token" not in page.url
     yield page
     assert errors == []
     assert page.locator("#error").text_content() == ""
@@ -278,3 +285,51 @@ def test_a_pasted_position_is_drawn_and_analysed(page):
     assert sorted(moves) == ["impala +1", "impala +2", "impala +3"]
     assert "seat 1 to move" in page.locator("#analysis p").first.text_content()
     assert page.locator("#board svg").count() == 1
+
+
+def test_a_new_user_opens_the_address_savanna_serve_prints_and_plays(browser, tmp_path):
+    """``savanna serve`` as a user runs it: the page at the printed address (its token) plays;
+    the same address without the token is refused, and a second user given an invitation
+    link plays the other seat."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "savanna.experiments", "serve", "--port", str(port),
+         "--save", str(tmp_path / "played")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=env)
+    try:
+        line = server.stdout.readline()
+        url = re.match(r"savanna serve: (\S+) ", line)[1]
+        assert re.fullmatch(rf"http://127\.0\.0\.1:{port}/\?token=[\w-]{{40,}}", url), line
+        stranger = browser.new_page()
+        stranger.set_default_timeout(TIMEOUT_MS)
+        for _ in range(100):  # until the server answers
+            try:
+                answer = stranger.goto(url.split("?")[0])
+                break
+            except Exception:  # noqa: BLE001 - not listening yet
+                time.sleep(0.2)
+        assert answer.status == 401 and "token" in stranger.content()
+        page = browser.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        new_game(page, "bonobo", "num_players=2", "human,human")
+        for _ in range(3):
+            click_and_wait(page, page.locator("#moves button").first)
+        table, seat = re.search(r"#play/([\w-]+)/(\d)", page.url).groups()
+        keys = page.evaluate(f"JSON.parse(localStorage.getItem('savanna-keys/{table}'))")
+        other = 1 - int(seat)
+        guest = browser.new_page()  # a second user (no cookie, no keys) invited to a seat
+        guest.set_default_timeout(TIMEOUT_MS)
+        guest.goto(url + f"#play/{table}/{keys[str(other)]}")  # the hash outlives the 303
+        guest.wait_for_function("document.querySelector('#turn').textContent"
+                                f".includes('you are seat {other};')")
+        assert guest.locator("#error").text_content() == ""
+        for view in (page, stranger, guest):
+            view.close()
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -9,13 +9,20 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const S = { view: null, seat: null, replay: null, source: null, job: null, filter: null };
 
 // ----- the API -------------------------------------------------------------------------------
-async function api(method, url, body) {
+// The server's token travels in a cookie; a seat's key (given when the game was made, or by
+// an invitation link #play/TABLE/KEY) in the X-Seat-Key header.
+function send(method, url, body, key) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.body = JSON.stringify(body);
     options.headers["Content-Type"] = "application/json";
   }
-  const response = await fetch(url, options);
+  if (key) options.headers["X-Seat-Key"] = key;
+  return fetch(url, options);
+}
+
+async function api(method, url, body, key) {
+  const response = await send(method, url, body, key);
   const data = await response.json();
   if (!response.ok) {
     showError(data.error || `${response.status}`);
@@ -64,11 +71,37 @@ function groupBySpot(moves) {
   return groups;
 }
 
-// ----- play ----------------------------------------------------------------------------------
-function humans(view) {
-  return view.seats.map((s, p) => (s === "human" ? p : -1)).filter((p) => p >= 0);
+// ----- seat keys: per table in localStorage, so that a reload and several humans at one
+// screen keep their seats ----------------------------------------------------------------------
+function keysOf(id) {
+  try { return JSON.parse(localStorage.getItem(`savanna-keys/${id}`)) || {}; } catch { return {}; }
 }
 
+function keepKeys(id, keys) {
+  localStorage.setItem(`savanna-keys/${id}`, JSON.stringify({ ...keysOf(id), ...keys }));
+}
+
+// The key that speaks for `seat` (none or null: the control key, which opens no seat).
+function keyOf(id, seat) {
+  const keys = keysOf(id);
+  return seat === null || seat === undefined ? keys.control : keys[seat];
+}
+
+// Undo speaks for the human who moved last (the move it takes back).
+function lastHuman(view) {
+  const moves = view.log.filter((e) => e.who >= 0 && view.seats[e.who] === "human");
+  return moves.length ? moves[moves.length - 1].who : view.seat;
+}
+
+// An invitation link #play/TABLE/KEY: the server says which seat the key opens.
+async function acceptInvitation(id, key) {
+  const view = await api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined, key);
+  if (view.seat !== null) keepKeys(id, { [view.seat]: key });
+  S.seat = view.seat;
+  showGame(view);
+}
+
+// ----- play ----------------------------------------------------------------------------------
 async function newGame(event) {
   event.preventDefault();
   const options = $("options").value.split(/\s+/).filter((x) => x);
@@ -76,6 +109,7 @@ async function newGame(event) {
   const seed = $("seed").value === "" ? null : Number($("seed").value);
   const view = await api("POST", "/api/tables",
                          { game: $("game").value, options, seats, seed });
+  keepKeys(view.id, { ...view.keys, control: view.control });
   S.seat = view.seat;
   showGame(view);
 }
@@ -94,19 +128,19 @@ function splitSeats(text) {
 }
 
 async function loadGame(id, seat) {
-  const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
   S.seat = seat === undefined ? null : seat;
-  showGame(await api("GET", `/api/tables/${encodeURIComponent(id)}${query}`));
+  const key = S.seat === null ? undefined : keyOf(id, S.seat);
+  showGame(await api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined, key));
 }
 
 function showGame(view, refused = false) {
   S.view = view;
-  const people = humans(view);
   // Several humans share the screen: the board turns to the human to move.
-  if (!view.over && people.includes(view.to_move) && view.to_move !== view.seat) {
+  if (!view.over && view.to_move >= 0 && keysOf(view.id)[view.to_move]
+      && view.to_move !== view.seat) {
     return loadGame(view.id, view.to_move);
   }
-  S.source = { table: view.id, seat: view.seat };
+  S.source = { table: view.id };
   history.replaceState(null, "", `#play/${view.id}/${view.seat === null ? "" : view.seat}`);
   $("play-panel").hidden = false;
   const overlay = drawBoard(view.svg, view.version);
@@ -157,8 +191,10 @@ function showGame(view, refused = false) {
     }
   }
   $("status").textContent = view.position ? view.position : "";
-  // the agents' moves one by one, as they happen; after a refusal only by a click (Advance)
-  if (view.agent_to_move && !view.over && !refused) {
+  // the agents' moves one by one, as they happen; after a refusal (or a move whose agents'
+  // reply was stopped: its notice) only by a click (Advance)
+  if (view.notice) showError(view.notice);
+  if (view.agent_to_move && !view.over && !refused && !view.notice) {
     setTimeout(() => advance(view), $("watch").checked ? 300 : 50);
   }
 }
@@ -175,28 +211,27 @@ function clickSpot(moves) {
 
 // A change to the game; after a refusal (a stale click, a search past the time allowed) the
 // board shows the game as the server has it, the message kept.
-async function change(path, body) {
+async function change(path, body, seat = S.view.seat) {
   const view = S.view;
   try {
-    showGame(await api("POST", `/api/tables/${view.id}/${path}`, body));
+    showGame(await api("POST", `/api/tables/${view.id}/${path}`, body, keyOf(view.id, seat)));
   } catch (err) {
-    const query = view.seat === null ? "" : `?seat=${view.seat}`;
-    const response = await fetch(`/api/tables/${view.id}${query}`);
+    const response = await send("GET", `/api/tables/${view.id}`, undefined,
+                                keyOf(view.id, view.seat));
     if (response.ok && S.view === view) setTimeout(async () => showGame(await response.json(), true), 1000);
   }
 }
 
 function play(action) {
-  return change("move", { seat: S.view.seat, action, version: S.view.version,
-                          agents: !$("watch").checked });
+  return change("move", { action, version: S.view.version, agents: !$("watch").checked });
 }
 
 function advance(view) {
   if (S.view !== view || $("tab-play").hidden) return;  // the page moved on
-  return change("advance", { seat: view.seat });
+  return change("advance", {});
 }
 
-function undo() { return change("undo", { seat: S.view.seat }); }
+function undo() { return change("undo", {}, lastHuman(S.view)); }
 
 // ----- replay --------------------------------------------------------------------------------
 async function loadFiles() {
@@ -305,7 +340,8 @@ async function runAnalysis(event) {
   let source = S.source;
   if (!source && $("position").value.trim()) source = pastedSource();
   if (!source) return showError("nothing to analyse: play a game, open a replay or paste a position");
-  const job = await api("POST", "/api/analyses", { agent: $("agent").value, ...source });
+  const key = source.table && S.view ? keyOf(source.table, S.view.seat) : undefined;
+  const job = await api("POST", "/api/analyses", { agent: $("agent").value, ...source }, key);
   S.job = job.id;
   drawBoard(job.svg);
   $("cancel-analysis").disabled = false;
@@ -478,7 +514,11 @@ async function start() {
   // The address holds the view: a reload returns to the same game, replay or table.
   const [tab, ...rest] = location.hash.slice(1).split("/");
   switchTab(["play", "replay", "analyse", "tables"].includes(tab) ? tab : "play");
-  if (tab === "play" && rest[0]) loadGame(rest[0], rest[1] === "" ? null : Number(rest[1]));
+  if (tab === "play" && rest[0] && /^\d*$/.test(rest[1] || "")) {
+    loadGame(rest[0], rest[1] ? Number(rest[1]) : null);
+  } else if (tab === "play" && rest[0]) {
+    acceptInvitation(rest[0], rest[1]);
+  }
   if (tab === "replay" && rest[0]) {
     const file = decodeURIComponent(rest[0]);
     await listGames(file);

@@ -19,6 +19,7 @@ class NimGame(Game):
 
     name = "nim_toy"
     version = 0
+    rules_version = "v0 Nim on heaps of 3, 5 and 7, normal or misère"
     num_players = spec.NUM_PLAYERS
     num_actions = spec.NUM_ACTIONS
     max_chance_outcomes = 0

@@ -15,6 +15,11 @@ def start(misere=False):
     return State(START, 0, misere)
 
 
+def from_position(pos, misere=False):
+    """The state of a ``notation.Position``."""
+    return State(tuple(pos.heaps), pos.to_move, misere)
+
+
 def current_player(state):
     return TERMINAL if sum(state.heaps) == 0 else state.to_move
 

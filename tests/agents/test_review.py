@@ -1,0 +1,125 @@
+"""``savanna.agents.review``: one row per decision of a recorded tournament game (chance outcomes
+skipped), each the ``analyse`` of that position with the same agent and seed, the loss computed
+from that analysis, the mistakes exactly the decisions past the threshold, and a CSV that says
+the same as the array."""
+import csv
+import io
+import math
+import threading
+
+import numpy as np
+import pytest
+
+from savanna import make_game
+from savanna.agents import make_agent, play_match, review
+from savanna.agents.play.analysis import analyse
+from savanna.records import read_records, write_records
+
+AGENT = "mcts:sims=24"
+
+
+def write_tournament_game(folder, name="bonobo"):
+    """A records file of two games played by a match with records, as ``savanna match`` writes
+    it; Bonobo has chance (draws) and hidden cards, so that not every event is a decision."""
+    result = play_match(make_game(name), [make_agent("mcts:sims=8"), make_agent("greedy")],
+                        games=2, seed=3, workers=1, progress=False, record=True)
+    return write_records(folder / "records.jsonl", result.records)
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    return read_records(write_tournament_game(tmp_path_factory.mktemp("match")))[1]
+
+
+def expected_rows(record, agent, seed):
+    """What each decision's own ``analyse`` says: (player, values, best move, loss)."""
+    game = record.game()
+    decisions = [m for m in record.moves if "action" in m]
+    out = []
+    for ply, move in enumerate(decisions):
+        found = analyse(game, record.position(ply, game), make_agent(agent), rng=seed)
+        mine = f"value_{move['player']}"
+        played = next(r for r in found.rows if r["action"] == move["action"])
+        out.append((move["player"], found.values, found.rows[0]["move"],
+                    found.rows[0][mine] - played[mine]))
+    return out
+
+
+def test_one_row_per_decision_each_the_analysis_of_its_position(record):
+    assert len(record.moves) > record.plies  # chance outcomes in the record
+    result = review(record, AGENT, seed=5)
+    decisions = [m for m in record.moves if "action" in m]
+    rows = result.decisions
+    assert result.complete and len(rows) == record.plies
+    assert rows["ply"].tolist() == list(range(record.plies))
+    assert rows["player"].tolist() == [m["player"] for m in decisions]
+    assert rows["move"].tolist() == [m["move"] for m in decisions]
+    assert rows["action"].tolist() == [m["action"] for m in decisions]
+    expected = expected_rows(record, AGENT, seed=5)
+    for row, (player, values, best, loss) in zip(rows, expected):
+        assert row["player"] == player and [row["value_0"], row["value_1"]] == values
+        assert row["best"] == best
+        assert (math.isnan(row["loss"]) and math.isnan(loss)) or row["loss"] == loss
+    assert np.nanmax(rows["loss"]) > 0  # a move lost value somewhere
+
+
+def test_the_default_agent_is_the_baseline_and_gives_what_analyse_gives(record):
+    result = review(record)
+    assert result.agent.startswith("az:checkpoint=baseline")
+    expected = expected_rows(record, "az:baseline,sims=32", seed=0)
+    assert [[r["value_0"], r["value_1"]] for r in result.decisions] == [v for _, v, _, _ in
+                                                                      expected]
+
+
+def test_the_mistakes_are_exactly_the_decisions_past_the_threshold(record):
+    losses = [loss for *_, loss in expected_rows(record, AGENT, seed=0)]
+    positive = sorted({x for x in losses if x > 0})
+    half = len(positive) // 2
+    threshold = (positive[half - 1] + positive[half]) / 2  # some flagged, some not
+    result = review(record, AGENT, threshold=threshold)
+    flagged = [k for k, x in enumerate(losses) if x > threshold]
+    assert result.mistakes["ply"].tolist() == flagged and flagged
+    exact = review(record, AGENT, threshold=positive[half])  # a loss equal to it is no mistake
+    assert exact.mistakes["ply"].tolist() == [k for k, x in enumerate(losses)
+                                              if x > positive[half]]
+    assert review(record, AGENT, threshold=positive[-1]).mistakes["ply"].tolist() == []
+
+
+def test_the_csv_says_what_the_array_says(record, tmp_path):
+    result = review(record, AGENT, threshold=0.1)
+    path = result.to_csv(tmp_path / "review.csv")
+    lines = list(csv.DictReader(io.StringIO(path.read_text())))
+    assert list(lines[0]) == result.columns()
+    assert len(lines) == len(result.decisions)
+    for line, row in zip(lines, result.decisions.tolist()):
+        for (name, cell), value in zip(line.items(), row):
+            if isinstance(value, float):
+                assert float(cell) == value or (math.isnan(value) and cell == "nan"), name
+            else:
+                assert cell == str(value), name
+    with pytest.raises(ValueError, match="exists"):
+        result.to_csv(path)
+    assert result.to_csv(path, overwrite=True) == path
+
+
+def test_progress_after_each_decision_and_a_stop_keeps_what_is_done(record):
+    seen, stop = [], threading.Event()
+
+    def progress(partial):
+        seen.append(len(partial.decisions))
+        if len(seen) == 3:
+            stop.set()
+
+    result = review(record, AGENT, progress=progress, stop=stop)
+    assert seen == [1, 2, 3] and len(result.decisions) == 3 and not result.complete
+    assert result.plies == record.plies
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"threshold": -0.1}, "threshold"), ({"threshold": math.nan}, "threshold"),
+    ({"threshold": True}, "threshold"), ({"seed": -1}, "seed"),
+    ({"agent": "random"}, "analysis needs a search agent"), ({"agent": "nosuch"}, "nosuch")])
+def test_bad_settings_are_one_line_errors(record, kwargs, message):
+    with pytest.raises(ValueError, match=message) as err:
+        review(record, **{"agent": AGENT, **kwargs})
+    assert "\n" not in str(err.value)

@@ -1,0 +1,80 @@
+"""``savanna review``: the CSV of a recorded tournament game is the Python call's, written to
+``--out`` or printed; an existing file is kept without ``--overwrite``; a bad file, game index or
+agent is a one-line error (exit 2) and writes nothing."""
+import pytest
+
+from savanna.agents import review
+from savanna.experiments.cli import main
+from savanna.records import read_records
+from tests.agents.test_review import AGENT, write_tournament_game
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    return write_tournament_game(tmp_path_factory.mktemp("match"))
+
+
+def run(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_csv_is_the_python_calls(records, tmp_path, capsys):
+    out = tmp_path / "review.csv"
+    code, printed, err = run(["review", records, "--game", 1, "--agent", AGENT, "--seed", 2,
+                              "--threshold", 0.15, "--out", out], capsys)
+    assert code == 0, err
+    expected = review(read_records(records)[1], AGENT, threshold=0.15, seed=2)
+    assert out.read_text() == expected.to_csv()
+    lines = printed.splitlines()
+    assert lines[0] == f"saved {out}"
+    assert lines[1].startswith(f"{len(expected.decisions)} decisions reviewed by "
+                               f"{expected.agent}; {len(expected.mistakes)} mistakes")
+    assert [line.split(":")[0].strip() for line in lines[2:]] == \
+        [f"ply {k}" for k in expected.mistakes["ply"]]
+    assert "review" in err  # the progress bar
+
+
+def test_without_out_the_csv_goes_to_standard_output(records, capsys):
+    code, printed, err = run(["review", records, "--agent", AGENT, "--no-progress"], capsys)
+    assert code == 0
+    assert printed == review(read_records(records)[0], AGENT).to_csv()
+    assert err.startswith(f"{read_records(records)[0].plies} decisions reviewed")
+
+
+def test_an_existing_file_is_kept_without_overwrite(records, tmp_path, capsys):
+    out = tmp_path / "review.csv"
+    out.write_text("mine")
+    code, _, err = run(["review", records, "--agent", AGENT, "--out", out], capsys)
+    assert code == 2 and "exists" in err and len(err.splitlines()) == 1
+    assert out.read_text() == "mine"
+    code, _, _ = run(["review", records, "--agent", AGENT, "--out", out, "--overwrite",
+                      "--no-progress"], capsys)
+    assert code == 0 and out.read_text().startswith("ply,player,action,move")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["{missing}"], "cannot read records file"),
+    (["{bad}"], "line 1 is not JSON"),
+    (["{records}", "--game", "2"], "--game must be in 0..1"),
+    (["{records}", "--agent", "nosuch"], "nosuch"),
+    (["{records}", "--agent", "random"], "analysis needs a search agent"),
+    (["{records}", "--agent", "mcts:sims=0"], "sims"),
+    (["{records}", "--threshold", "-1"], "threshold must be"),
+    (["{records}", "--threshold", "nan"], "must be a finite number"),
+    (["{records}", "--out", "{tmp}/none/x.csv"], "no folder"),
+])
+def test_bad_input_is_a_one_line_error_and_writes_nothing(records, tmp_path, capsys, argv,
+                                                          message):
+    (tmp_path / "bad.jsonl").write_text("{not json\n")
+    names = {"records": records, "missing": tmp_path / "missing.jsonl",
+             "bad": tmp_path / "bad.jsonl", "tmp": tmp_path}
+    out = tmp_path / "out.csv"
+    argv = [a.format(**names) for a in argv]
+    code, printed, err = run(["review", *argv, "--no-progress",
+                              *([] if "--out" in argv else ["--out", out])], capsys)
+    assert code == 2 and printed == ""
+    assert err.startswith("savanna review: error: ") and message in err, err
+    assert len(err.splitlines()) == 1
+    assert not out.exists()

@@ -1,0 +1,133 @@
+"""The review graph of the page (static/review.js) in headless Chromium: one point per decision of
+a recorded tournament game, each player's line the values the Python call gives, the marked points
+exactly its mistakes, a click on a point or a listed mistake picks that ply, Cancel says so, and
+no serious accessibility finding (axe-core)."""
+import os
+import shutil
+import socket
+import threading
+import time
+
+import numpy as np
+import pytest
+import uvicorn
+from playwright.sync_api import sync_playwright
+
+from savanna.agents import review
+from savanna.experiments.board.server import create_app
+from savanna.experiments.board.tables import Limits
+from savanna.records import read_records
+from tests.agents.test_review import AGENT, write_tournament_game
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
+                                reason="no chromium: the browser tests need Debian's chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SECTION = """() => {  // the page's own section, where it has one
+  if (!document.getElementById("review")) {
+    document.body.append(Object.assign(document.createElement("section"), {id: "review"}));
+  }
+}"""
+RUN = """async (source) => {
+  window.picked = [];
+  return await window.savannaReview({...source.where, ...source.settings,
+                                     onPick: (ply) => window.picked.push(ply)});
+}"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("served")
+    (folder / "match").mkdir()
+    records = write_tournament_game(folder / "match")
+    limits = Limits(max_sims=500, max_seconds=600, folders=(folder,))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(limits, token=""), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}/", records
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.set_default_timeout(120_000)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"  # a 4xx is no error
+            and not m.text.startswith("Failed to load resource") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served[0])
+    page.evaluate(SECTION)
+    yield page
+    assert errors == []
+    page.close()
+
+
+def test_the_graph_draws_the_python_calls_values_and_mistakes(page, served):
+    names = ["North", "South"]  # as the board names the seats
+    settings = {"agent": AGENT, "threshold": 0.1, "seed": 3, "names": names}
+    status = page.evaluate(RUN, {"where": {"file": "match/records.jsonl", "game": 1},
+                                 "settings": settings})
+    record = read_records(served[1])[1]
+    expected = review(record, AGENT, threshold=0.1, seed=3)
+    assert status["done"] and status["result"]["decisions"] == expected.to_json()["decisions"]
+    points = page.locator("#review .point")
+    assert points.count() == record.plies
+    plies = [int(points.nth(k).get_attribute("data-ply")) for k in range(points.count())]
+    assert plies == list(range(record.plies))
+    marked = page.locator("#review .point.mistake")
+    assert [int(marked.nth(k).get_attribute("data-ply")) for k in range(marked.count())] == \
+        expected.mistakes["ply"].tolist() != []
+    for k, d in enumerate(expected.decisions):
+        agent = record.agents[d["player"]]
+        lost = "the search never tried it" if np.isnan(d["loss"]) else f"lost {d['loss']:.3f}"
+        assert points.nth(k).get_attribute("aria-label") == \
+            f"ply {k}: {names[d['player']]} ({agent}) played {d['move']}, best {d['best']}, {lost}"
+    for p in range(2):  # each line's heights are the values, on one linear scale
+        line = page.locator(f"#review polyline[data-player='{p}']").get_attribute("points")
+        ys = np.array([float(xy.split(",")[1]) for xy in line.split()])
+        values = expected.decisions[f"value_{p}"]
+        slope, intercept = np.polyfit(values, ys, 1)
+        assert slope < 0 and np.allclose(ys, slope * values + intercept, atol=1e-6)
+    points.nth(5).click()
+    cursor = page.locator("#review line.cursor")
+    assert cursor.get_attribute("visibility") == "visible"
+    assert cursor.get_attribute("x1") == points.nth(5).get_attribute("cx")
+    page.locator("#review .review-mistakes button").last.click()
+    assert page.evaluate("window.picked") == [5, expected.mistakes["ply"][-1]]
+    page.locator("#review .point").nth(2).focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.picked")[-1] == 2
+    assert "mistake" in page.locator("#review .review-status").text_content()
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, context="#review")
+    assert [v["id"] for v in found.response["violations"]
+            if v["impact"] in ("serious", "critical")] == []
+
+
+def test_cancel_says_cancelled_and_an_error_is_shown_not_thrown(page):
+    page.evaluate("""() => { window.started = window.savannaReview(
+        {file: "match/records.jsonl", game: 0, agent: "mcts:sims=500"}); }""")
+    page.locator("#review .review-status").filter(has_text="decisions reviewed").wait_for()
+    page.get_by_role("button", name="Cancel review").click()
+    status = page.evaluate("window.started")
+    assert status["cancelled"] and status["reviewed"] < status["of"]
+    assert page.locator("#review .review-status").text_content().startswith("cancelled")
+    assert page.evaluate(RUN, {"where": {"file": "match/records.jsonl", "game": 9},
+                               "settings": {}}) is None
+    assert "game must be in 0..1" in page.locator("#review .review-status").text_content()
