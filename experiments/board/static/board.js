@@ -15,7 +15,7 @@ const S = {
   tab: "play",
   info: null,
   address: "",
-  play: { view: null, timer: null, paused: false, spots: null },
+  play: { view: null, timer: null, paused: false, spots: null, picked: null },
   replay: { file: null, games: null, filter: null, game: null, frame: null, target: 0,
             loading: false, seat: null, spots: null },
   analyse: { source: null, picture: null, job: null, status: null, cancelled: false },
@@ -380,6 +380,7 @@ async function showGame(view, open = false) {
 // The record of a public game gives where each move was played (the last-move marker).
 async function loadPlaySpots(view) {
   if (S.play.spots && S.play.spots.version === view.version && S.play.spots.id === view.id) return;
+  if (view.position === null && !view.over) return;  // secrets: the moves are public at the end
   let marked = null;
   try {
     marked = await api("GET", `/api/tables/${encodeURIComponent(view.id)}/record`,
@@ -485,7 +486,17 @@ function renderMoves(view) {
     list.append(group);
   }
   const onboard = view.moves.filter((m) => m.spot);
-  if (onboard.length) {
+  const picked = S.play.picked && S.play.picked.version === view.version ? S.play.picked.actions : null;
+  if (picked) {
+    list.append(el("p", "Choose what to play on that spot:", { class: "help" }));
+    const group = el("div", undefined, { class: "buttons" });
+    for (const m of onboard.filter((m) => picked.includes(m.action))) {
+      const b = moveButton(m);
+      b.classList.add("picked");
+      group.append(b);
+    }
+    list.append(group);
+  } else if (onboard.length) {
     const details = el("details", undefined, { id: "board-moves" });
     details.append(el("summary", `The ${onboard.length} moves on the board, as a list`));
     const group = el("div", undefined, { class: "buttons" });
@@ -539,17 +550,11 @@ function renderResult(view) {
   }
 }
 
-async function clickSpot(moves) {
+// Several moves on one spot (Zèbres: which token to place): the list shows only them.
+function clickSpot(moves) {
   if (moves.length === 1) return play(moves[0].action);
-  // several moves on one spot (Zèbres: which token to place): pick among the buttons
-  const details = $("board-moves");
-  if (details) details.open = true;
-  const actions = new Set(moves.map((m) => String(m.action)));
-  for (const b of $("moves").querySelectorAll("button[data-action]")) {
-    const here = actions.has(b.dataset.action);
-    b.classList.toggle("picked", here);
-    b.hidden = !here && b.closest("#board-moves") !== null;
-  }
+  S.play.picked = { version: S.play.view.version, actions: moves.map((m) => m.action) };
+  render();
   const first = $("moves").querySelector("button.picked");
   if (first) first.focus();
 }
