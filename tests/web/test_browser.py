@@ -23,8 +23,8 @@ from playwright.sync_api import sync_playwright
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
-from savanna.experiments.board.tables import Limits
 from savanna.experiments.board.server import create_app
+from savanna.experiments.board.tables import Limits
 from savanna.records import read_record
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -35,6 +35,8 @@ pytestmark = pytest.mark.skipif(
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
+# the console line of an answer with an error status (what a test provokes), not a page error
+EXPECTED_ANSWER = "Failed to load resource: the server responded with a status of"
 TIMEOUT_MS = int(os.environ.get("SAVANNA_BROWSER_TIMEOUT_MS", 120_000))
 
 
@@ -72,8 +74,10 @@ def page(browser, served):
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
     errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+            and not m.text.startswith(EXPECTED_ANSWER) else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
     page.goto(served[0])
     page.wait_for_selector("body[data-ready=true]")
     yield page
@@ -107,6 +111,16 @@ def new_game(page, game, options, seats, watch=False):
     page.fill("#seats", seats)
     page.click("#start")
     page.wait_for_selector("#moves button[data-action]", state="attached")
+
+
+def play_on_board(page):
+    """Click the first lit spot (and, where several moves share it, the first of them)."""
+    before = board_state(page)
+    page.locator(".hot").first.click()
+    picked = page.locator("#moves button.picked")
+    if picked.count():
+        picked.first.click()
+    page.wait_for_function(f"document.querySelector('#board').dataset.state !== '{before}'")
 
 
 def a_move(page):
@@ -256,6 +270,8 @@ def test_the_tournament_table_opens_its_games_in_the_replay_view(page):
     page.locator("#crosstable td.clickable").first.click()
     page.wait_for_selector("#games tr.clickable")
     assert page.locator("#games tr.clickable").count() == 2
+    assert page.evaluate("location.hash") == "#replay/tour%2Frecords.jsonl"
+    assert page.locator("#replay-file").input_value() == "tour/records.jsonl"
     page.locator("#games tr.clickable").first.click()
     page.wait_for_selector("#replay-panel:not([hidden])")
 
@@ -294,3 +310,224 @@ def test_a_pasted_position_is_drawn_and_analysed(page):
     assert sorted(moves) == ["impala +1", "impala +2", "impala +3"]
     assert "Green to move" in page.locator("#analysis p").first.text_content()
     assert page.locator("#board svg").count() == 1
+
+
+def wait_ply(page, start):
+    """Wait until the replay's label starts with ``start`` ("move 3 /")."""
+    page.wait_for_function(f"document.querySelector('#ply-label').textContent"
+                           f".startsWith({start!r})")
+
+
+# ----- views that never go stale (#41) --------------------------------------------------------
+def analyse_here(page, agent="mcts:sims=50"):
+    """The Play view's position analysed by ``agent`` (the Analyse view takes it)."""
+    page.click("nav a[data-tab=analyse]")
+    page.fill("#agent", agent)
+    page.click("#run-analysis")
+    page.wait_for_selector("#analysis[data-done=true]")
+
+
+def test_play_then_analyse_then_play_is_still_clickable(page):
+    new_game(page, "zebres", "", "human,random")
+    click_and_wait(page, page.locator(".hot").first)  # the Impala's start: then a lit line
+    analyse_here(page)
+    assert page.locator("circle.heat").count() > 0
+    page.click("nav a[data-tab=play]")
+    page.wait_for_selector(".hot")
+    assert page.locator("circle.heat").count() == 0
+    assert page.locator("#heat-legend").is_hidden()
+    play_on_board(page)
+
+
+def test_a_replay_after_an_analysis_draws_no_heat_map(page):
+    new_game(page, "bonobo", "num_players=2", "human,random")
+    analyse_here(page)
+    assert page.locator("circle.heat").count() > 0
+    page.click("nav a[data-tab=replay]")
+    page.wait_for_selector("#replay-file option[value='tour/records.jsonl']", state="attached")
+    page.select_option("#replay-file", "tour/records.jsonl")
+    page.click("#games tr[data-index='0']")
+    wait_ply(page, "move 0 /")
+    assert page.locator("circle.heat, .pv, .hot").count() == 0
+    assert page.locator("#heat-legend").is_hidden() and page.locator("#offboard").is_hidden()
+    assert "Bonobo" not in page.locator("#board").inner_html()
+
+
+def test_a_switch_away_and_back_never_stalls_an_agents_turn(page):
+    """The agents' moves are shown one by one: a switch to Replay while one waits, then back
+    to Play, and the agent moves on by itself."""
+    new_game(page, "zebres", "", "human,random", watch=True)
+    click_and_wait(page, page.locator(".hot").first)
+    page.click("nav a[data-tab=replay]")  # before the agent's move is asked for
+    page.wait_for_timeout(1000)
+    page.click("nav a[data-tab=play]")
+    page.wait_for_function("document.querySelector('#turn').textContent.includes('Your move')",
+                           timeout=15_000)
+
+
+def test_on_a_phone_the_board_comes_first_wide_with_large_targets(browser, served):
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(served[0])
+    phone.wait_for_selector("body[data-ready=true]")
+    new_game(phone, "zebres", "", "human,random")
+    board = phone.locator("#board svg").bounding_box()
+    side = phone.locator("#side").bounding_box()
+    assert board["width"] >= 340 and board["y"] + 100 < side["y"]
+    hot = phone.locator(".hot")
+    spots = [hot.nth(k).bounding_box() for k in range(hot.count())]
+    assert spots and min(min(b["width"], b["height"]) for b in spots) >= 32
+    controls = phone.locator("nav a, #side button:visible, #side select:visible, "
+                             "#side input:not([type=checkbox]):visible")
+    heights = [controls.nth(k).bounding_box()["height"] for k in range(controls.count())]
+    assert min(heights) >= 32
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing cut off
+    phone.close()
+
+
+def test_cancel_shows_cancelled_and_stops_the_bar(page):
+    new_game(page, "zebres", "", "human,random")
+    held = []  # the analysis' first progress answer waits, so that Cancel comes mid-search
+
+    def hold(route):
+        if route.request.method == "GET" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/analyses/*", hold)
+    page.click("nav a[data-tab=analyse]")
+    page.fill("#agent", "mcts:sims=500")
+    page.click("#run-analysis")
+    page.wait_for_selector("#cancel-analysis:enabled")
+    page.click("#cancel-analysis")
+    page.wait_for_function("document.querySelector('#analysis-state').textContent"
+                           ".includes('cancelled')")
+    held[0].continue_()  # a late answer must not bring the search back
+    page.wait_for_timeout(500)
+    assert "cancelled" in page.locator("#analysis-state").text_content()
+    assert page.locator("#progress").is_hidden()
+    assert page.locator("#cancel-analysis").is_disabled()
+
+
+def test_a_link_pasted_into_an_open_tab_opens_it(page, served):
+    record = read_record(served[1] / "tour" / "records.jsonl", 1)
+    page.evaluate("location.hash = '#replay/tour%2Frecords.jsonl/1/3'")
+    page.wait_for_function("document.querySelector('#ply-label').textContent"
+                           f" === 'move 3 / {record.plies}'")
+    assert board_state(page) == str(record.ply_index(3))
+    assert page.locator("#replay-file").input_value() == "tour/records.jsonl"
+    page.evaluate("location.hash = '#tables/tour%2Ftournament.json'")
+    page.wait_for_selector("#crosstable")
+    page.evaluate("location.hash = '#analyse/zebres//" + "z...../..G.../....../.l..../......"
+                  "%20g%2021%20-%20move'")
+    page.wait_for_selector("#tab-analyse:not([hidden]) ~ * #board svg, #board svg")
+    page.wait_for_function("document.querySelector('#analyse-source').textContent"
+                           ".includes('pasted')")
+    assert page.locator("#position").input_value().startswith("z...../..G...")
+
+
+def test_thirty_arrow_presses_move_thirty_steps(page, served):
+    record = read_record(served[1] / "tour" / "records.jsonl", 1)
+    assert record.plies >= 30
+    page.goto(served[0] + "#replay/tour%2Frecords.jsonl/1/0")
+    wait_ply(page, "move 0 /")
+    page.locator("#board").focus()
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(50)
+    wait_ply(page, "move 30 /")
+    page.wait_for_timeout(500)
+    assert page.locator("#ply-label").text_content().startswith("move 30 /")
+
+
+def test_no_server_error_leaves_an_uncaught_promise_error(page):
+    """Every refusal shows its one line; none reaches the console as an uncaught error (the
+    fixture listens to 'pageerror' and the console)."""
+    def refused(action, words):
+        action()
+        page.wait_for_function("document.querySelector('#error').textContent.includes("
+                               f"{words!r})")
+
+    def start_with(seats, options=""):
+        page.fill("#seats", seats)
+        page.fill("#options", options)
+        page.click("#start")
+
+    page.select_option("#game", "zebres")
+    refused(lambda: start_with("human,nonsense"), "nonsense")
+    refused(lambda: start_with("human,random", "colour=blue"), "colour")
+    refused(lambda: page.evaluate("location.hash = '#play/nosuchgame/0'"), "no game")
+    refused(lambda: page.evaluate("location.hash = '#replay/nosuchfile.jsonl/0/0'"), "no file")
+    refused(lambda: page.evaluate("location.hash = '#tables/nosuch.json'"), "no file")
+    page.click("nav a[data-tab=analyse]")
+    page.fill("#position", "not a position")
+    refused(lambda: page.click("#show-position"), "malformed")
+    page.click("nav a[data-tab=play]")
+    new_game(page, "zebres", "", "human,random")
+    page.click("nav a[data-tab=analyse]")
+    page.fill("#agent", "nosuchagent")
+    refused(lambda: page.click("#run-analysis"), "nosuchagent")
+    page.route("**/api/files", lambda route: route.fulfill(
+        status=401, content_type="application/json",
+        body='{"error": "no token: open the URL savanna serve printed"}'))
+    refused(lambda: page.click("nav a[data-tab=replay]"), "savanna serve printed")
+    page.unroute("**/api/files")
+    page.click("nav a[data-tab=play]")
+    new_game(page, "zebres", "", "human,random")  # a good answer clears the message
+    assert page.errors == []
+
+
+# ----- keyboard and screen readers (#41) --------------------------------------------------------
+def test_board_spots_take_the_focus_by_tab_and_keep_it_after_a_move(page):
+    new_game(page, "zebres", "", "human,random")
+    names = page.locator(".hot").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
+    assert all(names) and any(n.startswith("start") for n in names)
+    page.locator("#game").focus()
+    for _ in range(60):  # Tab reaches the board's spots
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('hot')"):
+            break
+    else:
+        pytest.fail("no board spot reachable by Tab")
+    before = board_state(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelector('#board').dataset.state !== '{before}'")
+    page.wait_for_function("document.activeElement.dataset.focus !== undefined")
+    focused = page.evaluate("document.activeElement.dataset.focus")
+    assert focused.startswith(("spot:", "move:"))
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_each_view_passes_the_accessibility_check(browser, served, size):
+    """axe-core (bundled by axe-playwright-python) on every view, at desktop and phone size:
+    no serious or critical finding. With SAVANNA_SCREENSHOTS each view is photographed."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(served[0])
+    page.wait_for_selector("body[data-ready=true]")
+    kind = "desktop" if size[0] > 800 else "phone"
+    axe, findings = Axe(), {}
+
+    def check(view):
+        result = axe.run(page)
+        findings[view] = [(v["id"], v["impact"], len(v["nodes"]))
+                          for v in result.response["violations"]
+                          if v["impact"] in ("serious", "critical")]
+        shoot(page, f"{view}-{kind}")
+
+    check("start")
+    new_game(page, "zebres", "", "human,random")
+    click_and_wait(page, page.locator(".hot").first)
+    check("play")
+    analyse_here(page, "mcts:sims=200")
+    check("analyse")
+    page.goto(served[0] + "#replay/tour%2Frecords.jsonl/1/12")
+    wait_ply(page, "move 12")
+    check("replay")
+    page.goto(served[0] + "#tables/tour%2Ftournament.json")
+    page.wait_for_selector("#crosstable")
+    check("tables")
+    page.close()
+    assert findings == {view: [] for view in findings}
