@@ -127,25 +127,39 @@ function guarded(fn) {
 
 function showError(text) { $("error").textContent = text; }
 
-// ----- seat keys (PROTOCOL.md): per table in localStorage --------------------------------
-function allKeys() {
-  try { return JSON.parse(localStorage.getItem("savanna.keys") || "{}"); } catch { return {}; }
+// ----- seat keys (PROTOCOL.md): per table in localStorage, so that a reload and several
+// humans at one screen keep their seats: {"0": KEY, "2": KEY, control: KEY} ---------------------
+function keysOf(id) {
+  try { return JSON.parse(localStorage.getItem(`savanna-keys/${id}`)) || {}; } catch { return {}; }
 }
 
-function tableKeys(id) { return allKeys()[id] || null; }
-
-function saveKeys(id, update) {
-  const keys = allKeys();
-  keys[id] = { seats: {}, control: null, invites: [], ...(keys[id] || {}), ...update };
-  try { localStorage.setItem("savanna.keys", JSON.stringify(keys)); } catch { /* private mode */ }
+function keepKeys(id, keys) {
+  try {
+    localStorage.setItem(`savanna-keys/${id}`, JSON.stringify({ ...keysOf(id), ...keys }));
+  } catch { /* storage refused: the keys live as long as the page */ }
 }
 
-// The key to send for `seat` of table `id` (any key we hold when seat is null).
+// A table of a server that gives keys (else one that takes the seat in the request).
+function keyed(id) { return Object.keys(keysOf(id)).length > 0; }
+
+// The key that speaks for `seat` (none or null: the control key, which opens no seat).
 function keyFor(id, seat) {
-  const k = tableKeys(id);
-  if (!k) return null;
-  if (seat !== null && seat !== undefined && k.seats[seat]) return k.seats[seat];
-  return Object.values(k.seats)[0] || k.invites[0] || null;
+  const keys = keysOf(id);
+  return seat === null || seat === undefined ? keys.control || null : keys[seat] || null;
+}
+
+// The seats this screen holds: those it has keys for (a server without keys: every human).
+function heldSeats(view) {
+  if (keyed(view.id)) {
+    return Object.keys(keysOf(view.id)).filter((k) => /^\d+$/.test(k)).map(Number);
+  }
+  return view.seats.map((s, p) => (s === "human" ? p : -1)).filter((p) => p >= 0);
+}
+
+// Undo speaks for the human who moved last (the move it takes back).
+function lastHuman(view) {
+  const moves = view.log.filter((e) => e.who >= 0 && view.seats[e.who] === "human");
+  return moves.length ? moves[moves.length - 1].who : view.seat;
 }
 
 // ----- small builders ---------------------------------------------------------------------
@@ -291,7 +305,7 @@ function render() {
 function address() {
   if (S.tab === "play" && S.play.view) {
     const v = S.play.view;
-    return tableKeys(v.id) ? `#play/${v.id}` : `#play/${v.id}/${v.seat === null ? "" : v.seat}`;
+    return `#play/${v.id}/${v.seat === null ? "" : v.seat}`;
   }
   if (S.tab === "replay" && S.replay.frame) {
     const f = S.replay.frame;
@@ -326,7 +340,7 @@ const newGame = guarded(async (event) => {
   const seats = splitSeats($("seats").value);
   const seed = $("seed").value === "" ? null : Number($("seed").value);
   const view = await api("POST", "/api/tables", { game: $("game").value, options, seats, seed });
-  if (view.keys) saveKeys(view.id, { seats: view.keys, control: view.control || null });
+  if (view.keys) keepKeys(view.id, { ...view.keys, control: view.control || null });
   S.play.paused = false;
   S.play.spots = null;
   await showGame(view, true);
@@ -348,17 +362,10 @@ function splitSeats(text) {
 
 // The view of table `id` for `seat` (with keys: the seat our key names; null: any we hold).
 async function fetchView(id, seat) {
-  const keys = tableKeys(id);
-  if (keys) return api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined,
-                       { key: keyFor(id, seat) });
+  if (keyed(id)) return api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined,
+                            { key: keyFor(id, seat) });
   const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
   return api("GET", `/api/tables/${encodeURIComponent(id)}${query}`);
-}
-
-function heldSeats(view) {
-  const keys = tableKeys(view.id);
-  if (keys) return Object.keys(keys.seats).map(Number);
-  return view.seats.map((s, p) => (s === "human" ? p : -1)).filter((p) => p >= 0);
 }
 
 async function showGame(view, open = false) {
@@ -366,10 +373,6 @@ async function showGame(view, open = false) {
   if (!view.over && view.to_move !== view.seat && view.seats[view.to_move] === "human" &&
       heldSeats(view).includes(view.to_move)) {
     view = await fetchView(view.id, view.to_move);
-  }
-  const keys = tableKeys(view.id);
-  if (keys && view.seat !== null && keys.invites.length && !keys.seats[view.seat]) {
-    saveKeys(view.id, { seats: { ...keys.seats, [view.seat]: keys.invites[0] }, invites: [] });
   }
   S.play.view = view;
   if (open) await openTab("play");
@@ -563,13 +566,13 @@ function clickSpot(moves) {
 // board shows the game as the server has it, the message kept.
 async function change(path, body, seat) {
   const view = S.play.view;
-  const keys = tableKeys(view.id);
-  const key = path === "advance" && keys ? keys.control || keyFor(view.id, seat) : keyFor(view.id, seat);
-  if (!keys && seat !== undefined) body = { ...body, seat };
+  const key = keyFor(view.id, seat) || keyFor(view.id, null);
+  if (!keyed(view.id)) body = { ...body, seat };
   try {
     const answer = await api("POST", `/api/tables/${encodeURIComponent(view.id)}/${path}`,
                              body, { key });
     if (S.play.view && S.play.view.id === view.id) await showGame(answer);
+    if (answer.notice) showError(answer.notice);  // an agent's search ran out of time
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.status === 0 || err.status === 401) return;
@@ -589,10 +592,10 @@ const play = guarded((action) => change("move", { action, version: S.play.view.v
 
 const advance = guarded(async (view) => {
   if (S.play.view !== view || S.tab !== "play") return;  // the page moved on: render() restarts
-  return change("advance", {}, view.seat);
+  return change("advance", {}, keyed(view.id) ? null : view.seat);
 });
 
-const undo = guarded(() => change("undo", {}, S.play.view.seat));
+const undo = guarded(() => change("undo", {}, lastHuman(S.play.view)));
 
 const downloadGame = guarded(async () => {
   const v = S.play.view;
@@ -601,17 +604,17 @@ const downloadGame = guarded(async () => {
   download(`${v.game}-${v.id}.jsonl`, JSON.stringify(data.record) + "\n");
 });
 
+// A game from the address: #play/TABLE/SEAT, or an invitation #play/TABLE/KEY (the server
+// says which seat the key opens).
 const loadGame = guarded(async (id, seatOrKey) => {
-  let seat = null;
-  if (seatOrKey && /^\d{1,2}$/.test(seatOrKey)) seat = Number(seatOrKey);
-  else if (seatOrKey) {
-    const keys = tableKeys(id);
-    if (!keys || !Object.values(keys.seats).includes(seatOrKey)) {
-      saveKeys(id, { invites: [seatOrKey] });
-    }
-  }
   S.play.spots = null;
-  await showGame(await fetchView(id, seat), true);
+  if (seatOrKey && !/^\d{1,2}$/.test(seatOrKey)) {
+    const view = await api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined,
+                           { key: seatOrKey });
+    if (view.seat !== null) keepKeys(id, { [view.seat]: seatOrKey });
+    return showGame(view, true);
+  }
+  await showGame(await fetchView(id, seatOrKey ? Number(seatOrKey) : null), true);
 });
 
 // ----- replay --------------------------------------------------------------------------------
@@ -812,8 +815,7 @@ function sourceFromView(tab) {
 
 function requestOf(source) {
   if (source.table !== undefined) {
-    return tableKeys(source.table) ? { table: source.table }
-      : { table: source.table, seat: source.seat };
+    return keyed(source.table) ? { table: source.table } : { table: source.table, seat: source.seat };
   }
   if (source.file !== undefined) return { file: source.file, game: source.game_index, ply: source.ply };
   return { game: source.game, options: source.options, position: source.position };
