@@ -531,3 +531,42 @@ def test_each_view_passes_the_accessibility_check(browser, served, size):
     check("tables")
     page.close()
     assert findings == {view: [] for view in findings}
+
+
+# ----- watching and keeping (#41) -------------------------------------------------------------
+def test_an_agents_game_pauses_steps_and_downloads_its_record(page, tmp_path):
+    page.select_option("#game", "zebres")
+    page.set_checked("#watch", True)
+    page.fill("#options", "")
+    page.fill("#seats", "random,random")
+    page.click("#start")
+    page.wait_for_selector("#pause")
+    page.click("#pause")  # the agents stop where they are
+    page.wait_for_function("document.querySelector('#turn').textContent.includes('paused')")
+    before = int(board_state(page))
+    page.wait_for_timeout(1000)
+    assert int(board_state(page)) == before
+    page.click("#advance")  # one step
+    page.wait_for_function(f"document.querySelector('#board').dataset.state !== '{before}'")
+    page.wait_for_timeout(1000)
+    stepped = int(board_state(page))
+    assert stepped > before
+    with page.expect_download() as download:
+        page.click("#download-game")
+    path = tmp_path / "game.jsonl"
+    download.value.save_as(path)
+    record = read_record(path)
+    assert len(record.moves) == stepped and record.agents == ["random", "random"]
+    record.states()  # replays through the rules
+    page.click("#pause")  # and on again
+    page.wait_for_function(f"Number(document.querySelector('#board').dataset.state) > {stepped}")
+
+
+def test_the_last_move_is_ringed_on_the_board(page, served):
+    page.goto(served[0] + "#replay/tour%2Frecords.jsonl/1/0")
+    wait_ply(page, "move 0 /")
+    assert page.locator(".last-move").count() == 0
+    page.keyboard.press("ArrowRight")
+    wait_ply(page, "move 1 /")
+    page.wait_for_selector(".last-move")
+    assert page.locator("#last-move").text_content().startswith("Last move:")

@@ -728,6 +728,7 @@ function renderReplay() {
       ...f.agents.map((a, p) => el("option", `${seatName(g, p)} only (${a})`, { value: p })));
   }
   reveal.value = r.seat === null ? "" : String(r.seat);
+  // the moves numbered from 1; the one that led here is marked (and on the board)
   const events = $("events");
   events.replaceChildren();
   let number = 0;
@@ -736,12 +737,13 @@ function renderReplay() {
     if (e.chance !== undefined) {
       item.textContent = `${words(g).chance}: ${e.chance}`;
     } else {
-      const target = number++;
-      item.append(button(`${target + 1}. ${seatName(g, e.player)}: ${e.move}`,
-                         () => moveReplay(target), { "data-focus": `event:${target}`,
-                                                     class: "link" }));
+      const after = ++number;
+      item.append(button(`${after}. ${seatName(g, e.player)}: ${e.move}`,
+                         () => moveReplay(after), { "data-focus": `event:${after}`,
+                                                    class: "link",
+                                                    title: `the position after move ${after}` }));
     }
-    if (e.state === f.state) item.classList.add("current");
+    if (e === last) item.classList.add("current");
     events.append(item);
   });
   const currentItem = events.querySelector(".current");
@@ -802,13 +804,14 @@ function sourceFromView(tab) {
     const v = S.play.view;
     return { id: `${v.id}@${v.version}`, table: v.id, seat: v.seat, game: v.game,
              title: v.title, svg: v.svg,
-             label: `the position of your game of ${words(v.game).name} (Play, move ${v.version})` };
+             label: `the position of your game of ${words(v.game).name} (Play, after ` +
+                    `${v.log.filter((e) => e.who >= 0).length} moves)` };
   }
   if (tab === "replay" && S.replay.frame) {
     const f = S.replay.frame;
     return { id: `${f.file}:${f.index}:${f.ply}`, file: f.file, game_index: f.index,
              ply: f.ply, game: f.game, title: f.title,
-             svg: f.svg, label: `game ${f.index} of ${f.file}, move ${f.ply} (Replay)` };
+             svg: f.svg, label: `game ${f.index} of ${f.file}, after move ${f.ply} (Replay)` };
   }
   return null;
 }
