@@ -252,12 +252,17 @@ function restoreFocus(key) {
   (first || $("board")).focus();
 }
 
+// A game's options as -o takes them ("board=standard first_placer=1"), from its title.
+function optionWords(title) {
+  return Object.entries(parseTitle(title)).filter(([, v]) => v !== "None")
+    .map(([k, v]) => `${k}=${v === "True" ? "true" : v === "False" ? "false" : v}`);
+}
+
 function positionLink(game, title, position) {
   const link = $("position-link");
   link.hidden = !position;
   if (!position) return;
-  const options = Object.entries(parseTitle(title)).filter(([, v]) => v !== "None")
-    .map(([k, v]) => `${k}=${v === "True" ? "true" : v === "False" ? "false" : v}`);
+  const options = optionWords(title);
   link.href = `#analyse/${encodeURIComponent(game)}/${encodeURIComponent(options.join(" "))}/` +
               encodeURIComponent(position);
 }
@@ -447,7 +452,8 @@ function renderPlay() {
           (view.agent_to_move ? (S.play.paused ? "; paused." : "...") : "."));
   $("undo").disabled = !view.can_undo;
   const agents = view.seats.some((s) => s !== "human");
-  $("agent-controls").hidden = !agents || view.over;
+  const watched = $("watch").checked || !view.seats.includes("human");
+  $("agent-controls").hidden = !agents || !watched || view.over;
   $("pause").textContent = S.play.paused ? "Resume" : "Pause";
   $("pause").setAttribute("aria-pressed", String(S.play.paused));
   $("advance").disabled = !view.agent_to_move;
@@ -803,14 +809,14 @@ function sourceFromView(tab) {
   if (tab === "play" && S.play.view && !S.play.view.over) {
     const v = S.play.view;
     return { id: `${v.id}@${v.version}`, table: v.id, seat: v.seat, game: v.game,
-             title: v.title, svg: v.svg,
+             title: v.title, svg: v.svg, text: v.position,
              label: `the position of your game of ${words(v.game).name} (Play, after ` +
                     `${v.log.filter((e) => e.who >= 0).length} moves)` };
   }
   if (tab === "replay" && S.replay.frame) {
     const f = S.replay.frame;
     return { id: `${f.file}:${f.index}:${f.ply}`, file: f.file, game_index: f.index,
-             ply: f.ply, game: f.game, title: f.title,
+             ply: f.ply, game: f.game, title: f.title, text: f.position,
              svg: f.svg, label: `game ${f.index} of ${f.file}, after move ${f.ply} (Replay)` };
   }
   return null;
@@ -842,12 +848,14 @@ const showPasted = guarded(async (game, options, position) => {
 const runAnalysis = guarded(async (event) => {
   if (event) event.preventDefault();
   const a = S.analyse;
+  const text = $("position").value.trim();
+  const shown = a.source ? a.source.position ?? a.source.text ?? "" : "";
+  if (text && (!a.source || text !== shown || $("paste-game").value !== a.source.game)) {
+    await showPasted($("paste-game").value, pastedOptions(), text);  // a pasted or edited one
+    if (!a.source || a.source.position !== text) return;  // refused: the message is shown
+  }
   if (!a.source) {
-    if (!$("position").value.trim()) {
-      return showError("nothing to analyse: play a game, open a replay or paste a position");
-    }
-    await showPasted($("paste-game").value, pastedOptions(), $("position").value.trim());
-    if (!a.source) return;
+    return showError("nothing to analyse: play a game, open a replay or paste a position");
   }
   await dropJob();
   saveForm();
@@ -914,10 +922,10 @@ function renderAnalyse() {
   const source = a.source;
   $("analyse-source").textContent = source ? `Position: ${source.label}.`
     : "Position: none yet. Play a game, open a replay, or paste a position below.";
-  if (source && source.position !== undefined) {
+  if (source) {  // the fields show the position analysed (its text only when public)
     $("paste-game").value = source.game;
-    $("paste-options").value = source.options.join(" ");
-    $("position").value = source.position;
+    $("paste-options").value = optionWords(source.title).join(" ");
+    $("position").value = source.position ?? source.text ?? "";
   }
   $("cancel-analysis").disabled = !a.job;
   const { overlay } = drawBoard(source ? source.svg : "",
@@ -972,8 +980,9 @@ function showAnalysis(a, overlay, game) {
     overlay.appendChild(g);
   });
   $("heat-legend").hidden = false;
-  $("legend-low").textContent = fmt(-scale.span);
-  $("legend-high").textContent = fmt(scale.span);
+  const centre = a.values[a.player] ?? 0;
+  $("legend-low").textContent = fmt(centre - scale.span);
+  $("legend-high").textContent = `${fmt(centre + scale.span)} (white: the position, ${fmt(centre)})`;
   const off = a.moves.filter((m) => !m.spot && m.visits > 0);
   const list = $("offboard");
   list.hidden = !off.length;
