@@ -752,8 +752,10 @@ function renderReplay() {
     if (e === last) item.classList.add("current");
     events.append(item);
   });
-  const currentItem = events.querySelector(".current");
-  if (currentItem) currentItem.scrollIntoView({ block: "nearest" });
+  const currentItem = events.querySelector(".current");  // scrolled into the list's view,
+  if (currentItem) {                                       // the page left where it is
+    events.scrollTop = currentItem.offsetTop - events.clientHeight / 2;
+  }
 }
 
 function renderGameList() {
