@@ -178,6 +178,8 @@ def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, gam
     saved = re.fullmatch(r"saved to (.+)", page.locator("#saved").text_content())[1]
     record = read_record(saved)
     assert shown == record.returns and len(shown) == len(seats.split(","))
+    winner = page.locator("#winner").text_content()  # in words: "Red wins 58–25", "Draw"
+    assert re.fullmatch(r"Game over: (.+ wins|.+ share the win|Draw)( [\d–-]+)?\.", winner)
     assert board_clicks > 0 or game == "banjooli"
     page.click("#replay-game")  # the saved game opens in the replay view
     page.wait_for_function("document.querySelector('#ply-label').textContent === "
@@ -244,6 +246,7 @@ def test_an_analysis_draws_its_heat_map_on_the_board(page, agent):
     assert len(shares) >= 2 and sum(shares) == pytest.approx(1, abs=0.01)  # draw: the pile
     rows = page.locator("#analysis-table tr").count()
     assert rows > 2
+    assert page.locator(".pv").count() >= 1  # the best line, numbered on the board
     assert agent.split(":")[0] in page.locator("#analysis p").first.text_content()
     shoot(page, f"analyse-{agent.split(':')[0]}")
 
@@ -557,3 +560,33 @@ def test_the_last_move_is_ringed_on_the_board(page, served):
     wait_ply(page, "move 1 /")
     page.wait_for_selector(".last-move")
     assert page.locator("#last-move").text_content().startswith("Last move:")
+
+
+def test_the_seats_take_human_in_any_case_and_outlive_a_reload(page):
+    page.select_option("#game", "bonobo")
+    page.fill("#options", "num_players=2")
+    page.fill("#seats", "")
+    page.select_option("#seat-pick", "human")
+    page.click("#seat-add")
+    page.fill("#seats", page.locator("#seats").input_value().replace("human", "Human") +
+              ",random")
+    assert page.locator("#seats-words").text_content() == "Player 0: human, Player 1: random"
+    page.click("#start")
+    page.wait_for_selector("#moves [data-action]", state="attached")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("#seats").input_value() == "Human,random"
+    assert page.locator("#game").input_value() == "bonobo"
+
+
+def test_review_this_game_hands_the_replay_to_the_review_and_leaves_with_it(page, served):
+    page.evaluate("() => { window.savannaReview = (asked) => {"
+                  " window.reviewed = `${asked.file}:${asked.game}`;"
+                  " asked.container.hidden = false; asked.container.textContent = 'graph'; }; }")
+    page.goto(served[0] + "#replay/tour%2Frecords.jsonl/1/5")
+    wait_ply(page, "move 5 /")
+    page.click("#review-replay")
+    assert page.evaluate("window.reviewed") == "tour/records.jsonl:1"
+    assert page.locator("#review").is_visible()
+    page.click("nav a[data-tab=play]")  # another view: the review goes
+    assert page.locator("#review").is_hidden()
