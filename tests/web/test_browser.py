@@ -109,7 +109,10 @@ def new_game(page, game, options, seats, watch=False):
     page.set_checked("#watch", watch)
     page.fill("#options", options)
     page.fill("#seats", seats)
+    before = page.locator("#play-panel").get_attribute("data-table") or ""
     page.click("#start")
+    page.wait_for_function("document.querySelector('#play-panel').dataset.table "
+                           f"&& document.querySelector('#play-panel').dataset.table !== '{before}'")
     page.wait_for_selector("#moves button[data-action]", state="attached")
 
 
@@ -434,6 +437,7 @@ def test_no_server_error_leaves_an_uncaught_promise_error(page):
     """Every refusal shows its one line; none reaches the console as an uncaught error (the
     fixture listens to 'pageerror' and the console)."""
     def refused(action, words):
+        page.evaluate("() => { document.querySelector('#error').textContent = ''; }")
         action()
         page.wait_for_function("document.querySelector('#error').textContent.includes("
                                f"{words!r})")
@@ -464,6 +468,8 @@ def test_no_server_error_leaves_an_uncaught_promise_error(page):
     page.unroute("**/api/files")
     page.click("nav a[data-tab=play]")
     new_game(page, "zebres", "", "human,random")  # a good answer clears the message
+    page.wait_for_timeout(1000)
+    assert page.locator("#error").text_content() == ""
     assert page.errors == []
 
 

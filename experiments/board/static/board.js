@@ -417,6 +417,7 @@ function renderPlay() {
     drawBoard("");
     return;
   }
+  $("play-panel").dataset.table = view.id;
   const g = view.game;
   const you = view.seat === null ? null : seatName(g, view.seat);
   const mover = view.to_move >= 0 ? seatName(g, view.to_move) : null;
