@@ -15,7 +15,7 @@ import numpy as np
 from savanna.binding import Kernels
 from savanna.bonobo import _kernels as K
 from savanna.bonobo import _observe, _validity, notation, spec
-from savanna.bonobo.render import move_spot, render_drawing, render_text
+from savanna.bonobo.render import move_spot, pile_spot, render_drawing, render_text
 from savanna.game import Game
 
 __all__ = ["BonoboGame"]
@@ -134,3 +134,10 @@ class BonoboGame(Game):
         covered = {t for k, _ in self.to_position(row).tiles for t in spec.SLOTS[k]}
         return [notation.spot_name(k) for k in range(spec.NUM_SPOTS)] + [
             notation.triangle_name(t) for t in range(spec.NUM_TRIANGLES) if t not in covered]
+
+    def move_spots(self, row):
+        """As ``Game.move_spots``, and ``draw`` at the pile named beside the board."""
+        spots = super().move_spots(row)
+        if spec.DRAW in self.legal_actions(row):
+            spots[spec.DRAW] = tuple(float(v) for v in pile_spot(self.num_players))
+        return spots

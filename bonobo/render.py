@@ -54,13 +54,23 @@ def point_xy(point):
 def move_spot(action):
     """Where move ``action`` sits on ``render_drawing``'s picture, for a board that takes clicks:
     a pawn at its spot, a tile at the middle of the edge its two triangles share; None for
-    ``draw`` (no place of its own)."""
+    ``draw`` (its place, the pile, depends on the number of players: ``pile_spot``)."""
     if action < spec.DRAW:
         return point_xy(spec.SPOTS[action])
     if action == spec.DRAW:
         return None
     a, b = spec.SLOTS[action - spec.TILE]
     return _centre([point_xy(c) for c in set(TRIANGLES[a]) & set(TRIANGLES[b])])
+
+
+def _pile_y(num_players):
+    """The baseline of the panel's "Pile:" line, under one line per player."""
+    return 22 + 30 + 22 * num_players + 18
+
+
+def pile_spot(num_players):
+    """Where the tile pile is named on the picture: the click target of ``draw``."""
+    return PANEL + 16, _pile_y(num_players)
 
 
 def _centre(points):
@@ -172,7 +182,7 @@ def _panel(d, pos):
             d.circle(x + 180 + 14 * k, y, 5, fill=PLAYER_COLOURS[p])
         y += 22
     d.text(x + 180, y - 4, "pawns in supply", size=9, anchor="start", fill=(110, 110, 110))
-    y += 18
+    y = _pile_y(pos.num_players)
     d.text(x, y, "Pile: " + ("  ".join(f"{notation.value_name(v)}:{c}" for v, c in
                                         zip(spec.VALUES, pos.pile) if c) or "empty"),
            size=12, anchor="start")

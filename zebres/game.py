@@ -18,7 +18,7 @@ from savanna.game import Game
 from savanna.zebres import _kernels as K
 from savanna.zebres import _observe, _validity, notation, spec
 from savanna.zebres.notation import Position, Token
-from savanna.zebres.render import move_spot, render_drawing, render_text
+from savanna.zebres.render import impala_spot, move_spot, render_drawing, render_text
 from savanna.zebres.spec import KINDS
 
 __all__ = ["ZebresGame"]
@@ -143,6 +143,16 @@ class ZebresGame(Game):
 
     def picture_labels(self, row):
         return ["a1", "f1", "a5", "f5", "0", "21"]  # the corner cells, the track's ends
+
+    def move_spots(self, row):
+        """As ``Game.move_spots``, and each of Impala's steps at the track position it reaches."""
+        spots = super().move_spots(row)
+        impala = int(self.as_batch(row)[0]["impala"])
+        for action in self.legal_actions(row):
+            if spec.IMPALA < action <= spec.IMPALA + 3 and impala >= 0:
+                x, y = impala_spot(impala, action - spec.IMPALA)
+                spots[action] = (float(x), float(y))
+        return spots
 
     def _scores_of(self, row):
         return tuple(int(v) for v in self.scores(self.as_batch(row))[0])

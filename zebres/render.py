@@ -158,10 +158,16 @@ def _track_xy(position):
             "right": (X0 + NUM_COLS * CELL + out, Y0 + along)}[side]
 
 
+def impala_spot(impala, steps):
+    """Where Impala lands on the track after ``steps`` from position ``impala`` (the click
+    target of that move)."""
+    return _track_xy((impala + steps) % TRACK_LENGTH)
+
+
 def move_spot(action):
     """Where move ``action`` sits on ``render_drawing``'s picture, for a board that takes clicks:
     a placement or a swap at its cell's centre, Impala's start at its track position; None for
-    ``stop`` and Impala's moves (no place of their own)."""
+    ``stop`` and Impala's steps (their place depends on the position: ``impala_spot``)."""
     if PLACE <= action < START:
         x, y = _cell_xy((action - PLACE) % NUM_CELLS)
     elif START <= action < SWAP:

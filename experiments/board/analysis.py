@@ -27,10 +27,11 @@ import numpy as np
 from savanna.agents.play.analysis import analyse
 from savanna.errors import clip
 from savanna.experiments.board import workers
-from savanna.experiments.board.tables import BadRequest, check_agent
+from savanna.experiments.board.tables import BadRequest, check_agent, outcome_name
 from savanna.experiments.board.workers import SearchError
+from savanna.game import CHANCE
 
-__all__ = ["AnalysisJob", "analyse_round"]
+__all__ = ["AnalysisJob", "analyse_round", "line_spots"]
 
 ROUNDS = (8, 4, 2, 1)  # each round searches sims / k
 
@@ -100,6 +101,7 @@ class AnalysisJob:
             data["position"] = None
         for move in data["moves"]:
             move["spot"] = self.spots.get(move["action"])
+        data["pv_spots"] = line_spots(self.game, self.row, data["pv"])
         return data
 
     def cancel(self):
@@ -113,3 +115,30 @@ class AnalysisJob:
         return {"done": self.done, "cancelled": self.cancelled, "error": self.error,
                 "rounds": self.rounds, "of": len(ROUNDS), "sims": self.sims,
                 "seconds": round(time.monotonic() - self.started, 3), "result": self.result}
+
+
+def line_spots(game, row, line):
+    """Where each move of ``line`` (move names from ``row``, a chance outcome as ``(name)``,
+    as an analysis' principal variation writes them) sits on the board, None for a move with
+    no place or a chance outcome; the line is followed while its names match a legal move."""
+    row, spots = row.copy(), []
+    for name in line:
+        player = int(game.current_player(row)[0])
+        if player == CHANCE:
+            probs = game.chance_probs(row)[0]
+            outcome = next((o for o in np.flatnonzero(probs)
+                            if f"({outcome_name(game, int(o))})" == name), None)
+            if outcome is None:
+                break
+            game.apply_chance(row, [int(outcome)])
+            spots.append(None)
+            continue
+        if player < 0:
+            break
+        action = next((a for a in game.legal_actions(row[0])
+                       if game.action_to_string(row[0], a) == name), None)
+        if action is None:
+            break
+        spots.append(game.move_spots(row).get(action))
+        game.step_inplace(row, np.array([action]))
+    return spots

@@ -65,14 +65,13 @@ class ReviewJob:
             self.seed = check_int("seed", seed, 0, 2**63 - 1)
         except ValueError as err:
             raise BadRequest(str(err)) from None
-        self.cancelled, self.task = False, None
+        self.cancelled, self.task, self.searching = False, None, False
         self.done, self.error, self.result, self.plies = False, None, None, None
         self.started = time.monotonic()
 
     def start(self, pool):
         """Run the job as a task of the running event loop, its decisions in ``pool``."""
         self.task = asyncio.get_running_loop().create_task(self.run(pool))
-        self.task.add_done_callback(lambda _: setattr(self, "done", True))  # even unstarted
 
     async def run(self, pool):
         """Review every decision, publishing the partial result after each, until the end or
@@ -84,9 +83,14 @@ class ReviewJob:
                 if self.cancelled:
                     break
                 k = record.ply_index(ply)
-                rows.append(await pool.run(review_step, game, states[k: k + 1],
-                                           record.moves[k], self.agent.spec, self.seed, ply,
-                                           self.threshold, seconds=self.limits.max_seconds))
+                self.searching = True
+                try:
+                    rows.append(await pool.run(review_step, game, states[k: k + 1],
+                                               record.moves[k], self.agent.spec, self.seed,
+                                               ply, self.threshold,
+                                               seconds=self.limits.max_seconds))
+                finally:
+                    self.searching = False
                 self.result = Review.of(record, game, self.agent.label, self.seed,
                                         self.threshold, rows).to_json()
         except (ValueError, SearchError) as err:
@@ -101,9 +105,10 @@ class ReviewJob:
         return record, game, record.states(game)
 
     def cancel(self):
-        """Stop the review now: the decision being searched is stopped (its worker killed)."""
+        """Stop the review now: the decision being searched is stopped (its worker killed);
+        a review still loading its game stops before its first decision."""
         self.cancelled = True
-        if self.task is not None:
+        if self.searching:
             self.task.cancel()
 
     def status(self):

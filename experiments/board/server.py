@@ -13,6 +13,9 @@ every game as it was, and the server goes on answering)::
                                    agents reply (agents: false leaves them to /advance)
     POST /api/tables/{id}/advance  {}: one agent move (a seat's or the control key)
     POST /api/tables/{id}/undo     {}: take back the key's seat's move, the last human one
+    GET  /api/tables/{id}/record   the game as a record (``match --records``' line) and the
+                                   board spot of each decision: once public (perfect
+                                   information, or the game over)
     POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
     POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
@@ -20,7 +23,10 @@ every game as it was, and the server goes on answering)::
     GET  /api/files                records, ladder and tournament files in the served folders
     GET  /api/records?file=F       the games of a records file
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
+    GET  /api/record?file=F&game=N  one record of a records file, with its decisions' spots
     GET  /api/ratings?file=F       a ladder's or a tournament's table
+    GET  /api/position?game=G&option=K=V&position=TEXT   a pasted position: its picture, the
+                                   player to move, its moves and their spots (no search)
 
 Every request passes ``board.guard`` first (the token, the Host, the Origin of a change). A
 seat is a capability: the ``X-Seat-Key`` header decides which seat a request speaks for, and
@@ -178,6 +184,12 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             return one_line(err)
         return None
 
+    async def table_record(request):
+        table = table_of(request)
+        if not table.game.perfect_information and not table.over:
+            raise BadRequest("this game has secrets: its record is public once it ends", 409)
+        return reply(await anyio.to_thread.run_sync(record_with_spots, table.record()))
+
     def lock_of(table):
         return lobby.lock(table)
 
@@ -227,18 +239,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
                 raise BadRequest(f"ply must be in 0..{len(plies) - 1}, got {clip(ply)}")
             return game, states[plies[ply]: plies[ply] + 1], False, None
         if "position" in body:
-            text = body["position"]
-            if not isinstance(text, str) or len(text) > limits.max_text:
-                raise BadRequest(f"position must be a text of at most {limits.max_text} "
-                                 f"characters in the game's notation, got {clip(text)}")
-            if body.get("game") not in GAMES:
-                raise BadRequest(f"game must be one of {', '.join(GAMES)}, got "
-                                 f"{clip(body.get('game'))}")
-            _, game = parse_options(body["game"], body.get("options") or [], limits)
-            try:
-                return game, game.from_text(text), False, None
-            except ValueError as err:
-                raise BadRequest(f"malformed position: {err}") from None
+            game, row = pasted_position(body.get("game"), body.get("options"), body["position"])
+            return game, row, False, None
         raise BadRequest("say what to analyse: table (with its seat's key), file (game, ply), "
                          "or game "
                          "(options) and position")
@@ -274,6 +276,38 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         seat = query_int(request, "seat", optional=True)
         return reply(await anyio.to_thread.run_sync(replays.frame, file, game, ply, seat))
 
+    async def file_record(request):
+        file, index = query(request, "file"), query_int(request, "game")
+
+        def read():  # the file is read and replayed off the event loop
+            return record_with_spots(replays.game(file, index)[0])
+
+        return reply(await anyio.to_thread.run_sync(read))
+
+    async def position(request):
+        game, row = pasted_position(request.query_params.get("game"),
+                                    request.query_params.getlist("option"),
+                                    request.query_params.get("position"))
+        player = int(game.current_player(row)[0])
+        spots = game.move_spots(row) if player >= 0 else {}
+        moves = [{"action": a, "name": game.action_to_string(row[0], a), "spot": spots.get(a)}
+                 for a in (game.legal_actions(row[0]) if player >= 0 else [])]
+        return reply({"game": game.name, "title": repr(game), "svg": game.render_svg(row),
+                      "position": game.to_text(row), "to_move": player, "moves": moves})
+
+    def pasted_position(name, options, text):
+        """(game, row) of a position in game ``name``'s notation, with ``options``."""
+        if not isinstance(text, str) or len(text) > limits.max_text:
+            raise BadRequest(f"position must be a text of at most {limits.max_text} "
+                             f"characters in the game's notation, got {clip(text)}")
+        if name not in GAMES:
+            raise BadRequest(f"game must be one of {', '.join(GAMES)}, got {clip(name)}")
+        _, game = parse_options(name, options or [], limits)
+        try:
+            return game, game.from_text(text)
+        except ValueError as err:
+            raise BadRequest(f"malformed position: {err}") from None
+
     async def ratings(request):
         file = query(request, "file")
         return reply(await anyio.to_thread.run_sync(read_table, file, limits.folders))
@@ -299,6 +333,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Route("/api/tables/{id}/move", move, methods=["POST"]),
         Route("/api/tables/{id}/advance", advance, methods=["POST"]),
         Route("/api/tables/{id}/undo", undo, methods=["POST"]),
+        Route("/api/tables/{id}/record", table_record),
         Route("/api/analyses", new_analysis, methods=["POST"]),
         Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
         Route("/api/reviews", new_review, methods=["POST"]),
@@ -306,7 +341,9 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Route("/api/files", files),
         Route("/api/records", records),
         Route("/api/replay", replay),
+        Route("/api/record", file_record),
         Route("/api/ratings", ratings),
+        Route("/api/position", position),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
 
@@ -326,6 +363,16 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     app.state.lobby, app.state.tables, app.state.jobs = lobby, lobby.tables, jobs
     app.state.limits, app.state.pool = limits, pool
     return app
+
+
+def record_with_spots(record):
+    """``{"record": the record's JSON line, "spots": [x, y] or None per event}``: where each
+    decision sits on the board (a chance outcome has no spot), for the last-move marker."""
+    game = record.game()
+    states = record.states(game)
+    spots = [game.move_spots(states[k: k + 1]).get(m["action"]) if "action" in m else None
+             for k, m in enumerate(record.moves)]
+    return {"record": record.to_json(), "spots": spots}
 
 
 def first_human(table):

@@ -274,7 +274,9 @@ def test_analysis_of_a_pasted_position_in_rounds_with_spots(served):
     result = status["result"]
     assert result["simulations"] == 200 and result["position"] == text
     assert sum(m["visits"] for m in result["moves"]) == 200
-    assert all(m["spot"] is None for m in result["moves"])  # Impala's moves: no place
+    # Impala's steps, on the track squares they reach (a1's column, b's, c's: positions 0-2)
+    assert {m["move"]: m["spot"] for m in result["moves"]} == {
+        "impala +1": [100.0, 47.0], "impala +2": [164.0, 47.0], "impala +3": [228.0, 47.0]}
 
 
 def test_an_analysis_can_be_cancelled(served):
@@ -338,13 +340,13 @@ def test_a_record_written_elsewhere_replays_here(served, tmp_path):
                                            ("banjooli", {"berries": True})])
 def test_move_spots_lie_on_the_picture_at_the_places_the_moves_name(name, options):
     """Along a random game, every legal move with a place of its own has a spot inside the
-    drawing, and the moves that name a cell or spot (Zèbres' placements and swaps, Bonobo's
-    pawns, Banjooli's berries) all have one."""
+    drawing, and the moves that name a cell or spot (Zèbres' placements, swaps and Impala's
+    steps, Bonobo's pawns, tiles and draw, Banjooli's berries) all have one."""
     game = make_game(name, **options)
     rng = np.random.default_rng(0)
     states = game.init(1, rng)
-    placed = {"zebres": re.compile(r"[A-Z] [a-f][1-5]|swap|start"),
-              "bonobo": re.compile(r"pawn|tile"), "banjooli": re.compile(r"berry")}[name]
+    placed = {"zebres": re.compile(r"[A-Z] [a-f][1-5]|swap|start|impala"),
+              "bonobo": re.compile(r"pawn|tile|draw"), "banjooli": re.compile(r"berry")}[name]
     while not game.is_terminal(states)[0]:
         if game.current_player(states)[0] < 0:
             game.apply_chance(states, game.sample_chance(states, rng))

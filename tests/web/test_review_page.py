@@ -28,6 +28,10 @@ SECTION = """() => {  // the page's own section, where it has one
   if (!document.getElementById("review")) {
     document.body.append(Object.assign(document.createElement("section"), {id: "review"}));
   }
+  // marked as the open view's review, as the page's "Review this game" does (the page clears
+  // a review of another view when it draws)
+  document.getElementById("review").dataset.for =
+    typeof currentGameId === "function" ? currentGameId() : "";
 }"""
 RUN = """async (source) => {
   window.picked = [];
