@@ -3,8 +3,10 @@ change that must not cost speed: ``python -m savanna.benchmarks.before_after OTH
 
 Each round runs one fresh process in the other checkout, then one here, each measuring random
 playouts, the single env, the vector env (n = 1024, serial) and UCT simulations for every game
-or, with ``--training``, Zèbres training end to end (PPO learner steps, AlphaZero self-play's
-network leaf evaluations: ``throughput.training_throughput``, ``az_selfplay.selfplay_speed``),
+or, with ``--search``, the three searches on every game (UCT with rollouts, PUCT and Gumbel
+search with a fixed cheap evaluator, so that the search's own cost is measured) or, with
+``--training``, Zèbres training end to end (PPO learner steps, AlphaZero self-play's network
+leaf evaluations: ``throughput.training_throughput``, ``az_selfplay.selfplay_speed``),
 in CPU seconds on one thread (``time.process_time``: other work beside it shows less than in
 wall time). It prints each measure's median over the rounds and its ratio here / there, round by
 round, so that the spread says what noise the machine adds.
@@ -36,6 +38,38 @@ for name, opts in T.GAMES.items():
     out[f"{name} mcts sims/s"] = T.mcts_simulations(g, 2000, 3)
 print(json.dumps(out))
 """
+SEARCH = """
+import json, time
+time.perf_counter = time.process_time
+import numpy as np
+import savanna.benchmarks.throughput as T
+from savanna.registry import make_game
+from savanna.agents.play.mcts import MCTSAgent
+from savanna.agents.play.gumbel import GumbelSearch
+out = {}
+for name, opts in T.GAMES.items():
+    g = make_game(name, **opts[0])
+    first, p = T.first_decision(g), g.num_players
+    states = np.empty(64, g.state_dtype)
+    states[:] = first
+    def value(obs):
+        return np.tanh(obs.reshape(len(obs), -1).sum(axis=1, dtype=np.float64)[:, None] % 7 - 3)
+    def evaluator(obs, mask, players):
+        return mask.astype(np.float64), np.repeat(value(obs), p, axis=1) * (-1) ** np.arange(p)
+    def evaluate(obs, mask):
+        return mask.astype(np.float64), (np.repeat(value(obs), p, axis=1)
+                                         * (-1) ** np.arange(p)).astype(np.float32)
+    uct = MCTSAgent(sims=4000, determinizations=1)
+    puct = MCTSAgent(sims=4000, evaluator=evaluator, determinizations=1)
+    gumbel = GumbelSearch(g, sims=64)
+    out[f"{name} UCT sims/s"] = T.median_rate(
+        lambda: uct.search(g, first, np.random.default_rng(0)), 4000, 7)
+    out[f"{name} PUCT sims/s"] = T.median_rate(
+        lambda: puct.search(g, first, np.random.default_rng(0)), 4000, 7)
+    out[f"{name} Gumbel sims/s"] = T.median_rate(
+        lambda: gumbel.run(states, evaluate, np.random.default_rng(0)), 64 * 64, 7)
+print(json.dumps(out))
+"""
 TRAINING = """
 import json, time
 time.perf_counter = time.process_time
@@ -61,10 +95,13 @@ def main(argv=None):
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("other", type=Path, help="the other checkout (e.g. a git worktree)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default: 3)")
-    parser.add_argument("--training", action="store_true",
-                        help="Zèbres PPO and AlphaZero self-play training instead")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--search", action="store_true",
+                       help="UCT, PUCT and Gumbel search on every game instead")
+    which.add_argument("--training", action="store_true",
+                       help="Zèbres PPO and AlphaZero self-play training instead")
     args = parser.parse_args(argv)
-    code = TRAINING if args.training else MEASURE
+    code = TRAINING if args.training else SEARCH if args.search else MEASURE
     runs = [(measure(args.other.resolve(), code), measure(HERE, code))
             for _ in range(args.rounds)]
     print("| measure | there | here | here / there (each round) |\n|---|---:|---:|---:|")
