@@ -47,10 +47,10 @@ the path takes the expectation over its visited outcomes as its value
 (``expect_chance_values``).
 
 ``RULE`` is a number bound into the template (``savanna.agents.play.search.compiled_search``
-binds it through ``Game.compiled`` with the game's kernels, ``A``, ``C`` and the game's random
-``playout_one``; see ``savanna.binding``): numba folds it, so each rule's compiled loop holds
-only its own branches, as fast as a loop written for it alone. Never call the loops of this
-module itself.
+binds it through ``Game.compiled`` with the game's kernels, ``A``, ``C`` and, for UCT, the
+game's random ``playout_one``; see ``savanna.binding``): numba prunes the branches of the other
+rules before it compiles, so each rule's loop holds only its own code, as a loop written for it
+alone would. Never call the loops of this module itself.
 """
 import math
 from typing import TYPE_CHECKING
@@ -425,7 +425,8 @@ def expect_chance_values(nodes, values, rewards, leaf, delta):
         k = nd.parent
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # as if written in the loop: a call of 21 arguments per
+# descent costs a few per cent of a Gumbel search
 def descend(nodes, values, rewards, raw, log_priors, states, counts, root, stream, c, gumbel,
             table, value_scale, maxvisit_init, value_range, expect_chance, actions, probs,
             no_priors, q, pi):
@@ -498,24 +499,24 @@ def simulate(nodes, values, rewards, raw, log_priors, states, counts, streams, d
                 short = True
                 break
             done[g] += 1
-            if nodes[leaf].player == TERMINAL or RULE == UCT:
-                if nodes[leaf].player == TERMINAL:
-                    ret[:] = 0.0
-                else:
-                    rollout_value(states, nodes[leaf].slot, stream, rollouts, scratch, actions,
-                                  probs, step_rewards, total, ret)
-                backup(nodes, values, rewards, leaf, ret)
-                if expect_chance:
-                    expect_chance_values(nodes, values, rewards, leaf, ret)
+            if nodes[leaf].player == TERMINAL:
+                ret[:] = 0.0
+            elif RULE == UCT:
+                rollout_value(states, nodes[leaf].slot, stream, rollouts, scratch, actions,
+                              probs, step_rewards, total, ret)
+            else:
+                write_leaf(nodes, states, leaf, collected, leaves, obs, masks, players, actions)
+                collected += 1
+                if RULE == GUMBEL:
+                    break
+                k = leaf
+                while k >= 0:
+                    nodes[k].pending += 1
+                    k = nodes[k].parent
                 continue
-            write_leaf(nodes, states, leaf, collected, leaves, obs, masks, players, actions)
-            collected += 1
-            if RULE == GUMBEL:
-                break
-            k = leaf
-            while k >= 0:
-                nodes[k].pending += 1
-                k = nodes[k].parent
+            backup(nodes, values, rewards, leaf, ret)
+            if expect_chance:
+                expect_chance_values(nodes, values, rewards, leaf, ret)
     return collected, short
 
 

@@ -183,8 +183,8 @@ class GumbelSearch:
         self.pool.reserve(got * self.game.num_actions, 0)
         self.kernels.expand_and_backup(  # values at the network's precision, as raw keeps them
             *self.pool.arrays, leaves.leaves[:got], leaves.players[:got],
-            np.ascontiguousarray(priors, np.float64),
-            np.asarray(values, np.float32).astype(np.float64), self.expect_chance)
+            np.ascontiguousarray(priors, np.float64), np.ascontiguousarray(values, np.float32),
+            self.expect_chance)
         self.stats["search_seconds"] += time.perf_counter() - started
 
     def _playouts(self, leaves, players, rng):

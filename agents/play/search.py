@@ -18,7 +18,9 @@ __all__ = ["GUMBEL", "NODE_DTYPE", "PUCT", "UCT", "Leaves", "Tree", "compiled_se
 def compiled_search(game, rule):
     """The search loops bound to ``game`` (``Game.compiled``) and to ``rule`` (``UCT``,
     ``PUCT`` or ``GUMBEL``), with the game's compiled random playout for UCT's rollouts."""
-    return game.compiled(_search_kernels, RULE=rule, playout_one=game.drivers.playout_one)
+    if rule == UCT:
+        return game.compiled(_search_kernels, RULE=rule, playout_one=game.drivers.playout_one)
+    return game.compiled(_search_kernels, RULE=rule)
 
 
 def width(game):
