@@ -34,9 +34,10 @@ class _Reached(Exception):
 
 def walk(spec="az:baseline", game_name="zebres"):
     """The ``Walk`` from ``make_agent(spec)`` to the first network evaluation on
-    ``game_name``."""
+    ``game_name``, after an uncounted one (imports and compilation)."""
     game = make_game(game_name)
     states = game.init(1, rng=0)
+    make_agent(spec).act(game, states, np.random.default_rng(0))  # imports, compilation
     calls, visited = [], []
 
     def profile(frame, event, arg):
@@ -70,8 +71,6 @@ def main(argv=None):
     parser.add_argument("--spec", default="az:baseline", help="agent spec (default az:baseline)")
     parser.add_argument("--game", default="zebres", help="game (default zebres)")
     args = parser.parse_args(argv)
-    make_agent(args.spec).act(make_game(args.game), make_game(args.game).init(1, rng=0),
-                              np.random.default_rng(0))  # imports and compilation, uncounted
     found = walk(args.spec, args.game)
     print(f"{args.spec} on {args.game}: {found.calls} calls in {found.files} files, "
           f"{found.returns} of them returning to a file already visited")
