@@ -131,11 +131,11 @@ class GumbelSearch:
         sims_done = np.zeros(n, np.int64)
         gumbel = self.gumbel_scale * rng.gumbel(size=(n, game.num_actions))
         streams = make_streams(rng, n)
+        rule = (streams, sims_done, self.sims, 0.0, 1, gumbel, self.table, self.value_scale,
+                self.maxvisit_init, self.value_range, self.expect_chance, *leaves.arrays)
         while True:
             pool.reserve(n * self.width, 2 * n)
-            got, short = k.simulate(*pool.arrays, streams, sims_done, self.sims, 0.0, 1, gumbel,
-                                    self.table, self.value_scale, self.maxvisit_init,
-                                    self.value_range, self.expect_chance, *leaves.arrays)
+            got, short = k.simulate(*pool.arrays, *rule)
             if got:
                 self.stats["search_seconds"] += time.perf_counter() - started
                 self._evaluate(evaluate, got, leaves, rng)

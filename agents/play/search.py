@@ -56,9 +56,13 @@ class Tree:
     def reserve(self, nodes, states):
         """Room for ``nodes`` more nodes and ``states`` more states, doubling what is short;
         False, growing nothing more, if that would pass ``max_nodes``."""
+        used_nodes, used_states = self.counts.tolist()
+        if (len(self.nodes) - used_nodes >= nodes
+                and len(self.states) - used_states >= states):
+            return True  # the usual case, once per search round: nothing to grow
         for names, need, used in (
-                (("nodes", "values", "rewards", "raw", "log_priors"), nodes, int(self.counts[0])),
-                (("states",), states, int(self.counts[1]))):
+                (("nodes", "values", "rewards", "raw", "log_priors"), nodes, used_nodes),
+                (("states",), states, used_states)):
             length = len(getattr(self, names[0]))
             if length - used >= need:
                 continue
