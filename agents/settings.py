@@ -9,10 +9,11 @@ from dataclasses import field
 
 import numpy as np
 
-from savanna.errors import clip, is_int
+from savanna.errors import check_range, clip, is_int
 
-__all__ = ["MAX_GAMES", "MAX_LAYERS", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "check_hidden",
-           "check_maxima", "check_positive", "check_types", "setting", "settings_from_dict"]
+__all__ = ["MAX_GAMES", "MAX_LAYERS", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "check_bounds",
+           "check_hidden", "check_maxima", "check_positive", "check_types", "setting",
+           "settings_from_dict"]
 
 MAX_GAMES = 10_000_000   # games of one match (its list of batches is built at once)
 MAX_WORKERS = 1024       # worker processes of one match
@@ -54,12 +55,23 @@ def check_maxima(config):
 
 
 def check_positive(config, names):
-    """A one-line ValueError for the first setting of ``config`` among ``names`` that is not
-    an int >= 1 (a count: games, epochs, threads)."""
+    """A one-line ValueError for the first setting of ``config`` among ``names`` (int fields,
+    their types checked by ``check_types``) that is below 1 (a count: games, epochs,
+    threads)."""
     for name in names:
         value = getattr(config, name)
-        if not (is_int(value) and value >= 1):
+        if value < 1:
             raise ValueError(f"{name} must be a positive int, got {clip(value)}")
+
+
+def check_bounds(config, bounds):
+    """A one-line ValueError (``savanna.errors.check_range``'s) for the first setting of
+    ``config`` outside its bounds: ``bounds`` maps names of number fields, their types
+    checked by ``check_types``, to ``(low, high, above)`` as ``check_range`` takes them."""
+    for name, (low, high, above) in bounds.items():
+        value = getattr(config, name)
+        if (value <= low if above else value < low) or (high is not None and value > high):
+            check_range(name, value, low, high, above)
 
 
 # ----- checks shared by every settings class (PPOConfig, AZConfig) and checkpoint contents ----
@@ -85,6 +97,8 @@ def check_types(settings, kind):
     words the message; fields of other declared types have checks of their own."""
     for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
+        if type(value) is f.type and (f.type is not float or math.isfinite(value)):
+            continue  # the usual case, as declared (a bool is no int: its type is bool)
         if f.type in TYPE_CHECKS and not TYPE_CHECKS[f.type](value):
             raise ValueError(f"{kind} setting {f.name} must be {TYPE_NAMES[f.type]}, "
                              f"got {clip(value)}")
@@ -94,7 +108,7 @@ def check_hidden(hidden):
     """The hidden layer widths as a tuple, within ``MAX_WIDTH`` and ``MAX_LAYERS``: checked
     before any network is built, so a bad checkpoint cannot ask for terabytes."""
     if (not isinstance(hidden, (list, tuple)) or not 1 <= len(hidden) <= MAX_LAYERS
-            or not all(is_int(h) and 1 <= h <= MAX_WIDTH for h in hidden)):
+            or not all((type(h) is int or is_int(h)) and 1 <= h <= MAX_WIDTH for h in hidden)):
         raise ValueError(f"hidden must be 1 to {MAX_LAYERS} layer widths, each an int in "
                          f"1..{MAX_WIDTH}, got {clip(hidden)}")
     return tuple(int(h) for h in hidden)

@@ -12,7 +12,7 @@ import os
 import pickle
 import time
 
-from savanna.agents.arena.matches import _play_job, tournament
+from savanna.agents.arena.matches import play_job, tournament
 from savanna.agents.play.registry import make_agent
 
 __all__ = ["main", "measure"]
@@ -66,8 +66,8 @@ def measure(agents=6, games_per_pair=64, address=None, write=print):
     out.update(tasks=tasks, games_per_task=games / tasks,
                task_seconds=one_seconds / tasks,
                shared_bytes=len(pickle.dumps((game, field, matches))),
-               job_bytes=len(pickle.dumps((_play_job, job))),
-               result_bytes=len(pickle.dumps(_play_job(game, field, matches, job))))
+               job_bytes=len(pickle.dumps((play_job, job))),
+               result_bytes=len(pickle.dumps(play_job(game, field, matches, job))))
     n = 2000
     started = time.perf_counter()
     for _ in ray_map(_noop, (), range(n), address):

@@ -11,7 +11,6 @@ the trials share the seed. ``sweep.csv`` lists every trial; the best settings ar
 import math
 from pathlib import Path
 
-from savanna.agents.arena.results import _write_csv
 from savanna.errors import clip
 from savanna.experiments.arguments import (
     ADDRESS_HELP,
@@ -23,7 +22,7 @@ from savanna.experiments.arguments import (
     seed,
 )
 from savanna.experiments.runs import EVAL_FILE, read_csv
-from savanna.files import new_folder
+from savanna.files import new_folder, write_csv
 
 __all__ = ["SPACES", "add_parser", "run", "sweep"]
 
@@ -80,7 +79,7 @@ def sweep(algorithm, settings, trials=8, budget=None, rungs=3, runs_dir="runs", 
                      "error": ""})
     rows.sort(key=lambda r: (r["rungs"], -math.inf if math.isnan(r["score"]) else r["score"]),
               reverse=True)  # the trials ASHA let go furthest, then the best score
-    _write_csv(folder / "sweep.csv", rows)
+    write_csv(folder / "sweep.csv", rows)
     best = rows[0]
     if not best["folder"]:
         raise RuntimeError(f"every trial failed; the first: {best['error']}")

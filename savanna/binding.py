@@ -33,6 +33,7 @@ compile_ahead.install()  # and another core compiles the kernels it will reach l
 # ----- the free names a template may use (stubs: documentation, never called) ---------------
 A: int = 0  # the game's number of distinct actions
 C: int = 1  # the most chance outcomes of a node (at least 1)
+RULE: int = 0  # a search's selection rule, for templates that ask for it (UCT, PUCT, Gumbel)
 
 
 def reset_one(s: np.ndarray, i: int, base: np.ndarray, streams: np.ndarray) -> None:

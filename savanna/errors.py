@@ -27,7 +27,7 @@ def is_int(value):
 def check_int(name, value, lo, hi, what="an int"):
     """``value`` as an int, or a one-line ValueError unless it is an integer (not a bool, not a
     float) in ``lo..hi``; ``what`` words the kind of int (``"a seat"``)."""
-    if not (is_int(value) and lo <= value <= hi):
+    if not ((type(value) is int or is_int(value)) and lo <= value <= hi):  # a plain int first
         raise ValueError(f"{name} must be {what} in {lo}..{hi}, got {clip(value)}")
     return int(value)
 

@@ -8,8 +8,10 @@ that a command writes for a while (a second writer is refused, naming the proces
 drops the claim when that process ends).
 """
 import contextlib
+import csv
 import datetime
 import fcntl
+import io
 import itertools
 import json
 import os
@@ -22,7 +24,7 @@ from savanna.errors import clip
 
 __all__ = ["CLAIM_FILE", "MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text",
            "check_new_file", "claimed", "locked", "make_folders", "new_folder", "output_folder",
-           "parse_json", "read_at_most", "read_text", "stamp"]
+           "parse_json", "read_at_most", "read_text", "stamp", "write_csv"]
 
 MAX_JSON_DEPTH = 64  # nested lists and objects; the project's files use 6 at most
 CLAIM_FILE = ".savanna-claim"  # in a claimed folder: the holder's pid and host
@@ -165,6 +167,15 @@ def atomic_write_bytes(path, data):
 def atomic_write_text(path, text):
     """``atomic_write_bytes`` of ``text`` in UTF-8."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_csv(path, rows):
+    """``rows`` (dicts with the same keys) as a CSV file with a header, written atomically."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write_text(path, text.getvalue())
 
 
 def check_new_file(path, overwrite=False):

@@ -36,7 +36,7 @@ from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
 from savanna.records import make_records
 
-__all__ = ["BACKENDS", "default_start_method", "play_match", "tournament"]
+__all__ = ["BACKENDS", "default_start_method", "play_job", "play_match", "tournament"]
 
 
 # ----- a match ----------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ def _play_matches(game, agents, matches, workers, progress, start_method, backen
     if backend == "ray":
         from savanna.agents.distributed import ray_map
 
-        done = ray_map(_play_job, (game, agents, matches), jobs, address)
+        done = ray_map(play_job, (game, agents, matches), jobs, address)
     else:
         done = _local_map(game, agents, matches, jobs, workers, start_method)
     with tqdm(total=sum(job[3] for job in jobs), desc=desc, unit="game",
@@ -148,7 +148,7 @@ def _records(game, labels, seed, parts):
     return records
 
 
-def _play_job(game, agents, matches, job):
+def play_job(game, agents, matches, job):
     """Batch ``k`` (games ``first .. first + count - 1``) of match ``m``: ``_play_batch``."""
     m, k, first, count = job
     members, _, seed, _ = matches[m]
@@ -156,7 +156,7 @@ def _play_job(game, agents, matches, job):
 
 
 def _local_map(game, agents, matches, jobs, workers, start_method):
-    """``(job, _play_job(...))`` pairs as they complete: here, or on one pool of ``workers``
+    """``(job, play_job(...))`` pairs as they complete: here, or on one pool of ``workers``
     processes for all the jobs (a tournament starts its workers once)."""
     workers = os.cpu_count() if workers is None else workers
     check_int("workers", workers, 1, MAX_WORKERS)
@@ -171,7 +171,7 @@ def _local_map(game, agents, matches, jobs, workers, start_method):
                           "a module to use workers)", stacklevel=4)
             context = None
     if context is None:
-        return ((job, _play_job(game, agents, matches, job)) for job in jobs)
+        return ((job, play_job(game, agents, matches, job)) for job in jobs)
     if context.get_start_method() == "fork":
         _warm_up(game, agents, matches[0][2])
     return _pooled(context, workers, (game, agents, matches), jobs)
@@ -293,7 +293,7 @@ def _init_worker(game, agents, matches):
 
 
 def _worker_job(job):
-    return job, _play_job(_WORKER["game"], _WORKER["agents"], _WORKER["matches"], job)
+    return job, play_job(_WORKER["game"], _WORKER["agents"], _WORKER["matches"], job)
 
 
 # ----- a tournament -----------------------------------------------------------------------------

@@ -2,8 +2,6 @@
 (``savanna.agents.arena.matches`` plays them), their summaries, text tables, notebook HTML
 and files (JSON
 and CSV, each written atomically into a new or empty folder)."""
-import csv
-import io
 import json
 import math
 from dataclasses import dataclass, field
@@ -12,7 +10,7 @@ import numpy as np
 
 from savanna.agents.arena.stats import Z95, elo_from_score, pair_scores, wilson_interval
 from savanna.agents.tables import html_table
-from savanna.files import atomic_write_text, output_folder
+from savanna.files import atomic_write_text, output_folder, write_csv
 from savanna.records import write_records
 
 __all__ = ["RECORDS_FILE", "MatchResult", "TournamentResult"]
@@ -156,7 +154,7 @@ class MatchResult:
         if self.records is not None:
             write_records(out / RECORDS_FILE, self.records, overwrite=True)
         summary = self.summary()
-        _write_csv(out / "summary.csv", [_flat_row(r) for r in summary])
+        write_csv(out / "summary.csv", [_flat_row(r) for r in summary])
         rows = []
         for g in range(self.games):
             row = {"game": g, "plies": int(self.plies[g])}
@@ -166,7 +164,7 @@ class MatchResult:
                 if self.points is not None:
                     row[f"points_{j}"] = float(self.points[g, j])
             rows.append(row)
-        _write_csv(out / "games.csv", rows)
+        write_csv(out / "games.csv", rows)
         return out
 
 
@@ -244,8 +242,8 @@ class TournamentResult:
                 "pair_score": self.pair_score.tolist(), "pair_games": self.pair_games.tolist(),
                 "matches": [{"members": list(m), **r.to_json()} for m, r in self.matches]}
         atomic_write_text(out / "tournament.json", json.dumps(data, indent=1))
-        _write_csv(out / "ratings.csv", self.ranking())
-        _write_csv(out / "pairs.csv", [
+        write_csv(out / "ratings.csv", self.ranking())
+        write_csv(out / "pairs.csv", [
             {"agent": self.labels[i], "opponent": self.labels[j],
              "games": int(self.pair_games[i, j]), "score": float(self.pair_score[i, j])}
             for i in range(len(self.agents)) for j in range(len(self.agents))
@@ -278,15 +276,6 @@ def _flat_row(row):
         else:
             flat[key] = _finite(value) if isinstance(value, float) else value
     return flat
-
-
-def _write_csv(path, rows):
-    """``rows`` (dicts with the same keys) as a CSV file with a header, written atomically."""
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=list(rows[0]))
-    writer.writeheader()
-    writer.writerows(rows)
-    atomic_write_text(path, text.getvalue())
 
 
 def _finite(x):

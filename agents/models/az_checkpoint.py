@@ -5,8 +5,7 @@ from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.checkpoint import CheckpointFormat
 from savanna.agents.models.networks import AZNet
 
-__all__ = ["CHECKPOINT", "load_checkpoint", "network_contents", "network_from_checkpoint",
-           "save_checkpoint"]
+__all__ = ["CHECKPOINT", "load_checkpoint", "network_contents", "save_checkpoint"]
 
 
 CHECKPOINT = CheckpointFormat(
@@ -33,8 +32,3 @@ def load_checkpoint(path, game=None):
     """An AlphaZero checkpoint's contents, verified and checked in full before anything is
     built from them (``savanna.agents.models.checkpoint.CheckpointFormat.load``)."""
     return CHECKPOINT.load(path, game)
-
-
-def network_from_checkpoint(data, game):
-    """The network stored in checkpoint contents from ``load_checkpoint``, in eval mode."""
-    return CHECKPOINT.network(data, game)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from savanna.agents.settings import (
     MAX_GAMES,
     MAX_SEED,
+    check_bounds,
     check_hidden,
     check_maxima,
     check_positive,
@@ -14,9 +15,17 @@ from savanna.agents.settings import (
     setting,
     settings_from_dict,
 )
-from savanna.errors import check_range, clip
+from savanna.errors import clip
 
 __all__ = ["AZConfig"]
+
+# (low, high, above) of the number settings, as savanna.errors.check_range takes them
+BOUNDS = {"selfplay_processes": (0, None, False),
+          **dict.fromkeys(("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"),
+                          (0, None, True)),
+          **dict.fromkeys(("value_scale", "maxvisit_init", "value_range", "gumbel_scale",
+                           "weight_decay", "value_weight", "lr_half_life"), (0, None, False)),
+          **dict.fromkeys(("outcome_weight", "rollout_weight"), (0, 1, False))}
 
 
 @dataclass
@@ -89,17 +98,10 @@ class AZConfig:
                               "batch_size", "replay_window", "log_every", "eval_games",
                               "eval_sims", "threads"))
         check_maxima(self)
-        check_range("selfplay_processes", self.selfplay_processes, 0)
+        check_bounds(self, BOUNDS)
         if self.selfplay_processes and self.games % self.selfplay_processes:
             raise ValueError(f"games ({self.games}) must be divisible by selfplay_processes "
                              f"({self.selfplay_processes})")
-        for name in ("minutes", "lr", "reuse", "eval_minutes", "checkpoint_minutes"):
-            check_range(name, getattr(self, name), 0, above=True)
-        for name in ("value_scale", "maxvisit_init", "value_range", "gumbel_scale",
-                     "weight_decay", "value_weight", "lr_half_life"):
-            check_range(name, getattr(self, name), 0)
-        for name in ("outcome_weight", "rollout_weight"):
-            check_range(name, getattr(self, name), 0, 1)
         if self.replay_window < self.batch_size:
             raise ValueError(f"replay_window ({self.replay_window}) must hold at least one "
                              f"batch ({self.batch_size})")

@@ -172,7 +172,7 @@ class CheckpointFormat:
 
         check_keys(data, {**COMMON_CONTENTS, **self.contents}, invalid)
         obs = data["obs_shape"]
-        if not (obs and all(is_int(n) and n > 0 for n in obs)
+        if not (obs and all((type(n) is int or is_int(n)) and n > 0 for n in obs)
                 and math.prod(obs) <= MAX_OBS_SIZE):
             raise invalid(f"obs_shape is {clip(obs)}, expected positive ints of product at "
                           f"most {MAX_OBS_SIZE}")
@@ -222,9 +222,11 @@ def check_keys(data, spec, invalid, where="the contents"):
     for key, kind in spec.items():
         if key not in data:
             raise invalid(f"{key!r} is missing from {where}")
-        if not (TYPE_CHECKS[kind](data[key]) if kind in TYPE_CHECKS
-                else isinstance(data[key], kind)):
-            raise invalid(f"{key!r} is {clip(data[key], 40)}, expected "
+        value = data[key]
+        if type(value) is kind and kind is not float:
+            continue  # the usual case, as declared (a bool is no int: its type is bool)
+        if not (TYPE_CHECKS[kind](value) if kind in TYPE_CHECKS else isinstance(value, kind)):
+            raise invalid(f"{key!r} is {clip(value, 40)}, expected "
                           f"{TYPE_NAMES.get(kind, kind.__name__)}")
 
 

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from savanna.agents.play.base import describe
-from savanna.agents.play.mcts import MCTSAgent, compiled_search
+from savanna.agents.play.mcts import MCTSAgent
+from savanna.agents.play.search import compiled_search
 from savanna.agents.tables import html_table
 from savanna.errors import clip
 from savanna.game import CHANCE, TERMINAL, Game, Row, Seed
@@ -146,8 +147,8 @@ def _search_mcts(game, row, agent, rng):
     lines = []  # (visits of each root action in a tree, {root action: the line after it})
     for tree in agent.trees(game, row, rng, check=False):
         mine = np.zeros(a, np.int64)
-        compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, mine,
-                                            returns)
+        compiled_search(game, agent.rule).root_children(tree.nodes, tree.values, tree.rewards,
+                                                        mine, returns)
         visits += mine
         kids = _children(tree.nodes, 0)
         priors[tree.nodes["action"][kids]] += tree.nodes["prior"][kids]
@@ -210,9 +211,9 @@ def _children(nodes, node):
 
 def principal_variation(game: Game, nodes: np.ndarray, states: np.ndarray,
                         root: int) -> list[str]:
-    """The most visited line of a search tree (the node arrays of
-    ``savanna.agents.play._mcts_kernels``) from ``root`` while its nodes have visits: move
-    names, chance outcomes in parentheses."""
+    """The most visited line of a search tree (``savanna.agents.play.search.Tree``'s node
+    array) from ``root`` while its nodes have visits: move names, chance outcomes in
+    parentheses."""
     line: list[str] = []
     node = root
     while True:

@@ -38,8 +38,9 @@ from importlib import resources
 import numpy as np
 import torch
 
-from savanna.agents.models.az_checkpoint import load_checkpoint, network_from_checkpoint
+from savanna.agents.models.az_checkpoint import CHECKPOINT
 from savanna.agents.models.az_config import AZConfig
+from savanna.agents.models.checkpoint import check_game, quoted_path
 from savanna.agents.models.inference import network_evaluator
 from savanna.agents.play.base import check_decisions, random_argmax
 from savanna.agents.play.gumbel import GumbelSearch
@@ -61,14 +62,16 @@ def shipped_baselines():
         if folder.is_dir() else []
 
 
-def baseline_path(game):
-    """The shipped baseline of ``game`` and its player count; a one-line ValueError naming
-    the shipped ones when there is none."""
+def baseline_path(game, shipped=None):
+    """The shipped baseline of ``game`` and its player count (``shipped``: the names of the
+    shipped files, ``shipped_baselines()`` by default); a one-line ValueError naming the
+    shipped ones when there is none."""
+    shipped = shipped_baselines() if shipped is None else shipped
     name = f"{game.name}-{game.num_players}p.pt"
-    if name not in shipped_baselines():
-        shipped = ", ".join(n.removesuffix(".pt") for n in shipped_baselines()) or "none"
+    if name not in shipped:
+        listed = ", ".join(n.removesuffix(".pt") for n in shipped) or "none"
         raise ValueError(f"no AlphaZero baseline for {game.name} with {game.num_players} "
-                         f"players; shipped: {shipped}")
+                         f"players; shipped: {listed}")
     return str(resources.files("savanna.agents.models") / "baselines" / name)
 
 
@@ -79,7 +82,12 @@ class AZPolicyAgent:
 
     def __init__(self, checkpoint: str):
         self.checkpoint = str(checkpoint)
-        self._data = None if self.checkpoint == BASELINE else load_checkpoint(self.checkpoint)
+        # resolved now: the shipped baselines (one per game and player count), or the file's
+        # contents, checked; the network of a game is built when that game is first played
+        self._baselines = shipped_baselines() if self.checkpoint == BASELINE else None
+        if self._baselines == []:
+            raise ValueError("no AlphaZero baseline is shipped with this installation")
+        self._data = None if self.checkpoint == BASELINE else CHECKPOINT.load(self.checkpoint)
         self._nets = {}     # game key -> the network
         self._trained = {}  # game key -> the settings it was trained with (AZConfig dict)
 
@@ -88,7 +96,7 @@ class AZPolicyAgent:
         """An agent on an in-memory network (the trainer's evaluations), for ``game`` only;
         ``trained``: the run's settings (``AZConfig.to_dict()``), whose search it repeats."""
         agent = cls.__new__(cls)
-        agent.checkpoint, agent._data = label, None
+        agent.checkpoint, agent._data, agent._baselines = label, None, None
         agent._nets, agent._trained = {_key(game): net}, {_key(game): trained or {}}
         agent._configure(**settings)
         return agent
@@ -99,18 +107,20 @@ class AZPolicyAgent:
     def settings(self):
         return {"checkpoint": self.checkpoint}
 
-    def network(self, game):
-        """The network, checked against ``game`` (a ValueError if it was trained on another)."""
-        key = _key(game)
+    def network(self, game, key=None):
+        """The network, checked against ``game`` (a ValueError if it was trained on another);
+        ``key``: the game's ``_key``, if the caller has it."""
+        key = key or _key(game)
         if key not in self._nets:
-            if self.checkpoint == BASELINE:
-                data = load_checkpoint(baseline_path(game), game)
+            if self._baselines is not None:
+                data = CHECKPOINT.load(baseline_path(game, self._baselines), game)
             elif self._data is None:
                 raise ValueError(f"this network plays {next(iter(self._nets))[1]}, not "
                                  f"{game.name}")
             else:
-                data = load_checkpoint(self.checkpoint, game)  # the error if the game differs
-            self._nets[key] = network_from_checkpoint(data, game)
+                data = self._data
+                check_game(data, game, quoted_path(self.checkpoint))
+            self._nets[key] = CHECKPOINT.network(data, game)
             self._trained[key] = data["config"]
         return self._nets[key]
 
@@ -177,34 +187,36 @@ class AZAgent(AZPolicyAgent):
             out["expect_chance"] = self.expect_chance
         return out
 
-    def new_search(self, game, sims=None):
+    def new_search(self, game, sims=None, key=None):
         """A ``GumbelSearch`` with this agent's settings (``sims`` simulations, default the
         agent's); the scale of sigma(q), its value range and, unless given, the rollout weight
-        and the determinizations are those of the network's settings."""
-        self.network(game)
-        trained = self._trained[_key(game)]
-        def own_or_trained(name, default):  # None: the network's setting
-            own = getattr(self, name)
-            return own if own is not None else trained.get(name, default)
-
+        and the determinizations are those of the network's settings (``key``: as in
+        ``network``)."""
+        key = key or _key(game)
+        self.network(game, key)
+        trained = self._trained[key]
+        own = {name: getattr(self, name) for name in ("rollout_weight", "determinizations",
+                                                       "expect_chance")}
+        settings = {**trained, **{k: v for k, v in own.items() if v is not None}}  # None: trained
         return GumbelSearch(game, sims or self.sims, self.max_considered,
                             trained.get("value_scale", 0.1), trained.get("maxvisit_init", 50.0),
-                            self.gumbel_scale, own_or_trained("rollout_weight", 0.0),
+                            self.gumbel_scale, settings.get("rollout_weight", 0.0),
                             trained.get("value_range", 0.0),
-                            own_or_trained("determinizations", 1),
-                            own_or_trained("expect_chance", False))
+                            settings.get("determinizations", 1),
+                            settings.get("expect_chance", False))
 
     @torch.no_grad()
     def act(self, game, states, rng):
         started = time.perf_counter()
         states = game.check_states(states)
         sims = self.sims if self.time_budget is None else self._budgeted_sims(len(states))
-        key = (_key(game), sims)
+        game_key = _key(game)
+        key = (game_key, sims)
         if key not in self._searches:
             if len(self._searches) == MAX_SEARCHES:  # the oldest goes: its trees are memory
                 del self._searches[next(iter(self._searches))]
-            self._searches[key] = self.new_search(game, sims)
-        evaluate = network_evaluator(self.network(game))
+            self._searches[key] = self.new_search(game, sims, game_key)
+        evaluate = network_evaluator(self.network(game, game_key))
         actions = self._searches[key].run(states, evaluate, rng, check=False).actions
         if self.time_budget is not None:
             self._round_seconds.append((len(states), (time.perf_counter() - started) / sims))

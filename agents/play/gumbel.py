@@ -1,7 +1,7 @@
 """Gumbel search over a batch of games at once (AlphaZero's search, used to play and to train).
 
 The trees of a whole batch of games live in one flat pool searched by compiled loops
-(``savanna.agents.play._gumbel_kernels``). Each round every game descends to one leaf; the
+(``savanna.agents.play.search``). Each round every game descends to one leaf; the
 leaves of all games are evaluated in one forward pass of the network and backed up. The root
 uses Gumbel top-k sampling with sequential halving, the inside the paper's deterministic
 selection (Danihelka et al., ICLR 2022; mctx's ``gumbel_muzero_policy``), so that 16-64
@@ -12,26 +12,37 @@ trees per state average their policies. With ``rollout_weight`` w > 0 a leaf's v
 one random playout from it (AlphaGo's ``(1 - w) * network + w * playout``): early in a run the
 value head knows nothing, a playout already something.
 """
+import math
 import time
 from typing import NamedTuple
 
 import numpy as np
 
-from savanna.agents.play import _gumbel_kernels
-from savanna.agents.play._mcts_kernels import NODE_DTYPE
-from savanna.agents.play.mcts import compiled_search
+from savanna.agents.play.search import GUMBEL, Leaves, Tree, compiled_search, width
 from savanna.rng import make_streams
 
-__all__ = ["GumbelSearch", "SearchResult", "compiled_az"]
+__all__ = ["GumbelSearch", "SearchResult", "considered_visits"]
 
 
-def compiled_az(game):
-    """``savanna.agents.play._gumbel_kernels`` bound to ``game`` (``Game.compiled``) and to the MCTS
-    node
-    helpers of ``savanna.agents.play._mcts_kernels``, compiled for the same game."""
-    mcts = compiled_search(game)
-    return game.compiled(_gumbel_kernels, **{name: getattr(mcts, name) for name in (
-        "expand", "materialise", "backup", "select_chance", "init_node")})
+def considered_visits(max_considered, num_sims):
+    """``int32[max_considered + 1, num_sims]``: row ``m`` is the visit count each simulation
+    looks for at the root when ``m`` actions are considered (mctx's
+    ``get_table_of_considered_visits``: sequential halving, at least one visit per phase)."""
+    table = np.zeros((max_considered + 1, num_sims), np.int32)
+    for m in range(max_considered + 1):
+        if m <= 1:
+            table[m] = np.arange(num_sims)
+            continue
+        log2max = math.ceil(math.log2(m))
+        sequence, visits, considered = [], [0] * m, m
+        while len(sequence) < num_sims:
+            for _ in range(max(1, int(num_sims / (log2max * considered)))):
+                sequence.extend(visits[:considered])
+                for i in range(considered):
+                    visits[i] += 1
+            considered = max(2, considered // 2)
+        table[m] = sequence[:num_sims]
+    return table
 
 
 class SearchResult(NamedTuple):
@@ -40,48 +51,10 @@ class SearchResult(NamedTuple):
     values: np.ndarray       # float64[G, P]: the roots' mean returns (absolute seats)
 
 
-class _Pool:
-    """The node and state arrays of a batch of trees (``savanna.agents.play._gumbel_kernels``),
-    grown on
-    demand and kept from one search to the next."""
-
-    def __init__(self, game, nodes, states):
-        p = game.num_players
-        self.nodes = np.empty(nodes, NODE_DTYPE)
-        self.values = np.empty((nodes, p), np.float64)
-        self.rewards = np.empty((nodes, p), np.float32)
-        self.raw = np.empty((nodes, p), np.float32)
-        self.log_priors = np.empty(nodes, np.float64)
-        self.states = np.empty(states, game.state_dtype)
-        self.counts = np.zeros(2, np.int64)
-
-    @property
-    def arrays(self):
-        return (self.nodes, self.values, self.rewards, self.raw, self.log_priors, self.states,
-                self.counts)
-
-    def reserve(self, nodes, states):
-        """Room for ``nodes`` more nodes and ``states`` more states (doubling what is short)."""
-        used_nodes, used_states = int(self.counts[0]), int(self.counts[1])
-        if len(self.nodes) - used_nodes < nodes:
-            size = max(2 * len(self.nodes), used_nodes + nodes)
-            for name in ("nodes", "values", "rewards", "raw", "log_priors"):
-                setattr(self, name, _resized(getattr(self, name), size, used_nodes))
-        if len(self.states) - used_states < states:
-            size = max(2 * len(self.states), used_states + states)
-            self.states = _resized(self.states, size, used_states)
-
-
-def _resized(array, size, used):
-    new = np.empty((size, *array.shape[1:]), array.dtype)
-    new[:used] = array[:used]
-    return new
-
-
 class GumbelSearch:
     """Searches a batch of decision nodes at once (see the module docstring and
-    ``savanna.agents.play._gumbel_kernels``): ``run(states, evaluate, rng) -> SearchResult``. Its
-    settings::
+    ``savanna.agents.play._search_kernels``): ``run(states, evaluate, rng) -> SearchResult``.
+    Its settings::
 
         sims            simulations per state
         max_considered  root actions drawn by Gumbel top-k (fewer if fewer are legal)
@@ -114,15 +87,15 @@ class GumbelSearch:
         self.trees = 1 if game.perfect_information else int(determinizations)
         self.sims = -(-int(sims) // self.trees)  # per tree
         # no more actions are considered than the game has: the table's size follows the game
-        self.table = _gumbel_kernels.considered_visits(
+        self.table = considered_visits(
             min(int(max_considered), game.num_actions), self.sims)
         self.value_scale = float(value_scale)
         self.maxvisit_init = float(maxvisit_init)
         self.value_range = float(value_range)
         self.gumbel_scale = float(gumbel_scale)
         self.rollout_weight = float(rollout_weight)
-        self.kernels = compiled_az(game)
-        self.width = max(game.num_actions, game.max_chance_outcomes)
+        self.kernels = compiled_search(game, GUMBEL)
+        self.width = width(game)
         self.pool = None
         self.stats = {"search_seconds": 0.0, "inference_seconds": 0.0, "leaves": 0}
 
@@ -144,37 +117,31 @@ class GumbelSearch:
                                                                           states, players, rng)
         started = time.perf_counter()
         if self.pool is None or len(self.pool.nodes) < n:
-            self.pool = _Pool(game, n * (self.sims + 1) * 16, n * (self.sims + 1) * 2)
+            self.pool = Tree(game, n * (self.sims + 1) * 16, n * (self.sims + 1) * 2,
+                             leaf_values=True)
         pool = self.pool
         pool.counts[:] = 0
         k.set_roots(*pool.arrays, roots)
-        leaves = np.empty(n, np.int32)
-        leaf_games = np.arange(n, dtype=np.int32)
-        obs = np.empty((n, int(np.prod(game.obs_shape))), np.uint8)
-        masks = np.empty((n, game.num_actions), np.bool_)
-        leaf_players = np.empty(n, np.int64)
-        sims_done = np.zeros(n, np.int32)
-        k.collect_roots(pool.nodes, pool.states, n, leaves, obs, masks, leaf_players)
+        leaves = Leaves(game, n)
+        k.collect_roots(pool.nodes, pool.states, n, leaves.leaves, leaves.obs, leaves.masks,
+                        leaves.players)
         self.stats["search_seconds"] += time.perf_counter() - started
-        self._evaluate(evaluate, n, leaves, leaf_games, obs, masks, leaf_players, sims_done,
-                       rng)
+        self._evaluate(evaluate, n, leaves, rng)  # the roots' priors and values
         started = time.perf_counter()
-        sims_done[:] = 0  # the roots' evaluation is not a simulation
+        sims_done = np.zeros(n, np.int64)
         gumbel = self.gumbel_scale * rng.gumbel(size=(n, game.num_actions))
         streams = make_streams(rng, n)
+        rule = (streams, sims_done, self.sims, 0.0, 1, gumbel, self.table, self.value_scale,
+                self.maxvisit_init, self.value_range, self.expect_chance, *leaves.arrays)
         while True:
             pool.reserve(n * self.width, 2 * n)
-            got, short = k.descend(*pool.arrays, gumbel, self.table, sims_done, self.sims,
-                                   self.value_scale, self.maxvisit_init, self.value_range,
-                                   self.expect_chance, streams, leaves, leaf_games, obs, masks,
-                                   leaf_players)
+            got, short = k.simulate(*pool.arrays, *rule)
             if got:
                 self.stats["search_seconds"] += time.perf_counter() - started
-                self._evaluate(evaluate, got, leaves, leaf_games, obs, masks, leaf_players,
-                               sims_done, rng)
+                self._evaluate(evaluate, got, leaves, rng)
                 started = time.perf_counter()
             elif short:
-                pool.reserve(2 * len(pool.nodes), 2 * len(pool.states))
+                pool.reserve(len(pool.nodes), len(pool.states))
             else:
                 break
         policy = np.zeros((n, game.num_actions), np.float32)
@@ -203,21 +170,21 @@ class GumbelSearch:
                                       / nodes["visits"][kids, None])
         return out
 
-    def _evaluate(self, evaluate, got, leaves, leaf_games, obs, masks, players, sims_done,
-                  rng):
+    def _evaluate(self, evaluate, got, leaves, rng):
         started = time.perf_counter()
-        priors, values = evaluate(obs[:got], masks[:got])
+        priors, values = evaluate(leaves.obs[:got], leaves.masks[:got])
         self.stats["inference_seconds"] += time.perf_counter() - started
         self.stats["leaves"] += got
         started = time.perf_counter()
         if self.rollout_weight:
             w = self.rollout_weight
-            values = (1 - w) * values + w * self._playouts(leaves[:got], players[:got], rng)
+            values = (1 - w) * values + w * self._playouts(leaves.leaves[:got],
+                                                           leaves.players[:got], rng)
         self.pool.reserve(got * self.game.num_actions, 0)
-        self.kernels.expand_and_backup(
-            *self.pool.arrays, leaves[:got],
-            leaf_games[:got], players[:got], np.ascontiguousarray(priors, np.float64),
-            np.ascontiguousarray(values, np.float32), sims_done, self.expect_chance)
+        self.kernels.expand_and_backup(  # values at the network's precision, as raw keeps them
+            *self.pool.arrays, leaves.leaves[:got], leaves.players[:got],
+            np.ascontiguousarray(priors, np.float64), np.ascontiguousarray(values, np.float32),
+            self.expect_chance)
         self.stats["search_seconds"] += time.perf_counter() - started
 
     def _playouts(self, leaves, players, rng):

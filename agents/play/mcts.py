@@ -1,7 +1,8 @@
 """Monte Carlo tree search: UCT with random rollouts, or PUCT with a batched evaluator.
 
-The tree lives in flat arrays searched by compiled loops (``savanna.agents.play._mcts_kernels``);
-Python only sets up, grows the arrays when they fill, and, for PUCT, calls the evaluator.
+The tree lives in flat arrays searched by the compiled search loop
+(``savanna.agents.play.search``); Python only sets up, grows the arrays when they fill, and, for
+PUCT, calls the evaluator.
 
 * **UCT** (no evaluator): every simulation descends by ``Q + c * sqrt(ln N / n)`` (unvisited
   children first), adds one node and values it by ``rollouts`` random playouts, all compiled.
@@ -41,80 +42,15 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from savanna.agents.play import _mcts_kernels
-from savanna.agents.play._mcts_kernels import NODE_DTYPE
 from savanna.agents.play.base import random_argmax
+from savanna.agents.play.search import PUCT, UCT, Leaves, Tree, compiled_search, width
 from savanna.errors import check_at_least, check_range, clip
 from savanna.game import CHANCE, Game, Row, Seed
 from savanna.rng import as_generator, make_streams
 
-__all__ = ["MCTSAgent", "Tree"]
+__all__ = ["MCTSAgent"]
 
 TIME_CHUNK = 256  # simulations between two looks at the clock
-
-
-def compiled_search(game):
-    """The search loops of ``savanna.agents.play._mcts_kernels`` bound to ``game``
-    (``Game.compiled``),
-    with the game's compiled random playout for the rollouts."""
-    return game.compiled(_mcts_kernels, playout_one=game.drivers.playout_one)
-
-
-def _width(game):
-    """The most children a node can have."""
-    return max(game.num_actions, game.max_chance_outcomes)
-
-
-class Tree:
-    """The arrays of one search tree (see ``savanna.agents.play._mcts_kernels``), grown on demand up
-    to ``max_nodes`` nodes. Only nodes that a simulation reached hold a state, so the states
-    array grows on its own, more slowly."""
-
-    def __init__(self, game, root, capacity, max_nodes):
-        self.max_nodes = max_nodes
-        capacity = min(capacity, max_nodes)
-        self.nodes = np.empty(capacity, NODE_DTYPE)
-        self.values = np.empty((capacity, game.num_players), np.float64)
-        self.rewards = np.empty((capacity, game.num_players), np.float32)
-        self.states = np.empty(max(16, capacity // 8), game.state_dtype)
-        self.counts = np.zeros(2, np.int64)
-        compiled_search(game).set_root(*self.arrays, root)
-
-    @property
-    def arrays(self):
-        return self.nodes, self.values, self.rewards, self.states, self.counts
-
-    def room(self):
-        """Free node rows."""
-        return len(self.nodes) - int(self.counts[0])
-
-    def grow(self, nodes_needed):
-        """Makes room for ``nodes_needed`` more nodes; False if that would pass ``max_nodes``."""
-        if self.room() >= nodes_needed:
-            return True
-        size = max(2 * len(self.nodes), int(self.counts[0]) + nodes_needed)
-        if min(size, self.max_nodes) < int(self.counts[0]) + nodes_needed:
-            return False
-        for name in ("nodes", "values", "rewards"):
-            setattr(self, name, _resized(getattr(self, name), min(size, self.max_nodes)))
-        return True
-
-    def grow_after_stop(self, width):
-        """A compiled step stopped because an expansion (up to ``width`` children) or a state
-        found no room: doubles what was short. False if the tree may not grow."""
-        if self.room() < width:
-            return self.grow(width)
-        size = min(2 * len(self.states), self.max_nodes)
-        if size <= len(self.states):
-            return False
-        self.states = _resized(self.states, size)
-        return True
-
-
-def _resized(array, size):
-    new = np.empty((size, *array.shape[1:]), array.dtype)
-    new[: len(array)] = array
-    return new
 
 
 class MCTSAgent:
@@ -200,6 +136,11 @@ class MCTSAgent:
             out["evaluator"] = name or type(self.evaluator).__name__
         return out
 
+    @property
+    def rule(self) -> int:
+        """The search's rule (``savanna.agents.play.search``): UCT, or PUCT with an evaluator."""
+        return UCT if self.evaluator is None else PUCT
+
     # ----- playing -------------------------------------------------------------------------
     def act(self, game: Game, states: np.ndarray, rng: Seed) -> np.ndarray:
         """One action per state of the batch (each a decision node), searched one by one;
@@ -244,8 +185,8 @@ class MCTSAgent:
         value_sum = np.zeros(game.num_players, np.float64)
         done = 0
         for tree in self.trees(game, row, rng, check=check):
-            compiled_search(game).root_children(tree.nodes, tree.values, tree.rewards, visits,
-                                                returns)
+            compiled_search(game, self.rule).root_children(tree.nodes, tree.values, tree.rewards,
+                                                      visits, returns)
             value_sum += tree.values[0]
             done += int(tree.nodes[0]["visits"])
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -287,47 +228,58 @@ class MCTSAgent:
         deadline = None if budget is None else time.perf_counter() + budget
         if deadline is not None:
             sims = np.iinfo(np.int32).max
-        kernels = compiled_search(game)
-        width = _width(game)
-        capacity = 16 * min(sims, 1 << 16) + width + 1
-        tree = Tree(game, root, capacity, self.max_nodes)
+        kernels = compiled_search(game, self.rule)
+        most = width(game)
+        capacity = min(16 * min(sims, 1 << 16) + most + 1, self.max_nodes)
+        tree = Tree(game, capacity, max(16, capacity // 8), self.max_nodes)
+        kernels.set_roots(*tree.arrays, root)
         streams = make_streams(rng, 1)
         if self.evaluator is None:
-            ran, full = self._run_uct(tree, kernels, width, streams, sims, deadline)
+            ran, full = self._run_uct(game, tree, kernels, most, streams, sims, deadline)
         else:
-            ran, full = self._run_puct(game, tree, kernels, width, streams, rng, sims, deadline)
+            ran, full = self._run_puct(game, tree, kernels, most, streams, rng, sims, deadline)
         return tree, ran, full
 
-    def _run_uct(self, tree, kernels, width, streams, sims, deadline):
+    def _simulate(self, game, tree, kernels, streams, done, num_sims, leaves):
+        """The compiled search loop with this agent's rule: ``(leaves written, short)``."""
+        return kernels.simulate(*tree.arrays, streams, done, num_sims, self.c, self.rollouts,
+                                np.empty((0, game.num_actions)), np.empty((0, 0), np.int32),
+                                0.0, 0.0, 0.0, False, *leaves.arrays)
+
+    def _run_uct(self, game, tree, kernels, most, streams, sims, deadline):
         """Runs the simulations: ``(how many ran, whether the tree filled up first)``."""
-        done = 0
-        while done < sims:
-            chunk = sims - done if deadline is None else min(sims - done, TIME_CHUNK)
-            ran = kernels.run_uct(*tree.arrays, streams, chunk, self.c, self.rollouts)
-            done += ran
-            if ran < chunk and not tree.grow_after_stop(width):
-                return done, True
+        done, no_leaves = np.zeros(1, np.int64), Leaves(game, 0)
+        while done[0] < sims:
+            chunk = sims - done[0] if deadline is None else min(sims - done[0], TIME_CHUNK)
+            _, short = self._simulate(game, tree, kernels, streams, done, done[0] + chunk,
+                                      no_leaves)
+            if short and not tree.grow_after_stop(most):
+                return int(done[0]), True
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        return done, False
+        return int(done[0]), False
 
-    def _run_puct(self, game, tree, kernels, width, streams, rng, sims, deadline):
+    def _run_puct(self, game, tree, kernels, most, streams, rng, sims, deadline):
         """As ``_run_uct``, with the evaluator."""
-        leaves = np.empty(self.leaf_batch, np.int32)
+        leaves = Leaves(game, self.leaf_batch)
+        descents = np.zeros(1, np.int64)
         done = 0
         first = True  # the first round evaluates the root alone, then noises its priors
         while done < sims or first:
             want = 1 if first else min(self.leaf_batch, sims - done)
-            if not tree.grow(want * width):
+            if not tree.reserve(want * most, 0):
                 return done, True
-            got, finished = kernels.select_leaves(*tree.arrays, streams, want, self.c, leaves)
+            descents[0] = 0
+            got, _ = self._simulate(game, tree, kernels, streams, descents, want, leaves)
+            finished = int(descents[0]) - got
             done += finished
-            if got + finished == 0 and not tree.grow_after_stop(width):
+            if got + finished == 0 and not tree.grow_after_stop(most):
                 return done, True
-            tree.grow(got * width)  # if it cannot, a leaf left unexpanded comes again
+            tree.reserve(got * most, 0)  # if it cannot, a leaf left unexpanded comes again
             if got:
-                priors, values = self._evaluate(game, tree, leaves[:got], rng)
-                kernels.expand_and_backup(*tree.arrays, leaves[:got], priors, values)
+                priors, values = self._evaluate(game, tree, leaves, got, rng)
+                kernels.expand_and_backup(*tree.arrays, leaves.leaves[:got],
+                                          leaves.players[:got], priors, values, False)
                 done += 0 if first else got
             if first:
                 self._add_root_noise(tree, rng)
@@ -336,14 +288,13 @@ class MCTSAgent:
                 break
         return done, False
 
-    def _evaluate(self, game, tree, leaves, rng):
-        states = tree.states[tree.nodes["slot"][leaves]]
-        players = tree.nodes["player"][leaves].astype(np.int64)
-        mask = game.unchecked.legal_mask(states)
-        priors, values = self.evaluator(game.unchecked.observe(states, players), mask, players)
+    def _evaluate(self, game, tree, leaves, m, rng):
+        mask = leaves.masks[:m].copy()
+        players = leaves.players[:m].copy()
+        obs = leaves.obs[:m].reshape(m, *game.obs_shape).copy()
+        priors, values = self.evaluator(obs, mask, players)
         priors = np.asarray(priors, np.float64)
         values = np.asarray(values, np.float64)
-        m = len(leaves)
         if priors.shape != (m, game.num_actions) or values.shape != (m, game.num_players):
             raise ValueError(f"evaluator must return priors of shape {(m, game.num_actions)} "
                              f"and values of shape {(m, game.num_players)}; got "
@@ -352,6 +303,7 @@ class MCTSAgent:
                 and (priors >= 0).all()):
             raise ValueError("evaluator must return finite values and finite priors >= 0")
         if self.rollout_weight:
+            states = tree.states[tree.nodes["slot"][leaves.leaves[:m]]]
             returns, _ = game.unchecked.random_playouts(np.repeat(states, self.rollouts), rng)
             played = returns.reshape(m, self.rollouts, -1).mean(axis=1)
             values = (1 - self.rollout_weight) * values + self.rollout_weight * played

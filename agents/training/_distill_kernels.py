@@ -1,11 +1,12 @@
 """The compiled half of distillation: UCT searches of a batch of roots in one parallel call.
 
 ``search_roots`` searches every active root (a game's state, or one determinization of it) with
-the MCTS kernels and writes the visits of every action, the mover's summed returns after each
-and the root's mean return vector; ``pick_moves`` draws each game's move in proportion to the
-visits for its first ``sample_decisions`` decisions, then takes the most visited. The roots run
-in chunks on numba's threads, each on its own stream, so results never depend on the thread
-count. A template: ``savanna.agents.training.distill.compiled_distill`` binds it.
+the UCT search loop (``savanna.agents.play.search``) and writes the visits of every action, the
+mover's summed returns after each and the root's mean return vector; ``pick_moves`` draws each
+game's move in proportion to the visits for its first ``sample_decisions`` decisions, then
+takes the most visited. The roots run in chunks on numba's threads, each on its own stream, so
+results never depend on the thread count. A template: ``compiled_distill`` of
+``savanna.agents.training.distill`` binds it.
 """
 from typing import TYPE_CHECKING
 
@@ -15,20 +16,28 @@ from numba import njit, prange
 from savanna.rng import below, uniform
 
 if TYPE_CHECKING:  # bound by Game.compiled; this block never runs
-    from savanna.agents.play._mcts_kernels import root_children, run_uct, set_root
+    from savanna.agents.play._search_kernels import root_children, set_roots, simulate
     from savanna.binding import A, current_player_one
 
 
 @njit(cache=True)
 def search_range(lo, hi, s, active, streams, sims, c, rollouts, nodes, values, rewards,
                  tree_states, counts, visits, returns, root_values):
-    sums = np.zeros((A, values.shape[1]), np.float64)
+    p = values.shape[1]
+    sums = np.zeros((A, p), np.float64)
+    done = np.zeros(1, np.int64)
+    raw, log_priors = np.empty((0, p), np.float32), np.empty(0, np.float64)  # Gumbel's only
+    gumbel, table = np.empty((0, A), np.float64), np.empty((0, 0), np.int32)
+    leaves, players = np.empty(0, np.int32), np.empty(0, np.int64)  # UCT evaluates in place
+    obs, masks = np.empty((0, 0), np.uint8), np.empty((0, A), np.bool_)
     for i in range(lo, hi):
         if not active[i]:
             continue
-        set_root(nodes, values, rewards, tree_states, counts, s[i:i + 1])
-        run_uct(nodes, values, rewards, tree_states, counts, streams[i:i + 1], sims[i], c,
-                rollouts)
+        set_roots(nodes, values, rewards, raw, log_priors, tree_states, counts, s[i:i + 1])
+        done[0] = 0
+        simulate(nodes, values, rewards, raw, log_priors, tree_states, counts, streams[i:i + 1],
+                 done, sims[i], c, rollouts, gumbel, table, 0.0, 0.0, 0.0, False, leaves,
+                 players, obs, masks)
         visits[i, :] = 0
         sums[:, :] = 0.0
         root_children(nodes, values, rewards, visits[i], sums)

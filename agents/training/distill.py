@@ -42,8 +42,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from savanna.agents.play._mcts_kernels import NODE_DTYPE
-from savanna.agents.play.mcts import MCTSAgent, compiled_search
+from savanna.agents.play.mcts import MCTSAgent
+from savanna.agents.play.search import NODE_DTYPE, UCT, compiled_search
 from savanna.agents.settings import MAX_GAMES, setting, settings_from_dict
 from savanna.agents.training import _distill_kernels
 from savanna.agents.training.dataset_parts import PartShape, digest, read_part
@@ -164,10 +164,10 @@ def check_teacher_fits(config, game):
 
 
 def compiled_distill(game):
-    """``savanna.agents.training._distill_kernels`` bound to ``game`` and to its MCTS kernels."""
-    mcts = compiled_search(game)
-    return game.compiled(_distill_kernels, **{name: getattr(mcts, name) for name in (
-        "set_root", "run_uct", "root_children")})
+    """``savanna.agents.training._distill_kernels`` bound to ``game`` and to its UCT search."""
+    uct = compiled_search(game, UCT)
+    return game.compiled(_distill_kernels, **{name: getattr(uct, name) for name in (
+        "set_roots", "simulate", "root_children")})
 
 
 class Teacher:

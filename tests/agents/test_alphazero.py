@@ -11,10 +11,9 @@ from savanna.agents.models.az_checkpoint import load_checkpoint, save_checkpoint
 from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.inference import network_evaluator
 from savanna.agents.models.networks import AZNet
-from savanna.agents.play._gumbel_kernels import considered_visits
 from savanna.agents.play.az_agent import AZAgent, baseline_path, shipped_baselines
 from savanna.agents.play.exact import solve
-from savanna.agents.play.gumbel import GumbelSearch
+from savanna.agents.play.gumbel import GumbelSearch, considered_visits
 from savanna.agents.play.registry import make_agent
 from savanna.agents.training.alphazero import SelfPlay, Trainer, Trajectories
 from savanna.game import CHANCE
