@@ -19,6 +19,7 @@ from savanna.agents.play.registry import make_agent
 from savanna.registry import make_game
 
 ROOT = str(Path(__file__).resolve().parents[1])  # the project's files
+INSTALLED = tuple({sys.prefix, sys.base_prefix})  # a virtual environment inside the checkout
 NETWORK = str(Path(ROOT, "agents", "models", "inference.py"))  # where evaluation starts
 
 
@@ -46,7 +47,8 @@ def walk(spec="az:baseline", game_name="zebres"):
         file = frame.f_code.co_filename
         if file == NETWORK:
             raise _Reached
-        if not file.startswith(ROOT) or frame.f_code.co_name.startswith("<"):
+        if (not file.startswith(ROOT) or file.startswith(INSTALLED)
+                or frame.f_code.co_name.startswith("<")):
             return
         caller = frame.f_back.f_code.co_filename if frame.f_back else None
         calls.append((file, file != caller and file in visited))

@@ -61,13 +61,13 @@ def agent_class(name: str) -> type:
     """The class registered under ``name``, or the class an import path names
     (``mypkg.agents:MyAgent``, ``path/to/file.py:MyAgent``); a ValueError listing the known
     names otherwise."""
+    if name in AGENTS:
+        return load_entry(AGENTS, name, "agent")
     if is_import_path(name):
         return _import_class(name)
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {clip(name)}; available: {', '.join(sorted(AGENTS))}, "
-                         "or a class by its import path (mypkg.agents:MyAgent, "
-                         "path/to/file.py:MyAgent)")
-    return load_entry(AGENTS, name, "agent")
+    raise ValueError(f"unknown agent {clip(name)}; available: {', '.join(sorted(AGENTS))}, "
+                     "or a class by its import path (mypkg.agents:MyAgent, "
+                     "path/to/file.py:MyAgent)")
 
 
 def is_import_path(name):
