@@ -24,8 +24,10 @@ visits[k]``: returns are vectors, credited at each node to whoever chose there, 
 any number of players, turns that do not alternate, and chance nodes.
 
 **One loop, three rules** (mctx's shape: one search with the rule passed in). ``simulate``
-runs the descents of every tree (``descend``: select, expand chance nodes, compute states)
-and evaluates each leaf as ``RULE`` says:
+runs the descents of every tree (select, expand chance nodes, compute states; written in the
+loop, not as a function: a call passing a score of arrays per descent costs as many reference
+counts and a Gumbel search 15-25 % of its compiled time) and evaluates each leaf as ``RULE``
+says:
 
 * ``UCT``: ``Q + c * sqrt(ln N / n)`` (unvisited children first, at random); a new leaf is
   valued at once by random playouts and backed up, its children made at its second visit;
@@ -425,50 +427,15 @@ def expect_chance_values(nodes, values, rewards, leaf, delta):
         k = nd.parent
 
 
-@njit(cache=True, inline="always")  # as if written in the loop: a call of 21 arguments per
-# descent costs a few per cent of a Gumbel search
-def descend(nodes, values, rewards, raw, log_priors, states, counts, root, stream, c, gumbel,
-            table, value_scale, maxvisit_init, value_range, expect_chance, actions, probs,
-            no_priors, q, pi):
-    """One descent from ``root`` (tree ``root``'s root node): the leaf it ends at, a node at the
-    end of the game or an unexpanded decision node (UCT: one not visited yet, the root aside),
-    or -1 if the pool is full. Chance nodes are expanded and sampled on the way; UCT expands a
-    decision node it visits again."""
-    node = root
-    while True:
-        nd = nodes[node]
-        if nd.player == TERMINAL:
-            return node
-        if nd.num_children == NOT_EXPANDED:
-            if nd.player >= 0 and (RULE != UCT or (nd.visits == 0 and node != root)):
-                return node
-            if not expand(nodes, values, rewards, states, counts, node, no_priors, actions,
-                          probs):
-                return -1
-        if nd.player == CHANCE:
-            child = (select_outcome(nodes, node) if expect_chance
-                     else select_chance(nodes, node, stream))
-        elif RULE == UCT:
-            child = select_uct(nodes, values, rewards, node, c, stream)
-        elif RULE == PUCT:
-            child = select_puct(nodes, values, rewards, node, c)
-        elif node == root:
-            child = select_root(nodes, values, rewards, raw, log_priors, root, gumbel, table,
-                                value_scale, maxvisit_init, value_range, q)
-        else:
-            child = select_interior(nodes, values, rewards, raw, log_priors, node, value_scale,
-                                    maxvisit_init, value_range, q, pi)
-        if nodes[child].slot < 0 and not materialise(nodes, rewards, states, counts, child):
-            return -1
-        node = child
-
-
 @njit(cache=True)
 def simulate(nodes, values, rewards, raw, log_priors, states, counts, streams, done, num_sims,
              c, rollouts, gumbel, table, value_scale, maxvisit_init, value_range, expect_chance,
              leaves, players, obs, masks):
     """The search loop: tree ``g`` (root node ``g``, random stream ``streams[g]``) descends
-    until ``done[g]`` reaches ``num_sims``, one per descent. A descent that ends the game is
+    until ``done[g]`` reaches ``num_sims``, one per descent. A descent ends at a node at the
+    end of the game or an unexpanded decision node (UCT: one not visited yet, the root aside;
+    UCT expands a decision node it visits again), expanding and sampling the chance nodes on
+    its way. A descent that ends the game is
     backed up at once; UCT values a leaf by ``rollouts`` random playouts and backs it up; PUCT
     and Gumbel write it as leaf ``j`` (``leaves[j]``, its player, its observation by that
     player, its legal mask) for the evaluator, PUCT marking its path pending and descending
@@ -491,9 +458,36 @@ def simulate(nodes, values, rewards, raw, log_priors, states, counts, streams, d
         stream = streams[g:g + 1]
         while done[g] < num_sims:
             seed = stream[0]  # restored if the pool fills up, so the retry draws the same
-            leaf = descend(nodes, values, rewards, raw, log_priors, states, counts, g, stream,
-                           c, gumbel, table, value_scale, maxvisit_init, value_range,
-                           expect_chance, actions, probs, no_priors, q, pi)
+            leaf = g  # the descent
+            while True:
+                nd = nodes[leaf]
+                if nd.player == TERMINAL:
+                    break
+                if nd.num_children == NOT_EXPANDED:
+                    if nd.player >= 0 and (RULE != UCT or (nd.visits == 0 and leaf != g)):
+                        break
+                    if not expand(nodes, values, rewards, states, counts, leaf, no_priors,
+                                  actions, probs):
+                        leaf = -1
+                        break
+                if nd.player == CHANCE:
+                    child = (select_outcome(nodes, leaf) if expect_chance
+                             else select_chance(nodes, leaf, stream))
+                elif RULE == UCT:
+                    child = select_uct(nodes, values, rewards, leaf, c, stream)
+                elif RULE == PUCT:
+                    child = select_puct(nodes, values, rewards, leaf, c)
+                elif leaf == g:
+                    child = select_root(nodes, values, rewards, raw, log_priors, g, gumbel,
+                                        table, value_scale, maxvisit_init, value_range, q)
+                else:
+                    child = select_interior(nodes, values, rewards, raw, log_priors, leaf,
+                                            value_scale, maxvisit_init, value_range, q, pi)
+                if nodes[child].slot < 0 and not materialise(nodes, rewards, states, counts,
+                                                             child):
+                    leaf = -1
+                    break
+                leaf = child
             if leaf < 0:
                 stream[0] = seed
                 short = True
