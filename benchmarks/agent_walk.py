@@ -16,10 +16,13 @@ from typing import NamedTuple
 import numpy as np
 
 from savanna.agents.play.registry import make_agent
+from savanna.binding import cache_root
 from savanna.registry import make_game
 
 ROOT = str(Path(__file__).resolve().parents[1])  # the project's files
-INSTALLED = tuple({sys.prefix, sys.base_prefix})  # a virtual environment inside the checkout
+# not the project's code, though they may lie in the checkout: a virtual environment, and the
+# modules generated for the compiled templates (beside numba's cache)
+OUTSIDE = (*{sys.prefix, sys.base_prefix}, str(cache_root()))
 NETWORK = str(Path(ROOT, "agents", "models", "inference.py"))  # where evaluation starts
 
 
@@ -47,7 +50,7 @@ def walk(spec="az:baseline", game_name="zebres"):
         file = frame.f_code.co_filename
         if file == NETWORK:
             raise _Reached
-        if (not file.startswith(ROOT) or file.startswith(INSTALLED)
+        if (not file.startswith(ROOT) or file.startswith(OUTSIDE)
                 or frame.f_code.co_name.startswith("<")):
             return
         caller = frame.f_back.f_code.co_filename if frame.f_back else None

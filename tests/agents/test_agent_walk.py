@@ -8,8 +8,9 @@ import sys
 from savanna.benchmarks.agent_walk import Walk
 
 # A declared budget: ``python -m savanna.benchmarks.agent_walk`` on the code before the search
-# engine and the network loader were straightened (main at 8509ae1) counted this walk.
-BEFORE = Walk(calls=137, files=18, returns=60)
+# engine and the network loader were straightened (main at 8509ae1) counted this walk (the
+# generated template modules beside numba's cache not counted, as today).
+BEFORE = Walk(calls=136, files=17, returns=60)
 
 
 def test_az_baseline_reaches_its_network_in_half_the_calls_and_returns_it_took():
