@@ -11,33 +11,24 @@ and opens the address it prints). With
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
 import pytest
-import uvicorn
-from playwright.sync_api import sync_playwright
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.records import read_record
+from tests.web.browser import chromium, needs_chromium, serving
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(
-    not os.access(CHROMIUM, os.X_OK),
-    reason="no chromium: the browser tests need Debian's chromium (make test installs it)")
-# Headless, and nothing reaching out (Playwright's own browser download is never used).
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = needs_chromium
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
 TOKEN = "a-browser-test-token"
 # the console line of an answer with an error status (what a test provokes), not a page error
@@ -53,25 +44,14 @@ def served(tmp_path_factory):
                         games_per_pair=2, seed=0, workers=1, record=True, progress=False)
     result.save(folder / "tour")
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,), save=folder / "played")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(limits, token=TOKEN),
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}/", folder
-    server.should_exit = True
-    thread.join(10)
+    with serving(create_app(limits, token=TOKEN)) as address:
+        yield address, folder
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

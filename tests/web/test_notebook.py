@@ -6,22 +6,18 @@ picture of the embedded board."""
 import html
 import http.server
 import os
-import shutil
 import threading
 import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from savanna.experiments.board import show
 from savanna.records import read_records
 from tests.agents.test_review import write_tournament_game
+from tests.web.browser import CHROMIUM, chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")  # a folder: the docs' picture is taken there
 POSITION = "z...../..G.../....../.l..../...... g 21 - move"
 
@@ -70,10 +66,8 @@ pre {{ background: #f5f5f5; border: 1px solid #e0e0e0; padding: 8px; }}</style>
 def browser():
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip("no chromium: the browser tests need Debian's chromium")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def embedded(browser, frame, code):

@@ -2,28 +2,18 @@
 a recorded tournament game, each player's line the values the Python call gives, the marked points
 exactly its mistakes, a click on a point or a listed mistake picks that ply, Cancel says so, and
 no serious accessibility finding (axe-core)."""
-import os
-import shutil
-import socket
-import threading
-import time
 
 import numpy as np
 import pytest
-import uvicorn
-from playwright.sync_api import sync_playwright
 
 from savanna.agents import review
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
+from tests.web.browser import chromium, needs_chromium, serving
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
-                                reason="no chromium: the browser tests need Debian's chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = needs_chromium
 SECTION = """() => {  // the page's own section, where it has one
   if (!document.getElementById("review")) {
     document.body.append(Object.assign(document.createElement("section"), {id: "review"}));
@@ -46,24 +36,14 @@ def served(tmp_path_factory):
     (folder / "match").mkdir()
     records = write_tournament_game(folder / "match")
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,))
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(limits, token=""), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}/", records
-    server.should_exit = True
-    thread.join(10)
+    with serving(create_app(limits, token="")) as address:
+        yield address, records
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
