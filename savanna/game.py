@@ -269,8 +269,8 @@ class Game:
         return self._text(row, None if player is None else self.check_player(player))
 
     def _text(self, row, player):
-        """The game's text picture of a checked state (a batch of one) as ``player`` (a seat
-        or None) sees it; the notation unless the game draws one."""
+        """The game's text picture of a checked state (a batch of one) as ``player`` (as for
+        ``_drawing``) sees it; the notation unless the game draws one."""
         return self.to_text(row)
 
     def render_svg(self, row: Row, player: int | None = None) -> str:
@@ -291,17 +291,24 @@ class Game:
         return draw.grid(drawings, [f"state {i}" for i in range(len(s))], text="\n\n".join(
             f"state {i}:\n{d!r}" for i, d in enumerate(drawings)))
 
-    def render_drawing(self, row: Row, player: int | None = None) -> draw.Drawing:
-        """The ``savanna.draw.Drawing`` of one state (from ``player``'s seat, if given) that
-        ``render_svg``, ``render_rgb`` and ``show`` output; its text fallback is ``render``."""
+    def render_drawing(self, row: Row, player: int | None = None, *,
+                       public: bool = False) -> draw.Drawing:
+        """The ``savanna.draw.Drawing`` of one state (from ``player``'s seat, if given; with
+        ``public``, as a spectator sees it: every seat's secrets face down) that
+        ``render_svg``, ``render_rgb`` and ``show`` output; its text fallback is ``render``'s."""
         row = self.check_row(row)
-        player = None if player is None else self.check_player(player)
-        picture = self._drawing(row, player)
-        picture.text_fallback = self.render(row, player)
+        if public and player is not None:
+            raise ValueError(f"a public picture is no seat's: give player or public, not both "
+                             f"(got player {player!r})")
+        seat = self.num_players if public else (
+            None if player is None else self.check_player(player))
+        picture = self._drawing(row, seat)
+        picture.text_fallback = self._text(row, seat)
         return picture
 
     def _drawing(self, row, player):
-        """The game's picture of a checked state (a batch of one) as ``player`` sees it."""
+        """The game's picture of a checked state (a batch of one) as ``player`` sees it: a
+        seat, None (everything) or ``num_players``, a seat of no player (what is public)."""
         raise NotImplementedError
 
     def picture_labels(self, row: Row) -> list[str]:

@@ -88,6 +88,10 @@ def test_banjooli_seat_sees_only_its_own_card_and_berries():
     assert {"card 0:", "card 4:", "card 7:"} <= set(everything)
     assert "O" not in seat0 and "O" in seat1 and {"T", "O"} <= set(everything)
     assert seat0.count("?") >= 2 + 2                   # two berries, two hidden point totals
+    public = texts(game.render_drawing(row, public=True).svg())  # a spectator's: no card at all
+    assert not {"card 0:", "card 4:", "card 7:"} & set(public) and "O" not in public
+    with pytest.raises(ValueError, match="give player or public, not both"):
+        game.render_drawing(row, 0, public=True)
 
 
 def test_import_savanna_does_not_import_pillow():

@@ -318,11 +318,8 @@ class Table:
         return view
 
     def _picture(self, seat):
-        """The picture as ``seat`` may see it; a spectator's as a seat that is none of the
-        players sees it (the games draw every other seat's secrets face down)."""
-        if seat is not None:
-            return self.game.render_svg(self.state, seat)
-        return self.game._drawing(self.game.check_row(self.state), self.game.num_players).svg()
+        """The picture as ``seat`` may see it; a spectator's (no seat) only what is public."""
+        return self.game.render_drawing(self.state, seat, public=seat is None).svg()
 
     def _served_name(self):
         """The saved record's path relative to the served folder that holds it (what the
