@@ -13,7 +13,6 @@ Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n
 arena's are imported on first use, so that playing loads no trainer and no torch it does not
 need. ``review(record)`` finds the mistakes of a recorded game.
 """
-import importlib
 
 from savanna.agents.arena.matches import play_match, tournament
 from savanna.agents.arena.results import MatchResult, TournamentResult
@@ -21,6 +20,7 @@ from savanna.agents.play.base import Agent, describe
 from savanna.agents.play.greedy import GreedyAgent
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import AGENTS, make_agent
+from savanna.lazy import lazy_names
 
 # public name -> "module:attribute", imported on first use
 _LAZY = {
@@ -54,14 +54,4 @@ __all__ = ["AGENTS", "AZAgent", "AZConfig", "AZPolicyAgent", "AZTrainer", "Agent
            "tournament"]
 
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'savanna.agents' has no attribute {name!r}")
-    module, _, attribute = _LAZY[name].partition(":")
-    value = getattr(importlib.import_module(module), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(globals(), _LAZY)

@@ -9,9 +9,9 @@ is made. It loads no numba (a declaration reads at most the game's pure-Python `
 ``CHANCE`` and ``TERMINAL`` from ``savanna.codes``, so that the pure-Python modules (notations,
 references, ``savanna.layout``) stay free of numba.
 """
-import importlib
 import os
 
+from savanna.lazy import lazy_names
 from savanna.plugins import load_games
 from savanna.registry import GAMES, make_game
 
@@ -27,10 +27,6 @@ load_games()  # the shipped games and the plug-ins', each registering itself whe
 ENV_IDS = {name: entry.env_id for name, entry in GAMES.items()}  # the registered games' ids
 
 
-def __getattr__(name):
-    if name in ("CHANCE", "TERMINAL"):
-        return getattr(importlib.import_module("savanna.codes"), name)
-    if name in ("Game", "Kernels"):
-        module = "savanna.binding" if name == "Kernels" else "savanna.game"
-        return getattr(importlib.import_module(module), name)
-    raise AttributeError(f"module 'savanna' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(globals(), {
+    "CHANCE": "savanna.codes:CHANCE", "TERMINAL": "savanna.codes:TERMINAL",
+    "Game": "savanna.game:Game", "Kernels": "savanna.binding:Kernels"})

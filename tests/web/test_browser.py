@@ -26,7 +26,7 @@ from savanna.agents import make_agent, tournament
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.records import read_record
-from tests.web.browser import chromium, needs_chromium, serving
+from tests.web.browser import needs_chromium, serving
 
 pytestmark = needs_chromium
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
@@ -46,12 +46,6 @@ def served(tmp_path_factory):
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,), save=folder / "played")
     with serving(create_app(limits, token=TOKEN)) as address:
         yield address, folder
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ import pytest
 from savanna.experiments.board import show
 from savanna.records import read_records
 from tests.agents.test_review import write_tournament_game
-from tests.web.browser import CHROMIUM, chromium
 
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")  # a folder: the docs' picture is taken there
 POSITION = "z...../..G.../....../.l..../...... g 21 - move"
@@ -60,14 +59,6 @@ pre {{ background: #f5f5f5; border: 1px solid #e0e0e0; padding: 8px; }}</style>
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://localhost:{server.server_address[1]}/", server  # as Jupyter prints it
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip("no chromium: the browser tests need Debian's chromium")
-    with chromium() as launched:
-        yield launched
 
 
 def embedded(browser, frame, code):

@@ -11,7 +11,7 @@ from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
-from tests.web.browser import chromium, needs_chromium, serving
+from tests.web.browser import needs_chromium, serving
 
 pytestmark = needs_chromium
 SECTION = """() => {  // the page's own section, where it has one
@@ -38,12 +38,6 @@ def served(tmp_path_factory):
     limits = Limits(max_sims=500, max_seconds=600, folders=(folder,))
     with serving(create_app(limits, token="")) as address:
         yield address, records
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture
