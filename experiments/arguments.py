@@ -141,6 +141,14 @@ def parse_count(text, name, most=1e15):
 
 
 # ----- game options -----------------------------------------------------------------------------
+def add_record_arguments(parser):
+    """A records file and ``--game N``, the game of it (``replay``, ``review``)."""
+    parser.add_argument("file", type=Path, help="a records file (JSON Lines, e.g. the "
+                                                "records.jsonl of a match or tournament)")
+    parser.add_argument("--game", type=index, default=0, metavar="N",
+                        help="which game of the file, 0 for the first (default: 0)")
+
+
 def add_game_options(parser):
     """``-o KEY=VALUE`` (repeatable), read by ``parse_game_options``."""
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from savanna import draw
 from savanna.errors import clip
-from savanna.experiments.arguments import index, number
+from savanna.experiments.arguments import add_record_arguments, index, number
 from savanna.files import atomic_write_bytes, atomic_write_text, check_new_file
 from savanna.numbers import parse_int
 
@@ -28,10 +28,7 @@ def add_parser(commands):
     replay = commands.add_parser(
         "replay", help="step through a recorded game, or export it as a GIF or SVG",
         description=__doc__)
-    replay.add_argument("file", type=Path, help="a records file (JSON Lines, e.g. the "
-                                                "records.jsonl of a match or tournament)")
-    replay.add_argument("--game", type=index, default=0, metavar="N",
-                        help="which game of the file, 0 for the first (default: 0)")
+    add_record_arguments(replay)
     shown = replay.add_mutually_exclusive_group()
     shown.add_argument("--ply", type=index, metavar="K",
                        help="print the position of ply K (0: the first decision) and exit")

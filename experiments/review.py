@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, review
-from savanna.experiments.arguments import index, number, seed
+from savanna.experiments.arguments import add_record_arguments, number, seed
 from savanna.files import check_new_file
 from savanna.records import read_record
 
@@ -26,10 +26,7 @@ def add_parser(commands):
     parser = commands.add_parser(
         "review", help="a search's value of every decision of a recorded game, mistakes marked",
         description=__doc__)
-    parser.add_argument("file", type=Path, help="a records file (JSON Lines, e.g. the "
-                                                "records.jsonl of a match or tournament)")
-    parser.add_argument("--game", type=index, default=0, metavar="N",
-                        help="which game of the file, 0 for the first (default: 0)")
+    add_record_arguments(parser)
     parser.add_argument("--agent", default=DEFAULT_AGENT,
                         help="the searching agent: az:<checkpoint>[,sims=N], mcts[:sims=N,...] "
                              f"or ppo-mcts:<checkpoint> (default: {DEFAULT_AGENT})")
