@@ -388,20 +388,26 @@ def test_a_switch_away_and_back_never_stalls_an_agents_turn(page):
                            timeout=15_000)
 
 
+def boxes(page, selectors):
+    """The boxes ({x, y, width, height}) of the shown elements matching each selector, all
+    found and measured in one step: the board is redrawn when the game's record arrives, and
+    an element measured after a redraw has detached it reads as nothing."""
+    return page.evaluate("""sels => sels.map(s => [...document.querySelectorAll(s)]
+        .filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect().toJSON()))""",
+                         selectors)
+
+
 def test_on_a_phone_the_board_comes_first_wide_with_large_targets(browser, served):
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.goto(f"{served[0]}?token={TOKEN}")
     phone.wait_for_selector("body[data-ready=true]")
     new_game(phone, "zebres", "", "human,random")
-    board = phone.locator("#board svg").bounding_box()
-    side = phone.locator("#side").bounding_box()
+    [board], [side], spots, controls = boxes(phone, [
+        "#board svg", "#side", ".hot",
+        "nav a, #side button, #side select, #side input:not([type=checkbox])"])
     assert board["width"] >= 340 and board["y"] + 100 < side["y"]
-    sizes = "es => es.map(e => e.getBoundingClientRect()).map(r => Math.min(r.width, r.height))"
-    spots = phone.locator(".hot").evaluate_all(sizes)  # at once: the board may be redrawn
-    assert spots and min(spots) >= 32
-    controls = phone.locator("nav a, #side button:visible, #side select:visible, "
-                             "#side input:not([type=checkbox]):visible")
-    assert min(controls.evaluate_all("es => es.map(e => e.getBoundingClientRect().height)")) >= 32
+    assert spots and min(min(s["width"], s["height"]) for s in spots) >= 32
+    assert min(c["height"] for c in controls) >= 32
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing cut off
     phone.close()
 
