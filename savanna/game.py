@@ -56,6 +56,8 @@ class Game:
     zero_sum: bool
     has_chance: bool
     perfect_information: bool
+    # some chance outcomes are dealt to one seat alone (a card to a hand): chance_private_to
+    private_chance: bool = False
     kernels: Kernels  # absent only in a pure-NumPy test game that overrides the whole API
     state_errors: tuple = ()  # valid_one's reasons, by code (index 0 unused)
     notation: Any = None  # the game's notation module: parse, format, action_name, parse_action
@@ -187,6 +189,12 @@ class Game:
         s = self.check_states(s)
         player = self.check_player(player)
         return self.unchecked.resample_hidden(s, player, as_generator(rng))
+
+    def chance_private_to(self, row: Row) -> int | None:
+        """The seat that alone sees the outcome of chance node ``row`` (a card dealt face down
+        to its hand), or None when every seat sees it. Games that declare ``private_chance``
+        implement it; every other game's chance outcomes are public."""
+        return None
 
     def _resample_hidden(self, s, player, rng):
         """Redraw in place what ``player`` does not know in the checked copies ``s``; returns
