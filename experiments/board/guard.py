@@ -72,7 +72,7 @@ class Guard:
         if scope["method"] in SAFE_METHODS:
             return None
         origin = headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
+        if origin is not None and _netloc(origin) != host.lower():
             return 403, (f"a change from origin {origin[:100]!r} is refused: only this "
                          "server's own page may make changes")
         if origin is None and headers.get("sec-fetch-site", "none") not in ("same-origin",
@@ -131,6 +131,14 @@ def url_host(host):
 
 _LOGIN = ("this server needs its token: open the address savanna serve printed "
           "(http://HOST:PORT/?token=...), or send the header Authorization: token TOKEN")
+
+
+def _netloc(url):
+    """The ``host:port`` of ``url``, lower case; None where it is malformed (``http://[::1``)."""
+    try:
+        return urlsplit(url).netloc.lower()
+    except ValueError:
+        return None
 
 
 def _query(scope):

@@ -40,6 +40,7 @@ read (``board.files``).
 import contextlib
 import json
 import math
+import os
 import secrets
 import time
 from pathlib import Path
@@ -75,6 +76,7 @@ MAX_JOBS = 64
 # the games the page offers: every registered game but connect four, the benchmarks' yardstick
 # (API only)
 PLAYED = tuple(name for name in GAMES if name != "connect_four")
+CODE = Path(__file__).resolve().parents[2]  # where the server's code lives (a checkout)
 
 
 def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
@@ -87,6 +89,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     replays = Replays(limits.folders)
     pool = SearchPool(workers)
     reviews = Reviews(replays, lobby.tables, limits, pool)
+    unplaced = Unplaced((*limits.folders, CODE))
 
     def table_of(request):
         return lobby.get(request.path_params["id"])
@@ -181,7 +184,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         try:
             await play_agents(table)
         except (BadRequest, SearchError) as err:
-            return one_line(err)
+            return unplaced(one_line(err))
         return None
 
     async def table_record(request):
@@ -218,7 +221,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         jobs[key] = job
         job.start(pool)
         svg = game.render_svg(row, seat if hide else None)
-        return reply({"id": key, "svg": svg, **job.status()})
+        return reply({"id": key, "svg": svg, **unplaced.status(job.status())})
 
     def source_position(body, key):
         """(game, row, whether it hides secrets, the seat that asks: ``key``'s) of an analysis
@@ -251,15 +254,16 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             raise BadRequest(f"no analysis {clip(request.path_params['id'])}", 404)
         if request.method == "DELETE":
             job.cancel()
-        return reply(job.status())
+        return reply(unplaced.status(job.status()))
 
     async def new_review(request):
         body = await json_body(request, FIELDS)
         job = await anyio.to_thread.run_sync(reviews.job, body)  # reads a file, a checkpoint
-        return reply(reviews.add(job))
+        return reply(unplaced.status(reviews.add(job)))
 
     async def review(request):
-        return reply(reviews.status(request.path_params["id"], request.method == "DELETE"))
+        return reply(unplaced.status(reviews.status(request.path_params["id"],
+                                                     request.method == "DELETE")))
 
     # ----- files ----------------------------------------------------------------------------
     async def files(request):
@@ -312,18 +316,18 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         file = query(request, "file")
         return reply(await anyio.to_thread.run_sync(read_table, file, limits.folders))
 
-    # ----- errors -------------------------------------------------------------------------
+    # ----- errors: one line each, without the server's own paths ------------------------
     async def bad_request(request, err):
-        return reply({"error": one_line(err)}, err.status)
+        return reply({"error": unplaced(one_line(err))}, err.status)
 
     async def http_error(request, err):
         message = {404: f"no such route {request.url.path!r}; see GET /api/info",
                    405: f"{request.method} is not allowed on {request.url.path}"}
-        return reply({"error": message.get(err.status_code, one_line(err.detail))},
+        return reply({"error": unplaced(message.get(err.status_code, one_line(err.detail)))},
                      err.status_code)
 
-    async def server_error(request, err):
-        return reply({"error": f"internal error: {one_line(err)}"}, 500)
+    async def server_error(request, err):  # a bug: its traceback goes to the server's log
+        return reply({"error": "internal error (the server's log has the details)"}, 500)
 
     routes = [
         Route("/", page),
@@ -420,6 +424,28 @@ def query_int(request, name, optional=False):
         return parse_int(value)
     except ValueError:
         raise BadRequest(f"{name} must be an int, got {clip(value)}") from None
+
+
+class Unplaced:
+    """Error messages without the absolute paths of ``roots`` (the served folders, the
+    server's code): a file is named relative to its folder, as requests name it.
+
+    >>> Unplaced(["/srv/runs"])("'/srv/runs/a/b.jsonl' is not UTF-8 text")
+    "'a/b.jsonl' is not UTF-8 text"
+    """
+
+    def __init__(self, roots):
+        paths = {str(p) for root in roots for p in (Path(root), Path(root).resolve())}
+        self.roots = sorted(paths - {os.sep}, key=len, reverse=True)  # the deepest first
+
+    def __call__(self, text):
+        for root in self.roots:
+            text = text.replace(root + os.sep, "").replace(root, ".")
+        return text
+
+    def status(self, status):
+        """A job's status with its error message so."""
+        return {**status, "error": status["error"] and self(status["error"])}
 
 
 def one_line(err):

@@ -192,16 +192,22 @@ def confined(text, folders, what):
     if not folders:
         raise BadRequest(f"{what} must lie in a folder given to savanna serve, and none was "
                          "given (savanna serve FOLDER ...)")
+    missing = BadRequest(f"no {what} {clip(text)} in the folders this server serves", 404)
+    if "\0" in text:  # no file's name holds one (the OS refuses it)
+        raise missing
     path = Path(text)
     candidates = [path] if path.is_absolute() else [Path(f) / path for f in folders]
     for candidate in candidates:
-        found = candidate.resolve()
-        for folder in map(Path, folders):
-            root = folder.resolve()
-            if found.is_relative_to(root) and found.is_file() and not any(
-                    part.startswith(".") for part in found.relative_to(root).parts):
-                return found
-    raise BadRequest(f"no {what} {clip(text)} in the folders this server serves", 404)
+        try:  # a name too long, a loop of links: no such file
+            found = candidate.resolve()
+            for folder in map(Path, folders):
+                root = folder.resolve()
+                if found.is_relative_to(root) and found.is_file() and not any(
+                        part.startswith(".") for part in found.relative_to(root).parts):
+                    return found
+        except OSError:
+            continue
+    raise missing
 
 
 def outcome_name(game, outcome):

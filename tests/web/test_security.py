@@ -413,3 +413,59 @@ def test_no_malformed_request_gets_a_500_or_changes_a_game(server):
 def read_record_like():
     table = Table.new("zebres", {}, ["random", "random"], 0, Limits())
     return table.record()
+
+
+# ----- hostile names and headers: a 4xx in one line, no path of the server ----------------------
+def paths_of_the_server(folder):
+    return [str(folder), str(Path(folder).resolve()), str(Path(__file__).resolve().parents[2])]
+
+
+def test_a_name_too_long_a_nul_byte_or_a_malformed_origin_is_a_4xx_without_a_path(server):
+    client, _, folder = server
+    long = "a" * 300 + ".jsonl"  # longer than the OS allows a file name
+    cases = [("GET", f"/api/records?file={long}", None, {}),
+             ("GET", f"/api/record?file={long}&game=0", None, {}),
+             ("GET", f"/api/replay?file={long}&game=0&ply=0", None, {}),
+             ("GET", f"/api/ratings?file={'a' * 300}.json", None, {}),
+             ("GET", "/api/records?file=" + "a/" * 2000 + "b.jsonl", None, {}),
+             ("POST", "/api/analyses", {"agent": "random", "file": long, "game": 0, "ply": 0},
+              {}),
+             ("POST", "/api/reviews", {"file": long, "game": 0}, {})]
+    for spec in ["az:x\0.pt", "az:checkpoint=a\0b", f"az:{'a' * 300}.pt",
+                 "mcts:sims=8,checkpoint=\0", "az:" + "a/" * 1500 + "b.pt"]:
+        cases.append(("POST", "/api/tables", {"game": "zebres", "seats": ["human", spec]}, {}))
+    for origin in ["http://[::1", "http://[", "http://[::1]:80:80", "http://a:b@[x]",
+                   "\x7f://[::]"]:
+        cases.append(("POST", "/api/tables", {"game": "zebres", "seats": ["human", "random"]},
+                      {"Origin": origin}))
+    for method, url, body, headers in cases:
+        r = client.request(method, url, json=body, headers=headers)
+        what = f"{method} {url[:60]} {str(body)[:80]} {headers}"
+        assert 400 <= r.status_code < 500, f"{what}: {r.status_code} {r.text[:300]}"
+        assert "\n" not in r.json()["error"], what
+        assert not any(p in r.text for p in paths_of_the_server(folder)), (what, r.text)
+    assert client.app.state.tables == {}
+
+
+def test_errors_name_files_as_requests_do_and_a_bug_says_no_more_than_that(server, monkeypatch):
+    client, _, folder = server
+    (folder / "sub").mkdir()
+    (folder / "sub" / "bad.jsonl").write_bytes(b"\xff\xfe\n")
+    (folder / "ladder.json").write_text("{")
+    (folder / "x.pt").write_bytes(b"PK\x03\x04 not a checkpoint")
+    answers = [client.get("/api/records?file=sub/bad.jsonl"),
+               client.get("/api/ratings?file=ladder.json"),
+               client.post("/api/tables", json={"game": "zebres", "seats": ["human", "az:x.pt"]})]
+    for r in answers:
+        assert r.status_code == 400 and not any(p in r.text for p in paths_of_the_server(folder))
+    assert "'sub/bad.jsonl'" in answers[0].json()["error"]
+    assert "'x.pt'" in answers[2].json()["error"]
+
+    def broken(self, file):  # a bug that would tell where the server's files are
+        raise OSError(f"[Errno 5] Input/output error: '{folder / file}'")
+
+    monkeypatch.setattr("savanna.experiments.board.files.Replays.listing", broken)
+    quiet = TestClient(client.app, base_url=BASE, headers=AUTH, raise_server_exceptions=False)
+    r = quiet.get("/api/records?file=sub/bad.jsonl")
+    assert r.status_code == 500 and list(r.json()) == ["error"]
+    assert str(folder) not in r.text and "Errno" not in r.text
