@@ -30,6 +30,7 @@ __all__ = ["CheckpointFormat", "check_game", "check_keys", "load_sealed", "quote
 
 MAGIC = b"savanna-checkpoint\n"
 MAX_FILE_BYTES = 4 << 30  # refused before reading: 8 layers of 4096 and their pool fit well
+MAX_HEADER_BYTES = 256    # the header's second line: format, version and SHA-256
 # Sizes a network is built from, bounded before any allocation (a bigger game is a mistake)
 MAX_OBS_SIZE, MAX_ACTIONS, MAX_PLAYERS = 1 << 20, 1 << 16, 16
 # What every trainer's contents hold, by key and type
@@ -73,8 +74,9 @@ def save_sealed(data, path, format, version):
 def load_sealed(path, format, version, kind):
     """The contents of the checkpoint at ``path`` of ``format`` and ``version``, once every
     byte matches the seal; a one-line ValueError naming the file for a missing, oversized,
-    unreadable, foreign, damaged or other-version one. ``kind`` names it in messages
-    ("PPO"). ``CheckpointFormat.load`` checks the contents too."""
+    unreadable, foreign, damaged or other-version one: its size (from ``stat``) and its
+    header are checked before its body is read. ``kind`` names it in messages ("PPO").
+    ``CheckpointFormat.load`` checks the contents too."""
     name = quoted_path(path)
     try:
         info = os.stat(path)
@@ -84,28 +86,16 @@ def load_sealed(path, format, version, kind):
             raise ValueError(f"{name} is {info.st_size} bytes, more than any {kind} "
                              f"checkpoint (at most {MAX_FILE_BYTES})")
         with open(path, "rb") as f:
-            blob = f.read(len(MAGIC))  # the header first: another file is refused unread
-            if blob == MAGIC:
-                blob += read_at_most(f, MAX_FILE_BYTES + 1 - len(MAGIC))
-        if len(blob) > MAX_FILE_BYTES:
+            digest = _sealed_digest(f, name, format, version, kind)
+            start, body = f.tell(), read_at_most(f, MAX_FILE_BYTES + 1)
+        if start + len(body) > MAX_FILE_BYTES:
             raise ValueError(f"{name} grew past {MAX_FILE_BYTES} bytes while it was read")
     except FileNotFoundError:
         raise ValueError(f"no {kind} checkpoint at {name}") from None
     except OSError as err:
         raise ValueError(f"could not read the {kind} checkpoint {name} "
                          f"({err.strerror or type(err).__name__})") from None
-    if not blob.startswith(MAGIC):
-        raise ValueError(f"{name} is not a Savanna {kind} checkpoint (no savanna-checkpoint "
-                         "header; files from before whole-file seals must be saved again)")
-    header, newline, body = blob[len(MAGIC):].partition(b"\n")
-    fields = header.decode("ascii", errors="replace").split(" ")
-    if not newline or len(fields) != 3 or fields[0] != format:
-        raise ValueError(f"{name} is not a Savanna {kind} checkpoint (expected format "
-                         f"{format!r})")
-    if fields[1] != str(version):
-        raise ValueError(f"{name} has checkpoint version {fields[1][:20]}; this code reads "
-                         f"version {version}")
-    if fields[2] != _digest(format, version, body):
+    if digest != _digest(format, version, body):
         raise ValueError(f"{name} is corrupt: its bytes do not match their SHA-256 (the file "
                          "changed after it was written)")
     try:
@@ -113,6 +103,23 @@ def load_sealed(path, format, version, kind):
     except Exception as err:  # a sealed file torch cannot read: written by a foreign tool
         raise ValueError(f"{name} is not a readable {kind} checkpoint "
                          f"({type(err).__name__})") from None
+
+
+def _sealed_digest(f, name, format, version, kind):
+    """The SHA-256 that the header of the open checkpoint ``f`` seals its body with, once the
+    header says ``format`` and ``version`` (read up to the body, at most a line's bytes)."""
+    if f.read(len(MAGIC)) != MAGIC:
+        raise ValueError(f"{name} is not a Savanna {kind} checkpoint (no savanna-checkpoint "
+                         "header; files from before whole-file seals must be saved again)")
+    header = f.readline(MAX_HEADER_BYTES)
+    fields = header.decode("ascii", errors="replace").removesuffix("\n").split(" ")
+    if not header.endswith(b"\n") or len(fields) != 3 or fields[0] != format:
+        raise ValueError(f"{name} is not a Savanna {kind} checkpoint (expected format "
+                         f"{format!r})")
+    if fields[1] != str(version):
+        raise ValueError(f"{name} has checkpoint version {fields[1][:20]}; this code reads "
+                         f"version {version}")
+    return fields[2]
 
 
 @dataclass(frozen=True)

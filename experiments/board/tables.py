@@ -97,6 +97,7 @@ class AgentSpec:
     time_budget: float | None
 
 
+MAX_AGENT_FILE_BYTES = 2**28  # a checkpoint a request names (the shipped ones hold ~2 MB)
 _CHECKED = SharedCache(budget=256)  # specs checked (their checkpoints read), by their files
 
 
@@ -115,6 +116,10 @@ def check_agent(spec, limits):
                          "--agent MODULE:CLASS offers one)")
     resolved, files = _resolved(spec, limits)
     key = (resolved, tuple((f, *stamp_of(f.stat())) for f in files))
+    for file, _, size in key[1]:  # refused unread
+        if size > MAX_AGENT_FILE_BYTES:
+            raise BadRequest(f"agent {clip(spec)}: {file.name} is {size:,} bytes; the board "
+                             f"reads agent files of at most {MAX_AGENT_FILE_BYTES:,} bytes")
     checked, settings = _CHECKED.get(key, lambda: _built(resolved))
     _check_size(spec, settings, limits)
     return checked

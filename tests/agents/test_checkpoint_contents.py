@@ -12,7 +12,7 @@ import torch
 import savanna.agents.models.az_checkpoint as az_files
 import savanna.agents.models.ppo_checkpoint as ppo_files
 from savanna.agents.models.az_config import AZConfig
-from savanna.agents.models.checkpoint import MAGIC
+from savanna.agents.models.checkpoint import MAGIC, MAX_HEADER_BYTES
 from savanna.agents.models.networks import AZNet, PolicyValueNet
 from savanna.agents.play.registry import make_agent
 from savanna.agents.training import alphazero, ppo
@@ -83,6 +83,60 @@ def test_a_file_without_the_header_is_refused(tmp_path, trainer):
     other = tmp_path / "other.pt"
     other.write_bytes(MAGIC + b"savanna-other 1 00\n" + body)
     _refused(load, other, "expected format")
+
+
+class CountingFile:
+    """A binary file that counts the bytes read from it."""
+
+    opened = []
+
+    def __init__(self, path, mode):
+        self.file, self.read_bytes = open(path, mode), 0
+        CountingFile.opened.append(self)
+
+    def read(self, size=-1):
+        data = self.file.read(size)
+        self.read_bytes += len(data)
+        return data
+
+    def readline(self, size=-1):
+        data = self.file.readline(size)
+        self.read_bytes += len(data)
+        return data
+
+    def tell(self):
+        return self.file.tell()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()
+
+
+def test_a_big_file_that_starts_like_a_checkpoint_is_refused_by_its_header(tmp_path, trainer,
+                                                                           monkeypatch):
+    """1 GiB (sparse) behind another version's header, another format's, or a header line
+    without end: refused after reading at most the header, never the body."""
+    _, path, load, _, _ = trainer
+    header, _ = _body(path)
+    format, _, seal = header[len(MAGIC):].partition(b" ")
+    digest = seal.partition(b" ")[2]
+    cases = {"version": (MAGIC + format + b" 999 " + digest,
+                         "has checkpoint version 999; this code reads version"),
+             "format": (MAGIC + b"savanna-other " + seal, "expected format"),
+             "endless": (MAGIC + b"x" * 10_000, "expected format")}
+    monkeypatch.setattr("savanna.agents.models.checkpoint.open", CountingFile, raising=False)
+    for label, (start, message) in cases.items():
+        big = tmp_path / f"{label}.pt"
+        with open(big, "wb") as f:
+            f.write(start)
+            f.truncate(1 << 30)
+        CountingFile.opened.clear()
+        _refused(load, big, message)
+        read = [f.read_bytes for f in CountingFile.opened]
+        assert read and max(read) <= len(MAGIC) + MAX_HEADER_BYTES, (label, read)
+    load(path)  # the file itself is fine
 
 
 def _config(key, value):

@@ -469,3 +469,21 @@ def test_errors_name_files_as_requests_do_and_a_bug_says_no_more_than_that(serve
     r = quiet.get("/api/records?file=sub/bad.jsonl")
     assert r.status_code == 500 and list(r.json()) == ["error"]
     assert str(folder) not in r.text and "Errno" not in r.text
+
+
+def test_a_checkpoint_larger_than_the_board_reads_is_refused_unread(server, monkeypatch):
+    """A 1 GiB file (sparse) that starts like a checkpoint, named by a seat or an analysis."""
+    client, _, folder = server
+    with open(folder / "big.pt", "wb") as f:
+        f.write(b"savanna-checkpoint\nsavanna-az 1 0\n")
+        f.truncate(1 << 30)
+    opened = []
+    monkeypatch.setattr("savanna.agents.models.checkpoint.open",
+                        lambda *a: opened.append(a) or open(*a), raising=False)
+    for r in [client.post("/api/tables", json={"game": "zebres", "seats": ["human", "az:big.pt"]}),
+              client.post("/api/analyses", json={"agent": "az:checkpoint=big.pt", "game": "zebres",
+                                                 "position": "z...../..G.../....../.l..../......"
+                                                             " g 21 - move"})]:
+        assert r.status_code == 400, r.text
+        assert "big.pt is 1,073,741,824 bytes; the board reads agent files of at most" in r.text
+    assert opened == [] and client.app.state.tables == {}
