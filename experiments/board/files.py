@@ -19,9 +19,10 @@ from savanna.experiments.board.tables import BadRequest, confined, outcome_name,
 from savanna.files import parse_json, read_text
 from savanna.records import read_records
 
-__all__ = ["Replays", "list_files", "read_table", "resolve"]
+__all__ = ["PAGE", "Replays", "list_files", "read_table", "resolve"]
 
 MAX_LISTED = 2000          # files listed from the folders, at most
+PAGE = 1000                # games listed in one answer, at most
 MAX_RECORDS_BYTES = 2**26  # a records file the board opens (savanna replay reads larger ones)
 MAX_TABLE_BYTES = 2**26    # a ladder or a tournament file
 REPLAY_WEIGHT = 2**16      # what a replayed game counts for in the cache (its states)
@@ -109,11 +110,21 @@ class Replays:
         return path, key, _PARSED.get(("records", key), lambda: _read_records(path),
                                       weight=key[2])
 
-    def listing(self, file):
-        """One line per game: its index, agents, returns, decisions, where it was played."""
-        return [{"index": k, "game": r.game_name, "options": r.options, "agents": r.agents,
-                 "returns": r.returns, "plies": r.plies, "info": r.info}
-                for k, r in enumerate(self.records(file))]
+    def listing(self, file, offset=0, limit=PAGE):
+        """Games ``offset`` to ``offset + limit`` of ``file``, one line each: its index,
+        agents, returns, decisions, where it was played; with the ``total`` and the ``next``
+        page's offset (None after the last)."""
+        records = self.records(file)
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise BadRequest(f"offset must be an int >= 0, got {clip(offset)}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= PAGE:
+            raise BadRequest(f"limit must be an int in 1..{PAGE}, got {clip(limit)}")
+        end = min(offset + limit, len(records))
+        games = [{"index": k, "game": r.game_name, "options": r.options, "agents": r.agents,
+                  "returns": r.returns, "plies": r.plies, "info": r.info}
+                 for k, r in enumerate(records[offset:end], offset)]
+        return {"file": file, "games": games, "offset": offset, "total": len(records),
+                "next": end if end < len(records) else None}
 
     def game(self, file, index):
         """``(record, game, states)`` of game ``index`` of ``file``, replayed and checked."""

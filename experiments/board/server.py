@@ -21,7 +21,8 @@ every game as it was, and the server goes on answering)::
     POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
     GET  /api/reviews/{id}         progress and the decisions reviewed so far; DELETE cancels
     GET  /api/files                records, ladder and tournament files in the served folders
-    GET  /api/records?file=F       the games of a records file
+    GET  /api/records?file=F&offset=K&limit=N   a page of the games of a records file (at
+                                   most ``board.files.PAGE``; ``next``: the next page's offset)
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
     GET  /api/record?file=F&game=N  one record of a records file, with its decisions' spots
     GET  /api/ratings?file=F       a ladder's or a tournament's table
@@ -58,7 +59,7 @@ from savanna.errors import clip, is_int
 from savanna.experiments.arguments import option_names
 from savanna.experiments.board import workers as search_workers
 from savanna.experiments.board.analysis import AnalysisJob
-from savanna.experiments.board.files import Replays, list_files, read_table
+from savanna.experiments.board.files import PAGE, Replays, list_files, read_table
 from savanna.experiments.board.guard import Guard
 from savanna.experiments.board.lobby import Lobby
 from savanna.experiments.board.reviews import FIELDS, Reviews
@@ -265,28 +266,25 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         return reply(unplaced.status(reviews.status(request.path_params["id"],
                                                      request.method == "DELETE")))
 
-    # ----- files ----------------------------------------------------------------------------
+    # ----- files: read, and their answers serialised, on worker threads --------------------
     async def files(request):
-        return reply({"files": await anyio.to_thread.run_sync(list_files, limits.folders)})
+        return await replied(lambda: {"files": list_files(limits.folders)})
 
     async def records(request):
         file = query(request, "file")
-        return reply({"file": file, "games": await anyio.to_thread.run_sync(
-            replays.listing, file)})
+        offset = query_int(request, "offset", optional=True)
+        limit = query_int(request, "limit", optional=True)
+        return await replied(replays.listing, file, offset or 0, PAGE if limit is None else limit)
 
     async def replay(request):
         file = query(request, "file")
         game, ply = query_int(request, "game"), query_int(request, "ply")
         seat = query_int(request, "seat", optional=True)
-        return reply(await anyio.to_thread.run_sync(replays.frame, file, game, ply, seat))
+        return await replied(replays.frame, file, game, ply, seat)
 
     async def file_record(request):
         file, index = query(request, "file"), query_int(request, "game")
-
-        def read():  # the file is read and replayed off the event loop
-            return record_with_spots(replays.game(file, index)[0])
-
-        return reply(await anyio.to_thread.run_sync(read))
+        return await replied(lambda: record_with_spots(replays.game(file, index)[0]))
 
     async def position(request):
         game, row = pasted_position(request.query_params.get("game"),
@@ -313,8 +311,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             raise BadRequest(f"malformed position: {err}") from None
 
     async def ratings(request):
-        file = query(request, "file")
-        return reply(await anyio.to_thread.run_sync(read_table, file, limits.folders))
+        return await replied(read_table, query(request, "file"), limits.folders)
 
     # ----- errors: one line each, without the server's own paths ------------------------
     async def bad_request(request, err):
@@ -377,6 +374,12 @@ def record_with_spots(record):
     spots = [game.move_spots(states[k: k + 1]).get(m["action"]) if "action" in m else None
              for k, m in enumerate(record.moves)]
     return {"record": record.to_json(), "spots": spots}
+
+
+async def replied(make, *args):
+    """The answer ``reply(make(*args))``, made on a worker thread: reading a file and
+    serialising a big answer keep no other request waiting."""
+    return await anyio.to_thread.run_sync(lambda: reply(make(*args)))
 
 
 def first_human(table):

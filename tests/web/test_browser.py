@@ -23,6 +23,7 @@ import pytest
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
+from savanna.experiments.board.files import PAGE
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.records import read_record
@@ -233,6 +234,21 @@ def test_an_analysis_draws_its_heat_map_on_the_board(page, agent):
     assert page.locator(".pv").count() >= 1  # the best line, numbered on the board
     assert agent.split(":")[0] in page.locator("#analysis p").first.text_content()
     shoot(page, f"analyse-{agent.split(':')[0]}")
+
+
+def test_a_records_file_of_more_games_than_a_page_lists_them_all(page, served):
+    """The server lists a records file a page at a time; the replay view asks for each."""
+    folder = served[1]
+    line = (folder / "tour" / "records.jsonl").read_text().splitlines()[0]
+    (folder / "many").mkdir()
+    (folder / "many" / "records.jsonl").write_text(f"{line}\n" * (PAGE + 5))
+    page.click("nav a[data-tab=replay]")
+    page.wait_for_selector("#replay-file option[value='many/records.jsonl']", state="attached")
+    page.select_option("#replay-file", "many/records.jsonl")
+    page.wait_for_selector(f"#games tr[data-index='{PAGE + 4}']")
+    assert page.locator("#games tr.clickable").count() == PAGE + 5
+    assert page.locator("#replay-games p").text_content() == \
+        f"{PAGE + 5} games in many/records.jsonl:"
 
 
 def test_the_tournament_table_opens_its_games_in_the_replay_view(page):

@@ -3,6 +3,7 @@ agent is named, searches in worker processes that stop (their core freed) at the
 and at Cancel while the server answers, big files refused from ``stat`` unread, checkpoints
 only from the served folders, and seeded agents playing the same moves as in one process."""
 import asyncio
+import json
 import shutil
 import threading
 import time
@@ -16,7 +17,8 @@ from savanna import make_game
 from savanna.agents.play.az_agent import baseline_path
 from savanna.experiments.board import workers
 from savanna.experiments.board.cache import SharedCache
-from savanna.experiments.board.server import create_app
+from savanna.experiments.board.files import PAGE
+from savanna.experiments.board.server import create_app, reply
 from savanna.experiments.board.tables import BadRequest, Limits, Table, check_agent
 from savanna.experiments.board.workers import SearchError, SearchPool
 
@@ -242,6 +244,43 @@ def test_big_files_are_refused_from_their_size_unread_while_the_server_answers(t
         assert answers[3].status_code == 400
         assert "not a Savanna AlphaZero checkpoint" in answers[3].json()["error"]
         assert _read_bytes() - read < 2**24  # neither file was read
+
+
+def test_a_big_listing_comes_in_pages_serialised_off_the_event_loop(tmp_path, monkeypatch):
+    """2,500 games: three pages that hold every game once, each answer serialised on a worker
+    thread (the event loop's thread serialises /api/info); a page past the largest refused."""
+    game = make_game("zebres")
+    table = Table.new("zebres", {}, ["random", "random"], 0, Limits())
+    line = json.dumps(table.record().to_json()) + "\n"
+    (tmp_path / "many.jsonl").write_text(line * 2500)
+    threads = []
+
+    def recorded(data, status=200):
+        threads.append((threading.get_ident(), "total" in data))
+        return reply(data, status)
+
+    monkeypatch.setattr("savanna.experiments.board.server.reply", recorded)
+    with TestClient(create_app(Limits(folders=(tmp_path,), save=tmp_path), workers=1,
+                               token=""), base_url=BASE) as client:
+        pages, offset = [], 0
+        while offset is not None:
+            page = client.get("/api/records", params={"file": "many.jsonl", "offset": offset})
+            assert page.status_code == 200, page.text
+            pages.append(page.json())
+            offset = pages[-1]["next"]
+        assert client.get("/api/info").status_code == 200
+        small = client.get("/api/records", params={"file": "many.jsonl", "offset": 2498,
+                                                   "limit": 5}).json()
+        for bad in ({"limit": PAGE + 1}, {"limit": 0}, {"offset": -1}, {"offset": "x"}):
+            r = client.get("/api/records", params={"file": "many.jsonl", **bad})
+            assert r.status_code == 400 and "must be an int" in r.json()["error"], bad
+    assert [len(p["games"]) for p in pages] == [PAGE, PAGE, 500]
+    assert {p["total"] for p in pages} == {2500}
+    assert [g["index"] for p in pages for g in p["games"]] == list(range(2500))
+    assert [g["index"] for g in small["games"]] == [2498, 2499] and small["next"] is None
+    loop = {ident for ident, listing in threads if not listing}
+    assert len(loop) == 1 and not loop & {ident for ident, listing in threads if listing}
+    assert game.name == pages[0]["games"][0]["game"]
 
 
 def test_a_checkpoint_outside_the_served_folders_is_refused_as_a_missing_one(tmp_path,

@@ -646,7 +646,12 @@ function fill(select, files, current) {
 }
 
 async function listGames(file, filter = null) {
-  const { games } = await api("GET", `/api/records?file=${encodeURIComponent(file)}`);
+  const games = [];  // the server answers a page at a time
+  for (let offset = 0; offset !== null;) {
+    const page = await api("GET", `/api/records?file=${encodeURIComponent(file)}&offset=${offset}`);
+    games.push(...page.games);
+    offset = page.next;
+  }
   Object.assign(S.replay, { file, games, filter });
 }
 
