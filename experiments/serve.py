@@ -56,9 +56,10 @@ def add_parser(commands):
     serve.add_argument("--token", default=None,
                        help="the token the page and API calls must show (default: a new "
                             "random one, in the printed address); '' turns the check off")
-    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
                        help="one more name the Host header may carry (a name this server is "
-                            "reached by; repeat for more; '*' for any)")
+                            "reached by, at any port or at PORT only; repeat for more; '*' "
+                            "for any)")
     serve.add_argument("--idle-minutes", type=number, default=60.0,
                        help="a game nobody asked about for this long is freed (default: 60)")
     serve.set_defaults(run=run)

@@ -19,12 +19,12 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["Guard", "LOCAL_HOSTS", "TOKEN", "url_host"]
+__all__ = ["Guard", "LOCAL_HOSTS", "TOKEN", "allowed_names", "url_host"]
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 COOKIE = "savanna_token"
-HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?")  # name or [IPv6], port
+HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?")  # name or [IPv6], port
 TOKEN = re.compile(r"[A-Za-z0-9._~-]{0,256}")  # what a URL and a cookie carry as they are
 SELF_ONLY = "'self'"  # the pages that may frame the board: its own (Jupyter's default)
 
@@ -32,7 +32,8 @@ SELF_ONLY = "'self'"  # the pages that may frame the board: its own (Jupyter's d
 class Guard:
     """The ASGI app ``app`` behind the checks above. ``token``: the server's token ('' turns
     the check off); ``host``: the address the server listens on; ``allow_hosts``: more names
-    the Host header may carry (``*``: any)."""
+    the Host header may carry (``NAME``: at any port, ``NAME:PORT``: at that port only, ``*``:
+    any; see ``allowed_names``)."""
 
     def __init__(self, app, token, host="127.0.0.1", allow_hosts=(), frame_ancestors=SELF_ONLY):
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
@@ -41,7 +42,8 @@ class Guard:
         self.headers = [(b"x-content-type-options", b"nosniff"),
                         (b"content-security-policy",
                          f"frame-ancestors {frame_ancestors}".encode("latin-1"))]
-        self.hosts = {h.lower().strip("[]") for h in (*LOCAL_HOSTS, host, *allow_hosts)}
+        self.hosts = {(h.lower().strip("[]"), None) for h in (*LOCAL_HOSTS, host)}
+        self.hosts |= allowed_names(allow_hosts)
         self.any_ip = host in ("0.0.0.0", "::", "")  # every interface: any address literal
 
     async def __call__(self, scope, receive, send):
@@ -90,7 +92,8 @@ class Guard:
         if match is None:
             return False
         name = match[1].strip("[]").lower()
-        if "*" in self.hosts or name in self.hosts:
+        port = int(match[2]) if match[2] else 80  # what a browser leaves out
+        if {("*", None), (name, None), (name, port)} & self.hosts:
             return True
         try:
             address = ipaddress.ip_address(name)
@@ -114,6 +117,35 @@ class Guard:
                     "headers": [(b"location", b"/"), (b"set-cookie", cookie.encode()),
                                 (b"content-length", b"0"), (b"cache-control", b"no-store")]})
         await send({"type": "http.response.body", "body": b""})
+
+
+def allowed_names(texts):
+    """``{(name, port or None)}`` of ``--allow-host`` values: ``NAME`` (a host name or an IP
+    address, at any port), ``NAME:PORT`` (at that port), ``[IPv6]:PORT``, or ``*`` (any
+    name); a one-line ValueError for anything else.
+
+    >>> allowed_names(["Board.test:8123"]), allowed_names(["::2"])
+    ({('board.test', 8123)}, {('::2', None)})
+    """
+    names = set()
+    for text in texts:
+        match = HOST.fullmatch(text) if isinstance(text, str) else None
+        if text == "*" or _is_ipv6(text):
+            names.add((text.lower(), None))
+        elif match is None or (match[2] and not 0 < int(match[2]) < 65536):
+            raise ValueError(f"--allow-host {str(text)[:100]!r}: give NAME or NAME:PORT (a host "
+                             "name, an IPv4 address or an [IPv6] one; a port in 1..65535), "
+                             "or * for any")
+        else:
+            names.add((match[1].strip("[]").lower(), int(match[2]) if match[2] else None))
+    return names
+
+
+def _is_ipv6(text):
+    try:
+        return isinstance(text, str) and ipaddress.ip_address(text).version == 6
+    except ValueError:
+        return False
 
 
 def cookie_name(scope):

@@ -60,7 +60,7 @@ from savanna.experiments.arguments import option_names
 from savanna.experiments.board import workers as search_workers
 from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import PAGE, Replays, list_files, read_table
-from savanna.experiments.board.guard import Guard
+from savanna.experiments.board.guard import Guard, allowed_names
 from savanna.experiments.board.lobby import Lobby
 from savanna.experiments.board.reviews import FIELDS, Reviews
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
@@ -356,6 +356,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         finally:
             await pool.close()
 
+    allowed_names(allow_hosts)  # a mistake refused now, not at the first request
     guard = Middleware(Guard, token=token, host=host, allow_hosts=allow_hosts,
                        frame_ancestors=frame_ancestors)
     app = Starlette(routes=routes, middleware=[guard], lifespan=lifespan, exception_handlers={

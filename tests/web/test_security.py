@@ -95,6 +95,19 @@ def test_only_this_machines_names_may_be_in_the_host_header(server):
         "/api/info").status_code == 200
 
 
+def test_an_allowed_name_with_a_port_is_allowed_at_that_port_only():
+    app = create_app(Limits(), token=TOKEN, allow_hosts=["board.test:8123", "Lab.test", "::5"])
+    client = TestClient(app, base_url=BASE, headers=AUTH)
+    for host, status in [("board.test:8123", 200), ("BOARD.test:8123", 200),
+                         ("board.test:8124", 403), ("board.test", 403),
+                         ("lab.test", 200), ("lab.test:1", 200), ("[::5]:8000", 200),
+                         ("other.test:8123", 403)]:
+        assert client.get("/api/info", headers={"Host": host}).status_code == status, host
+    for bad in (["http://board.test"], ["board.test:99999"], ["board.test:"], ["a b"]):
+        with pytest.raises(ValueError, match="--allow-host .*give NAME or NAME:PORT"):
+            create_app(Limits(), token=TOKEN, allow_hosts=bad)
+
+
 @pytest.mark.parametrize("headers, body", [
     ({"Origin": "http://evil.example", "Content-Type": "text/plain"},   # fetch, no preflight
      b'{"game": "zebres", "seats": ["random", "random"]}'),

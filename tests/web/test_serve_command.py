@@ -68,6 +68,22 @@ def test_a_chosen_token_and_none_with_a_warning(served, capsys):
     assert client.get("/api/info").status_code == 200
 
 
+def test_an_allowed_name_with_a_port_works_and_a_malformed_one_is_refused_at_start(served,
+                                                                                 capsys):
+    assert main(["serve", "--port", "8123", "--allow-host", "board.test:8123"]) == 0
+    client = TestClient(served["app"], base_url="http://board.test:8123")
+    url = re.search(r"(http://\S+)", capsys.readouterr().out)[1]
+    assert client.get(url.replace("http://127.0.0.1:8123", "")).status_code == 200
+    assert client.get("/api/info").status_code == 200
+    other = TestClient(served["app"], base_url="http://board.test:8124")
+    assert other.get("/api/info").status_code == 403
+    served.clear()
+    assert main(["serve", "--allow-host", "http://board.test:8123/"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--allow-host 'http://board.test:8123/'" in err
+    assert "app" not in served
+
+
 def test_a_token_a_url_or_a_cookie_would_mangle_is_refused(served, capsys):
     assert main(["serve", "--token", "a b;c"]) == 2
     assert "--token must be" in capsys.readouterr().err and "app" not in served
