@@ -74,9 +74,13 @@ def run(args, extra=None):
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
                          "install 'savanna-games[web]'") from None
+    import threading
+    import webbrowser
+
     from savanna.agents.play.registry import agent_class, is_import_path
     from savanna.errors import clip
     from savanna.experiments.board.guard import LOCAL_HOSTS, TOKEN, url_host
+    from savanna.experiments.board.listening import HeaderDeadline, ReadyServer, free_socket
     from savanna.experiments.board.tables import Limits
     from savanna.files import make_folders
 
@@ -111,7 +115,6 @@ def run(args, extra=None):
                          f"{clip(token)}")
     app = create_app(limits, workers=args.workers, token=token, host=args.host,
                      allow_hosts=args.allow_host)
-    url = f"http://{url_host(args.host)}:{args.port}/" + (f"?token={token}" if token else "")
     if not token:
         print("warning: --token '' turns the token off: any program or user of this machine "
               "that reaches the port can play and read the served folders", file=sys.stderr)
@@ -119,12 +122,19 @@ def run(args, extra=None):
         print(f"warning: listening on {args.host}, not only this machine: whoever reaches it "
               "and has the token can play and read the served folders (no TLS)",
               file=sys.stderr)
-    print(f"savanna serve: {url} (Ctrl-C to stop); folders: "
-          + ", ".join(map(str, folders)), flush=True)
-    if args.open:
-        import threading
-        import webbrowser
+    sock = free_socket(args.host, args.port)
+    port = sock.getsockname()[1]
+    if port != args.port:
+        print(f"savanna serve: port {args.port} is in use, so port {port}", file=sys.stderr)
+    url = f"http://{url_host(args.host)}:{port}/" + (f"?token={token}" if token else "")
 
-        threading.Timer(1.0, webbrowser.open, [url]).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+    def ready():  # the address is printed, and the page opened, once the server answers
+        print(f"savanna serve: {url} (Ctrl-C to stop); folders: "
+              + ", ".join(map(str, folders)), flush=True)
+        if args.open:  # a browser command may wait until it is closed: on a thread
+            threading.Thread(target=webbrowser.open, args=[url], daemon=True).start()
+
+    config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=5,
+                            h11_max_incomplete_event_size=16 * 1024, http=HeaderDeadline)
+    with sock:
+        ReadyServer(config, ready).run(sockets=[sock])

@@ -1,20 +1,39 @@
-"""``savanna serve`` on the command line: where it listens, what it warns, which folders it
-serves, the token in the address it prints, a --save it cannot write (uvicorn replaced by a
-stand-in that records its arguments)."""
+"""``savanna serve`` on the command line: where it listens (the next port when one is busy),
+what it warns, which folders it serves, the token in the address it prints, a --save it cannot
+write (the server's run replaced by a stand-in that records its settings); and served for
+real: the address printed and the browser opened once it answers, the headers' deadline."""
+import os
 import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 
 import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
+from savanna.experiments.board.listening import PORT_TRIES, HeaderDeadline, ReadyServer, free_socket
+from savanna.experiments.board.server import create_app
+from savanna.experiments.board.tables import Limits
 from savanna.experiments.cli import main
 
 
 @pytest.fixture
 def served(monkeypatch, tmp_path):
-    """The arguments uvicorn.run would get, and the browser opened (none in these tests)."""
+    """What the server would run: its app, uvicorn settings and address; the server then
+    says it is ready (and it prints its address)."""
     calls = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.update(app=app, **kw))
+
+    def run(server, sockets):
+        calls.update(app=server.config.app, config=server.config,
+                     address=sockets[0].getsockname()[:2])
+        server.ready()
+
+    monkeypatch.setattr(ReadyServer, "run", run)
     monkeypatch.chdir(tmp_path)
     return calls
 
@@ -24,8 +43,10 @@ def test_it_listens_on_this_machine_by_default_and_serves_the_played_games(serve
     (tmp_path / "runs").mkdir()
     assert main(["serve", "runs"]) == 0
     out, err = capsys.readouterr()
-    assert served["host"] == "127.0.0.1" and served["port"] == 8000 and err == ""
-    assert out.startswith("savanna serve: http://127.0.0.1:8000/?token=")
+    host, port = served["address"]
+    assert host == "127.0.0.1" and 8000 <= port < 8000 + PORT_TRIES
+    assert out.startswith(f"savanna serve: http://127.0.0.1:{port}/?token=")
+    assert err == "" or err == f"savanna serve: port 8000 is in use, so port {port}\n"
     assert (tmp_path / "runs" / "played").is_dir()  # --save's default, made and served
     limits = served["app"].state.limits
     assert limits.folders == ((tmp_path / "runs").resolve(),
@@ -35,8 +56,8 @@ def test_it_listens_on_this_machine_by_default_and_serves_the_played_games(serve
 def test_it_warns_in_one_line_when_told_to_listen_elsewhere(served, capsys):
     assert main(["serve", "--host", "0.0.0.0", "--port", "8080", "--max-sims", "50"]) == 0
     err = capsys.readouterr().err
-    assert served["host"] == "0.0.0.0" and served["port"] == 8080
-    assert err.count("\n") == 1 and err.startswith("warning: listening on 0.0.0.0")
+    assert served["address"][0] == "0.0.0.0" and served["address"][1] >= 8080
+    assert err.startswith("warning: listening on 0.0.0.0") and len(err.splitlines()) in (1, 2)
     assert served["app"].state.limits.max_sims == 50
 
 
@@ -46,14 +67,16 @@ def test_the_printed_address_carries_a_new_token_that_opens_the_board(served, ca
         assert main(["serve", "--idle-minutes", "5"]) == 0
         url = re.search(r"(http://\S+)", capsys.readouterr().out)[1]
         tokens.append(url.partition("?token=")[2])
-        client = TestClient(served["app"], base_url="http://127.0.0.1:8000")
+        client = TestClient(served["app"], base_url=url.split("/?")[0])
         assert client.get("/api/info").status_code == 401
-        assert client.get(url.replace("http://127.0.0.1:8000", "")).status_code == 200
+        assert client.get("/" + url.split("/", 3)[3]).status_code == 200
         assert client.get("/api/info").status_code == 200  # the cookie it set
     assert tokens[0] != tokens[1] and min(map(len, tokens)) >= 40
     assert served["app"].state.limits.idle_minutes == 5
     # a connection that sends nothing is closed, headers are bounded
-    assert served["timeout_keep_alive"] <= 10 and served["h11_max_incomplete_event_size"]
+    config = served["config"]
+    assert config.timeout_keep_alive <= 10 and config.h11_max_incomplete_event_size
+    assert config.http is HeaderDeadline
 
 
 def test_a_chosen_token_and_none_with_a_warning(served, capsys):
@@ -73,7 +96,7 @@ def test_an_allowed_name_with_a_port_works_and_a_malformed_one_is_refused_at_sta
     assert main(["serve", "--port", "8123", "--allow-host", "board.test:8123"]) == 0
     client = TestClient(served["app"], base_url="http://board.test:8123")
     url = re.search(r"(http://\S+)", capsys.readouterr().out)[1]
-    assert client.get(url.replace("http://127.0.0.1:8123", "")).status_code == 200
+    assert client.get("/" + url.split("/", 3)[3]).status_code == 200
     assert client.get("/api/info").status_code == 200
     other = TestClient(served["app"], base_url="http://board.test:8124")
     assert other.get("/api/info").status_code == 403
@@ -96,3 +119,116 @@ def test_a_save_folder_that_cannot_be_written_is_refused_at_the_start(served, ca
     assert main(["serve", "--save", save]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and save in err and "app" not in served
+
+
+def busy_ports(count):
+    """``count`` consecutive ports of 127.0.0.1 held by listening sockets: (first, sockets)."""
+    for first in range(20000, 60000, 997):
+        socks = []
+        try:
+            for port in range(first, first + count):
+                sock = socket.socket()
+                socks.append(sock)
+                sock.bind(("127.0.0.1", port))
+                sock.listen()
+            return first, socks
+        except OSError:
+            for sock in socks:
+                sock.close()
+    raise AssertionError("no free ports")
+
+
+def test_a_busy_port_gives_the_next_free_one_and_all_busy_one_line(served, capsys):
+    first, socks = busy_ports(PORT_TRIES + 2)
+    try:
+        socks[1].close()  # first + 1 is free
+        assert main(["serve", "--port", str(first)]) == 0
+        out, err = capsys.readouterr()
+        assert served["address"] == ("127.0.0.1", first + 1)
+        assert err == f"savanna serve: port {first} is in use, so port {first + 1}\n"
+        assert f"http://127.0.0.1:{first + 1}/?token=" in out
+        served.clear()
+        assert main(["serve", "--port", str(first + 2)]) == 2  # the next ten all busy
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"ports {first + 2}..{first + 11} of 127.0.0.1 are " \
+            "all in use: choose another with --port" in err and "app" not in served
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_the_address_is_printed_and_the_browser_opened_once_the_server_answers(tmp_path):
+    """``savanna serve --open`` with a browser (``$BROWSER``) that asks for the page it is
+    given at once (keeping the token's cookie): it gets the page, and the printed address
+    is that page's."""
+    browser = tmp_path / "browser"
+    browser.write_text(f"#!{sys.executable}\n"
+                       "import sys, urllib.request\n"
+                       "try:\n"
+                       "    opener = urllib.request.build_opener("
+                       "urllib.request.HTTPCookieProcessor())\n"
+                       "    answer = opener.open(sys.argv[1], timeout=30).status\n"
+                       "except Exception as err:\n"
+                       "    answer = repr(err)\n"
+                       f"open({str(tmp_path / 'opened')!r}, 'w').write(f'{{answer}} "
+                       "{sys.argv[1]}')\n")
+    browser.chmod(0o755)
+    first, socks = busy_ports(1)
+    for sock in socks:
+        sock.close()
+    env = {**os.environ, "BROWSER": str(browser), "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "savanna.experiments", "serve", "--port", str(first), "--open",
+         "--workers", "1", "--save", str(tmp_path / "played")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = server.stdout.readline()
+        url = re.match(r"savanna serve: (\S+) ", line)[1]
+        with urllib.request.urlopen(url.split("?")[0] + "api/info", timeout=1) as r:
+            raise AssertionError(f"no token, yet {r.status}")
+    except urllib.error.HTTPError as err:
+        assert err.code == 401  # it answers as soon as the address is printed
+    finally:
+        for _ in range(300):
+            if (tmp_path / "opened").exists() and (tmp_path / "opened").read_text():
+                break
+            time.sleep(0.1)
+        server.terminate()
+        server.wait(30)
+    assert (tmp_path / "opened").read_text() == f"200 {url}"
+
+
+def test_a_half_sent_request_is_closed_at_the_header_deadline(monkeypatch):
+    """Slowloris: connections that send nothing, half a request line, headers without their
+    end, or a second request's first half: each closed, while whole requests are answered."""
+    monkeypatch.setattr(HeaderDeadline, "seconds", 0.5)
+    app = create_app(Limits(), token="")
+    sock = free_socket("127.0.0.1", busy_ports(1)[0])
+    config = uvicorn.Config(app, log_level="warning", http=HeaderDeadline,
+                            timeout_keep_alive=60)
+    ready = threading.Event()
+    server = ReadyServer(config, ready.set)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        assert ready.wait(60)
+        address = sock.getsockname()
+        whole = b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        halves = [b"", b"GET /api/in", whole[:-2], whole + whole[:20]]
+        clients = []
+        for half in halves:
+            client = socket.create_connection(address, timeout=10)
+            client.sendall(half)
+            clients.append(client)
+        for half, client in zip(halves, clients):
+            received = b""
+            while chunk := client.recv(65536):  # until the server closes it
+                received += chunk
+            assert received.count(b"HTTP/1.1 200") == half.count(whole), half
+            client.close()
+        with urllib.request.urlopen(f"http://127.0.0.1:{address[1]}/api/info", timeout=10) as r:
+            assert r.status == 200
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
