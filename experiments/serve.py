@@ -15,6 +15,7 @@ written as records (``savanna replay`` reads them) to ``--save``. The server lis
 with ``--allow-host``). An agent named by an import path runs its module's code, so the page
 may seat only those offered with ``--agent`` (a request never imports one).
 """
+import os
 import secrets
 import sys
 import tempfile
@@ -54,8 +55,10 @@ def add_parser(commands):
                        help="processes that run searches, one core each: at most this many "
                             "searches at once, the others wait their turn (default: 2)")
     serve.add_argument("--token", default=None,
-                       help="the token the page and API calls must show (default: a new "
-                            "random one, in the printed address); '' turns the check off")
+                       help="the token the page and API calls must show (default: the "
+                            "environment variable SAVANNA_TOKEN, which other users cannot "
+                            "read in the process list, else a new random one; either way in "
+                            "the printed address); '' turns the check off")
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
                        help="one more name the Host header may carry (a name this server is "
                             "reached by, at any port or at PORT only; repeat for more; '*' "
@@ -109,9 +112,12 @@ def run(args, extra=None):
     limits = Limits(max_sims=args.max_sims, max_seconds=args.max_seconds, folders=folders,
                     save=args.save.resolve(), idle_minutes=args.idle_minutes,
                     agents=tuple(args.offered))
-    token = secrets.token_urlsafe(32) if args.token is None else args.token
+    token, given = args.token, "--token"
+    if token is None and os.environ.get("SAVANNA_TOKEN"):  # out of sight of ps
+        token, given = os.environ["SAVANNA_TOKEN"], "SAVANNA_TOKEN"
+    token = secrets.token_urlsafe(32) if token is None else token
     if not TOKEN.fullmatch(token):
-        raise ValueError(f"--token must be at most 256 letters, digits and . _ ~ -, got "
+        raise ValueError(f"{given} must be at most 256 letters, digits and . _ ~ -, got "
                          f"{clip(token)}")
     app = create_app(limits, workers=args.workers, token=token, host=args.host,
                      allow_hosts=args.allow_host)

@@ -34,6 +34,7 @@ def served(monkeypatch, tmp_path):
         server.ready()
 
     monkeypatch.setattr(ReadyServer, "run", run)
+    monkeypatch.delenv("SAVANNA_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
     return calls
 
@@ -105,6 +106,27 @@ def test_an_allowed_name_with_a_port_works_and_a_malformed_one_is_refused_at_sta
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--allow-host 'http://board.test:8123/'" in err
     assert "app" not in served
+
+
+def test_the_token_from_the_environment_out_of_the_process_list(served, capsys, monkeypatch):
+    monkeypatch.setenv("SAVANNA_TOKEN", "from-the-env")
+    assert main(["serve"]) == 0
+    assert "/?token=from-the-env " in capsys.readouterr().out
+    client = TestClient(served["app"], base_url="http://127.0.0.1:8000")
+    assert client.get("/api/info", headers={"Authorization": "token from-the-env"}) \
+        .status_code == 200
+    assert main(["serve", "--token", "given"]) == 0  # the command line comes first
+    assert "/?token=given " in capsys.readouterr().out
+    monkeypatch.setenv("SAVANNA_TOKEN", "a b")
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "SAVANNA_TOKEN must be at most 256" in err
+    monkeypatch.setenv("SAVANNA_TOKEN", "")  # set but empty: a random one
+    assert main(["serve"]) == 0
+    assert len(re.search(r"\?token=(\S+) ", capsys.readouterr().out)[1]) >= 40
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "SAVANNA_TOKEN" in " ".join(capsys.readouterr().out.split())
 
 
 def test_a_token_a_url_or_a_cookie_would_mangle_is_refused(served, capsys):
