@@ -64,6 +64,10 @@ def main(argv=None):
     except ValueError as err:
         print(f"{prog}: error: {one_line(err)}", file=sys.stderr)
         return 2
+    except PermissionError as err:  # a file made read-only or immutable while it ran
+        print(f"{prog}: error: cannot write {one_line(err.filename2 or err.filename)}: "
+              f"{err.strerror}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

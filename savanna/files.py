@@ -17,10 +17,11 @@ import json
 import os
 import secrets
 import socket
+import stat
 import tempfile
 from pathlib import Path
 
-from savanna.errors import clip
+from savanna.errors import clip, clip_path
 
 __all__ = ["CLAIM_FILE", "MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text",
            "check_new_file", "claimed", "locked", "make_folders", "new_folder", "output_folder",
@@ -123,7 +124,8 @@ def claimed(folder, what="folder"):
     """Hold ``folder`` (created if missing) for this process alone while the block runs: an
     exclusive ``flock`` on its ``CLAIM_FILE``, which records this process's pid and host. A
     folder another process holds, or one this process cannot write in (read-only,
-    ``chattr +i``), is a one-line ValueError, before any work is done for it; the kernel
+    ``chattr +i``) or whose files it cannot rewrite (a resumed run's, made read-only or
+    immutable) is a one-line ValueError, before any work is done for it; the kernel
     releases the claim when its holder ends, however it ends. The file stays (removing it
     would let a third process claim a new file while a second still holds the old one)."""
     folder = Path(folder)
@@ -144,6 +146,7 @@ def claimed(folder, what="folder"):
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
         _check_writable(folder, what)  # an immutable folder lets its claim file be opened
+        _check_files_writable(folder, where)
         yield folder
     finally:
         os.close(fd)  # releases the claim
@@ -237,6 +240,23 @@ def _check_writable(folder, what):
             pass
     except OSError as err:
         raise ValueError(f"cannot write in {what} {clip(str(folder))}: {err.strerror}") from None
+
+
+def _check_files_writable(folder, where):
+    """A one-line ValueError naming the first regular file under ``folder`` that cannot be
+    opened for writing (opened, nothing written): the files a run appends to or replaces."""
+    for parent, _, names in os.walk(folder):
+        for name in sorted(names):
+            path = os.path.join(parent, name)
+            try:
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    os.close(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
+            except FileNotFoundError:
+                continue  # removed meanwhile
+            except OSError as err:
+                raise ValueError(f"cannot write {clip_path(os.path.relpath(path, folder))} "
+                                 f"in {where}: {err.strerror}; a resumed run rewrites the "
+                                 "files of its folder") from None
 
 
 def make_folders(folder):

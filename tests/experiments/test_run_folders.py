@@ -1,12 +1,18 @@
 """Results are never lost or overwritten: run folders made exclusively, ``--out`` checked
 before any game is played, files written atomically (``savanna.files``)."""
+import contextlib
 import json
 import os
+import shutil
+import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
+from savanna.agents.models.az_config import AZConfig
 from savanna.experiments.cli import main
+from savanna.experiments.train_az import run_training
 from savanna.files import atomic_write_bytes, atomic_write_text, new_folder, output_folder
 from savanna.registry import make_game
 
@@ -145,3 +151,79 @@ def test_a_metrics_column_that_appears_later_widens_the_file_and_survives_a_resu
         rows = list(csv.DictReader(f))
     assert rows == [{"step": "1", "games": "4", "loss": ""},
                     {"step": "2", "games": "8", "loss": "0.5"}]
+
+
+@contextlib.contextmanager
+def unwritable(path):
+    """``path`` made immutable (``chattr +i``; chmod 444 where this user is not root), put
+    back at the end; the test is skipped where neither can stop this user."""
+    path = Path(path)
+    frozen = shutil.which("chattr") and subprocess.run(
+        ["chattr", "+i", str(path)], capture_output=True).returncode == 0
+    if not frozen and os.geteuid() == 0:
+        pytest.skip("root without chattr +i: no file can be made unwritable")
+    if not frozen:
+        path.chmod(0o444)
+    try:
+        yield
+    finally:
+        if frozen:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        else:
+            path.chmod(0o644)
+
+
+TINY_RUN = AZConfig(game="zebres", games=4, sims=4, hidden=(8,), batch_size=8,
+                    replay_window=64, eval_games=2, eval_sims=2, ladder=("random",),
+                    log_every=1, minutes=60)
+
+
+def refused_in_one_line(argv, capsys, name):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"{name}' in " in err and "a resumed run rewrites the files of its folder" in err
+
+
+def test_a_resume_with_a_file_it_cannot_rewrite_ends_in_one_line(tmp_path, capsys):
+    """A dataset's manifest, a run's checkpoint, log or settings made immutable while the
+    folder stays writable: ``distill --resume`` and ``train az --resume`` refuse before any
+    work, naming the file."""
+    dataset = tmp_path / "dataset"
+    assert main(["distill", "zebres", "--games", "2", "--part-games", "1", "--teacher",
+                 "mcts:sims=4", "--sample-decisions", "2", "--out", str(dataset),
+                 "--no-progress"]) == 0
+    (dataset / "part-00001.npz").unlink()  # a part left to write
+    with unwritable(dataset / "dataset.json"):
+        refused_in_one_line(["distill", "--resume", str(dataset), "--no-progress"], capsys,
+                            "dataset.json")
+    run = run_training(TINY_RUN, runs_dir=tmp_path / "runs", stop_after=1,
+                       write=lambda *_: None)
+    capsys.readouterr()
+    for name in ("last.pt", "metrics.csv", "config.json"):
+        before = (run / name).read_bytes()
+        with unwritable(run / name):
+            refused_in_one_line(["train", "az", "--resume", str(run)], capsys, name)
+        assert (run / name).read_bytes() == before
+
+
+def test_a_file_made_unwritable_while_a_command_runs_ends_in_one_line(tmp_path, capsys,
+                                                                     monkeypatch):
+    """The manifest made immutable once the dataset started: the next write ends the command
+    with one line naming the file."""
+    import savanna.agents.training.distill as distilling
+
+    dataset, first_write = tmp_path / "dataset", distilling.write_meta
+    with contextlib.ExitStack() as stack:
+        def write_then_freeze(folder, meta):
+            first_write(folder, meta)
+            monkeypatch.setattr(distilling, "write_meta", first_write)
+            stack.enter_context(unwritable(folder / "dataset.json"))
+
+        monkeypatch.setattr(distilling, "write_meta", write_then_freeze)
+        assert main(["distill", "zebres", "--games", "2", "--part-games", "1", "--teacher",
+                     "mcts:sims=4", "--sample-decisions", "2", "--out", str(dataset),
+                     "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("savanna distill: error: cannot write ") and "dataset.json" in err
