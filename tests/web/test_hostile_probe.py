@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from savanna.experiments.board.listening import HeaderDeadline, ReadyServer, free_socket
+from savanna.experiments.board.listening import HeaderDeadline, ReadyServer
 from savanna.experiments.board.server import CODE, create_app
 from savanna.experiments.board.tables import Limits, Table
 from savanna.records import write_records
@@ -51,7 +51,8 @@ def board(tmp_path_factory):
     write_records(folder / ".hidden" / "secret.jsonl", [table.record()])
     limits = Limits(max_sims=50, max_seconds=30, folders=(folder,), save=folder / "played")
     app = create_app(limits, workers=1, token=TOKEN)
-    sock = free_socket("127.0.0.1", 20000)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))  # a free port
     ready = threading.Event()
     config = uvicorn.Config(app, log_level="critical", http=HeaderDeadline,
                             timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)

@@ -16,7 +16,7 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from savanna.experiments.board.listening import PORT_TRIES, HeaderDeadline, ReadyServer, free_socket
+from savanna.experiments.board.listening import PORT_TRIES, HeaderDeadline, ReadyServer
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.experiments.cli import main
@@ -225,7 +225,8 @@ def test_a_half_sent_request_is_closed_at_the_header_deadline(monkeypatch):
     end, or a second request's first half: each closed, while whole requests are answered."""
     monkeypatch.setattr(HeaderDeadline, "seconds", 0.5)
     app = create_app(Limits(), token="")
-    sock = free_socket("127.0.0.1", busy_ports(1)[0])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))  # a free port
     config = uvicorn.Config(app, log_level="warning", http=HeaderDeadline,
                             timeout_keep_alive=60)
     ready = threading.Event()

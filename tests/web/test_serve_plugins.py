@@ -3,10 +3,10 @@ it started (``--agent``), and a request naming any other imports nothing."""
 import sys
 
 import pytest
-import uvicorn
 from starlette.testclient import TestClient
 
 from savanna.experiments.board import workers
+from savanna.experiments.board.listening import ReadyServer
 from savanna.experiments.board.tables import BadRequest, Limits, check_agent
 from savanna.experiments.cli import main
 
@@ -53,7 +53,8 @@ def test_a_request_never_imports_an_agent_that_was_not_offered(agent_file):
 def test_serve_offers_the_agents_given_with_agent_and_the_page_seats_them(agent_file,
                                                                           monkeypatch):
     calls = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.update(app=app, **kw))
+    monkeypatch.setattr(ReadyServer, "run",
+                        lambda server, sockets: calls.update(app=server.config.app))
     assert main(["serve", "--token", "tok", "--agent", "./mine.py:FirstMove"]) == 0
     assert calls["app"].state.limits.agents == ("./mine.py:FirstMove",)
     with TestClient(calls["app"], base_url="http://127.0.0.1:8000",
@@ -82,7 +83,7 @@ def test_serve_offers_the_agents_given_with_agent_and_the_page_seats_them(agent_
 ])
 def test_an_offered_agent_that_cannot_be_seated_stops_serve_before_it_starts(
         agent_file, monkeypatch, capsys, offered, message):
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: pytest.fail("served"))
+    monkeypatch.setattr(ReadyServer, "run", lambda server, sockets: pytest.fail("served"))
     assert main(["serve", "--agent", offered]) != 0
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
