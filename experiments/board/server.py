@@ -41,7 +41,6 @@ read (``board.files``).
 import contextlib
 import json
 import math
-import os
 import secrets
 import time
 from pathlib import Path
@@ -64,6 +63,7 @@ from savanna.experiments.board.guard import Guard, allowed_names
 from savanna.experiments.board.lobby import Lobby
 from savanna.experiments.board.reviews import FIELDS, Reviews
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
+from savanna.experiments.board.unplaced import Unplaced
 from savanna.experiments.board.workers import SearchError, SearchPool
 from savanna.files import parse_json
 from savanna.numbers import parse_int
@@ -77,7 +77,6 @@ MAX_JOBS = 64
 # the games the page offers: every registered game but connect four, the benchmarks' yardstick
 # (API only)
 PLAYED = tuple(name for name in GAMES if name != "connect_four")
-CODE = Path(__file__).resolve().parents[2]  # where the server's code lives (a checkout)
 
 
 def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
@@ -90,7 +89,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     replays = Replays(limits.folders)
     pool = SearchPool(workers)
     reviews = Reviews(replays, lobby.tables, limits, pool)
-    unplaced = Unplaced((*limits.folders, CODE))
+    unplaced = Unplaced(limits.folders)
 
     def table_of(request):
         return lobby.get(request.path_params["id"])
@@ -428,28 +427,6 @@ def query_int(request, name, optional=False):
         return parse_int(value)
     except ValueError:
         raise BadRequest(f"{name} must be an int, got {clip(value)}") from None
-
-
-class Unplaced:
-    """Error messages without the absolute paths of ``roots`` (the served folders, the
-    server's code): a file is named relative to its folder, as requests name it.
-
-    >>> Unplaced(["/srv/runs"])("'/srv/runs/a/b.jsonl' is not UTF-8 text")
-    "'a/b.jsonl' is not UTF-8 text"
-    """
-
-    def __init__(self, roots):
-        paths = {str(p) for root in roots for p in (Path(root), Path(root).resolve())}
-        self.roots = sorted(paths - {os.sep}, key=len, reverse=True)  # the deepest first
-
-    def __call__(self, text):
-        for root in self.roots:
-            text = text.replace(root + os.sep, "").replace(root, ".")
-        return text
-
-    def status(self, status):
-        """A job's status with its error message so."""
-        return {**status, "error": status["error"] and self(status["error"])}
 
 
 def one_line(err):

@@ -13,8 +13,9 @@ import pytest
 import uvicorn
 
 from savanna.experiments.board.listening import HeaderDeadline, ReadyServer
-from savanna.experiments.board.server import CODE, create_app
+from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits, Table
+from savanna.experiments.board.unplaced import CODE
 from savanna.records import write_records
 
 TOKEN = "probe-token"
