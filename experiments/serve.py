@@ -11,9 +11,9 @@ it may; replays the records files, ladders and tournaments found in the FOLDERs 
 outside them); and draws an agent's analysis of any position on the board. Finished games are
 written as records (``savanna replay`` reads them) to ``--save``. The server listens on
 127.0.0.1 only unless ``--host`` says otherwise, and answers only whoever shows its token
-(the printed address carries it; ``--token`` sets it) at an address of this machine (more
-with ``--allow-host``). An agent named by an import path runs its module's code, so the page
-may seat only those offered with ``--agent`` (a request never imports one).
+(the printed address carries it; ``SAVANNA_TOKEN`` or ``--token`` sets it) at an address of
+this machine (more with ``--allow-host``). An agent named by an import path runs its module's
+code, so the page may seat only those offered with ``--agent`` (a request never imports one).
 """
 import os
 import secrets
