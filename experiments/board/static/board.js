@@ -16,6 +16,7 @@ import { focusKey, restoreFocus } from "./drawing.js";
 import { loadGame, renderPlay, setupPlay } from "./play.js";
 import { loadFiles, moveReplay, openReplay, renderReplay, setupReplay } from "./replay.js";
 import { $, api, el, guarded, keyFor, loadForm, S, TABS } from "./shared.js";
+import { drawReviewed } from "./review.js";
 import { renderTables, setupTables, showRatings } from "./tables.js";
 import { AGENT_DEFAULTS, words } from "./words.js";
 
@@ -32,6 +33,7 @@ function clearBoardParts() {
   if (review.dataset.for !== currentGameId()) {
     review.hidden = true;
     review.replaceChildren();
+    Object.assign(S.review, { for: "", decision: null, frame: null, step: 0 });
   }
 }
 
@@ -50,6 +52,7 @@ export function render() {
   S.play.timer = null;
   clearBoardParts();
   ({ play: renderPlay, replay: renderReplay, analyse: renderAnalyse, tables: renderTables })[S.tab]();
+  drawReviewed();
   setAddress(address());
   restoreFocus(key);
 }
@@ -78,7 +81,7 @@ function setAddress(hash) {
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
 
-function currentGameId() {
+export function currentGameId() {
   if (S.tab === "play" && S.play.view) return `table:${S.play.view.id}`;
   if (S.tab === "replay" && S.replay.frame) return `file:${S.replay.frame.file}:${S.replay.frame.index}`;
   return "";
@@ -140,15 +143,19 @@ async function start() {
   setupReplay();
   setupAnalyse();
   setupTables();
+  // the review drives the board it sits under: Replay's moves to the decision picked, Play's
+  // board (a finished game) shows it
   for (const [id, source] of [["review-game", () => ({ table: S.play.view.id,
-                                                        key: keyFor(S.play.view.id, S.play.view.seat) })],
+                                                        key: keyFor(S.play.view.id, S.play.view.seat),
+                                                        title: S.play.view.title })],
                               ["review-replay", () => ({ file: S.replay.frame.file,
-                                                         game: S.replay.frame.index })]]) {
+                                                         game: S.replay.frame.index,
+                                                         title: S.replay.frame.title,
+                                                         onPick: moveReplay })]]) {
     $(id).addEventListener("click", () => {
       const review = $("review");
       review.dataset.for = currentGameId();
-      window.savannaReview?.({ ...source(), container: review,
-                               onPick: (ply) => S.replay.frame && moveReplay(ply) });
+      window.savannaReview?.({ ...source(), container: review });
     });
   }
   for (const link of document.querySelectorAll("nav a")) {

@@ -13,6 +13,9 @@ export const S = {
             loading: false, seat: null, spots: null },
   analyse: { source: null, picture: null, job: null, status: null, cancelled: false },
   tables: { file: null, data: null },
+  // the review under the board (review.js): the game it is of, its result, the decision picked
+  review: { for: "", title: "", result: null, decision: null, step: 0, frame: null, view: null,
+            onPick: () => {} },
 };
 
 // ----- the API -------------------------------------------------------------------------
