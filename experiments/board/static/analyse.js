@@ -1,7 +1,7 @@
 // The Analyse view: a search agent's weights of every move of a position (from Play, Replay or
 // pasted), as a heat map and the best line on the board, and as a table.
 import { openTab, render } from "./board.js";
-import { drawBoard, groupBySpot, positionLink, showPosition } from "./drawing.js";
+import { drawBoard, groupBySpot, positionLink, showPosition, spotAt } from "./drawing.js";
 import { $, api, el, guarded, header, keyed, keyFor, S, saveForm, showError,
   svgEl } from "./shared.js";
 import { optionWords, seatName, words } from "./words.js";
@@ -162,7 +162,7 @@ function showAnalysis(a, overlay, game) {
     const share = moves.reduce((s, m) => s + m.share, 0);
     const prior = moves.reduce((s, m) => s + m.prior, 0);
     const best = moves.reduce((b, m) => (m.visits > b.visits ? m : b), moves[0]);
-    const [x, y] = best.spot;
+    const [x, y] = spotAt(best.spot);
     overlay.appendChild(svgEl("circle", { cx: x, cy: y, r: 5 + 26 * Math.sqrt(prior),
       fill: "none", stroke: "#333", "stroke-dasharray": "3 2", class: "heat prior" }));
     overlay.appendChild(svgEl("circle", { cx: x, cy: y, r: 4 + 26 * Math.sqrt(share),
@@ -175,10 +175,10 @@ function showAnalysis(a, overlay, game) {
   }
   (a.pv_spots || []).forEach((spot, k) => {  // the best line, numbered on the board
     if (!spot) return;
+    const [x, y] = spotAt(spot);
     const g = svgEl("g", { class: "pv" });
-    g.append(svgEl("circle", { cx: spot[0] + 14, cy: spot[1] - 14, r: 9 }),
-             svgEl("text", { x: spot[0] + 14, y: spot[1] - 10, "text-anchor": "middle" },
-                   String(k + 1)));
+    g.append(svgEl("circle", { cx: x + 14, cy: y - 14, r: 9 }),
+             svgEl("text", { x: x + 14, y: y - 10, "text-anchor": "middle" }, String(k + 1)));
     overlay.appendChild(g);
   });
   $("heat-legend").hidden = false;

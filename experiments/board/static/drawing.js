@@ -14,11 +14,49 @@ export function drawBoard(svgText, label, state) {
   if (!svg) return { overlay: null, scale: 1 };
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", label || "board");
+  stackPanel(svg);
   const overlay = svgEl("g", { class: "overlay" });
   svg.appendChild(overlay);
   const width = svg.viewBox.baseVal && svg.viewBox.baseVal.width;
   const scale = width ? svg.getBoundingClientRect().width / width : 1;
   return { overlay, scale: scale || 1 };
+}
+
+// On a phone the picture's side panel of text (data-panel: the x where it starts) is laid under
+// the board, as wide as the board, so that the board takes the screen's width and its targets
+// room; spotAt() maps a spot of the picture to where it is drawn (a spot of the panel, such as
+// Bonobo's pile, moves with it).
+const NARROW = window.matchMedia("(max-width: 760px)");
+let stacked = null;  // {panel, height, zoom} while the panel is under the board
+
+function stackPanel(svg) {
+  stacked = null;
+  const panel = Number(svg.dataset.panel);
+  if (!NARROW.matches || !panel) return;
+  const { width, height } = svg.viewBox.baseVal;
+  const zoom = panel / (width - panel);
+  const under = svgEl("g", { class: "side-panel",
+                             transform: `translate(0 ${height}) scale(${zoom}) translate(${-panel} 0)` });
+  const background = svg.querySelector("rect");  // the picture's first shape: its paper
+  under.appendChild(svgEl("rect", { x: panel, y: 0, width: width - panel, height,
+                                    fill: background ? background.getAttribute("fill") : "#fff" }));
+  for (const node of [...svg.children]) {
+    const x = node.getAttribute("x") ?? node.getAttribute("cx") ??
+              (node.getAttribute("points") || "").split(",")[0];
+    if (x !== null && x !== "" && Number(x) >= panel) under.appendChild(node);
+  }
+  svg.appendChild(under);
+  const box = under.getBBox();  // in the panel's own units: where its text ends
+  svg.setAttribute("viewBox", `0 0 ${panel} ${height + zoom * (box.y + box.height + 8)}`);
+  svg.removeAttribute("height");
+  svg.removeAttribute("width");
+  stacked = { panel, height, zoom };
+}
+
+export function spotAt(spot) {
+  const [x, y] = spot;
+  if (!stacked || x < stacked.panel) return [x, y];
+  return [(x - stacked.panel) * stacked.zoom, stacked.height + y * stacked.zoom];
 }
 
 export function spotKey(spot) { return spot[0].toFixed(1) + "," + spot[1].toFixed(1); }
@@ -36,7 +74,8 @@ export function groupBySpot(moves) {
 
 export function markLastMove(overlay, spot) {
   if (!overlay || !spot) return;
-  overlay.appendChild(svgEl("circle", { cx: spot[0], cy: spot[1], r: 24, class: "last-move",
+  const [x, y] = spotAt(spot);
+  overlay.appendChild(svgEl("circle", { cx: x, cy: y, r: 24, class: "last-move",
                                         "aria-hidden": "true" }));
 }
 

@@ -3,7 +3,7 @@
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
 import { openTab, render } from "./board.js";
 import { drawBoard, groupBySpot, lastSpot, markLastMove, positionLink, showPosition,
-  spotKey } from "./drawing.js";
+  spotAt, spotKey } from "./drawing.js";
 import { openReplay } from "./replay.js";
 import { $, api, ApiError, button, download, el, guarded, heldSeats, keepKeys, keyed, keyFor,
   lastHuman, S, saveForm, showError, svgEl } from "./shared.js";
@@ -90,7 +90,7 @@ export function renderPlay() {
   }
   const radius = Math.max(13, 17 / scale);
   for (const [, moves] of groupBySpot(view.moves)) {
-    const [x, y] = moves[0].spot;
+    const [x, y] = spotAt(moves[0].spot);
     const names = moves.map((m) => m.name).join(" or ");
     const hot = svgEl("circle", { cx: x, cy: y, r: radius, class: "hot", tabindex: 0,
                                   role: "button", "aria-label": names,

@@ -15,7 +15,7 @@
 //   drawReviewed()
 //       called by render(): the picked decision's lesson on the board, while the view shows it
 import { currentGameId, render } from "./board.js";
-import { drawBoard } from "./drawing.js";
+import { drawBoard, spotAt } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
 import { optionWords, seatName, words } from "./words.js";
 
@@ -195,10 +195,10 @@ const showDecision = guarded(async (d, step = 0) => {
 // A ring round a move's spot, named above it (below: `under`, for a second move on one spot).
 function ring(overlay, spot, kind, text, under = false) {
   if (!spot) return;
+  const [x, y] = spotAt(spot);
   const g = svgEl("g", { class: `review-mark ${kind}`, "aria-hidden": "true" });
-  g.append(svgEl("circle", { cx: spot[0], cy: spot[1], r: under ? 17 : 22 }),
-           svgEl("text", { x: spot[0], y: spot[1] + (under ? 36 : -27), "text-anchor": "middle" },
-                 text));
+  g.append(svgEl("circle", { cx: x, cy: y, r: under ? 17 : 22 }),
+           svgEl("text", { x, y: y + (under ? 36 : -27), "text-anchor": "middle" }, text));
   overlay.appendChild(g);
 }
 
