@@ -1,12 +1,14 @@
 // The Analyse view: a search agent's weights of every move of a position (from Play, Replay or
 // pasted), as a heat map and the best line on the board, and as a table.
 import { openTab, render } from "./board.js";
-import { drawBoard, groupBySpot, positionLink, showPosition, spotAt } from "./drawing.js";
+import { drawBoard, groupBySpot, positionLink, showPosition, spotAt, spotKey } from "./drawing.js";
 import { $, api, el, guarded, header, keyed, keyFor, S, saveForm, showError,
   svgEl } from "./shared.js";
 import { optionWords, seatName, words } from "./words.js";
 
 // The source of an analysis: a table position, a replay position, or a pasted position.
+const PV_SHOWN = 5;  // the best line's moves drawn on the board
+
 export function sourceFromView(tab) {
   if (tab === "play" && S.play.view && !S.play.view.over) {
     const v = S.play.view;
@@ -173,12 +175,22 @@ function showAnalysis(a, overlay, game) {
                                           class: "heat-label" }, `${Math.round(100 * share)}%`));
     }
   }
-  (a.pv_spots || []).forEach((spot, k) => {  // the best line, numbered on the board
+  // the best line's first moves, numbered on the board (a spot played twice: side by side),
+  // then "…"; the whole line is listed beside the board
+  const visits = new Map();
+  const line = (a.pv_spots || []).slice(0, PV_SHOWN);
+  line.forEach((spot, k) => {
     if (!spot) return;
     const [x, y] = spotAt(spot);
+    const before = visits.get(spotKey(spot)) || 0;
+    visits.set(spotKey(spot), before + 1);
+    const cx = x + 14 + 20 * before, cy = y - 14;
     const g = svgEl("g", { class: "pv" });
-    g.append(svgEl("circle", { cx: x + 14, cy: y - 14, r: 9 }),
-             svgEl("text", { x: x + 14, y: y - 10, "text-anchor": "middle" }, String(k + 1)));
+    g.append(svgEl("circle", { cx, cy, r: 9 }),
+             svgEl("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, String(k + 1)));
+    if (k === line.length - 1 && a.pv.length > PV_SHOWN) {
+      g.append(svgEl("text", { x: cx + 12, y: cy + 4, class: "pv-more" }, "…"));
+    }
     overlay.appendChild(g);
   });
   $("heat-legend").hidden = false;

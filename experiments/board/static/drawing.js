@@ -88,12 +88,11 @@ export function focusKey() {
 
 export function restoreFocus(key) {
   if (!key) return;
-  const same = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-  if (same) return same.focus();
+  const shown = (selector) => [...document.querySelectorAll(selector)]  // not in a closed list
+    .find((e) => e.checkVisibility());
   const kind = key.split(":")[0];
-  const first = document.querySelector(`[data-focus^="${kind}:"]`) ||
-                document.querySelector("[data-focus^='spot:'], [data-focus^='move:']");
-  (first || $("board")).focus();
+  (shown(`[data-focus="${CSS.escape(key)}"]`) || shown(`[data-focus^="${kind}:"]`) ||
+   shown("[data-focus^='spot:'], [data-focus^='move:']") || $("board")).focus();
 }
 
 export function positionLink(game, title, position) {

@@ -20,6 +20,7 @@ const newGame = guarded(async (event) => {
   S.play.paused = Boolean(view.notice);  // an agent's search was stopped: not re-asked
   S.play.spots = null;
   await showGame(view, true);
+  window.scrollTo(0, 0);  // the new board from its top, wherever the form was scrolled to
   if (view.notice) showError(view.notice);
 });
 
@@ -114,6 +115,8 @@ export function renderPlay() {
         : `${mover} (${view.seats[view.to_move]}) is to move` +
           (view.agent_to_move ? (S.play.paused ? "; paused." : "...") : "."));
   $("undo").disabled = !view.can_undo;
+  // a game with secrets (cards, a seed that deals) has no public record before its end
+  $("download-game").disabled = view.position === null && !view.over;
   const agents = view.seats.some((s) => s !== "human");
   const watched = $("watch").checked || !view.seats.includes("human");
   $("agent-controls").hidden = !agents || !(watched || S.play.paused) || view.over;

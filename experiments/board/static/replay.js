@@ -183,8 +183,9 @@ const downloadReplay = guarded(async () => {
   const f = S.replay.frame;
   const data = S.replay.spots ||
     await api("GET", `/api/record?file=${encodeURIComponent(f.file)}&game=${f.index}`);
-  const base = f.file.replace(/.*\//, "").replace(/\.jsonl$/, "");
-  download(`${base}-game${f.index}.jsonl`, JSON.stringify(data.record) + "\n");
+  const players = f.agents.join("-vs-").replace(/[^A-Za-z0-9=.]+/g, "-");
+  download(`${f.game}-${players}-game${f.index}-of-${f.file.replace(/\.jsonl$/, "")
+    .replace(/[^A-Za-z0-9=.]+/g, "-")}.jsonl`, JSON.stringify(data.record) + "\n");
 });
 
 // The Replay view's controls: the file, the moves, the seat whose view is shown.

@@ -4,6 +4,7 @@ import { openTab, render } from "./board.js";
 import { drawBoard } from "./drawing.js";
 import { listGames } from "./replay.js";
 import { $, api, button, el, guarded, header, S } from "./shared.js";
+import { gameTitle } from "./words.js";
 
 export const showRatings = guarded(async (file) => {
   S.tables.file = file;
@@ -31,7 +32,8 @@ export function renderTables() {
                el("td", r.score === null ? "-" : `${(100 * r.score).toFixed(1)}%`));
     ratings.append(row);
   }
-  const parts = [el("h3", t.title), ratings];
+  const kind = t.kind === "ladder" ? "Ladder" : "Round robin";
+  const parts = [el("h3", `${kind}: ${gameTitle(t.game, t.game_title)}`), ratings];
   if (t.crosstable) {
     const cross = el("table", undefined, { id: "crosstable" });
     cross.append(header(["score of row vs column", ...t.agents.map((_, j) => String(j))]));

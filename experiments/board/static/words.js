@@ -46,12 +46,16 @@ export function gameTitle(game, title) {
   return parts.join(", ");
 }
 
-// Who won, in words: "Red wins 58–25", "Player 1 and Player 2 share the win", "Draw".
+// Who won, in words, the winner's points first: "Red wins 58–25", "Player 2 wins: Player 2 48,
+// Player 1 17, Player 0 -61", "Player 1 and Player 2 share the win", "Draw".
 export function resultWords(game, returns, scores) {
   if (!returns) return "unfinished";
   const best = Math.max(...returns);
   const winners = returns.map((r, p) => (r === best ? p : -1)).filter((p) => p >= 0);
-  const points = scores ? " " + scores.join("–") : "";
+  const order = returns.map((_, p) => p)
+    .sort((a, b) => returns[b] - returns[a] || (scores ? scores[b] - scores[a] : 0) || a - b);
+  const points = !scores ? "" : returns.length === 2 ? " " + order.map((p) => scores[p]).join("–")
+    : ": " + order.map((p) => `${seatName(game, p)} ${scores[p]}`).join(", ");
   if (winners.length === returns.length) return "Draw" + points;
   const names = winners.map((p) => seatName(game, p));
   return (names.length === 1 ? `${names[0]} wins` : `${names.join(" and ")} share the win`) +
