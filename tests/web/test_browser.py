@@ -26,7 +26,7 @@ from savanna.agents import make_agent, tournament
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.records import read_record
-from tests.web.browser import needs_chromium, serving
+from tests.web.browser import needs_chromium, serving, start_game
 
 pytestmark = needs_chromium
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
@@ -85,15 +85,8 @@ def click_and_wait(page, target):
 
 
 def new_game(page, game, options, seats, watch=False):
-    """A new game; ``watch``: the agents' moves shown one by one (slower)."""
-    page.select_option("#game", game)
-    page.set_checked("#watch", watch)
-    page.fill("#options", options)
-    page.fill("#seats", seats)
-    before = page.locator("#play-panel").get_attribute("data-table") or ""
-    page.click("#start")
-    page.wait_for_function("document.querySelector('#play-panel').dataset.table "
-                           f"&& document.querySelector('#play-panel').dataset.table !== '{before}'")
+    """A new game, its first moves offered; ``watch``: the agents' moves shown one by one."""
+    start_game(page, game, options, seats, watch)
     page.wait_for_selector("#moves button[data-action]", state="attached")
 
 

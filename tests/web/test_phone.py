@@ -7,11 +7,9 @@ import math
 
 import pytest
 
-from savanna import make_game
-from savanna.agents import make_agent, tournament
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
-from tests.web.browser import needs_chromium, serving
+from tests.web.browser import needs_chromium, save_tournament, serving, start_game
 
 pytestmark = needs_chromium
 SIZES = [(360, 740), (390, 844)]
@@ -21,9 +19,7 @@ SIZES = [(360, 740), (390, 844)]
 def served(tmp_path_factory):
     """A tournament's records and table, and a folder for the games played here."""
     folder = tmp_path_factory.mktemp("served")
-    result = tournament(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
-                        games_per_pair=1, seed=0, workers=1, record=True, progress=False)
-    result.save(folder / "tour")
+    save_tournament(folder)
     limits = Limits(max_sims=200, max_seconds=600, folders=(folder,), save=folder / "played")
     with serving(create_app(limits, token="")) as address:
         yield address
@@ -40,20 +36,9 @@ def phone(browser, served, request):
     page.close()
 
 
-def new_game(page, game, options, seats):
-    page.select_option("#game", game)
-    page.set_checked("#watch", False)
-    page.fill("#options", options)
-    page.fill("#seats", seats)
-    before = page.locator("#play-panel").get_attribute("data-table") or ""
-    page.click("#start")
-    page.wait_for_function("document.querySelector('#play-panel').dataset.table "
-                           f"&& document.querySelector('#play-panel').dataset.table !== '{before}'")
-
-
 def play_a_finished_game(page):
     """An agents' game played to its end here: a file under played/ with the server's name."""
-    new_game(page, "zebres", "", "greedy,random")
+    start_game(page, "zebres", "", "greedy,random")
     page.locator("#result #winner").wait_for()
 
 
@@ -106,7 +91,7 @@ def test_no_view_is_wider_than_the_screen_with_played_files_present(phone):
 @pytest.mark.parametrize("game, options", [("zebres", ""), ("bonobo", "num_players=2"),
                                            ("banjooli", "num_players=2")])
 def test_the_board_takes_the_width_and_its_targets_never_overlap(phone, game, options):
-    new_game(phone, game, options, "human,random")
+    start_game(phone, game, options, "human,random")
     phone.wait_for_selector("#moves [data-action]", state="attached")
     width = phone.evaluate("innerWidth")
     board = phone.locator("#board svg").bounding_box()
@@ -126,7 +111,7 @@ def test_the_board_takes_the_width_and_its_targets_never_overlap(phone, game, op
 
 
 def test_the_side_panel_is_under_the_board(phone):
-    new_game(phone, "zebres", "", "human,random")
+    start_game(phone, "zebres", "", "human,random")
     phone.wait_for_selector("#moves [data-action]", state="attached")
     box = phone.evaluate("""name => [...document.querySelectorAll('#board svg text')]
         .find(t => t.textContent === name).getBoundingClientRect().toJSON()""", "Legend")

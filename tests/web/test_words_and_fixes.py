@@ -9,12 +9,11 @@ import re
 
 import pytest
 
-from savanna import make_game
-from savanna.agents import Ladder, make_agent, tournament
+from savanna.agents import Ladder
 from savanna.experiments.board.server import create_app
 from savanna.experiments.board.tables import Limits
 from savanna.records import read_record
-from tests.web.browser import needs_chromium, serving
+from tests.web.browser import needs_chromium, save_tournament, serving, start_game
 
 pytestmark = needs_chromium
 
@@ -22,9 +21,7 @@ pytestmark = needs_chromium
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     folder = tmp_path_factory.mktemp("served")
-    result = tournament(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
-                        games_per_pair=1, seed=0, workers=1, record=True, progress=False)
-    result.save(folder / "tour")
+    save_tournament(folder)
     ladder = Ladder.new("zebres")
     ladder.add("greedy", games=2, seed=0, workers=1, progress=False)
     ladder.save(folder / "ladder-zebres.json")
@@ -47,17 +44,6 @@ def page(browser, served):
     page.close()
 
 
-def new_game(page, game, options, seats):
-    page.select_option("#game", game)
-    page.set_checked("#watch", False)
-    page.fill("#options", options)
-    page.fill("#seats", seats)
-    before = page.locator("#play-panel").get_attribute("data-table") or ""
-    page.click("#start")
-    page.wait_for_function("document.querySelector('#play-panel').dataset.table "
-                           f"&& document.querySelector('#play-panel').dataset.table !== '{before}'")
-
-
 # ----- words ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("game, returns, scores, words", [
     ("zebres", [-1, 1], [30, 59], "Green wins 59–30"),
@@ -74,7 +60,7 @@ def test_a_result_names_the_winner_and_its_points_first(page, game, returns, sco
 
 
 def test_a_played_file_is_named_by_its_game_date_players_and_result(page, served):
-    new_game(page, "zebres", "", "greedy,random")
+    start_game(page, "zebres", "", "greedy,random")
     page.locator("#result #winner").wait_for()
     saved = page.locator("#saved").text_content().removeprefix("saved to ")
     record = read_record(saved)
@@ -94,7 +80,7 @@ def test_a_ladder_is_titled_by_its_game_in_words(page, served):
 
 # ----- small breakages -----------------------------------------------------------------------
 def test_a_move_chosen_on_a_spot_by_the_keyboard_keeps_the_focus(page):
-    new_game(page, "zebres", "", "human,random")
+    start_game(page, "zebres", "", "human,random")
     before = page.locator("#board").get_attribute("data-state")
     page.locator("#board .hot").first.click()  # the Impala's start: then a lit line of cells
     page.wait_for_function(f"document.querySelector('#board').dataset.state !== '{before}'")
@@ -110,10 +96,10 @@ def test_a_move_chosen_on_a_spot_by_the_keyboard_keeps_the_focus(page):
 
 
 def test_download_record_is_offered_only_where_the_record_is_public(page):
-    new_game(page, "banjooli", "num_players=2", "human,random")
+    start_game(page, "banjooli", "num_players=2", "human,random")
     page.wait_for_selector("#moves [data-action]", state="attached")
     assert page.locator("#download-game").is_disabled()  # secret cards: public at the end
-    new_game(page, "zebres", "", "human,random")
+    start_game(page, "zebres", "", "human,random")
     page.wait_for_selector("#moves [data-action]", state="attached")
     assert page.locator("#download-game").is_enabled()
 
@@ -131,10 +117,10 @@ def test_a_replays_download_is_named_by_its_game_and_players(page, served):
 
 def test_a_new_game_is_shown_from_the_boards_top(page):
     page.set_viewport_size({"width": 1280, "height": 500})  # the form below the fold
-    new_game(page, "zebres", "", "human,random")
+    start_game(page, "zebres", "", "human,random")
     page.locator("#start").scroll_into_view_if_needed()
     assert page.evaluate("scrollY") > 0
-    new_game(page, "zebres", "", "human,random")
+    start_game(page, "zebres", "", "human,random")
     assert page.evaluate("scrollY") == 0
     assert page.locator("#board svg").bounding_box()["y"] >= 0
 
@@ -148,7 +134,7 @@ def test_a_long_best_line_is_drawn_as_its_first_moves_then_an_ellipsis(page):
         route.fulfill(json=data)
 
     page.route("**/api/analyses/*", longer)
-    new_game(page, "zebres", "", "human,random")
+    start_game(page, "zebres", "", "human,random")
     page.wait_for_selector("#moves [data-action]", state="attached")
     page.click("nav a[data-tab=analyse]")
     page.fill("#agent", "mcts:sims=200")
