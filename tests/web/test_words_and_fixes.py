@@ -148,3 +148,22 @@ def test_a_long_best_line_is_drawn_as_its_first_moves_then_an_ellipsis(page):
     boxes = [badges.nth(k).bounding_box() for k in range(badges.count())]
     for a, b in itertools.combinations(boxes, 2):  # never one number on another
         assert abs(a["x"] - b["x"]) >= a["width"] - 1 or abs(a["y"] - b["y"]) >= a["height"] - 1
+
+
+def test_the_sole_human_of_a_finished_game_is_still_its_player(page, served):
+    start_game(page, "zebres", "", "human,random")
+    table = page.locator("#play-panel").get_attribute("data-table")
+    key = page.evaluate(f"JSON.parse(localStorage.getItem('savanna-keys/{table}'))['0']")
+    view = page.request.get(f"{served[0]}api/tables/{table}", headers={"X-Seat-Key": key}).json()
+    while not view["over"]:  # the game played to its end behind the page's back
+        move = view["moves"][0]["action"]
+        view = page.request.post(f"{served[0]}api/tables/{table}/move",
+                                 data={"action": move, "version": view["version"],
+                                       "agents": True},
+                                 headers={"X-Seat-Key": key, "Origin": served[0].rstrip("/")}
+                                 ).json()
+    page.goto(f"{served[0]}#play/{table}/")  # the address without its seat
+    page.locator("#result #winner").wait_for()
+    turn = page.locator("#turn").text_content()
+    assert "You play Red" in turn and "watching" not in turn and "The game is over" in turn
+    assert page.evaluate("location.hash") == f"#play/{table}/0"  # the address names the seat

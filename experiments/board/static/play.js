@@ -48,10 +48,13 @@ async function fetchView(id, seat) {
 
 async function showGame(view, open = false) {
   // Several humans share the screen: the board turns to the human to move.
+  const held = heldSeats(view);
   if (!view.over && view.to_move !== view.seat && view.seats[view.to_move] === "human" &&
-      heldSeats(view).includes(view.to_move)) {
+      held.includes(view.to_move)) {
     view = await fetchView(view.id, view.to_move);
-  }
+  } else if (view.seat === null && held.length === 1) {  // answered for no seat (an agent's
+    view = await fetchView(view.id, held[0]);            // move, an address without the seat):
+  }                                                      // the sole human stays who it is
   S.play.view = view;
   if (open) await openTab("play");
   else if (S.tab === "play") render();
