@@ -91,7 +91,7 @@ def _barred(act):
 
 def render_drawing(pos):
     """The ``Drawing`` of a ``notation.Position`` (perfect information: one view for all)."""
-    d = Drawing(WIDTH, HEIGHT, background=PAPER)
+    d = Drawing(WIDTH, HEIGHT, background=PAPER, panel=PANEL)
     d.rect(0, 0, PANEL - 10, HEIGHT, fill=BACKGROUND)
     d.text(MARGIN, 20, "Bonobo Beach", size=17, bold=True, fill=(255, 255, 255), anchor="start")
     covered = {t: v for k, v in pos.tiles for t in spec.SLOTS[k]}

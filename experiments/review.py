@@ -5,10 +5,12 @@ mistakes, as CSV.
     savanna review records.jsonl --agent mcts:sims=400 --threshold 0.3 > review.csv
 
 Each decision's position is analysed (``savanna.agents.play.review``): one CSV line per
-decision with each player's value, the search's best move, the value the mover lost by the move
-played (``loss``) and whether it passes ``--threshold`` (``mistake``). The CSV goes to
-``--out`` (written whole or not at all; an existing file only with ``--overwrite``), else to
-standard output; the mistakes are listed after it.
+decision with each player's value, the search's best move and best line, the value the mover
+lost by the move played (``loss``), the same as a drop of its expected result (``drop``, its
+share of the win from 0 to 1) and its ``label``: inaccuracy above ``--threshold``, mistake above
+twice it, blunder above three times it. The CSV goes to ``--out`` (written whole or not at all;
+an existing file only with ``--overwrite``), else to standard output; each player's summary and
+the marked moves are listed after it.
 """
 import sys
 from pathlib import Path
@@ -24,14 +26,15 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands):
     """Register ``review`` on the ``savanna`` command's subparsers."""
     parser = commands.add_parser(
-        "review", help="a search's value of every decision of a recorded game, mistakes marked",
+        "review", help="a search's value of every decision of a recorded game, mistakes labelled",
         description=__doc__)
     add_record_arguments(parser)
     parser.add_argument("--agent", default=DEFAULT_AGENT,
                         help="the searching agent: az:<checkpoint>[,sims=N], mcts[:sims=N,...] "
                              f"or ppo-mcts:<checkpoint> (default: {DEFAULT_AGENT})")
     parser.add_argument("--threshold", type=number, default=DEFAULT_THRESHOLD, metavar="T",
-                        help="a decision whose loss is above T is a mistake (default: "
+                        help="a drop of the mover's expected result (0 to 1) above T is an "
+                             "inaccuracy, above 2T a mistake, above 3T a blunder (default: "
                              f"{DEFAULT_THRESHOLD:g})")
     parser.add_argument("--seed", type=seed, default=0, help="random seed of every analysis "
                                                              "(default: 0)")
@@ -65,11 +68,19 @@ def run(args, extra=None):
 
 
 def summary(result):
-    """The mistakes in words, one line each, under a line that counts them."""
+    """A line that counts the marked moves, one per player (lichess's summary), then the marked
+    moves in words, numbered as the board's move list (move 1 is ply 0)."""
     lines = [f"{len(result.decisions)} decisions reviewed by {result.agent}; "
-             f"{len(result.mistakes)} mistakes (the mover lost more than {result.threshold:g})"]
-    lines += [f"  ply {m['ply']}: seat {m['player']} played {m['move']}, best {m['best']}, "
-              f"lost {m['loss']:.3f}" for m in result.mistakes]
+             f"{len(result.marked)} marked (inaccuracy: the mover's expected result dropped by "
+             f"more than {100 * result.threshold:g} points of 100)"]
+    for s in result.summary():
+        accuracy = "-" if s["accuracy"] is None else f"{s['accuracy']:.0f}%"
+        drop = "-" if s["average_drop"] is None else f"{s['average_drop']:.1f}"
+        lines.append(f"  seat {s['player']} ({result.agents[s['player']]}): "
+                     f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, "
+                     f"{s['blunders']} blunders, average drop {drop}, accuracy {accuracy}")
+    lines += [f"  move {m['ply'] + 1}: seat {m['player']} played {m['move']}, best {m['best']}: "
+              f"{m['label']}, -{100 * m['drop']:.1f}" for m in result.marked]
     return "\n".join(lines)
 
 

@@ -37,14 +37,17 @@ def _num(x):
 
 
 class Drawing:
-    """A picture of ``width`` x ``height`` user units (one unit is one pixel at ``scale=1``).
+    """A picture of ``width`` x ``height`` user units (one unit is one pixel at ``scale=1``);
+    ``panel``: the x where a side panel of text beside the board starts, if the picture has one
+    (the SVG says it, ``data-panel``, and a page on a phone lays the panel under the board).
 
     Shapes are kept in drawing order; ``text`` is the plain-text stand-in ``repr`` shows
     outside a notebook.
     """
 
-    def __init__(self, width, height, background=None, text=""):
+    def __init__(self, width, height, background=None, text="", panel=None):
         self.width, self.height = width, height
+        self.panel = panel  # the x where a side panel of text starts: a narrow page stacks it
         self.background = background
         self.text_fallback = text
         self.items = []
@@ -79,8 +82,9 @@ class Drawing:
     def svg(self):
         """The drawing as a standalone SVG document (a str)."""
         w, h = _num(self.width), _num(self.height)
+        panel = "" if self.panel is None else f' data-panel="{_num(self.panel)}"'
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-                f'viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}">'
+                f'viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}"{panel}>'
                 + "".join(self._svg_body()) + "</svg>")
 
     def _svg_body(self):

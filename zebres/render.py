@@ -187,7 +187,7 @@ def render_drawing(pos, board, scores):
     """The ``Drawing`` of ``pos``: sectors, rivers, named cells, tokens, the track with Impala,
     then the hands, phase, points and a legend beside the board."""
     sectors = SECTOR_MAPS[board]
-    d = Drawing(WIDTH, HEIGHT, background=BACKGROUND)
+    d = Drawing(WIDTH, HEIGHT, background=BACKGROUND, panel=PANEL)
     faced = set(TRACK_LINES[pos.impala]) if pos.impala is not None else set()
     for cell in range(NUM_CELLS):
         x, y = _cell_xy(cell)

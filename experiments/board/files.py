@@ -200,7 +200,7 @@ def _read_table(file, path):
             ladder = Ladder.load(path)
         except ValueError as err:
             raise BadRequest(str(err)) from None
-        return {"kind": "ladder", "title": f"{ladder.game!r} ladder",
+        return {"kind": "ladder", "game": ladder.game_name, "game_title": repr(ladder.game),
                 "ratings": ladder.ratings(), "agents": ladder.agents, "records": None}
     if kind != "tournament":
         raise BadRequest(f"{clip(file)} is not a ladder (ladder*.json) or a tournament "
@@ -215,5 +215,5 @@ def _read_table(file, path):
     relative = str(Path(file).parent / "records.jsonl") if records.is_file() else None
     cross = [[None if not games[i][j] else score[i][j] / games[i][j]
               for j in range(len(agents))] for i in range(len(agents))]
-    return {"kind": "tournament", "title": f"{data.get('game')} round robin",
+    return {"kind": "tournament", "game": data.get("game"), "game_title": None,
             "ratings": ratings, "agents": agents, "crosstable": cross, "records": relative}

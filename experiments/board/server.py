@@ -3,7 +3,7 @@
 Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}`` that leaves
 every game as it was, and the server goes on answering)::
 
-    GET  /                         the page (static/board.html, board.js, board.css)
+    GET  /                         the page (static/board.html, board.css, board.js, its modules)
     GET  /api/info                 games and their options, agents, limits, served folders
     POST /api/tables               a new game {game, options, seats, seed}; its view, and the
                                    keys of its human seats and its control key (only here)
@@ -26,8 +26,9 @@ every game as it was, and the server goes on answering)::
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
     GET  /api/record?file=F&game=N  one record of a records file, with its decisions' spots
     GET  /api/ratings?file=F       a ladder's or a tournament's table
-    GET  /api/position?game=G&option=K=V&position=TEXT   a pasted position: its picture, the
-                                   player to move, its moves and their spots (no search)
+    GET  /api/position?game=G&option=K=V&position=TEXT&then=MOVE   a pasted position (after
+                                   the moves named by then, if any: their spots in played): its
+                                   picture, the player to move, its moves and their spots
 
 Every request passes ``board.guard`` first (the token, the Host, the Origin of a change). A
 seat is a capability: the ``X-Seat-Key`` header decides which seat a request speaks for, and
@@ -41,6 +42,7 @@ read (``board.files``).
 import contextlib
 import json
 import math
+import mimetypes
 import secrets
 import time
 from pathlib import Path
@@ -72,6 +74,9 @@ from savanna.registry import GAMES
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
+# The page's ES modules load only as JavaScript (nosniff): a system table that maps .js elsewhere
+# (a Windows registry can say text/plain) must not break the page. Jupyter Server does the same.
+mimetypes.add_type("text/javascript", ".js")
 MAX_BODY = 2**16
 MAX_JOBS = 64
 # the games the page offers: every registered game but connect four, the benchmarks' yardstick
@@ -289,12 +294,34 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         game, row = pasted_position(request.query_params.get("game"),
                                     request.query_params.getlist("option"),
                                     request.query_params.get("position"))
+        row, played = moves_played(game, row, request.query_params.getlist("then"))
         player = int(game.current_player(row)[0])
         spots = game.move_spots(row) if player >= 0 else {}
         moves = [{"action": a, "name": game.action_to_string(row[0], a), "spot": spots.get(a)}
                  for a in (game.legal_actions(row[0]) if player >= 0 else [])]
         return reply({"game": game.name, "title": repr(game), "svg": game.render_svg(row),
-                      "position": game.to_text(row), "to_move": player, "moves": moves})
+                      "position": game.to_text(row), "to_move": player, "moves": moves,
+                      "played": played})
+
+    def moves_played(game, row, names):
+        """``row`` after the decisions ``names`` (a line of moves), and where each was played:
+        ``(row, [{"action", "name", "spot"}, ...])``; a 400 for a move that is not legal where
+        it comes (a chance node or the end included)."""
+        if len(names) > game.max_plies:
+            raise BadRequest(f"then must name at most {game.max_plies} moves, got {len(names)}")
+        played = []
+        for k, name in enumerate(names):
+            if int(game.current_player(row)[0]) < 0:
+                raise BadRequest(f"then: move {k + 1} ({clip(name)}) comes where no one is to "
+                                 "move (a chance outcome or the end)")
+            try:
+                action = game.string_to_action(row[0], name)
+            except ValueError as err:
+                raise BadRequest(f"then: move {k + 1}: {one_line(err)}") from None
+            played.append({"action": action, "name": game.action_to_string(row[0], action),
+                           "spot": game.move_spots(row).get(action)})
+            row, _ = game.step(row, [action])
+        return row, played
 
     def pasted_position(name, options, text):
         """(game, row) of a position in game ``name``'s notation, with ``options``."""

@@ -14,6 +14,7 @@ import inspect
 import json
 import logging
 import math
+import re
 import secrets
 import tempfile
 import threading
@@ -476,11 +477,40 @@ class Table:
                            {"command": "serve", "table": self.id}, self.takebacks)
 
     def save(self, folder):
-        """Write the record to a new file in ``folder``; its path."""
+        """Write the record to a new file in ``folder``, named as a player would: the game, the
+        date, the players and who won (``zebres-20261206-004512-greedy-vs-human-human-wins``);
+        its path."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        return write_records(folder / f"{self.game.name}-{stamp()}-{self.id}.jsonl",
-                             [self.record()])
+        record = self.record()
+        name = f"{self.game.name}-{stamp()}-{played_by(record.agents, record.returns)}"
+        path, n = folder / f"{name}.jsonl", 1
+        while path.exists():  # two games ended in the same second
+            n += 1
+            path = folder / f"{name}-{n}.jsonl"
+        return write_records(path, [record])
+
+
+def played_by(agents, returns):
+    """The players (each agent's name, its settings left out) and the result as a file name's
+    words: ``greedy-vs-random-random-wins``, ``human-vs-human-seat1-wins`` (one name twice: the
+    seat), ``...-draw``, ``...-shared``.
+
+    >>> played_by(["mcts:sims=50", "random"], [1.0, -1.0])
+    'mcts-vs-random-mcts-wins'
+    """
+    names = [re.sub(r"[^A-Za-z0-9.]+", "-", a.split(":")[0]).strip("-")[:32] or "agent"
+             for a in agents]
+    best = max(returns)
+    winners = [p for p, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns):
+        result = "draw"
+    elif len(winners) > 1:
+        result = "shared"
+    else:
+        p = winners[0]
+        result = f"{names[p] if names.count(names[p]) == 1 else f'seat{p}'}-wins"
+    return f"{'-vs-'.join(names)}-{result}"
 
 
 def _checked_int(name, value, low, high):

@@ -1,7 +1,7 @@
 """``savanna.agents.review``: one row per decision of a recorded tournament game (chance outcomes
 skipped), each the ``analyse`` of that position with the same agent and seed, the loss computed
-from that analysis, the mistakes exactly the decisions past the threshold, and a CSV that says
-the same as the array."""
+from that analysis, the labels exactly the drops past one, two and three thresholds, each
+player's summary its own rows, and a CSV that says the same as the array."""
 import csv
 import io
 import math
@@ -71,18 +71,48 @@ def test_the_default_agent_is_the_baseline_and_gives_what_analyse_gives(record):
                                                                       expected]
 
 
-def test_the_mistakes_are_exactly_the_decisions_past_the_threshold(record):
-    losses = [loss for *_, loss in expected_rows(record, AGENT, seed=0)]
-    positive = sorted({x for x in losses if x > 0})
-    half = len(positive) // 2
-    threshold = (positive[half - 1] + positive[half]) / 2  # some flagged, some not
+def test_labels_are_the_drop_of_the_movers_expected_result_past_one_two_three_thresholds(record):
+    losses = np.array([loss for *_, loss in expected_rows(record, AGENT, seed=0)])
+    drops = losses / 2  # two players: an expected result (the win share) is (value + 1) / 2
+    positive = sorted({x for x in drops if x > 0})
+    threshold = positive[len(positive) // 2] / 2  # some of each label
     result = review(record, AGENT, threshold=threshold)
-    flagged = [k for k, x in enumerate(losses) if x > threshold]
-    assert result.mistakes["ply"].tolist() == flagged and flagged
-    exact = review(record, AGENT, threshold=positive[half])  # a loss equal to it is no mistake
-    assert exact.mistakes["ply"].tolist() == [k for k, x in enumerate(losses)
-                                              if x > positive[half]]
-    assert review(record, AGENT, threshold=positive[-1]).mistakes["ply"].tolist() == []
+    assert np.allclose(result.decisions["drop"], drops, equal_nan=True)
+    expected = ["blunder" if d > 3 * threshold else "mistake" if d > 2 * threshold
+                else "inaccuracy" if d > threshold else "" for d in result.decisions["drop"]]
+    assert result.decisions["label"].tolist() == expected
+    assert {"inaccuracy", "mistake", "blunder"} & set(expected) and "" in expected
+    assert result.marked["ply"].tolist() == [k for k, x in enumerate(expected) if x]
+    exact = review(record, AGENT, threshold=positive[-1])  # a drop equal to it is unmarked
+    assert len(exact.marked) == 0
+
+
+def test_the_summary_counts_each_players_labels_and_averages_its_drops(record):
+    result = review(record, AGENT, threshold=0.05)
+    d = result.decisions
+    for s in result.summary():
+        mine = d[d["player"] == s["player"]]
+        assert s["decisions"] == len(mine) > 0
+        assert [s["inaccuracies"], s["mistakes"], s["blunders"]] == \
+            [sum(x == label for x in mine["label"]) for label in ("inaccuracy", "mistake",
+                                                                  "blunder")]
+        drops = [100 * max(x, 0) for x in mine["drop"] if not math.isnan(x)]
+        assert s["average_drop"] == pytest.approx(sum(drops) / len(drops))
+        per_move = [min(100, max(0, 103.1668 * math.exp(-0.04354 * x) - 3.1669)) for x in drops]
+        assert s["accuracy"] == pytest.approx(sum(per_move) / len(per_move))
+    perfect = [s for s in result.summary() if s["average_drop"] == 0]
+    assert all(s["accuracy"] == pytest.approx(100, abs=1e-3) for s in perfect)
+    assert result.to_json()["summary"] == result.summary()
+
+
+def test_each_row_holds_the_position_before_the_move_and_the_best_line(record):
+    game = record.game()
+    result = review(record, AGENT, seed=1)
+    for row in result.decisions[:6]:
+        position = record.position(int(row["ply"]), game)
+        assert row["position"] == game.to_text(position)
+        found = analyse(game, position, make_agent(AGENT), rng=1)
+        assert row["line"].split("; ") == found.pv and found.pv[0] == row["best"]
 
 
 def test_the_csv_says_what_the_array_says(record, tmp_path):

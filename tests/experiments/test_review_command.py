@@ -30,9 +30,13 @@ def test_the_csv_is_the_python_calls(records, tmp_path, capsys):
     lines = printed.splitlines()
     assert lines[0] == f"saved {out}"
     assert lines[1].startswith(f"{len(expected.decisions)} decisions reviewed by "
-                               f"{expected.agent}; {len(expected.mistakes)} mistakes")
-    assert [line.split(":")[0].strip() for line in lines[2:]] == \
-        [f"ply {k}" for k in expected.mistakes["ply"]]
+                               f"{expected.agent}; {len(expected.marked)} marked")
+    for line, s in zip(lines[2:4], expected.summary(), strict=True):  # one per player
+        assert line.strip().startswith(f"seat {s['player']}") and \
+            f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, " \
+            f"{s['blunders']} blunders" in line and f"accuracy {s['accuracy']:.0f}%" in line
+    assert [line.split(":")[0].strip() for line in lines[4:]] == \
+        [f"move {k + 1}" for k in expected.marked["ply"]]  # the move list's numbers
     assert "review" in err  # the progress bar
 
 

@@ -46,3 +46,27 @@ def serving(app):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def start_game(page, game, options, seats, watch=False):
+    """A new game on the board's page, through its form; ``watch``: the agents' moves shown
+    one by one (slower). Returns once the page shows the new table."""
+    page.select_option("#game", game)
+    page.set_checked("#watch", watch)
+    page.fill("#options", options)
+    page.fill("#seats", seats)
+    before = page.locator("#play-panel").get_attribute("data-table") or ""
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#play-panel').dataset.table "
+                           f"&& document.querySelector('#play-panel').dataset.table !== '{before}'")
+
+
+def save_tournament(folder):
+    """A recorded round robin of random and greedy at Zèbres in ``folder``/tour (its
+    tournament.json and records.jsonl), as ``savanna tournament --records`` writes it."""
+    from savanna import make_game
+    from savanna.agents import make_agent, tournament
+
+    result = tournament(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
+                        games_per_pair=1, seed=0, workers=1, record=True, progress=False)
+    result.save(folder / "tour")

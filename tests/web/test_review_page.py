@@ -1,7 +1,7 @@
 """The review graph of the page (static/review.js) in headless Chromium: one point per decision of
-a recorded tournament game, each player's line the values the Python call gives, the marked points
-exactly its mistakes, a click on a point or a listed mistake picks that ply, Cancel says so, and
-no serious accessibility finding (axe-core)."""
+a recorded tournament game, each player's line the values the Python call gives (as expected
+results), the marked points exactly its labelled moves, a click on a point or a listed move picks
+that ply, Cancel says so, and no serious accessibility finding (axe-core)."""
 
 import numpy as np
 import pytest
@@ -14,15 +14,6 @@ from tests.agents.test_review import AGENT, write_tournament_game
 from tests.web.browser import needs_chromium, serving
 
 pytestmark = needs_chromium
-SECTION = """() => {  // the page's own section, where it has one
-  if (!document.getElementById("review")) {
-    document.body.append(Object.assign(document.createElement("section"), {id: "review"}));
-  }
-  // marked as the open view's review, as the page's "Review this game" does (the page clears
-  // a review of another view when it draws)
-  document.getElementById("review").dataset.for =
-    typeof currentGameId === "function" ? currentGameId() : "";
-}"""
 RUN = """async (source) => {
   window.picked = [];
   return await window.savannaReview({...source.where, ...source.settings,
@@ -49,32 +40,36 @@ def page(browser, served):
             and not m.text.startswith("Failed to load resource") else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(served[0])
-    page.evaluate(SECTION)
+    page.wait_for_selector("body[data-ready=true]")
     yield page
     assert errors == []
     page.close()
 
 
-def test_the_graph_draws_the_python_calls_values_and_mistakes(page, served):
-    names = ["North", "South"]  # as the board names the seats
-    settings = {"agent": AGENT, "threshold": 0.1, "seed": 3, "names": names}
+def test_the_graph_draws_the_python_calls_values_and_labels(page, served):
+    names = ["Player 0", "Player 1"]  # as the board names Bonobo's seats
+    settings = {"agent": AGENT, "threshold": 0.05, "seed": 3}
     status = page.evaluate(RUN, {"where": {"file": "match/records.jsonl", "game": 1},
                                  "settings": settings})
     record = read_records(served[1])[1]
-    expected = review(record, AGENT, threshold=0.1, seed=3)
+    expected = review(record, AGENT, threshold=0.05, seed=3)
     assert status["done"] and status["result"]["decisions"] == expected.to_json()["decisions"]
     points = page.locator("#review .point")
     assert points.count() == record.plies
     plies = [int(points.nth(k).get_attribute("data-ply")) for k in range(points.count())]
     assert plies == list(range(record.plies))
-    marked = page.locator("#review .point.mistake")
+    marked = page.locator("#review .point.marked")
     assert [int(marked.nth(k).get_attribute("data-ply")) for k in range(marked.count())] == \
-        expected.mistakes["ply"].tolist() != []
+        expected.marked["ply"].tolist() != []
     for k, d in enumerate(expected.decisions):
         agent = record.agents[d["player"]]
-        lost = "the search never tried it" if np.isnan(d["loss"]) else f"lost {d['loss']:.3f}"
+        drop = 100 * d["drop"]
+        lost = ("the search never tried it" if np.isnan(drop) else f"lost {drop:.1f} points"
+                if drop >= 0 else f"gained {-drop:.1f} points on the search's best")
+        label = f", {d['label']}" if d["label"] else ""
         assert points.nth(k).get_attribute("aria-label") == \
-            f"ply {k}: {names[d['player']]} ({agent}) played {d['move']}, best {d['best']}, {lost}"
+            f"move {k + 1}: {names[d['player']]} ({agent}) played {d['move']}, " \
+            f"best {d['best']}{label}, {lost}"
     for p in range(2):  # each line's heights are the values, on one linear scale
         line = page.locator(f"#review polyline[data-player='{p}']").get_attribute("points")
         ys = np.array([float(xy.split(",")[1]) for xy in line.split()])
@@ -85,12 +80,15 @@ def test_the_graph_draws_the_python_calls_values_and_mistakes(page, served):
     cursor = page.locator("#review line.cursor")
     assert cursor.get_attribute("visibility") == "visible"
     assert cursor.get_attribute("x1") == points.nth(5).get_attribute("cx")
-    page.locator("#review .review-mistakes button").last.click()
-    assert page.evaluate("window.picked") == [5, expected.mistakes["ply"][-1]]
+    page.wait_for_function("window.picked.length === 1")
+    page.locator("#review .review-marked button").last.click()
+    page.wait_for_function("window.picked.length === 2")
+    assert page.evaluate("window.picked") == [5, expected.marked["ply"][-1]]
     page.locator("#review .point").nth(2).focus()
     page.keyboard.press("Enter")
+    page.wait_for_function("window.picked.length === 3")
     assert page.evaluate("window.picked")[-1] == 2
-    assert "mistake" in page.locator("#review .review-status").text_content()
+    assert "marked" in page.locator("#review .review-status").text_content()
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page, context="#review")

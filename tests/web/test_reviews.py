@@ -55,7 +55,8 @@ def test_the_answer_is_the_python_calls_and_the_csvs(served):
                 assert (value is None and math.isnan(float(cell))) or float(cell) == value
             else:
                 assert cell == str(value), name
-    assert [d["ply"] for d in decisions if d["mistake"]] == expected.mistakes["ply"].tolist()
+    assert [d["ply"] for d in decisions if d["label"]] == expected.marked["ply"].tolist()
+    assert status["result"]["summary"] == expected.summary()
 
 
 def test_a_cancelled_review_stops_between_decisions(served):

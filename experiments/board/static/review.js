@@ -1,226 +1,369 @@
-// A game review on the page: each player's value at every decision as a line graph, the mover's
-// mistakes marked, a click (or Enter) on a decision jumps there. The figures come from
-// POST /api/reviews (experiments/board/reviews.py), the same as `savanna review`'s CSV.
+// The game review under the board, as lichess shows one: each player's expected result (its share
+// of the win, 0-100%) at every decision as a line graph; the marked moves, labelled by how much
+// the mover's expected result dropped (inaccuracy, mistake, blunder: `savanna review`'s labels);
+// each player's summary; and the lesson of a picked decision on the board above the review: the
+// position before the move, the move played and the search's best move ringed, the best line
+// stepped through move by move. The figures come from POST /api/reviews
+// (experiments/board/reviews.py), the same as `savanna review`'s CSV; the positions from
+// GET /api/position (its then= plays the best line).
 //
-//   drawReview(container, review, onPick, names)
-//       draws one review result (GET /api/reviews/{id}'s "result"); onPick(ply) on a click;
-//       names: the seats as the board names them (default "seat 0", ...); returns
-//       { mark(ply) }, which shows the ply on view
-//   window.savannaReview(request)
+//   window.savannaReview(request)  (the page calls it there, where a test may stand in)
 //       runs a review and draws it as it comes: request holds what to review ({file, game} or
-//       {table, key}) and may hold agent, threshold, seed, container (default #review), onPick
-//       and names; resolves to the last status (null on an error, shown in the container)
-//   window.savannaReview.mark(ply)
-//       shows the ply on view in the latest graph
-"use strict";
+//       {table, key}), the game's title (its options) and may hold agent, threshold, seed and
+//       onPick(ply), called when a decision is picked; resolves to the last status (null on an
+//       error, shown in the review)
+//   drawReviewed()
+//       called by render(): the picked decision's lesson on the board, while the view shows it
+import { currentGameId, render } from "./board.js";
+import { drawBoard, spotAt } from "./drawing.js";
+import { $, api, el, guarded, S, svgEl } from "./shared.js";
+import { optionWords, seatName, words } from "./words.js";
 
-(() => {
-  const SVG_NS = "http://www.w3.org/2000/svg";
-  const COLOURS = ["#c0392b", "#2e7d32", "#1f5fa8", "#a0700b", "#7b3fa0"];
-  const H = 200;  // the width is the container's, so that the text keeps its size on a phone
-  const PAD = { left: 38, right: 10, top: 10, bottom: 24 };
-  const POLL_MS = 300;
-  const STYLE = ".point:focus-visible, .hit:focus-visible { outline: 3px solid #f80; }"
-    + " .hit { fill: transparent; cursor: pointer; } .hit:hover { fill: rgba(255, 204, 102, 0.35); }";
+const COLOURS = ["#c0392b", "#2e7d32", "#1f5fa8", "#a0700b", "#7b3fa0"];
+const LABEL_COLOURS = { inaccuracy: "#d4a000", mistake: "#e06c00", blunder: "#c00" };
+const H = 200;  // the width is the container's, so that the text keeps its size on a phone
+const PAD = { left: 44, right: 10, top: 10, bottom: 24 };
+const POLL_MS = 300;
+const BUDGETS = [32, 100, 400, 1600];  // simulations a decision: quick to deep
+const STYLE = ".point:focus-visible, .hit:focus-visible { outline: 3px solid #f80; }"
+  + " .hit { fill: transparent; cursor: pointer; } .hit:hover { fill: rgba(255, 204, 102, 0.35); }";
 
-  function svgEl(tag, attrs, text) {
-    const node = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    return node;
+// A player's mean return as its expected share of the win, 0 to 1 (expected_result of
+// agents/play/review.py): returns are P/(P-1) * (w - 1/P) for a win share w.
+function expected(value, players) {
+  return Math.max(0, Math.min(1, ((players - 1) / players) * value + 1 / players));
+}
+
+const points = (x) => `${(100 * x).toFixed(1)} points`;  // of 100
+
+function player(result, p) { return `${seatName(result.game, p)} (${result.agents[p]})`; }
+
+// The drop in words: "lost 12.3 points" (of the mover's expected result, out of 100).
+function dropWords(d) {
+  if (d.drop === null) return "the search never tried it";
+  return d.drop >= 0 ? `lost ${points(d.drop)}` : `gained ${points(-d.drop)} on the search's best`;
+}
+
+// "move 51: Green (greedy) played impala +2, best Z c2, blunder, lost 31.0 points"; the
+// numbers are those of the move list (move 1 is the first decision, ply 0).
+function describe(d, result) {
+  return `move ${d.ply + 1}: ${player(result, d.player)} played ${d.move}, best ${d.best}` +
+    `${d.label ? `, ${d.label}` : ""}, ${dropWords(d)}`;
+}
+
+// The best line's moves up to its first chance outcome (written in parentheses).
+function bestLine(d) {
+  const line = d.line ? d.line.split("; ") : [];
+  const chance = line.findIndex((m) => m.startsWith("("));
+  return chance < 0 ? line : line.slice(0, chance);
+}
+
+function drawReview(container, result, onPick) {
+  container.replaceChildren();
+  const W = Math.max(container.clientWidth, 280);
+  const rows = result.decisions;
+  const players = result.agents.length;
+  const span = Math.max(result.plies - 1, 1);
+  const width = W - PAD.left - PAD.right, height = H - PAD.top - PAD.bottom;
+  const x = (ply) => PAD.left + (ply / span) * width;
+  const y = (v) => PAD.top + (1 - expected(v, players)) * height;
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "review-graph",
+                             role: "group",
+                             "aria-label": "each player's expected result at every decision" });
+  svg.appendChild(svgEl("style", {}, STYLE));
+  for (const share of [0, 0.5, 1]) {
+    const at = PAD.top + (1 - share) * height;
+    svg.appendChild(svgEl("line", { x1: PAD.left, x2: W - PAD.right, y1: at, y2: at,
+                                    stroke: share === 0.5 ? "#888" : "#ddd" }));
+    svg.appendChild(svgEl("text", { x: PAD.left - 4, y: at + 4, "text-anchor": "end",
+                                    "font-size": 11 }, `${100 * share}%`));
   }
-
-  function el(tag, text, attrs = {}) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = text;
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    return node;
+  svg.appendChild(svgEl("text", { x: PAD.left, y: H - 6, "font-size": 11 }, "move 1"));
+  svg.appendChild(svgEl("text", { x: W - PAD.right, y: H - 6, "font-size": 11,
+                                  "text-anchor": "end" }, `move ${result.plies}`));
+  const cursor = svgEl("line", { class: "cursor", y1: PAD.top, y2: PAD.top + height,
+                                 stroke: "#f80", "stroke-width": 2, visibility: "hidden" });
+  svg.appendChild(cursor);
+  for (let p = 0; p < players; p++) {
+    svg.appendChild(svgEl("polyline", {
+      class: "value-line", "data-player": p, fill: "none", stroke: COLOURS[p % COLOURS.length],
+      "stroke-width": 1.5, points: rows.map((d) => `${x(d.ply)},${y(d[`value_${p}`])}`).join(" "),
+    }));
   }
-
-  function seatName(review, names, p) {
-    return `${names?.[p] ?? `seat ${p}`} (${review.agents[p]})`;
-  }
-
-  function describe(d, review, names) {
-    const seat = seatName(review, names, d.player);
-    const lost = d.loss === null ? "the search never tried it" : `lost ${d.loss.toFixed(3)}`;
-    return `ply ${d.ply}: ${seat} played ${d.move}, best ${d.best}, ${lost}`;
-  }
-
-  function drawReview(container, review, onPick, names) {
-    container.replaceChildren();
-    const W = Math.max(container.clientWidth, 300);
-    const rows = review.decisions;
-    const players = review.agents.length;
-    const values = rows.flatMap((d) => Array.from({ length: players }, (_, p) => d[`value_${p}`]));
-    const lo = Math.min(-1, ...values), hi = Math.max(1, ...values);
-    const span = Math.max(review.plies - 1, 1);
-    const width = W - PAD.left - PAD.right, height = H - PAD.top - PAD.bottom;
-    const x = (ply) => PAD.left + (ply / span) * width;
-    const y = (v) => PAD.top + ((hi - v) / (hi - lo)) * height;
-    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "review-graph",
-                               role: "group",
-                               "aria-label": "each player's value at every decision" });
-    svg.appendChild(svgEl("style", {}, STYLE));
-    for (const v of [lo, 0, hi]) {
-      svg.appendChild(svgEl("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v),
-                                      stroke: v === 0 ? "#888" : "#ddd" }));
-      svg.appendChild(svgEl("text", { x: PAD.left - 4, y: y(v) + 4, "text-anchor": "end",
-                                      "font-size": 11 }, v === 0 ? "0" : v.toFixed(1)));
-    }
-    svg.appendChild(svgEl("text", { x: PAD.left, y: H - 6, "font-size": 11 }, "ply 0"));
-    svg.appendChild(svgEl("text", { x: W - PAD.right, y: H - 6, "font-size": 11,
-                                    "text-anchor": "end" }, `ply ${review.plies - 1}`));
-    const cursor = svgEl("line", { class: "cursor", y1: PAD.top, y2: PAD.top + height,
-                                   stroke: "#f80", "stroke-width": 2, visibility: "hidden" });
-    svg.appendChild(cursor);
-    for (let p = 0; p < players; p++) {
-      svg.appendChild(svgEl("polyline", {
-        class: "value-line", "data-player": p, fill: "none", stroke: COLOURS[p % COLOURS.length],
-        "stroke-width": 1.5, points: rows.map((d) => `${x(d.ply)},${y(d[`value_${p}`])}`).join(" "),
-      }));
-    }
-    const column = width / span;
-    const view = {
-      mark(ply) {
-        const shown = Number.isInteger(ply) && ply >= 0 && ply < review.plies;
-        cursor.setAttribute("visibility", shown ? "visible" : "hidden");
-        if (shown) {
-          cursor.setAttribute("x1", x(ply));
-          cursor.setAttribute("x2", x(ply));
-        }
-      },
-    };
-    for (const d of rows) {  // one point per decision, on the mover's line
-      const label = describe(d, review, names);
-      const hit = svgEl("rect", { class: "hit", x: x(d.ply) - column / 2, y: PAD.top,
-                                  width: column, height, "data-ply": d.ply });
-      hit.appendChild(svgEl("title", {}, label));
-      const point = svgEl("circle", {
-        class: d.mistake ? "point mistake" : "point", "data-ply": d.ply, cx: x(d.ply),
-        cy: y(d[`value_${d.player}`]), r: d.mistake ? 5 : 2.5, tabindex: 0, role: "button",
-        "aria-label": label, fill: d.mistake ? "#fff" : COLOURS[d.player % COLOURS.length],
-        stroke: d.mistake ? "#d00" : "none", "stroke-width": 2.5,
-      });
-      point.appendChild(svgEl("title", {}, label));
-      const pick = () => {
-        view.mark(d.ply);
-        onPick(d.ply);
-      };
-      for (const node of [hit, point]) node.addEventListener("click", pick);
-      point.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          pick();
-        }
-      });
-      svg.append(hit, point);
-    }
-    container.append(svg, legend(review, players, names),
-                     mistakeList(review, (ply) => { view.mark(ply); onPick(ply); }, names));
-    return view;
-  }
-
-  function legend(review, players, names) {
-    const line = el("p", `Value by ${review.agent}: `, { class: "review-legend" });
-    for (let p = 0; p < players; p++) {
-      const swatch = el("span", "\u25A0 ", { style: `color: ${COLOURS[p % COLOURS.length]}` });
-      line.append(swatch, `${seatName(review, names, p)}; `);
-    }
-    line.append(`ringed: the mover lost more than ${review.threshold}.`);
-    return line;
-  }
-
-  function mistakeList(review, onPick, names) {
-    const mistakes = review.decisions.filter((d) => d.mistake);
-    const list = el("ul", null, { class: "review-mistakes", "aria-label": "mistakes",
-                                  style: "list-style: none; padding: 0; margin: 0" });
-    for (const d of mistakes) {
-      const button = el("button", describe(d, review, names), { type: "button", "data-ply": d.ply,
-                                                                style: "margin: 2px 0; text-align: left" });
-      button.addEventListener("click", () => onPick(d.ply));
-      list.appendChild(el("li")).appendChild(button);
-    }
-    return list;
-  }
-
-  // ----- running a review on the server ---------------------------------------------------
-  let current = null;  // the review being drawn; a new one cancels it
-
-  async function call(method, url, body, headers = {}) {
-    const options = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      options.body = JSON.stringify(body);
-      options.headers["Content-Type"] = "application/json";
-    }
-    const response = await fetch(url, options);
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
-    return data;
-  }
-
-  function summary(status) {
-    const done = `${status.reviewed} of ${status.of ?? "?"} decisions reviewed`;
-    if (status.error) return `review failed: ${status.error}`;
-    if (status.cancelled) return `cancelled: ${done}`;
-    if (!status.done) return `${done}…`;
-    const mistakes = status.result ? status.result.decisions.filter((d) => d.mistake).length : 0;
-    return `${done} by ${status.result?.agent ?? "the agent"}; ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
-  }
-
-  const FIELDS = ["file", "game", "table", "agent", "threshold", "seed"];  // of POST /api/reviews
-
-  async function savannaReview(request) {
-    const container = request.container || document.getElementById("review");
-    const onPick = request.onPick || (() => {});
-    if (current) current.stop();
-    const run = {
-      stopped: false, id: null,
-      stop() {
-        this.stopped = true;
-        if (this.id) call("DELETE", `/api/reviews/${this.id}`).catch(() => {});
-      },
-    };
-    current = run;
-    container.hidden = false;
-    const text = el("p", "starting the review…", { class: "review-status", role: "status" });
-    const bar = el("progress", null, { max: 1, value: 0, "aria-label": "review progress" });
-    const cancel = el("button", "Cancel review", { type: "button" });
-    const graph = el("div", null, { class: "review-graph-box" });
-    container.replaceChildren(text, bar, cancel, graph);
-    cancel.addEventListener("click", () => call("DELETE", `/api/reviews/${run.id}`).catch(() => {}));
-    const body = Object.fromEntries(FIELDS.filter((k) => request[k] !== undefined)
-      .map((k) => [k, request[k]]));
-    const seat = request.key ? { "X-Seat-Key": request.key } : {};  // a table's seat key
-    let status;
-    try {
-      status = await call("POST", "/api/reviews", body, seat);
-      run.id = status.id;
-      let drawn = -1;
-      for (;;) {
-        if (run.stopped) return status;
-        if (status.result && status.reviewed !== drawn) {
-          const view = drawReview(graph, status.result, onPick, request.names);
-          run.mark = view.mark;
-          drawn = status.reviewed;
-        }
-        text.textContent = summary(status);
-        bar.max = status.of || 1;
-        bar.value = status.reviewed;
-        if (status.done) break;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        status = await call("GET", `/api/reviews/${run.id}`);
+  const column = width / span;
+  const view = {
+    mark(ply) {
+      const shown = Number.isInteger(ply) && ply >= 0 && ply < result.plies;
+      cursor.setAttribute("visibility", shown ? "visible" : "hidden");
+      if (shown) {
+        cursor.setAttribute("x1", x(ply));
+        cursor.setAttribute("x2", x(ply));
       }
-    } catch (err) {
-      if (current === run) text.textContent = `review failed: ${err.message}`;
-      return null;
-    } finally {
-      bar.hidden = cancel.hidden = true;
-    }
-    return status;
+    },
+  };
+  const pick = (d) => { view.mark(d.ply); onPick(d); };
+  for (const d of rows) {  // one point per decision, on the mover's line
+    const label = describe(d, result);
+    const hit = svgEl("rect", { class: "hit", x: x(d.ply) - column / 2, y: PAD.top,
+                                width: column, height, "data-ply": d.ply });
+    hit.appendChild(svgEl("title", {}, label));
+    const point = svgEl("circle", {
+      class: d.label ? `point marked ${d.label}` : "point", "data-ply": d.ply, cx: x(d.ply),
+      cy: y(d[`value_${d.player}`]), r: d.label ? 5 : 2.5, tabindex: 0, role: "button",
+      "aria-label": label, fill: d.label ? "#fff" : COLOURS[d.player % COLOURS.length],
+      stroke: d.label ? LABEL_COLOURS[d.label] : "none", "stroke-width": 2.5,
+    });
+    point.appendChild(svgEl("title", {}, label));
+    for (const node of [hit, point]) node.addEventListener("click", () => pick(d));
+    point.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        pick(d);
+      }
+    });
+    svg.append(hit, point);
   }
+  container.append(svg, legend(result), summaryTable(result), markedList(result, pick));
+  return view;
+}
 
-  savannaReview.mark = (ply) => current?.mark?.(ply);  // show the ply the board is on
-  window.drawReview = drawReview;
-  window.savannaReview = savannaReview;
-})();
+function legend(result) {
+  const line = el("p", "Expected result (each player's share of the win, 0–100%) by " +
+                       `${result.agent}: `, { class: "review-legend" });
+  for (let p = 0; p < result.agents.length; p++) {
+    line.append(el("span", "\u25A0 ", { style: `color: ${COLOURS[p % COLOURS.length]}` }),
+                `${player(result, p)}; `);
+  }
+  const t = 100 * result.threshold;
+  line.append(`ringed: the mover's expected result dropped by more than ${t.toFixed(0)} points ` +
+              `(inaccuracy), ${(2 * t).toFixed(0)} (mistake) or ${(3 * t).toFixed(0)} (blunder).`);
+  return line;
+}
+
+// Lichess's summary: per player its inaccuracies, mistakes, blunders, average loss, accuracy.
+function summaryTable(result) {
+  const table = el("table", undefined, { class: "review-summary" });
+  const head = el("tr");
+  head.append(...["player", "inaccuracies", "mistakes", "blunders", "average loss (points)",
+                  "accuracy"].map((n) => el("th", n, { scope: "col" })));
+  table.append(head);
+  for (const s of result.summary || []) {
+    const row = el("tr", undefined, { "data-player": s.player });
+    row.append(el("th", player(result, s.player), { scope: "row" }),
+               el("td", String(s.inaccuracies)), el("td", String(s.mistakes)),
+               el("td", String(s.blunders)),
+               el("td", s.average_drop === null ? "-" : s.average_drop.toFixed(1)),
+               el("td", s.accuracy === null ? "-" : `${s.accuracy.toFixed(0)}%`));
+    table.append(row);
+  }
+  const box = el("div", null, { class: "scroll" });
+  box.append(table);
+  return box;
+}
+
+function markedList(result, pick) {
+  const list = el("ul", null, { class: "review-marked", "aria-label": "marked moves" });
+  for (const d of result.decisions.filter((d) => d.label)) {
+    const b = el("button", describe(d, result), { type: "button", "data-ply": d.ply,
+                                                  class: `link ${d.label}` });
+    b.addEventListener("click", () => pick(d));
+    list.appendChild(el("li")).appendChild(b);
+  }
+  return list;
+}
+
+// ----- the lesson on the board --------------------------------------------------------------
+// The decision picked, on the board: S.review.decision, the step of its best line shown
+// (0: the position before the move) and that position's frame from GET /api/position.
+const showDecision = guarded(async (d, step = 0) => {
+  const r = S.review;
+  const line = bestLine(d);
+  step = Math.max(0, Math.min(step, line.length));
+  const query = new URLSearchParams({ game: r.result.game, position: d.position });
+  for (const o of optionWords(r.title)) query.append("option", o);
+  for (const m of line.slice(0, step)) query.append("then", m);
+  const frame = await api("GET", `/api/position?${query}`);
+  Object.assign(r, { decision: d, step, frame });
+  r.onPick(d.ply);
+  r.view?.mark(d.ply);
+  render();
+  renderLesson();
+  const board = $("board").getBoundingClientRect();  // a phone: the board scrolled to
+  if (board.top < 0 || board.top > innerHeight / 2) $("board").scrollIntoView({ block: "start" });
+});
+
+// A ring round a move's spot, named above it (below: `under`, for a second move on one spot).
+function ring(overlay, spot, kind, text, under = false) {
+  if (!spot) return;
+  const [x, y] = spotAt(spot);
+  const g = svgEl("g", { class: `review-mark ${kind}`, "aria-hidden": "true" });
+  g.append(svgEl("circle", { cx: x, cy: y, r: under ? 17 : 22 }),
+           svgEl("text", { x, y: y + (under ? 36 : -27), "text-anchor": "middle" }, text));
+  overlay.appendChild(g);
+}
+
+// Called by render() once the open view has drawn its board: while the view shows the picked
+// decision (Replay: its position; Play: the finished game reviewed), the board shows the lesson.
+export function drawReviewed() {
+  const r = S.review;
+  if (!r.frame || r.for !== currentGameId()) return;
+  if (S.tab === "replay" && S.replay.target !== r.decision.ply) return;  // the replay moved on
+  const d = r.decision;
+  const name = words(r.result.game).name;
+  const { overlay } = drawBoard(r.frame.svg, `${name} board before move ${d.ply + 1}` +
+                                (r.step ? `, after ${r.step} moves of the best line` : ""));
+  if (!overlay) return;
+  if (r.step === 0) {
+    const spot = (action) => r.frame.moves.find((m) => m.action === action)?.spot;
+    if (d.action === d.best_action) ring(overlay, spot(d.action), "best", `played, best: ${d.move}`);
+    else {
+      const [played, best] = [spot(d.action), spot(d.best_action)];
+      const shared = played && best && played[0] === best[0] && played[1] === best[1];
+      ring(overlay, played, "played", `played: ${d.move}`);
+      ring(overlay, best, "best", `best: ${d.best}`, shared);
+    }
+  } else {
+    r.frame.played.forEach((m, k) => ring(overlay, m.spot, k === r.step - 1 ? "line now" : "line",
+                                          String(k + 1)));
+  }
+}
+
+function renderLesson() {
+  const r = S.review;
+  const box = $("review").querySelector(".review-lesson");
+  if (!box) return;
+  const d = r.decision;
+  if (!d || !r.frame) return box.replaceChildren();
+  const line = bestLine(d);
+  const text = el("p", `Move ${d.ply + 1} of ${r.result.plies}: ${player(r.result, d.player)} ` +
+                       `played ${d.move}; the search's best: ${d.best}. ` +
+                       (d.label ? `A ${d.label}: ` : "") + `${dropWords(d)} of its expected result.`,
+                  { class: "review-lesson-text" });
+  const steps = el("p", "Best line: ", { class: "review-line" });
+  line.forEach((m, k) => {
+    const b = el("button", `${k + 1}. ${m}`, { type: "button", class: "link",
+                                                "aria-pressed": String(r.step === k + 1) });
+    b.addEventListener("click", () => showDecision(d, k + 1));
+    steps.append(b, " ");
+  });
+  if (line.length < (d.line ? d.line.split("; ").length : 0)) steps.append("… (chance next)");
+  const nav = el("div", null, { class: "row" });
+  const go = (text, step, disabled) => {
+    const b = el("button", text, { type: "button" });
+    b.disabled = disabled;
+    b.addEventListener("click", () => showDecision(d, step));
+    return b;
+  };
+  nav.append(go("Before the move", 0, r.step === 0),
+             go("Best line: back", r.step - 1, r.step === 0),
+             go("Best line: next move", r.step + 1, r.step >= line.length));
+  const leave = el("button", "Back to the game", { type: "button" });
+  leave.addEventListener("click", () => {
+    Object.assign(r, { decision: null, frame: null, step: 0 });
+    r.view?.mark(null);
+    box.replaceChildren();
+    render();
+  });
+  nav.append(leave);
+  box.replaceChildren(text, steps, nav);
+}
+
+// ----- running a review on the server ---------------------------------------------------
+let current = null;  // the review being drawn; a new one cancels it
+
+function progressWords(status) {
+  const done = `${status.reviewed} of ${status.of ?? "?"} decisions reviewed`;
+  if (status.error) return `review failed: ${status.error}`;
+  if (status.cancelled) return `cancelled: ${done}`;
+  if (!status.done) return `${done}…`;
+  const marked = status.result ? status.result.decisions.filter((d) => d.label).length : 0;
+  return `${done} by ${status.result?.agent ?? "the agent"}; ${marked} marked`;
+}
+
+// The agent and its simulations a decision, chosen on the page: "az:baseline" and 400 make
+// "az:baseline,sims=400", "mcts" and 100 "mcts:sims=100".
+function withBudget(agent, sims) {
+  const spec = agent.trim().replace(/(^|[:,])sims=\d+/, "").replace(/[:,]$/, "");
+  return spec.includes(":") ? `${spec},sims=${sims}` : `${spec}:sims=${sims}`;
+}
+
+function settings(request, rerun) {
+  const form = el("form", null, { class: "review-settings row" });
+  const agent = el("input", null, { value: (request.agent || "az:baseline").replace(/[:,]?sims=\d+/, ""),
+                                    list: "agent-list", "aria-label": "review agent" });
+  const sims = el("select", null, { "aria-label": "simulations a decision" });
+  sims.append(...BUDGETS.map((n) => el("option", `${n} simulations`, { value: n })));
+  const asked = /sims=(\d+)/.exec(request.agent || "");
+  sims.value = asked && BUDGETS.includes(Number(asked[1])) ? asked[1] : String(BUDGETS[0]);
+  const agentLabel = el("label", "Agent ");
+  agentLabel.append(agent);
+  const simsLabel = el("label", "Budget ");
+  simsLabel.append(sims);
+  form.append(agentLabel, simsLabel, el("button", "Review again", { type: "submit" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    rerun(withBudget(agent.value, sims.value));
+  });
+  return form;
+}
+
+const FIELDS = ["file", "game", "table", "agent", "threshold", "seed"];  // of POST /api/reviews
+
+export async function savannaReview(request) {
+  const container = $("review");
+  if (current) current.stop();
+  const run = {
+    stopped: false, id: null,
+    stop() {
+      this.stopped = true;
+      if (this.id) api("DELETE", `/api/reviews/${this.id}`, undefined, { quiet: true }).catch(() => {});
+    },
+  };
+  current = run;
+  Object.assign(S.review, { for: container.dataset.for || currentGameId(),
+                            title: request.title || "", result: null, decision: null,
+                            frame: null, step: 0, view: null,
+                            onPick: request.onPick || (() => {}) });
+  container.dataset.for = S.review.for;  // the page keeps it while it shows that game
+  container.hidden = false;
+  const text = el("p", "starting the review…", { class: "review-status", role: "status" });
+  const bar = el("progress", null, { max: 1, value: 0, "aria-label": "review progress" });
+  const cancel = el("button", "Cancel review", { type: "button" });
+  const graph = el("div", null, { class: "review-graph-box" });
+  const lesson = el("div", null, { class: "review-lesson", "aria-live": "polite" });
+  const again = settings(request, (agent) => window.savannaReview({ ...request, agent }));
+  container.replaceChildren(again, text, bar, cancel, graph, lesson);
+  cancel.addEventListener("click", () => api("DELETE", `/api/reviews/${run.id}`, undefined,
+                                             { quiet: true }).catch(() => {}));
+  const body = Object.fromEntries(FIELDS.filter((k) => request[k] !== undefined)
+    .map((k) => [k, request[k]]));
+  let status;
+  try {
+    status = await api("POST", "/api/reviews", body, { key: request.key, quiet: true });
+    run.id = status.id;
+    let drawn = -1;
+    for (;;) {
+      if (run.stopped) return status;
+      if (status.result && status.reviewed !== drawn) {
+        S.review.result = status.result;
+        S.review.view = drawReview(graph, status.result, (d) => showDecision(d, 0));
+        S.review.view.mark(S.review.decision?.ply ?? null);
+        drawn = status.reviewed;
+      }
+      text.textContent = progressWords(status);
+      bar.max = status.of || 1;
+      bar.value = status.reviewed;
+      if (status.done) break;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      status = await api("GET", `/api/reviews/${run.id}`, undefined, { quiet: true });
+    }
+  } catch (err) {
+    if (current === run) text.textContent = `review failed: ${err.message}`;
+    return null;
+  } finally {
+    bar.hidden = cancel.hidden = true;
+  }
+  return status;
+}
+
+window.savannaReview = savannaReview;
