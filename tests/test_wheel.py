@@ -219,3 +219,45 @@ def test_a_game_plug_in_and_an_agent_plug_in_install_beside_the_wheel_and_play(v
     assert "highest:after=1" in out
     result = json.loads((home / "plugged" / "match.json").read_text())
     assert result["game"] == "race_toy" and result["games"] == 3
+
+
+KUHN_PLUGIN = GAME_PLUGIN.replace("race-toy", "kuhn-toy").replace("race_toy", "kuhn_toy")
+
+
+def check(python, env, folder, name):
+    """``savanna check kuhn_toy`` in the fresh environment, with the package in ``folder``
+    installed (and uninstalled after): the exit status and what it printed."""
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", "--no-build-isolation", folder, cwd=folder.parent, env=env)
+    try:
+        done = subprocess.run([python.parent / "savanna", "check", name], cwd=folder.parent,
+                              env=env, capture_output=True, text=True, timeout=1200)
+    finally:
+        run(sys.executable, "-m", "pip", "--python", python, "uninstall", "--quiet", "-y",
+            "kuhn-toy", cwd=folder.parent, env=env)
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_savanna_check_passes_an_out_of_tree_game_and_names_the_clause_a_broken_one_fails(
+        venv, tmp_path):
+    """The Kuhn-like toy, a package of its own, passes the conformance suite run from the
+    wheel (no checkout, no PYTHONPATH); the same package with one rule changed in its kernels
+    alone (the best card loses the showdown) fails, one line naming the kernels' disagreement
+    with the reference."""
+    home, python, site, env = venv
+    game = tmp_path / "kuhn-toy"
+    shutil.copytree(ROOT / "tests" / "toy_game" / "kuhn_toy", game / "kuhn_toy",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (game / "pyproject.toml").write_text(KUHN_PLUGIN)
+    code, out = check(python, env, game, "kuhn_toy")
+    assert code == 0 and out.splitlines()[-1].startswith("0 failed, "), out[-3000:]
+    kernels = game / "kuhn_toy" / "_kernels.py"
+    rule = "r.cards[p] > r.cards[winner]"
+    assert rule in kernels.read_text()
+    kernels.write_text(kernels.read_text().replace(rule, "r.cards[p] < r.cards[winner]"))
+    code, out = check(python, env, game, "kuhn_toy")
+    failures = [line for line in out.splitlines() if line.startswith("FAILED ")]
+    assert code == 1 and failures, out[-3000:]
+    assert any("reference: kernels agree with the reference" in line for line in failures)
+    assert out.splitlines()[-1].startswith(f"{len(failures)} failed, ")

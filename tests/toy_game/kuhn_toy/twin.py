@@ -1,7 +1,6 @@
-"""Kuhn poker's kernels against its reference, played in lockstep (the fuzz suite's twin of
-kuhn_toy: copied to tests/kuhn_toy/twin.py beside the game)."""
+"""Kuhn poker's kernels against its reference, played in lockstep: the conformance suite's
+oracle (``savanna check``)."""
 from kuhn_toy import reference
-
 from savanna.codes import CHANCE
 
 

@@ -1,7 +1,6 @@
-"""The dice race's kernels against its reference, played in lockstep (the fuzz suite's twin of
-race_toy: copied to tests/race_toy/twin.py beside the game)."""
+"""The dice race's kernels against its reference, played in lockstep: the conformance suite's
+oracle (``savanna check``)."""
 from race_toy import reference
-
 from savanna.codes import CHANCE
 
 
