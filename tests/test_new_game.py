@@ -138,6 +138,7 @@ zebres = nim_toy
 [savanna.agents]
 Two.Words = broken_game:Agent
 classless = broken_game
+bugged = broken_game:Agent
 """
 
 
@@ -166,3 +167,26 @@ def test_a_bad_plug_in_is_one_line_and_the_other_games_still_load(elsewhere, tmp
         "classless = 'broken_game' of broken-plugins: an agent's value is 'module:Class'"]
     for line, text in zip(sorted(lines), sorted(expected)):
         assert line.startswith("savanna: skipped plug-in ") and text in line, (line, text)
+
+
+def test_a_broken_agent_plug_in_is_one_line_when_used_and_the_others_still_play(elsewhere,
+                                                                                tmp_path):
+    """An agent plug-in whose module fails to import stays listed (the list reads entry points,
+    not modules); naming it is one line and exit status 2, naming another plays."""
+    (tmp_path / "broken_game.py").write_text("raise RuntimeError('a bug in the plug-in')\n")
+    distribution(tmp_path, "broken-plugins", BROKEN)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (ROOT, elsewhere, tmp_path)))}
+
+    def match(*agents):
+        return subprocess.run([sys.executable, "-m", "savanna.experiments", "match", "nim_toy",
+                               *agents, "--games", "2", "--workers", "1", "--out",
+                               tmp_path / "-".join(agents)],
+                              cwd=ROOT, env=env, capture_output=True, text=True)
+
+    done = match("bugged", "random")
+    assert done.returncode == 2
+    errors = [line for line in done.stderr.splitlines()
+              if not line.startswith("savanna: skipped plug-in")]
+    assert errors == ["savanna match: error: agent 'bugged' is not available (RuntimeError: a "
+                      "bug in the plug-in)"], done.stderr
+    assert match("random", "random").returncode == 0
