@@ -1,7 +1,7 @@
 """The way from an agent spec to its network: ``python -m savanna.benchmarks.agent_walk``.
 
 Counts, with ``sys.setprofile``, the calls of the project's functions made from
-``make_agent(spec)`` (then its first ``act`` on a game's first state) until the network first
+``make_agent(spec)`` (then its first ``act`` on a game's first decision) until the network first
 evaluates a position (a call into ``savanna.agents.models.inference``): how many calls, in how
 many distinct files, and how many of them enter a file other than their caller's that the walk
 had already visited (the route bouncing between modules). Comprehensions and lambdas are parts
@@ -17,6 +17,7 @@ import numpy as np
 
 from savanna.agents.play.registry import make_agent
 from savanna.binding import cache_root
+from savanna.codes import CHANCE
 from savanna.registry import make_game
 
 ROOT = str(Path(__file__).resolve().parents[1])  # the project's files
@@ -36,11 +37,21 @@ class _Reached(Exception):
     """Raised at the first network evaluation, to stop the walk there."""
 
 
+def first_decision(game):
+    """The first decision node of a seeded game (a game may start with chance nodes: dice,
+    a deal)."""
+    s = game.init(1, rng=0)
+    rng = np.random.default_rng(0)
+    while game.current_player(s)[0] == CHANCE:
+        game.apply_chance(s, game.sample_chance(s, rng))
+    return s
+
+
 def walk(spec="az:baseline", game_name="zebres"):
     """The ``Walk`` from ``make_agent(spec)`` to the first network evaluation on
     ``game_name``, after an uncounted one (imports and compilation)."""
     game = make_game(game_name)
-    states = game.init(1, rng=0)
+    states = first_decision(game)
     make_agent(spec).act(game, states, np.random.default_rng(0))  # imports, compilation
     calls, visited = [], []
 

@@ -13,6 +13,7 @@
     savanna sweep ppo zebres --trials 16 --backend ray  settings searched with Ray Tune
     savanna serve runs --open                          play, replay and analyse in a browser
     savanna bench [--quick]                            the throughput benchmarks
+    savanna check my_game                              the conformance suite on a game
     savanna demo                                       what ``make demo`` shows
 
 Agents are written ``name[:key=value,...]`` (see ``savanna.agents.play.registry``); game options are
@@ -30,6 +31,7 @@ from savanna.experiments import (
     analyse,
     arena,
     bench,
+    check,
     demo,
     distill,
     ladder,
@@ -55,7 +57,7 @@ def main(argv=None):
         prog = getattr(args, "prog", f"savanna {args.command or ''}".strip())  # train's set it
         if args.version and (args.command or extra):
             raise UsageError("savanna", "--version takes no command or other arguments")
-        if extra and args.command != "bench":
+        if extra and args.command not in ("bench", "check"):
             raise UsageError(prog, f"unrecognized arguments: {' '.join(extra)}")
         return args.run(args, extra) or 0
     except UsageError as err:
@@ -109,6 +111,7 @@ def build_parser():
     ladder.add_parser(commands)
     sweep.add_parser(commands)
     bench.add_parser(commands)
+    check.add_parser(commands)
     warmup.add_parser(commands)
     demo.add_parser(commands)
     replay.add_parser(commands)

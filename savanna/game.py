@@ -39,6 +39,18 @@ MAX_BATCH = 1 << 24
 NO_ACTIONS = np.empty(0, np.int64)  # first_invalid checks the states alone
 
 
+# What a game's declarations require it to define: declaration -> (value, hook, why). Checked
+# when a Game subclass is defined (``Game.__init_subclass__``).
+HIDDEN_INFORMATION_HOOKS = {
+    "private_chance": (True, "chance_private_to",
+                       "the seat that alone sees a chance outcome (records, the board and the "
+                       "conformance suite ask it)"),
+    "perfect_information": (False, "_resample_hidden",
+                            "redrawing what a seat cannot see (resample_hidden: the searches "
+                            "determinize with it)"),
+}
+
+
 class Game:
     """Base class: subclasses set the declared facts, ``kernels``, and the text methods."""
 
@@ -61,6 +73,16 @@ class Game:
     kernels: Kernels  # absent only in a pure-NumPy test game that overrides the whole API
     state_errors: tuple = ()  # valid_one's reasons, by code (index 0 unused)
     notation: Any = None  # the game's notation module: parse, format, action_name, parse_action
+
+    def __init_subclass__(cls, **kwargs):
+        """Refuse, when a game's class is defined, a declaration without the hook it needs
+        (one line naming the hook): ``HIDDEN_INFORMATION_HOOKS``."""
+        super().__init_subclass__(**kwargs)
+        for declaration, (value, hook, why) in HIDDEN_INFORMATION_HOOKS.items():
+            if getattr(cls, declaration, not value) == value and getattr(cls, hook) is getattr(
+                    Game, hook):
+                raise TypeError(f"{cls.__module__}.{cls.__qualname__} declares {declaration} = "
+                                f"{value} but defines no {hook}: {why}")
 
     # ----- set-up -------------------------------------------------------------------------
     def base_state(self) -> np.ndarray:
@@ -185,7 +207,9 @@ class Game:
         return self.unchecked.observe(s, players)
 
     def resample_hidden(self, s: States, player: int, rng: Seed = None) -> States:
-        """States consistent with ``player``'s information (perfect information: copies)."""
+        """Copies of ``s`` with everything ``player`` has not seen (the other seats' cards,
+        their private chance outcomes) redrawn consistently with what it has seen: the worlds
+        a determinizing search samples. With perfect information, plain copies."""
         s = self.check_states(s)
         player = self.check_player(player)
         return self.unchecked.resample_hidden(s, player, as_generator(rng))
@@ -195,6 +219,13 @@ class Game:
         to its hand), or None when every seat sees it. Games that declare ``private_chance``
         implement it; every other game's chance outcomes are public."""
         return None
+
+    def outcome_to_string(self, outcome: int) -> str:
+        """The name of chance outcome ``outcome`` (a die face, a card), as records, analyses and
+        the board print it; by default its number. A game whose outcomes have names defines
+        it (a private outcome's name is shown only to its seat)."""
+        return str(check_int("outcome", outcome, 0, self.max_chance_outcomes - 1,
+                             "an int (a chance outcome)"))
 
     def _resample_hidden(self, s, player, rng):
         """Redraw in place what ``player`` does not know in the checked copies ``s``; returns

@@ -85,8 +85,9 @@ def load_entry(table, name, kind):
     module, attr = table[name].split(":")
     try:
         return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as err:
-        raise ValueError(f"{kind} {name!r} is not available yet ({err})") from None
+    except Exception as err:  # a plug-in's bug, or a hook its declarations need: one line
+        raise ValueError(f"{kind} {name!r} is not available ({type(err).__name__}: "
+                         f"{err})") from None
 
 
 def game_class(name):

@@ -27,7 +27,10 @@ ALLOWED = {
     **{game: {"savanna"} for game in GAMES},
     "savanna.agents": {"savanna"},
     "savanna.benchmarks": {"savanna.agents", "savanna", *GAMES},
-    "savanna.experiments": {"savanna.benchmarks", "savanna.agents", "savanna", *GAMES},
+    "savanna.experiments": {"savanna.conformance", "savanna.benchmarks", "savanna.agents",
+                            "savanna", *GAMES},
+    # the conformance suite: tests of every layer below the command line, on any game
+    "savanna.conformance": {"savanna.benchmarks", "savanna.agents", "savanna"},
 }
 # the folder of each top-level package: savanna/ for the core, the rest as pyproject.toml
 # installs them (a game may sit inside one: savanna.benchmarks.connect_four)
@@ -229,7 +232,8 @@ def test_one_import_root_and_no_symlinks():
     """Every package installs under ``savanna``; no file of the checkout has a second name."""
     assert all(p == "savanna" or p.startswith("savanna.") for p in SETUPTOOLS["packages"])
     assert SETUPTOOLS["package-dir"] == {package: package.removeprefix("savanna.")
-                                         for package in ALLOWED if package.count(".") == 1}
+                                         for package in ALLOWED if package.count(".") == 1
+                                         and package != "savanna.conformance"}  # in savanna/
     tracked = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout
     links = [line.split("\t")[1] for line in tracked.splitlines() if line.startswith("120000")]
@@ -279,7 +283,7 @@ def test_the_cycle_finder_finds_a_cycle():
 
 # Every game the same files, each with one job (STYLE.md, "Layout"; docs/guides/adding-a-game.md
 # says what each holds): the required ones, and those a small game may fold into another.
-REQUIRED_MODULES = {"__init__", "_kernels", "reference", "game", "notation"}
+REQUIRED_MODULES = {"__init__", "_kernels", "reference", "game", "notation", "twin"}
 OPTIONAL_MODULES = {"spec", "_observe", "_validity", "render"}
 MAX_LINES = 800
 

@@ -1,8 +1,9 @@
 """A new game joins Savanna as a plug-in, by an entry point (docs/guides/adding-a-game.md).
 
-The toy games of tests/toy_game -- Nim in the nine-module shape, and a three-player dice race
-with chance nodes in the five required modules -- are copied with their twins to a temporary
-folder outside the project, beside the metadata a package installer writes
+The toy games of tests/toy_game -- Nim in the ten-module shape, a three-player dice race
+with chance nodes in the six required modules, and Kuhn poker for two or three with cards dealt
+face down at chance nodes -- are copied to a temporary folder outside the project, beside the
+metadata a package installer writes
 (``toy_games-0.dist-info/entry_points.txt``, the ``savanna.games`` group). No file of
 Savanna names them, and yet every generic test (those parametrised over the registered games,
 the command line's lists, the architecture's module checks), Gymnasium's env checker, a match
@@ -20,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "toy_game"
-TOYS = {"nim_toy": "twin.py", "race_toy": "race_twin.py"}  # package -> its twin
+TOYS = ("nim_toy", "race_toy", "kuhn_toy")
 ENTRY_POINTS = "[savanna.games]\n" + "".join(f"{name} = {name}\n" for name in TOYS)
 
 
@@ -34,13 +35,11 @@ def distribution(folder, name, entry_points):
 
 @pytest.fixture(scope="module")
 def elsewhere(tmp_path_factory):
-    """A folder outside the project holding the toy games, ``tests/<game>/twin.py`` and their
-    distribution's entry points."""
+    """A folder outside the project holding the toy games and their distribution's entry
+    points."""
     folder = tmp_path_factory.mktemp("elsewhere")
-    for name, twin in TOYS.items():
+    for name in TOYS:
         shutil.copytree(TOY / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
-        (folder / "tests" / name).mkdir(parents=True)
-        shutil.copy(TOY / twin, folder / "tests" / name / "twin.py")
     distribution(folder, "toy-games", ENTRY_POINTS)
     return folder
 
@@ -55,17 +54,20 @@ def run(elsewhere, *args):
 def test_the_toy_games_keep_their_shapes_and_are_named_nowhere_in_savanna():
     modules = {name: {path.stem for path in (TOY / name).glob("*.py")} for name in TOYS}
     assert modules["nim_toy"] == {"__init__", "spec", "_kernels", "_observe", "_validity",
-                                  "reference", "game", "notation", "render"}
-    assert modules["race_toy"] == {"__init__", "_kernels", "reference", "game", "notation"}
+                                  "reference", "game", "notation", "render", "twin"}
+    assert modules["race_toy"] == {"__init__", "_kernels", "reference", "game", "notation",
+                                   "twin"}
+    assert modules["kuhn_toy"] == modules["race_toy"]
     from savanna.registry import GAMES
     assert not set(TOYS) & set(GAMES)
 
 
 def test_the_generic_suite_passes_on_the_toy_games(elsewhere):
-    """Every test parametrised over the registered games' configurations (``-k`` keeps the
-    toy games'), then the suites that check every registered game at once."""
+    """Every test parametrised over the registered games' configurations, the conformance
+    suite's and the project's (``-k`` keeps the toy games'), then the suites that check every
+    registered game at once."""
     done = run(elsewhere, "-m", "pytest", "-p", "no:cacheprovider", "-rA",
-               "-k", " or ".join(TOYS), "tests")
+               "-k", " or ".join(TOYS))
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     passed = re.findall(r"^PASSED (\S+)", done.stdout, re.M)
     for name in TOYS:
@@ -136,6 +138,7 @@ zebres = nim_toy
 [savanna.agents]
 Two.Words = broken_game:Agent
 classless = broken_game
+bugged = broken_game:Agent
 """
 
 
@@ -148,8 +151,8 @@ def test_a_bad_plug_in_is_one_line_and_the_other_games_still_load(elsewhere, tmp
                                "print(sorted(savanna.GAMES), sorted(AGENTS))"],
         cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("] [")[0] == ("['banjooli', 'bonobo', 'connect_four', "
-                                           "'nim_toy', 'race_toy', 'zebres'")
+    from savanna.registry import GAMES  # this process's games: the project's and any plug-in
+    assert done.stdout.split("] [")[0] == str(sorted({*GAMES, *TOYS}))[:-1]
     assert "'mcts'" in done.stdout and "Two.Words" not in done.stdout
     lines = done.stderr.splitlines()
     assert len(lines) == 6, done.stderr
@@ -164,3 +167,26 @@ def test_a_bad_plug_in_is_one_line_and_the_other_games_still_load(elsewhere, tmp
         "classless = 'broken_game' of broken-plugins: an agent's value is 'module:Class'"]
     for line, text in zip(sorted(lines), sorted(expected)):
         assert line.startswith("savanna: skipped plug-in ") and text in line, (line, text)
+
+
+def test_a_broken_agent_plug_in_is_one_line_when_used_and_the_others_still_play(elsewhere,
+                                                                                tmp_path):
+    """An agent plug-in whose module fails to import stays listed (the list reads entry points,
+    not modules); naming it is one line and exit status 2, naming another plays."""
+    (tmp_path / "broken_game.py").write_text("raise RuntimeError('a bug in the plug-in')\n")
+    distribution(tmp_path, "broken-plugins", BROKEN)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (ROOT, elsewhere, tmp_path)))}
+
+    def match(*agents):
+        return subprocess.run([sys.executable, "-m", "savanna.experiments", "match", "nim_toy",
+                               *agents, "--games", "2", "--workers", "1", "--out",
+                               tmp_path / "-".join(agents)],
+                              cwd=ROOT, env=env, capture_output=True, text=True)
+
+    done = match("bugged", "random")
+    assert done.returncode == 2
+    errors = [line for line in done.stderr.splitlines()
+              if not line.startswith("savanna: skipped plug-in")]
+    assert errors == ["savanna match: error: agent 'bugged' is not available (RuntimeError: a "
+                      "bug in the plug-in)"], done.stderr
+    assert match("random", "random").returncode == 0

@@ -219,3 +219,60 @@ def test_a_game_plug_in_and_an_agent_plug_in_install_beside_the_wheel_and_play(v
     assert "highest:after=1" in out
     result = json.loads((home / "plugged" / "match.json").read_text())
     assert result["game"] == "race_toy" and result["games"] == 3
+
+
+KUHN_PLUGIN = GAME_PLUGIN.replace("race-toy", "kuhn-toy").replace("race_toy", "kuhn_toy")
+
+
+def guide_commands(name):
+    """The commands the adding-a-game guide gives for checking a game kept elsewhere, for the
+    game ``name``: ``pip install ... -e .`` then ``savanna check``."""
+    guide = (ROOT / "docs" / "guides" / "adding-a-game.md").read_text()
+    section = guide.split("## A game kept elsewhere")[1]
+    block = next(b for b in section.split("```")[1::2] if "savanna check" in b)
+    lines = [line.split() for line in block.splitlines()[1:] if line.strip()]
+    assert lines[0][:2] == ["pip", "install"] and lines[0][-2:] == ["-e", "."], lines
+    assert lines[1][:2] == ["savanna", "check"] and len(lines) == 2, lines
+    return lines[0], ["savanna", "check", name]
+
+
+def check(python, env, folder, name, editable=False):
+    """``savanna check kuhn_toy`` in the fresh environment, with the package in ``folder``
+    installed (and uninstalled after) as the guide says (offline: its dependencies are this
+    environment's): the exit status and what it printed."""
+    install, command = guide_commands(name)
+    where = ["-e", folder] if editable else [folder]
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", "--no-build-isolation", *where, cwd=folder, env=env)
+    try:
+        done = subprocess.run([python.parent / command[0], *command[1:]], cwd=folder,
+                              env=env, capture_output=True, text=True, timeout=1200)
+    finally:
+        run(sys.executable, "-m", "pip", "--python", python, "uninstall", "--quiet", "-y",
+            "kuhn-toy", cwd=folder.parent, env=env)
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_savanna_check_passes_an_out_of_tree_game_and_names_the_clause_a_broken_one_fails(
+        venv, tmp_path):
+    """The Kuhn-like toy, a package of its own installed as the adding-a-game guide says,
+    passes the conformance suite run from the wheel (no checkout, no PYTHONPATH); the same
+    package with one rule changed in its kernels alone (the best card loses the showdown)
+    fails, one line naming the kernels' disagreement with the reference."""
+    home, python, site, env = venv
+    game = tmp_path / "kuhn-toy"
+    shutil.copytree(ROOT / "tests" / "toy_game" / "kuhn_toy", game / "kuhn_toy",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (game / "pyproject.toml").write_text(KUHN_PLUGIN)
+    code, out = check(python, env, game, "kuhn_toy", editable=True)
+    assert code == 0 and out.splitlines()[-1].startswith("0 failed, "), out[-3000:]
+    kernels = game / "kuhn_toy" / "_kernels.py"
+    rule = "r.cards[p] > r.cards[winner]"
+    assert rule in kernels.read_text()
+    kernels.write_text(kernels.read_text().replace(rule, "r.cards[p] < r.cards[winner]"))
+    code, out = check(python, env, game, "kuhn_toy")
+    failures = [line for line in out.splitlines() if line.startswith("FAILED ")]
+    assert code == 1 and failures, out[-3000:]
+    assert any("reference: kernels agree with the reference" in line for line in failures)
+    assert out.splitlines()[-1].startswith(f"{len(failures)} failed, ")

@@ -27,7 +27,7 @@ from tqdm.auto import tqdm
 
 from savanna.agents.arena.results import MatchResult, TournamentResult
 from savanna.agents.arena.stats import fit_elo, pair_scores
-from savanna.agents.play.base import Agent, describe
+from savanna.agents.play.base import Agent, agent_settings, describe
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.processes import main_not_rerun
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
@@ -88,8 +88,8 @@ def _default_batch_size(games):
 
 def _check_agents(agents):
     for agent in agents:
-        if not all(hasattr(agent, a) for a in ("name", "settings", "act")):
-            raise ValueError(f"{agent!r} is not an agent: it needs name, settings() and act()")
+        if not callable(getattr(agent, "act", None)):
+            raise ValueError(f"{agent!r} is not an agent: it needs act(game, states, rng)")
 
 
 def _play_matches(game, agents, matches, workers, progress, start_method, backend, address,
@@ -133,7 +133,7 @@ def _match_result(game, agents, labels, seed, parts, seconds, record):
     records = (_records(game, labels, seed, [parts[k] for k in sorted(parts)]) if record
                else None)
     think, decisions = (sum(parts[k][5][i] for k in parts) for i in range(2))
-    return MatchResult(game.name, labels, [a.settings() for a in agents], seed, seats, returns,
+    return MatchResult(game.name, labels, [agent_settings(a) for a in agents], seed, seats, returns,
                        plies, points, seconds, run_metadata(game), records,
                        think / np.maximum(decisions, 1))
 

@@ -223,15 +223,10 @@ def principal_variation(game: Game, nodes: np.ndarray, states: np.ndarray,
         best = int(kids[np.argmax(nodes["visits"][kids])])
         action = int(nodes["action"][best])
         if nodes[node]["player"] == CHANCE:
-            line.append(f"({_outcome_name(game, action)})")
+            line.append(f"({game.outcome_to_string(action)})")
         else:
             line.append(game.action_to_string(states[nodes[node]["slot"]], action))
         node = best
-
-
-def _outcome_name(game, outcome):
-    name = getattr(game, "outcome_to_string", None)
-    return name(outcome) if name is not None else str(outcome)
 
 
 def _value(x):

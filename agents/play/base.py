@@ -2,9 +2,12 @@
 
 An agent is any object with
 
-* ``name``: its registry name (``"random"``, ``"greedy"``, ``"mcts"``, ...);
-* ``settings() -> dict``: the constructor arguments that rebuild it, shown in result tables;
-* ``act(game, states, rng) -> int64[n]``: a legal action for each state of the batch.
+* ``act(game, states, rng) -> int64[n]``: a legal action for each state of the batch;
+* ``name`` (optional): its registry name (``"random"``, ``"greedy"``, ``"mcts"``, ...); an agent
+  made from an import path is named by that path, one without a name by its class's;
+* ``settings() -> dict`` (optional): the constructor arguments that rebuild it, shown in result
+  tables; by default the constructor's parameters read back from the attributes of the same
+  names.
 
 Every state handed to ``act`` is a decision node (the caller resolves chance nodes), possibly
 of different players; ``rng`` is a ``numpy.random.Generator`` and the only source of
@@ -21,32 +24,54 @@ may batch states of many games and copy agents into worker processes.
 >>> describe(agent)
 'random'
 """
+import inspect
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from savanna.game import CHANCE
 
-__all__ = ["Agent", "check_decisions", "describe", "random_argmax"]
+__all__ = ["Agent", "agent_name", "agent_settings", "check_decisions", "describe",
+           "random_argmax"]
+
+# Agent classes loaded from an import path, by the path that loads them again
+# (``savanna.agents.play.registry`` fills it): a record names such an agent by its path.
+IMPORT_PATHS: dict[type, str] = {}
 
 
 @runtime_checkable
 class Agent(Protocol):
-    name: str
-
-    def settings(self) -> dict: ...
+    """What an agent must have: ``act`` (``name`` and ``settings()`` are optional)."""
 
     def act(self, game, states, rng) -> np.ndarray: ...
 
 
 def describe(agent):
-    """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'``;
-    ``savanna.agents.play.registry.make_agent``
-    turns it back into an equal agent."""
-    settings = agent.settings()
+    """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'`` or, for an agent loaded by its import
+    path, ``'mypkg.agents:MyAgent:depth=3'``; ``savanna.agents.play.registry.make_agent``
+    turns it back into an equal agent (so records, reviews and the ladder rebuild it)."""
+    settings = agent_settings(agent)
     if not settings:
-        return agent.name
-    return agent.name + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
+        return agent_name(agent)
+    return agent_name(agent) + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
+
+
+def agent_name(agent):
+    """The import path ``agent``'s class was loaded by, else its ``name``, else its class's
+    import path (``module:Class``)."""
+    cls = type(agent)
+    return (IMPORT_PATHS.get(cls) or getattr(agent, "name", None)
+            or f"{cls.__module__}:{cls.__qualname__}")
+
+
+def agent_settings(agent):
+    """``agent.settings()``, or by default the constructor's named parameters that the agent
+    keeps as attributes of the same names."""
+    if hasattr(agent, "settings"):
+        return agent.settings()
+    params = inspect.signature(type(agent)).parameters.values()
+    return {p.name: getattr(agent, p.name) for p in params
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and hasattr(agent, p.name)}
 
 
 def random_argmax(values, rng):

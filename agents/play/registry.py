@@ -24,7 +24,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from savanna.agents.play.base import Agent
+from savanna.agents.play.base import IMPORT_PATHS, Agent
 from savanna.errors import clip
 from savanna.numbers import parse_float, parse_int
 from savanna.plugins import plugins, report
@@ -93,7 +93,8 @@ def _import_class(path):
         raise ValueError(f"an agent's import path is 'module.path:Class' or "
                          f"'path/to/file.py:Class', got {clip(path)}")
     try:
-        if where.endswith(".py") or "/" in where or "\\" in where:
+        module_file = where.endswith(".py") or "/" in where or "\\" in where
+        if module_file:
             module = _import_file(Path(where))
         else:
             module = importlib.import_module(where)
@@ -103,6 +104,8 @@ def _import_class(path):
                          f"{' '.join(str(err).split())}") from None
     if not isinstance(cls, type):
         raise ValueError(f"agent {clip(path)} is not a class")
+    # named by this path in records (a file by its absolute path: a replay runs elsewhere)
+    IMPORT_PATHS.setdefault(cls, f"{Path(where).resolve()}:{attr}" if module_file else path)
     return cls
 
 

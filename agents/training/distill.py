@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from savanna.agents.play.base import agent_settings
 from savanna.agents.play.mcts import MCTSAgent
 from savanna.agents.play.search import NODE_DTYPE, UCT, compiled_search
 from savanna.agents.settings import MAX_GAMES, setting, settings_from_dict
@@ -132,7 +133,7 @@ def teacher_settings(spec):
             or agent.time_budget is not None:
         raise ValueError(f"the teacher must be a UCT agent with a simulation count, "
                          f"'mcts:sims=N[,c=X,rollouts=K,determinizations=D]'; got {clip(spec)}")
-    unused = sorted(set(agent.settings()) - set(TEACHER_SETTINGS))
+    unused = sorted(set(agent_settings(agent)) - set(TEACHER_SETTINGS))
     if unused:
         raise ValueError(f"the teacher {clip(spec)} sets {', '.join(unused)}, which distill "
                          f"does not use; a teacher takes {', '.join(TEACHER_SETTINGS)} only")

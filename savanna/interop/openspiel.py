@@ -268,8 +268,7 @@ class SavannaSpielState(pyspiel.State):
         if self._s is None:
             return f"{SETUP} {action}"
         if player == pyspiel.PlayerId.CHANCE:
-            name = getattr(self._g.savanna, "outcome_to_string", None)
-            return f"chance {name(action) if name else action}"
+            return f"chance {self._g.savanna.outcome_to_string(int(action))}"
         return self._g.savanna.action_to_string(self._s[0], int(action))
 
     def is_terminal(self):

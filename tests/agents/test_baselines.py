@@ -115,7 +115,7 @@ class _CheckedOnly:
 def test_greedy_values_every_move_as_the_checked_api_does(game):
     """The agent's unchecked calls on the states it makes agree with the public API, on
     states met in random games of every configuration (chance nodes followed two deep)."""
-    from tests.conftest import play_random
+    from savanna.conformance import play_random
 
     rng = np.random.default_rng(3)
     met = []

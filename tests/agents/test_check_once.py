@@ -33,19 +33,21 @@ def checks(monkeypatch):
 
 
 def decision_nodes(game, n, rng=0):
-    """Up to ``n`` states at decision nodes, a few random plies into their games."""
+    """Up to ``n`` states at decision nodes, up to three random plies into their games (fewer
+    where every game has ended sooner: a game may last a single decision)."""
     rng = np.random.default_rng(rng)
     s = game.init(n, rng)
-    for ply in range(4):
+    for _ in range(4):
         while (chance := game.current_player(s) == CHANCE).any():
             sub = s[chance]
             game.apply_chance(sub, game.sample_chance(sub, rng))
             s[chance] = sub
         s = s[game.current_player(s) >= 0]
-        if ply < 3:
-            game.step_inplace(s, [rng.choice(np.flatnonzero(m)) for m in game.legal_mask(s)])
-    assert len(s), "every game ended within three plies"
-    return s
+        if not len(s):
+            break
+        found = s.copy()
+        game.step_inplace(s, [rng.choice(np.flatnonzero(m)) for m in game.legal_mask(s)])
+    return found
 
 
 def uniform_evaluator(num_players):

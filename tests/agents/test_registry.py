@@ -67,7 +67,8 @@ def test_a_spec_rebuilds_the_agent_it_describes():
     ("fake:sims=1,sims=2", "sets 'sims' twice"),
     ("fake:1,2,3,4,5,6,7", "takes at most 6 settings"),
     ("", "agent spec must be 'name[:key=value,...]'"),
-    ("later:runs/x/best.pt", "agent 'later' is not available yet (No module named"),
+    ("later:runs/x/best.pt", "agent 'later' is not available (ModuleNotFoundError: No "
+                             "module named"),
 ])
 def test_bad_specs_raise_one_line_errors(spec, message):
     with pytest.raises(ValueError, match=re.escape(message)) as err:

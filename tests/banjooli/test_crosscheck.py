@@ -5,15 +5,15 @@ import pytest
 
 from savanna.banjooli import reference as ref
 from savanna.banjooli.game import BanjooliGame
-from savanna.game import CHANCE, TERMINAL
-from tests.banjooli.helpers import game_of, position
-from tests.banjooli.twin import (
+from savanna.banjooli.twin import (
     advance_reference,
     assert_node_agrees,
     choose,
     play_lockstep,
     reference_of,
 )
+from savanna.game import CHANCE, TERMINAL
+from tests.banjooli.helpers import game_of, position
 
 
 def crosscheck(game, n_games, seed):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from savanna.bonobo.game import BonoboGame
-from tests.bonobo.twin import play_lockstep
+from savanna.bonobo.twin import play_lockstep
 
 
 def crosscheck(num_players, seeds):

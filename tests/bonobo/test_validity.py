@@ -17,10 +17,12 @@ import pytest
 from savanna.bonobo import _kernels as K
 from savanna.bonobo import _validity, notation, spec
 from savanna.bonobo.game import BonoboGame
+from savanna.bonobo.twin import play_lockstep
+from savanna.conformance import fuzz
+from savanna.conformance.test_closure import play_on, pushed_to_the_edge
 from savanna.game import CHANCE, TERMINAL
 from tests.bonobo.test_notation import START
 from tests.bonobo.test_rules import BARRED, EVICTION
-from tests.bonobo.twin import play_lockstep
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -381,3 +383,19 @@ def test_lockstep_stops_at_the_end():
     game.random_playouts(s, rng=3)
     assert game.current_player(s)[0] == TERMINAL
     play_lockstep(game, s, 5, np.random.default_rng(0))
+
+
+def test_bonobos_score_bound_leaves_room_for_the_points_still_to_score():
+    """The issue's position: its score is the bound while the next tile completes spot s09
+    (and the final scoring is still to come), so it is refused; pushed to the edge, the score
+    of a real state stays where every continuation is playable (the property above)."""
+    game = fuzz.make("bonobo", {"num_players": 2})
+    text = ("players=2 tiles=t19-t20:+3,t21-t22:-2,t32-t33:+4 pawns=s09:0 score=908,0 "
+            "pile=3,3,3,3,4,4,2,2 move=1 phase=place:-1")
+    with pytest.raises(ValueError, match=r"score \(908, 0\) out of reach"):
+        game.from_text(text)
+    rows = fuzz.sample_states("bonobo", (("num_players", 2),))
+    mid = np.flatnonzero((game.current_player(rows) >= 0) & (rows["covered"] != 0))[0]
+    s = pushed_to_the_edge(game, rows[mid : mid + 1].copy(), "score", 0, True)
+    assert 0 < s["score"][0, 0] < 908
+    play_on(game, s, np.random.default_rng(0))

@@ -49,7 +49,7 @@ def test_observe_takes_an_int_or_an_int_per_state():
 # ----- issue #21: any array of states for the calls that read, every game ----------------------
 def _sample(game):
     """States at every stage of seeded random games (decision, chance and end)."""
-    from tests.conformance.fuzz import sample_states
+    from savanna.conformance.fuzz import sample_states
 
     name, options = _config_of(game)
     return sample_states(name, tuple(options.items()))

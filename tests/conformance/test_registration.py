@@ -4,7 +4,7 @@ import gymnasium
 import pytest
 
 from savanna.metadata import game_options
-from savanna.registry import GAMES, game_class, make_game, register_game
+from savanna.registry import GAMES, game_class, load_entry, make_game, register_game
 
 
 @pytest.fixture(params=list(GAMES))
@@ -54,3 +54,42 @@ def test_a_malformed_registration_is_refused(args, kwargs, match):
     with pytest.raises(ValueError, match=match):
         register_game(*args, **kwargs)
     assert "toy" not in GAMES
+
+
+HOOKLESS = """
+from savanna.game import Game
+
+
+class Poker(Game):
+    perfect_information = False
+    private_chance = True
+{hooks}
+"""
+
+
+@pytest.mark.parametrize("hooks, missing", [
+    ("", "declares private_chance = True but defines no chance_private_to"),
+    ("    def chance_private_to(self, row):\n        return 0\n",
+     "declares perfect_information = False but defines no _resample_hidden"),
+    ("    def _resample_hidden(self, s, player, rng):\n        return s\n",
+     "declares private_chance = True but defines no chance_private_to"),
+])
+def test_a_game_without_a_hook_its_declarations_need_is_refused_in_one_line(
+        tmp_path, monkeypatch, hooks, missing):
+    """Hidden information needs its hooks: a game that declares private chance outcomes names
+    the seat that sees each, and one with imperfect information redraws what a seat cannot
+    see. Loading such a game's class is one line naming the hook."""
+    (tmp_path / "hookless.py").write_text(HOOKLESS.format(hooks=hooks))
+    monkeypatch.syspath_prepend(tmp_path)
+    with pytest.raises(ValueError) as err:
+        load_entry({"poker": "hookless:Poker"}, "poker", "game")
+    assert missing in str(err.value) and "\n" not in str(err.value)
+    assert str(err.value).startswith("game 'poker' is not available (TypeError: hookless.Poker")
+
+
+def test_a_game_with_every_hook_its_declarations_need_loads(tmp_path, monkeypatch):
+    hooks = ("    def chance_private_to(self, row):\n        return 0\n\n"
+             "    def _resample_hidden(self, s, player, rng):\n        return s\n")
+    (tmp_path / "hooked.py").write_text(HOOKLESS.format(hooks=hooks))
+    monkeypatch.syspath_prepend(tmp_path)
+    assert load_entry({"poker": "hooked:Poker"}, "poker", "game").private_chance

@@ -5,8 +5,8 @@ import pytest
 from savanna.benchmarks.connect_four import _kernels as K
 from savanna.benchmarks.connect_four import notation, reference
 from savanna.benchmarks.connect_four.game import ConnectFourGame
+from savanna.benchmarks.connect_four.twin import play_lockstep, random_positions
 from savanna.game import TERMINAL
-from tests.connect_four.twin import play_lockstep, random_positions
 
 
 @pytest.fixture(scope="module")

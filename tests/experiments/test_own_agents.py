@@ -50,9 +50,11 @@ def test_savanna_match_seats_an_agent_from_a_file(here, capsys):
     assert main(["match", "zebres", "./my_agent.py:MyAgent", "random", "--games", "4",
                  "--workers", "1", "--out", "m"]) == 0
     out = capsys.readouterr().out
-    assert "mine" in out and "random" in out
+    assert "my_agent.py:MyAgent" in out and "random" in out
     saved = json.loads((here / "m" / "match.json").read_text())
-    assert saved["games"] == 4 and saved["agents"] == ["mine:depth=1", "random"]
+    # named by its file's absolute path, which rebuilds it from anywhere
+    assert saved["games"] == 4
+    assert saved["agents"] == [f"{here.resolve()}/my_agent.py:MyAgent:depth=1", "random"]
 
 
 @pytest.mark.parametrize("start_method", ["fork", "spawn"])
@@ -78,7 +80,7 @@ def test_an_import_path_takes_settings_after_a_further_colon(here, capsys):
     assert make_agent(f"{here}/my_agent.py:MyAgent").depth == 1
     assert main(["match", "zebres", "mypkg.agents:MyAgent:depth=3", "greedy", "--games", "2",
                  "--workers", "1", "--out", "m"]) == 0
-    assert "mine:depth=3" in capsys.readouterr().out
+    assert "mypkg.agents:MyAgent:depth=3" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -91,3 +93,39 @@ def test_an_import_path_takes_settings_after_a_further_colon(here, capsys):
 def test_a_bad_import_path_is_one_line(here, spec, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):
         make_agent(spec)
+
+
+MINIMAL = """
+class Highest:
+    \"\"\"No name, no settings(): both come from the class.\"\"\"
+
+    def __init__(self, depth=1):
+        self.depth = depth
+
+    def act(self, game, states, rng):
+        mask = game.legal_mask(states)
+        return mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+"""
+
+
+@pytest.mark.parametrize("spec", ["mypkg.minimal:Highest:depth=2", "./minimal.py:Highest:depth=2"])
+def test_records_name_an_agent_by_its_import_path_and_settings_and_rebuild_it(here, spec):
+    """An agent without ``name`` or ``settings()`` plays; a recorded match names it by the
+    path that loads it and its settings (read back from the constructor's parameters), which
+    ``make_agent`` (as replay, review and the ladder call it) turns back into the agent."""
+    (here / "minimal.py").write_text(MINIMAL)
+    (here / "mypkg" / "minimal.py").write_text(MINIMAL)
+    try:
+        game = make_game("zebres")
+        result = play_match(game, [make_agent(spec), make_agent("random")], games=2,
+                            workers=1, progress=False, record=True)
+        where = spec.rpartition(":")[0]
+        if where.startswith("./"):
+            where = f"{here.resolve()}/{where[2:]}"
+        assert result.agents[0] == f"{where}:depth=2" == result.records[0].agents[0]
+        again = make_agent(result.records[0].agents[0])
+        assert type(again).__name__ == "Highest" and again.depth == 2
+        assert result.settings[0] == {"depth": 2}
+    finally:
+        sys.modules.pop("mypkg.minimal", None)
+        sys.modules.pop("minimal", None)

@@ -87,3 +87,20 @@ def test_an_offered_agent_that_cannot_be_seated_stops_serve_before_it_starts(
     assert main(["serve", "--agent", offered]) != 0
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_broken_agent_plug_in_is_a_400_and_the_others_still_seat(agent_file, monkeypatch):
+    """A registered agent whose module fails to import is refused with a 4xx and one line;
+    the other agents are still listed and seated."""
+    from savanna.agents.play import registry
+
+    (agent_file / "bugged.py").write_text("raise RuntimeError('a bug in the plug-in')\n")
+    monkeypatch.syspath_prepend(str(agent_file))
+    monkeypatch.setitem(registry.AGENTS, "bugged", "bugged:Agent")
+    with pytest.raises(BadRequest) as err:
+        check_agent("bugged", Limits())
+    assert err.value.status == 400 and "\n" not in str(err.value)
+    assert str(err.value) == ("agent 'bugged' is not available (RuntimeError: a bug in the "
+                              "plug-in)")
+    assert check_agent("random", Limits()).spec == "random"
+    sys.modules.pop("bugged", None)

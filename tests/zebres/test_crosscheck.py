@@ -16,7 +16,7 @@ import pytest
 
 from savanna.zebres import reference, spec
 from savanna.zebres.game import ZebresGame
-from tests.zebres.twin import disagreements, play_lockstep, ref_text, step_both
+from savanna.zebres.twin import disagreements, play_lockstep, ref_text, step_both
 
 SEED = 2026_11_29          # the seed of every random choice below
 BOARDS = spec.BOARDS

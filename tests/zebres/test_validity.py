@@ -25,7 +25,7 @@ import pytest
 
 from savanna.zebres import _kernels as K
 from savanna.zebres.game import ZebresGame
-from tests.zebres.twin import play_lockstep
+from savanna.zebres.twin import play_lockstep
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 2026_11_30

@@ -1,4 +1,4 @@
-"""The Game protocol, checked the same way on every game configuration (see tests/conftest.py).
+"""The Game protocol, checked the same way on every game configuration (``conftest.py``).
 
 Random games here are driven through the public batched API (seeded), so these tests also
 exercise the boundary checks that agents and environments rely on.
@@ -7,8 +7,8 @@ import numba
 import numpy as np
 import pytest
 
+from savanna.conformance import play_random
 from savanna.game import CHANCE, TERMINAL
-from tests.conftest import play_random
 
 N_GAMES = 24
 

@@ -1,17 +1,15 @@
-"""The dice race's kernels against its reference, played in lockstep (the fuzz suite's twin of
-race_toy: copied to tests/race_toy/twin.py beside the game)."""
-from race_toy import reference
-
+"""Kuhn poker's kernels against its reference, played in lockstep: the conformance suite's
+oracle (``savanna check``)."""
+from kuhn_toy import reference
 from savanna.codes import CHANCE
 
 
 def play_lockstep(game, s, plies, rng):
-    """Play ``plies`` random decisions and chance outcomes from ``s`` (a batch of one) in both
+    """Play ``plies`` random decisions and deals from ``s`` (a batch of one) in both
     implementations, asserting that players, legal actions, observations, chance outcomes and
     rewards agree."""
     s = s.copy()
-    pos = game.to_position(s)
-    ref = reference.from_position(pos, game.goal)
+    ref = reference.from_position(game.to_position(s))
     for _ in range(plies):
         player = reference.current_player(ref)
         assert int(game.current_player(s)[0]) == player
@@ -20,8 +18,9 @@ def play_lockstep(game, s, plies, rng):
             assert game.observe(s, p)[0].tolist() == reference.observe(ref, p)
         if player == CHANCE:
             outcomes = reference.chance_outcomes(ref)
-            assert game.chance_probs(s)[0].tolist() == list(outcomes.values())
-            outcome = int(rng.integers(len(outcomes)))
+            probs = game.chance_probs(s)[0]
+            assert {int(c): float(probs[c]) for c in probs.nonzero()[0]} == outcomes
+            outcome = int(rng.choice(list(outcomes)))
             game.apply_chance(s, [outcome])
             ref = reference.apply_chance(ref, outcome)
             continue

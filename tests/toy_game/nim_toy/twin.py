@@ -1,5 +1,5 @@
-"""Nim's kernels against its reference, played in lockstep (the fuzz suite's twin of nim_toy:
-copied to tests/nim_toy/twin.py beside the game)."""
+"""Nim's kernels against its reference, played in lockstep: the conformance suite's
+oracle (``savanna check``)."""
 from nim_toy import reference
 
 

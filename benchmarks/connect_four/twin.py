@@ -1,5 +1,5 @@
 """Connect four's kernels against its pure-Python reference, node by node (also the twin that
-the fuzz suite, tests/conformance/fuzz.py, plays accepted inputs against)."""
+the fuzz suite, savanna/conformance/fuzz.py, plays accepted inputs against)."""
 import numpy as np
 
 from savanna.benchmarks.connect_four import reference

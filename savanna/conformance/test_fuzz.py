@@ -1,34 +1,29 @@
 """Fuzzed position strings, action strings and state rows on every game configuration: each
 works (round-trips, agrees with the reference for a few plies) or raises ValueError; rows run
-in a child process so that a crash or a hang fails the test (see tests/conformance/fuzz.py).
+in a child process so that a crash or a hang fails the test (see savanna/conformance/fuzz.py).
 
 The number of cases is the hypothesis profile's ``max_examples``: ``ci`` in ``make test``,
-``full`` (more) in ``make check-full`` (profiles in tests/conftest.py)."""
+``full`` (more) in ``make check-full`` (profiles in savanna/conformance/plugin.py)."""
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from savanna.conformance import fuzz
 from savanna.registry import GAMES
-from tests.conformance import fuzz
-from tests.conftest import CONFIGS
-
-ROOT = Path(__file__).resolve().parents[2]
-IDS = [c[0] + "".join(f"-{k}={v}" for k, v in c[1].items()) for c in CONFIGS]
 
 
-@pytest.fixture(params=CONFIGS, ids=IDS)
-def config(request):
-    name, options = request.param
-    return name, tuple(options.items())
+@pytest.fixture
+def key(config):
+    """The configuration's options as a hashable key: ``((option, value), ...)``."""
+    return tuple(config[1].items())
 
 
-def test_position_strings(config):
-    name, key = config
+def test_position_strings(config, key):
+    name = config[0]
     game = fuzz.make(name, dict(key))
 
     @fuzz.property_settings()
@@ -39,8 +34,8 @@ def test_position_strings(config):
     property_()
 
 
-def test_action_strings(config):
-    name, key = config
+def test_action_strings(config, key):
+    name = config[0]
     game = fuzz.make(name, dict(key))
     rows = [r for r in fuzz.sample_states(name, key) if game.current_player(r)[0] >= 0]
     names = sorted({game.action_to_string(r, a) for r in rows for a in game.legal_actions(r)})
@@ -53,15 +48,15 @@ def test_action_strings(config):
     property_()
 
 
-def test_state_rows_in_a_child_process(config):
-    name, key = config
+def test_state_rows_in_a_child_process(config, key):
+    name = config[0]
     examples = settings.default.max_examples
     timeout = 120 + examples  # seconds: compiled kernels load from the cache
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "tests.conformance.fuzz", GAMES[name].package, name,
+            [sys.executable, "-m", "savanna.conformance.fuzz", GAMES[name].package, name,
              json.dumps(dict(key)), str(examples)],
-            cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+            capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as hang:
         last = (hang.stderr or b"").decode(errors="replace").strip().splitlines()[-1:]
         pytest.fail(f"hung for {timeout} s; last case: {last}")

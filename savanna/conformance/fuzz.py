@@ -3,14 +3,13 @@
 Three kinds of input enter the API: position strings (``from_text``), action strings
 (``string_to_action``) and state rows (any method taking states). Each property says that an
 input either works -- it round-trips and, played on, agrees with the pure-Python reference
-(``tests/<game>/twin.py``) -- or raises ``ValueError``; no other exception, no hang, no crash.
+(the game's ``twin.py``) -- or raises ``ValueError``; no other exception, no hang, no crash.
 
 Real positions (texts and rows of seeded random games) are the seeds; hypothesis mutates them
 character by character or byte by byte, and adds wholly random strings. State rows run in a
-child process (``python -m tests.conformance.fuzz NAME OPTIONS EXAMPLES``) since a row that
-slips past the
-checks can crash the interpreter: the child prints every case before trying it, so the parent
-names the case that crashed or hung.
+child process (``python -m savanna.conformance.fuzz PACKAGE NAME OPTIONS EXAMPLES``) since a
+row that slips past the checks can crash the interpreter: the child prints every case before
+trying it, so the parent names the case that crashed or hung.
 """
 import importlib
 import json
@@ -21,6 +20,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from savanna.conformance import twin
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import game_class
 
@@ -33,8 +33,7 @@ def make(name, options):
 
 
 def play_lockstep(game, s, seed):
-    twin = importlib.import_module(f"tests.{game.name}.twin")
-    twin.play_lockstep(game, s, PLIES, np.random.default_rng(seed))
+    twin(game).play_lockstep(game, s, PLIES, np.random.default_rng(seed))
 
 
 @cache
@@ -179,7 +178,7 @@ def run_rows(name, options_key, examples):
     rows_property()
 
 
-if __name__ == "__main__":  # python -m tests.conformance.fuzz PACKAGE NAME OPTIONS_JSON EXAMPLES
+if __name__ == "__main__":  # python -m savanna.conformance.fuzz PACKAGE NAME OPTIONS_JSON EXAMPLES
     _, package, name, options, examples = sys.argv
     importlib.import_module(package)  # registers the game (one from outside savanna too)
     run_rows(name, tuple(json.loads(options).items()), int(examples))

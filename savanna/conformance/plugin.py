@@ -1,0 +1,64 @@
+"""The conformance suite's pytest plugin (``pytest -p savanna.conformance.plugin``): the
+``--savanna-game`` option, the Hypothesis profiles, and with ``--savanna-clauses`` one line per
+failing test naming its clause (what ``savanna check`` prints instead of pytest's report)."""
+import pytest
+from hypothesis import settings
+
+# Property-based tests: a seeded sample by default, a larger one with --hypothesis-profile=full.
+settings.register_profile("ci", max_examples=40, derandomize=True, database=None, deadline=None)
+settings.register_profile("full", max_examples=1000, derandomize=True, database=None,
+                          deadline=None)
+settings.load_profile("ci")
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("savanna", "Savanna's conformance suite")
+    group.addoption("--savanna-game", action="append", metavar="NAME",
+                    help="check this registered game (repeatable; default: every game)")
+    group.addoption("--savanna-clauses", action="store_true",
+                    help="report one line per failing clause, then a count")
+
+
+def clause(report):
+    """``kuhn_toy-num_players=2: protocol: masks probabilities rewards and length``: the
+    configuration, the suite's module and the test's name, in words."""
+    path, _, name = report.nodeid.partition("::")
+    name, _, params = name.partition("[")
+    module = path.rpartition("/")[2].removesuffix(".py").removeprefix("test_")
+    words = name.removeprefix("test_").replace("_", " ")
+    return f"{params.rstrip(']') or 'all games'}: {module}: {words}"
+
+
+class Clauses:
+    """Collects the outcomes; prints the failures, one line each, and a count at the end."""
+
+    def __init__(self):
+        self.failed, self.passed, self.skipped = [], 0, 0
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            crash = getattr(report.longrepr, "reprcrash", None)
+            why = crash.message if crash else str(report.longrepr)
+            why = " ".join(why.split())
+            self.failed.append(f"FAILED {clause(report)} -- {why[:300]}")
+        elif report.when == "call" and report.passed:
+            self.passed += 1
+        elif report.skipped:
+            self.skipped += 1
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.failed.append(f"FAILED collecting {report.nodeid}: "
+                               f"{' '.join(str(report.longrepr).split()[-30:])}")
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        for line in self.failed:
+            print(line, flush=True)
+        print(f"{len(self.failed)} failed, {self.passed} passed, {self.skipped} skipped",
+              flush=True)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    if config.getoption("savanna_clauses"):
+        config.pluginmanager.register(Clauses(), "savanna-clauses")

@@ -1,0 +1,87 @@
+"""Hidden information: the hooks a game's declarations need, chance outcomes that only one seat
+sees, and the worlds ``resample_hidden`` draws. What a seat cannot see reaches none of the
+views it is given: its observation, its text and picture, the spectators' picture."""
+import numpy as np
+import pytest
+
+from savanna.codes import CHANCE
+from savanna.conformance import play_random
+from savanna.game import HIDDEN_INFORMATION_HOOKS, Game
+
+
+def visited(game, seed, games=4):
+    """Every state of ``games`` seeded random games, as one batch."""
+    seen = []
+    play_random(game, game.init(games, rng=seed), np.random.default_rng(seed),
+                on_step=lambda s: seen.append(s.copy()))
+    return np.concatenate(seen)
+
+
+def views(game, row, seat):
+    """Everything ``seat`` is shown of ``row``: its observation, text and picture, and the
+    spectators' picture."""
+    return (game.observe(row, seat).tobytes(), game.render(row, seat),
+            game.render_svg(row, seat), game.render_drawing(row, public=True).svg())
+
+
+def test_the_declarations_have_their_hooks(game):
+    cls = type(game)
+    for declaration, (value, hook, _) in HIDDEN_INFORMATION_HOOKS.items():
+        if getattr(cls, declaration) == value:
+            assert getattr(cls, hook) is not getattr(Game, hook), (declaration, hook)
+    assert not (game.private_chance and game.perfect_information), \
+        "private chance outcomes are hidden information: perfect_information must be False"
+
+
+def test_chance_outcomes_have_names(game):
+    if not game.has_chance:
+        pytest.skip("no chance")
+    names = [game.outcome_to_string(o) for o in range(game.max_chance_outcomes)]
+    assert all(isinstance(n, str) and n and "\n" not in n for n in names)
+    assert len(set(names)) == len(names), names
+    with pytest.raises(ValueError):
+        game.outcome_to_string(game.max_chance_outcomes)
+
+
+def test_a_private_chance_outcome_reaches_no_other_seat(game):
+    """At each chance node that one seat alone sees, every possible outcome leaves every
+    other seat's views alike (and the spectators'); at a public one, chance_private_to is
+    None."""
+    states = visited(game, seed=11)
+    nodes = states[game.current_player(states) == CHANCE]
+    private = 0
+    for k in range(len(nodes)):
+        row = nodes[k : k + 1]
+        owner = game.chance_private_to(row)
+        if owner is None:
+            continue
+        assert game.private_chance and 0 <= owner < game.num_players, owner
+        private += 1
+        outcomes = np.flatnonzero(game.chance_probs(row)[0])
+        after = []
+        for outcome in outcomes:
+            child = row.copy()
+            game.apply_chance(child, [outcome])
+            after.append(child)
+        for seat in range(game.num_players):
+            if seat != owner:
+                seen = {views(game, child, seat) for child in after}
+                assert len(seen) == 1, (f"seat {seat} tells apart the outcomes dealt to seat "
+                                        f"{owner} at {game.to_text(row)}")
+    assert private or not game.private_chance, "private_chance, yet no private chance node"
+
+
+def test_resampled_worlds_keep_what_the_seat_has_seen(game):
+    """``resample_hidden(s, seat)`` gives accepted states that ``seat`` cannot tell from
+    ``s``: the same views, the same player to move and legal moves."""
+    states = visited(game, seed=12, games=2)
+    states = states[np.linspace(0, len(states) - 1, 8).astype(int)]  # start to end
+    for seat in range(game.num_players):
+        worlds = game.resample_hidden(states, seat, rng=seat)
+        game.check_states(worlds)
+        assert (game.current_player(worlds) == game.current_player(states)).all()
+        assert (game.legal_mask(worlds) == game.legal_mask(states)).all()
+        for k in range(len(states)):
+            assert views(game, worlds[k : k + 1], seat) == views(game, states[k : k + 1], seat)
+        if game.perfect_information:
+            assert worlds.tobytes() == states.tobytes()
