@@ -126,4 +126,5 @@ def run(args, extra=None):
 
         threading.Timer(1.0, webbrowser.open, [url]).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+                timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024,
+                timeout_graceful_shutdown=2)  # the pages' push connections never end

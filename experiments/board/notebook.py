@@ -89,7 +89,8 @@ def _start(folders):
     app, token = _new_app(Limits(folders=folders))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
+                                           timeout_graceful_shutdown=2))  # push connections
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True,
                      name="savanna-board").start()
     while not server.started:

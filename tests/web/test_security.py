@@ -44,8 +44,8 @@ def server(tmp_path):
         yield client, clock, tmp_path
 
 
-def create(client, game, seats, options=(), seed=None):
-    body = {"game": game, "seats": seats, "options": list(options)}
+def create(client, game, seats, options=(), seed=None, **fields):
+    body = {"game": game, "seats": seats, "options": list(options), **fields}
     if seed is not None:
         body["seed"] = seed
     r = client.post("/api/tables", json=body)
@@ -202,7 +202,7 @@ def test_a_seat_is_played_and_seen_only_with_its_key(server):
 
 def test_agents_are_asked_to_move_only_with_a_key_of_the_game(server):
     client, _, _ = server
-    view = create(client, "zebres", ["random", "random"])
+    view = create(client, "zebres", ["random", "random"], paused=True)
     url = f"/api/tables/{view['id']}/advance"
     assert view["keys"] == {} and view["seat"] is None
     assert client.post(url).status_code == 403
@@ -217,7 +217,7 @@ def test_no_answer_holds_the_seed_before_a_banjooli_game_ends(server):
     client, _, folder = server
     for given in (None, 987654321987):
         view = create(client, "banjooli", ["human", "random", "human"], ["berries=true"],
-                      seed=given)
+                      seed=given, paused=True)
         table = client.app.state.tables[view["id"]]
         secret = str(table.seed)
         keys, control = view["keys"], view["control"]
