@@ -18,8 +18,8 @@ every game as it was, and the server goes on answering)::
     POST /api/tables/{id}/undo     {}: take back the key's seat's move, the last human one
     GET  /api/tables/{id}/record   the game as a record (``match --records``' line) and the
                                    board spot of each decision: once public (perfect
-                                   information, or the game over), without the seed of a
-                                   game with chance until it ends
+                                   information, or the game over), without its seed until
+                                   the end
     POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
     POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review

@@ -482,9 +482,9 @@ class Table:
 
     def record(self):
         """The game as a record (``savanna.records``), as ``savanna match --records`` writes.
-        Before the end of a game with chance the seed is left out: it tells every die and
-        tile to come, and the agents' choices."""
-        seed = self.seed if self.over or not self.game.has_chance else None
+        Before the end the seed is left out: it tells every die and tile to come, and the
+        agents' choices."""
+        seed = self.seed if self.over else None
         return make_record(self.game, self.start, self.events, self.labels, seed,
                            {"command": "serve", "table": self.id}, self.takebacks)
 
