@@ -34,12 +34,13 @@ every game as it was, and the server goes on answering)::
 
 Every request passes ``board.guard`` first (the token, the Host, the Origin of a change or a
 push connection). The server plays the agents' moves itself (``board.referee``) and pushes
-each change to every page of the table (``board.hub``). A seat is a capability: the ``X-Seat-Key`` header decides which seat a request speaks for, and
-table and analysis ids are 128-bit secrets. Searches (agents' moves, analyses, reviews) run in
-worker processes (``board.workers``), never in the server's process, bounded by ``Limits``:
-their size checked when an agent is named, each given at most ``max_seconds`` (then stopped:
-the game is paused at that move with the reason as its "notice", a 503 from /advance). Files are read on threads, their size checked before they are
-read (``board.files``).
+each change to every page of the table (``board.hub``). A seat is a capability: the
+``X-Seat-Key`` header decides which seat a request speaks for, and table and analysis ids are
+128-bit secrets. Searches (agents' moves, analyses, reviews) run in worker processes
+(``board.workers``), never in the server's process, bounded by ``Limits``: their size checked
+when an agent is named, each given at most ``max_seconds`` (then stopped: the game is paused
+at that move with the reason as its "notice", a 503 from /advance). Files are read on
+threads, their size checked before they are read (``board.files``).
 """
 import contextlib
 import json
