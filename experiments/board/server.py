@@ -3,7 +3,7 @@
 Routes (every answer JSON; every error a 4xx with ``{"error": "<one line>"}`` that leaves
 every game as it was, and the server goes on answering)::
 
-    GET  /                         the page (static/board.html, board.js, board.css)
+    GET  /                         the page (static/board.html, board.css, board.js, its modules)
     GET  /api/info                 games and their options, agents, limits, served folders
     POST /api/tables               a new game {game, options, seats, seed, paused, delay}; its
                                    view, the keys of its human seats, its control key and
@@ -45,6 +45,7 @@ threads, their size checked before they are read (``board.files``).
 import contextlib
 import json
 import math
+import mimetypes
 import secrets
 import time
 from pathlib import Path
@@ -76,6 +77,9 @@ from savanna.registry import GAMES
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
+# The page's ES modules load only as JavaScript (nosniff): a system table that maps .js elsewhere
+# (a Windows registry can say text/plain) must not break the page. Jupyter Server does the same.
+mimetypes.add_type("text/javascript", ".js")
 MAX_BODY = 2**16
 MAX_JOBS = 64
 # the games the page offers: every registered game but connect four, the benchmarks' yardstick

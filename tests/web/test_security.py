@@ -141,6 +141,27 @@ def test_every_answer_forbids_framing_and_sniffing_and_allows_no_other_origin(se
         assert not any(h.startswith("access-control-") for h in r.headers), r.headers
 
 
+def test_every_module_of_the_page_is_served_as_javascript(server):
+    """The page's ES modules, followed from board.html through every import, load only as
+    JavaScript (the answers say nosniff) and the page's policy lets them run."""
+    client, _, _ = server
+    page = client.get("/").text
+    todo = re.findall(r'<script type="module" src="(/static/[\w.-]+)">', page)
+    assert "/static/board.js" in todo
+    seen = set()
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        r = client.get(url)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript"), url
+        assert r.headers["content-security-policy"] == "frame-ancestors 'self'"
+        todo += ["/static/" + name for name in re.findall(r'^import .* from "\./([\w.-]+)";$',
+                                                           r.text, re.M)]
+    assert len(seen) >= 8  # the page, its views, the drawing and what they share
+
+
 # ----- seats are capabilities ----------------------------------------------------------------
 def test_ids_and_keys_are_128_bit_secrets_given_only_when_the_game_is_made(server):
     client, _, _ = server

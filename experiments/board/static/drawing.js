@@ -1,0 +1,83 @@
+// The board: the server's SVG with one overlay layer on top, the spots of the moves, the
+// last-move marker, the focus kept across a redraw, and the position under the board.
+import { $, svgEl } from "./shared.js";
+import { optionWords } from "./words.js";
+
+// The picture, then one layer on top (class "overlay"); returns the overlay and the scale
+// (screen pixels per picture unit) so that targets are at least 32 px wide on any screen.
+export function drawBoard(svgText, label, state) {
+  const board = $("board");
+  board.innerHTML = svgText || "";
+  board.dataset.state = state === undefined ? "" : String(state);
+  const svg = board.querySelector("svg");
+  $("board-help").hidden = Boolean(svg);
+  if (!svg) return { overlay: null, scale: 1 };
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", label || "board");
+  const overlay = svgEl("g", { class: "overlay" });
+  svg.appendChild(overlay);
+  const width = svg.viewBox.baseVal && svg.viewBox.baseVal.width;
+  const scale = width ? svg.getBoundingClientRect().width / width : 1;
+  return { overlay, scale: scale || 1 };
+}
+
+export function spotKey(spot) { return spot[0].toFixed(1) + "," + spot[1].toFixed(1); }
+
+export function groupBySpot(moves) {
+  const groups = new Map();
+  for (const m of moves) {
+    if (!m.spot) continue;
+    const key = spotKey(m.spot);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(m);
+  }
+  return groups;
+}
+
+export function markLastMove(overlay, spot) {
+  if (!overlay || !spot) return;
+  overlay.appendChild(svgEl("circle", { cx: spot[0], cy: spot[1], r: 24, class: "last-move",
+                                        "aria-hidden": "true" }));
+}
+
+// The focus survives a redraw: the element with the same data-focus (a move, a spot),
+// else the first of its kind, else the board.
+export function focusKey() {
+  const a = document.activeElement;
+  return a && a.dataset ? a.dataset.focus || null : null;
+}
+
+export function restoreFocus(key) {
+  if (!key) return;
+  const same = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  if (same) return same.focus();
+  const kind = key.split(":")[0];
+  const first = document.querySelector(`[data-focus^="${kind}:"]`) ||
+                document.querySelector("[data-focus^='spot:'], [data-focus^='move:']");
+  (first || $("board")).focus();
+}
+
+export function positionLink(game, title, position) {
+  const link = $("position-link");
+  link.hidden = !position;
+  if (!position) return;
+  const options = optionWords(title);
+  link.href = `#analyse/${encodeURIComponent(game)}/${encodeURIComponent(options.join(" "))}/` +
+              encodeURIComponent(position);
+}
+
+export function showPosition(text) {
+  $("position-box").hidden = !text;
+  $("position-text").textContent = text || "";
+}
+
+// The spot of the last decision among the first `n` events of a record (none: a chance
+// outcome or a move with no place).
+export function lastSpot(marked, n) {
+  if (!marked) return null;
+  for (let k = Math.min(n, marked.record.moves.length) - 1; k >= 0; k--) {
+    if ("action" in marked.record.moves[k]) return marked.spots[k];
+  }
+  return null;
+}
+

@@ -1,0 +1,153 @@
+// What every view of the page shares: the state (S, one part per view), the JSON API and its
+// errors, the seat keys kept per table, the form kept across reloads, and small DOM builders.
+
+export const $ = (id) => document.getElementById(id);
+const SVG_NS = "http://www.w3.org/2000/svg";
+export const TABS = ["play", "replay", "analyse", "tables"];
+export const S = {
+  tab: "play",
+  info: null,
+  address: "",
+  play: { view: null, timer: null, paused: false, spots: null, picked: null },
+  replay: { file: null, games: null, filter: null, game: null, frame: null, target: 0,
+            loading: false, seat: null, spots: null },
+  analyse: { source: null, picture: null, job: null, status: null, cancelled: false },
+  tables: { file: null, data: null },
+};
+
+// ----- the API -------------------------------------------------------------------------
+// Every request goes through api(): the seat key header, one line shown for any error, and
+// an ApiError thrown that the event handlers (guarded()) swallow, so nothing goes uncaught.
+export class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+export async function api(method, url, body, { key = null, quiet = false } = {}) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.body = JSON.stringify(body);
+    options.headers["Content-Type"] = "application/json";
+  }
+  if (key) options.headers["X-Seat-Key"] = key;
+  let response, data;
+  try {
+    response = await fetch(url, options);
+    data = await response.json();
+  } catch (err) {
+    if (!quiet) showError("the server does not answer (is savanna serve still running?)");
+    throw new ApiError(String(err), 0);
+  }
+  if (!response.ok) {
+    let text = (data && data.error) || `${response.status}`;
+    if (response.status === 401) text = `Not allowed in: open the URL savanna serve printed. ${text}`;
+    if (!quiet) showError(text);
+    throw new ApiError(text, response.status);
+  }
+  if (!quiet) showError("");
+  return data;
+}
+
+export function guarded(fn) {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      if (!(err instanceof ApiError)) {
+        showError(`page error: ${err.message}`);
+        console.warn(err);
+      }
+    }
+  };
+}
+
+export function showError(text) { $("error").textContent = text; }
+
+// ----- seat keys (PROTOCOL.md): per table in localStorage, so that a reload and several
+// humans at one screen keep their seats: {"0": KEY, "2": KEY, control: KEY} ---------------------
+function keysOf(id) {
+  try { return JSON.parse(localStorage.getItem(`savanna-keys/${id}`)) || {}; } catch { return {}; }
+}
+
+export function keepKeys(id, keys) {
+  try {
+    localStorage.setItem(`savanna-keys/${id}`, JSON.stringify({ ...keysOf(id), ...keys }));
+  } catch { /* storage refused: the keys live as long as the page */ }
+}
+
+// A table of a server that gives keys (else one that takes the seat in the request).
+export function keyed(id) { return Object.keys(keysOf(id)).length > 0; }
+
+// The key that speaks for `seat` (none or null: the control key, which opens no seat).
+export function keyFor(id, seat) {
+  const keys = keysOf(id);
+  return seat === null || seat === undefined ? keys.control || null : keys[seat] || null;
+}
+
+// The seats this screen holds: those it has keys for (a server without keys: every human).
+export function heldSeats(view) {
+  if (keyed(view.id)) {
+    return Object.keys(keysOf(view.id)).filter((k) => /^\d+$/.test(k)).map(Number);
+  }
+  return view.seats.map((s, p) => (s === "human" ? p : -1)).filter((p) => p >= 0);
+}
+
+// Undo speaks for the human who moved last (the move it takes back).
+export function lastHuman(view) {
+  const moves = view.log.filter((e) => e.who >= 0 && view.seats[e.who] === "human");
+  return moves.length ? moves[moves.length - 1].who : view.seat;
+}
+
+// ----- small builders ---------------------------------------------------------------------
+export function el(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+export function button(text, onClick, attrs = {}) {
+  const b = el("button", text, { type: "button", ...attrs });
+  b.addEventListener("click", guarded(onClick));
+  return b;
+}
+
+export function svgEl(tag, attrs, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function header(names) {
+  const row = el("tr");
+  row.append(...names.map((n) => el("th", n, { scope: "col" })));
+  return row;
+}
+
+export function download(name, text) {
+  const link = el("a", "", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })),
+                             download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+// ----- the form, kept across reloads --------------------------------------------------------
+const KEPT = ["game", "options", "seats", "seed", "watch", "speed", "agent"];
+
+export function saveForm() {
+  const form = Object.fromEntries(KEPT.map((id) => [id, $(id).type === "checkbox"
+    ? $(id).checked : $(id).value]));
+  try { localStorage.setItem("savanna.form", JSON.stringify(form)); } catch { /* private */ }
+}
+
+export function loadForm() {
+  let form = {};
+  try { form = JSON.parse(localStorage.getItem("savanna.form") || "{}"); } catch { /* none */ }
+  for (const id of KEPT) {
+    if (!(id in form)) continue;
+    if ($(id).type === "checkbox") $(id).checked = Boolean(form[id]);
+    else if ($(id).tagName !== "SELECT" || [...$(id).options].some((o) => o.value === form[id])) {
+      $(id).value = form[id];
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// The games in a player's words: names, seats, chance, how to play, titles and results.
+
+// ----- words for the games (a game not listed here gets plain ones) ---------------------
+const GAME_WORDS = {
+  zebres: { name: "Zèbres", seats: ["Red", "Green"], chance: "chance",
+            howto: "Move the Impala round the track, then place an animal in the row or " +
+                   "column it faces; full sectors score for their strongest animals. Most " +
+                   "points wins." },
+  bonobo: { name: "Bonobo Beach", seat: "Player", chance: "tile drawn",
+            howto: "Place a pawn on a beach spot, or draw a tile and lay it on two " +
+                   "triangles; tiles score for the pawns around them. Most points wins." },
+  banjooli: { name: "Banjooli", seat: "Seat", chance: "die rolled",
+              howto: "Roll the dice (tick some to reroll), then move the ostriches of the " +
+                     "colours rolled; your secret card scores the ostriches' finishing order." },
+};
+export const AGENT_DEFAULTS = { mcts: "mcts:sims=200", az: "az:baseline", "ppo-mcts": "ppo-mcts:sims=100" };
+
+export function words(game) { return GAME_WORDS[game] || { name: game, seat: "Player", chance: "chance" }; }
+
+export function seatName(game, p) {
+  const w = words(game);
+  return w.seats ? w.seats[p] || `Player ${p}` : `${w.seat} ${p}`;
+}
+
+// "ZebresGame(board='standard', first_placer=1)" -> {board: "standard", first_placer: "1"}
+function parseTitle(title) {
+  const out = {};
+  for (const m of (title || "").matchAll(/(\w+)=('[^']*'|[^,()]+)/g)) {
+    out[m[1]] = m[2].replace(/^'|'$/g, "");
+  }
+  return out;
+}
+
+// The game's name and its options in words: "Zèbres, standard board, Green places first".
+export function gameTitle(game, title) {
+  const parts = [words(game).name];
+  for (const [k, v] of Object.entries(parseTitle(title))) {
+    if (v === "None") continue;
+    if (k === "num_players") parts.push(`${v} players`);
+    else if (k === "first_placer") parts.push(`${seatName(game, Number(v))} places first`);
+    else if (k === "board") parts.push(`${v} board`);
+    else if (v === "True") parts.push(`with ${k.replace(/_/g, " ")}`);
+    else if (v === "False") parts.push(`no ${k.replace(/_/g, " ")}`);
+    else parts.push(`${k.replace(/_/g, " ")} ${v}`);
+  }
+  return parts.join(", ");
+}
+
+// Who won, in words: "Red wins 58–25", "Player 1 and Player 2 share the win", "Draw".
+export function resultWords(game, returns, scores) {
+  if (!returns) return "unfinished";
+  const best = Math.max(...returns);
+  const winners = returns.map((r, p) => (r === best ? p : -1)).filter((p) => p >= 0);
+  const points = scores ? " " + scores.join("–") : "";
+  if (winners.length === returns.length) return "Draw" + points;
+  const names = winners.map((p) => seatName(game, p));
+  return (names.length === 1 ? `${names[0]} wins` : `${names.join(" and ")} share the win`) +
+    points;
+}
+// A game's options as -o takes them ("board=standard first_placer=1"), from its title.
+export function optionWords(title) {
+  return Object.entries(parseTitle(title)).filter(([, v]) => v !== "None")
+    .map(([k, v]) => `${k}=${v === "True" ? "true" : v === "False" ? "false" : v}`);
+}
