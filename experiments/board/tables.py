@@ -240,6 +240,7 @@ class Table:
         self.paused = False    # the agents wait (a click on Pause, or a search that failed)
         self.delay = 0.0       # seconds between two agents' moves (to watch them)
         self.notice = None     # why the agents wait, when a search failed
+        self.revision = 0      # changes so far (moves, undos, pace): a page keeps the latest
         self._settle()
 
     @classmethod
@@ -313,7 +314,8 @@ class Table:
         view = {"id": self.id, "game": self.game.name, "title": repr(self.game),
                 "options": {k: _jsonable(v) for k, v in self.options.items()},
                 "seats": self.labels, "seat": seat, "seed": self.seed if self.over else None,
-                "version": len(self.events), "to_move": self.to_move, "over": self.over,
+                "version": len(self.events), "revision": self.revision,
+                "to_move": self.to_move, "over": self.over,
                 "agent_to_move": self.agent_to_move, "moves": moves,
                 "log": [self._line(entry, seat) for entry in self.log],
                 "paused": self.paused, "delay": self.delay, "notice": self.notice,
@@ -403,6 +405,7 @@ class Table:
         _, n, self.state, self.returns, lines = self.undo_points.pop()
         self.takebacks.append({"seat": seat, "at": n, "undone": len(self.events) - n})
         del self.events[n:], self.log[lines:]
+        self.revision += 1
 
     def _last_mover(self):
         return self.undo_points[-1][0] if self.undo_points else None
@@ -433,6 +436,7 @@ class Table:
         self.returns += self.game.step_inplace(self.state, np.array([action]))[0]
         self.events.append((seat, action))
         self.log.append({"who": seat, "text": f"seat {seat} ({self.labels[seat]}): {name}"})
+        self.revision += 1
         self._settle()
 
     def _settle(self):
@@ -493,22 +497,23 @@ class Table:
         """The agents' pace, which the server's game loop honours: ``paused`` (they wait;
         resuming clears a failed search's notice), ``delay`` (seconds, 0 to 10, between two
         agents' moves). None leaves a setting as it is."""
+        if paused is not None and not isinstance(paused, bool):
+            raise BadRequest(f"paused must be true or false, got {clip(paused)}")
+        if delay is not None and (isinstance(delay, bool) or not isinstance(delay, int | float)
+                                  or not 0 <= delay <= MAX_DELAY):
+            raise BadRequest(f"delay must be a number of seconds in 0..{MAX_DELAY}, got "
+                             f"{clip(delay)}")
         if paused is not None:
-            if not isinstance(paused, bool):
-                raise BadRequest(f"paused must be true or false, got {clip(paused)}")
             self.paused = paused
-            if not paused:
-                self.notice = None
+            self.notice = self.notice if paused else None
         if delay is not None:
-            if isinstance(delay, bool) or not isinstance(delay, int | float) or \
-                    not 0 <= delay <= MAX_DELAY:
-                raise BadRequest(f"delay must be a number of seconds in 0..{MAX_DELAY}, got "
-                                 f"{clip(delay)}")
             self.delay = float(delay)
+        self.revision += 1
 
     def pause(self, notice):
         """Stop the agents after a search that failed, saying why (a click resumes)."""
         self.paused, self.notice = True, notice
+        self.revision += 1
 
     def save(self, folder):
         """Write the record to a new file in ``folder``; its path."""

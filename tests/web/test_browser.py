@@ -77,10 +77,12 @@ def board_state(page):
 
 
 def click_and_wait(page, target):
-    """Click ``target`` and wait for the board to show a new position."""
+    """Click ``target`` and wait for the board to show a new position where a human is to
+    move (the agents' replies come pushed, one by one), or the end."""
     before = board_state(page)
     target.click()
-    page.wait_for_function(f"document.querySelector('#board').dataset.state !== '{before}' "
+    page.wait_for_function(f"(document.querySelector('#board').dataset.state !== '{before}' "
+                           "&& document.querySelector('#moves button[data-action]')) "
                            "|| document.querySelector('#result').dataset.returns")
 
 

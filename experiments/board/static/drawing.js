@@ -42,19 +42,24 @@ export function markLastMove(overlay, spot) {
 
 // The focus survives a redraw: the element with the same data-focus (a move, a spot),
 // else the first of its kind, else the board.
+// The focus kept while the board has nothing to take it (an agent to move): the next
+// position's first target takes it back.
+let waiting = null;
+
 export function focusKey() {
   const a = document.activeElement;
-  return a && a.dataset ? a.dataset.focus || null : null;
+  const key = a && a.dataset ? a.dataset.focus || null : null;
+  return key || (a === $("board") ? waiting : null);
 }
 
 export function restoreFocus(key) {
   if (!key) return;
-  const same = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-  if (same) return same.focus();
   const kind = key.split(":")[0];
-  const first = document.querySelector(`[data-focus^="${kind}:"]`) ||
+  const found = document.querySelector(`[data-focus="${CSS.escape(key)}"]`) ||
+                document.querySelector(`[data-focus^="${kind}:"]`) ||
                 document.querySelector("[data-focus^='spot:'], [data-focus^='move:']");
-  (first || $("board")).focus();
+  waiting = found ? null : key;
+  (found || $("board")).focus();
 }
 
 export function positionLink(game, title, position) {

@@ -8,7 +8,7 @@ export const S = {
   tab: "play",
   info: null,
   address: "",
-  play: { view: null, timer: null, paused: false, spots: null, picked: null },
+  play: { view: null, spots: null, picked: null, live: null, presence: null },
   replay: { file: null, games: null, filter: null, game: null, frame: null, target: 0,
             loading: false, seat: null, spots: null },
   analyse: { source: null, picture: null, job: null, status: null, cancelled: false },
@@ -29,6 +29,7 @@ export async function api(method, url, body, { key = null, quiet = false } = {})
     options.headers["Content-Type"] = "application/json";
   }
   if (key) options.headers["X-Seat-Key"] = key;
+  Object.assign(options.headers, authHeaders());
   let response, data;
   try {
     response = await fetch(url, options);
@@ -46,6 +47,24 @@ export async function api(method, url, body, { key = null, quiet = false } = {})
   if (!quiet) showError("");
   return data;
 }
+
+// ----- the token: the cookie carries it, except in a frame of another site's page (a
+// notebook), which gets no SameSite=Strict cookie: there the address's fragment brings it
+// (#token=TOKEN&play/...), never sent to any server, kept for this tab only ------------------
+let token = null;
+
+export function takeToken() {
+  const found = /^#token=([A-Za-z0-9._~-]*)&?(.*)$/.exec(location.hash);
+  if (found) {
+    token = found[1];
+    try { sessionStorage.setItem("savanna-token", token); } catch { /* kept in memory */ }
+    history.replaceState(null, "", `#${found[2]}`);
+  } else {
+    try { token = sessionStorage.getItem("savanna-token"); } catch { /* none kept */ }
+  }
+}
+
+export function authHeaders() { return token ? { Authorization: `token ${token}` } : {}; }
 
 export function guarded(fn) {
   return async (...args) => {
@@ -72,6 +91,16 @@ export function keepKeys(id, keys) {
   try {
     localStorage.setItem(`savanna-keys/${id}`, JSON.stringify({ ...keysOf(id), ...keys }));
   } catch { /* storage refused: the keys live as long as the page */ }
+}
+
+// The invitation links of a table this screen made: {"1": "/?token=...#play/ID/KEY",
+// spectate: ...}, kept as its keys are.
+export function invitationsOf(id) {
+  try { return JSON.parse(localStorage.getItem(`savanna-invites/${id}`)) || {}; } catch { return {}; }
+}
+
+export function keepInvitations(id, links) {
+  try { localStorage.setItem(`savanna-invites/${id}`, JSON.stringify(links)); } catch { /* */ }
 }
 
 // A table of a server that gives keys (else one that takes the seat in the request).
