@@ -9,7 +9,7 @@ import { drawBoard, groupBySpot, lastSpot, markLastMove, positionLink, showPosit
 import { follow } from "./live.js";
 import { openReplay } from "./replay.js";
 import { $, api, ApiError, button, download, el, guarded, heldSeats, invitationsOf,
-  keepInvitations, keepKeys, keyed, keyFor, lastHuman, S, saveForm, showError,
+  keepInvitations, keepKeys, keyFor, lastHuman, S, saveForm, showError,
   svgEl } from "./shared.js";
 import { gameTitle, resultWords, seatName, words } from "./words.js";
 
@@ -42,12 +42,11 @@ function splitSeats(text) {
   return specs;
 }
 
-// The view of table `id` for `seat` (with keys: the seat our key names; null: any we hold).
-async function fetchView(id, seat) {
-  if (keyed(id)) return api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined,
-                            { key: keyFor(id, seat) });
-  const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
-  return api("GET", `/api/tables/${encodeURIComponent(id)}${query}`);
+// The view of table `id` as `seat` sees it (the seat's key; null, or a seat this screen holds
+// no key for: a spectator's).
+function fetchView(id, seat) {
+  return api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined,
+             { key: keyFor(id, seat) });
 }
 
 async function showGame(view, open = false) {
@@ -316,7 +315,6 @@ function clickSpot(moves) {
 async function change(path, body, seat) {
   const view = S.play.view;
   const key = keyFor(view.id, seat) || keyFor(view.id, null);
-  if (!keyed(view.id)) body = { ...body, seat };
   try {
     const answer = await api("POST", `/api/tables/${encodeURIComponent(view.id)}/${path}`,
                              body, { key });

@@ -103,21 +103,15 @@ export function keepInvitations(id, links) {
   try { localStorage.setItem(`savanna-invites/${id}`, JSON.stringify(links)); } catch { /* */ }
 }
 
-// A table of a server that gives keys (else one that takes the seat in the request).
-export function keyed(id) { return Object.keys(keysOf(id)).length > 0; }
-
 // The key that speaks for `seat` (none or null: the control key, which opens no seat).
 export function keyFor(id, seat) {
   const keys = keysOf(id);
   return seat === null || seat === undefined ? keys.control || null : keys[seat] || null;
 }
 
-// The seats this screen holds: those it has keys for (a server without keys: every human).
+// The seats this screen holds: those it has keys for.
 export function heldSeats(view) {
-  if (keyed(view.id)) {
-    return Object.keys(keysOf(view.id)).filter((k) => /^\d+$/.test(k)).map(Number);
-  }
-  return view.seats.map((s, p) => (s === "human" ? p : -1)).filter((p) => p >= 0);
+  return Object.keys(keysOf(view.id)).filter((k) => /^\d+$/.test(k)).map(Number);
 }
 
 // Undo speaks for the human who moved last (the move it takes back).
