@@ -61,11 +61,15 @@ def seat(key):
 def test_a_request_without_the_token_is_a_401_that_says_how_to_get_in(server):
     client, _, _ = server
     stranger = TestClient(client.app, base_url=BASE)
-    for method, url in [("GET", "/api/info"), ("GET", "/api/files"), ("GET", "/"),
-                        ("POST", "/api/tables"), ("GET", "/static/board.js")]:
+    for method, url in [("GET", "/api/info"), ("GET", "/api/files"), ("POST", "/"),
+                        ("POST", "/api/tables"), ("GET", "/api/tables/x/events")]:
         r = stranger.request(method, url, json={"game": "zebres", "seats": ["random"] * 2})
         assert r.status_code == 401, (method, url)
         assert "savanna serve printed" in r.text and "Authorization: token" in r.text
+    # the page and its scripts hold no secret (a notebook's frame loads them with no cookie)
+    for url in ("/", "/static/board.js"):
+        r = stranger.get(url)
+        assert r.status_code == 200 and TOKEN.encode() not in r.content
     assert stranger.get("/api/info", headers={"Authorization": "token wrong"}).status_code == 401
     assert stranger.get("/?token=wrong", follow_redirects=False).status_code == 401
     assert client.app.state.tables == {}

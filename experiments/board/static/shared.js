@@ -83,13 +83,18 @@ export function showError(text) { $("error").textContent = text; }
 
 // ----- seat keys (PROTOCOL.md): per table in localStorage, so that a reload and several
 // humans at one screen keep their seats: {"0": KEY, "2": KEY, control: KEY} ---------------------
+const held = {};  // the same in memory: where storage is refused (a frame of another site)
+
 function keysOf(id) {
-  try { return JSON.parse(localStorage.getItem(`savanna-keys/${id}`)) || {}; } catch { return {}; }
+  let stored = {};
+  try { stored = JSON.parse(localStorage.getItem(`savanna-keys/${id}`)) || {}; } catch { /* */ }
+  return { ...held[id], ...stored };
 }
 
 export function keepKeys(id, keys) {
+  held[id] = { ...keysOf(id), ...keys };
   try {
-    localStorage.setItem(`savanna-keys/${id}`, JSON.stringify({ ...keysOf(id), ...keys }));
+    localStorage.setItem(`savanna-keys/${id}`, JSON.stringify(held[id]));
   } catch { /* storage refused: the keys live as long as the page */ }
 }
 
