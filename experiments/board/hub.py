@@ -37,9 +37,9 @@ class _Watcher:
 
 class Hub:
     """The pages watching each table. ``publish(table)`` after every change; ``stream(table,
-    seat)`` is the ASGI answer of one page's connection. ``view_of(table, seat)`` builds the
-    view sent; ``alive(table)`` marks the table as in use and raises a BadRequest once the
-    server has freed it (the connection then ends)."""
+    seat)`` is the ASGI answer of one page's connection. ``view_of(table, seat)`` is the
+    view sent, as JSON text; ``alive(table)`` marks the table as in use and raises a
+    BadRequest once the server has freed it (the connection then ends)."""
 
     def __init__(self, view_of, alive):
         self.view_of, self.alive = view_of, alive
@@ -105,9 +105,7 @@ class Hub:
         revision = self.revisions.get(table.id, 0)
         cached = self._cache.get((table.id, seat))
         if cached is None or cached[0] != revision:
-            data = json.dumps(self.view_of(table, seat), ensure_ascii=False,
-                              separators=(",", ":"))
-            cached = (revision, f"event: view\ndata: {data}\n\n".encode())
+            cached = (revision, f"event: view\ndata: {self.view_of(table, seat)}\n\n".encode())
             self._cache[(table.id, seat)] = cached
         return cached[1]
 

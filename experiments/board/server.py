@@ -97,7 +97,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     replays = Replays(limits.folders)
     pool = SearchPool(workers)
     reviews = Reviews(replays, lobby.tables, limits, pool)
-    hub = Hub(lambda table, seat: table.view(seat), lambda table: lobby.get(table.id))
+    hub = Hub(lambda table, seat: as_json(table.view(seat)), lambda table: lobby.get(table.id))
     referee = Referee(lobby, pool, hub, limits)
 
     def table_of(request):
@@ -449,8 +449,12 @@ def one_line(err):
 
 def reply(data, status=200):
     """A JSON response (NaN and infinities as null)."""
-    return Response(json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":")),
-                    status, media_type="application/json")
+    return Response(as_json(data), status, media_type="application/json")
+
+
+def as_json(data):
+    """``data`` as compact JSON text, NaN and infinities as null."""
+    return json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":"))
 
 
 def _finite(x):
