@@ -192,7 +192,8 @@ export function renderPlay() {
           "choose a move below."
         : `${mover} (${view.seats[view.to_move]}) is to move` +
           (view.agent_to_move ? (view.paused ? "; paused." : "...") : "."));
-  $("undo").disabled = !view.can_undo;
+  $("undo").disabled = !view.can_undo || view.seat === null ||  // a spectator has no move
+    !heldSeats(view).includes(lastHuman(view));  // the last human move is another page's
   const agents = view.seats.some((s) => s !== "human");
   const watched = $("watch").checked || !view.seats.includes("human");
   const mine = view.seat !== null || keyFor(view.id, null) !== null;  // a key sets the pace
