@@ -50,13 +50,17 @@ function fetchView(id, seat) {
 }
 
 async function showGame(view, open = false) {
-  const now = S.play.view;
-  if (now && now.id === view.id && now.revision > view.revision) return;  // an older answer
+  const newer = () => {
+    const now = S.play.view;
+    return now && now.id === view.id && now.revision > view.revision;
+  };
+  if (newer()) return;  // an older answer than the game shown
   // Several humans share the screen: the board turns to the human to move, unless that seat
   // is played on another page (an invitation taken).
   if (!view.over && view.to_move !== view.seat && view.seats[view.to_move] === "human" &&
       heldSeats(view).includes(view.to_move) && !elsewhere(view.id, view.to_move)) {
     view = await fetchView(view.id, view.to_move);
+    if (newer()) return;  // a push came meanwhile
   }
   S.play.view = view;
   watch(view);
