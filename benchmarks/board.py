@@ -4,7 +4,7 @@
 
 The server runs as its own process (the ``savanna serve`` command beside this Python, two
 search workers, ``--max-seconds 600`` so that the first search may compile), as a user starts
-it; this module only speaks HTTP to it and drives Debian's chromium with Playwright. Three
+it; this module only speaks HTTP to it and drives Debian's chromium with Playwright. Four
 measurements:
 
 * a warm page ready: the page loaded again (after a first load) until its script has fetched
@@ -15,9 +15,17 @@ measurements:
   network and compiles the search);
 * 20 games played at once by 20 scripted clients (a random legal move at a time, every game
   and player count in turn, against ``random``) to the end: the games finished, the requests
-  answered with an error, the wall time.
+  answered with an error, the wall time;
+* 50 pages watching 10 games of agents (``random`` against ``random`` on Zèbres, an agent's
+  move each 0.1 s, which the server plays by itself) through the push channel, 5 pages a
+  game: the time from a move's arrival at the first of its pages to its arrival at the last
+  (the fan-out; the first arrival follows the move by the server's own push, a few
+  milliseconds), its 95th percentile over every move; the server process's memory (resident,
+  its workers apart) before and after; the connections that failed.
 """
+import http.client
 import json
+import re
 import secrets
 import shutil
 import socket
@@ -130,6 +138,63 @@ def page_ready(url, loads):
     return times
 
 
+def watch(port, table, arrivals, errors):
+    """One page of ``table``: its push connection read to the game's end, the arrival time of
+    each position (``arrivals[version]``); a failure counted in ``errors``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        conn.request("GET", f"/api/tables/{table}/events",
+                     headers={"Authorization": f"token {TOKEN}"})
+        response = conn.getresponse()
+        if response.status != 200:
+            errors.append(response.status)
+            return
+        kind = None
+        while line := response.readline():
+            if line.startswith(b"event: "):
+                kind = line[7:].strip()
+            elif kind == b"view" and line.startswith(b"data: "):
+                now = time.perf_counter()
+                version = int(re.search(rb'"version":(\d+)', line)[1])
+                arrivals.setdefault(version, now)
+                if b'"over":true' in line:
+                    return
+        errors.append("closed")
+    except (OSError, http.client.HTTPException) as err:
+        errors.append(type(err).__name__)
+    finally:
+        conn.close()
+
+
+def pushed(port, pid, tables=10, pages=5):
+    """The fan-out of each move to the ``pages`` pages of each of ``tables`` games of agents
+    (seconds), the resident memory of the server (process ``pid``) before and after (bytes),
+    and the failures."""
+    import psutil
+
+    server = psutil.Process(pid)
+    base = f"http://127.0.0.1:{port}"
+    before = server.memory_info().rss
+    games = [request(base, "POST", "/api/tables", {"game": "zebres", "seats": ["random"] * 2,
+                                                   "paused": True, "delay": 0.1})[1]
+             for _ in range(tables)]
+    arrivals = [[{} for _ in range(pages)] for _ in games]
+    errors = []
+    threads = [threading.Thread(target=watch, args=(port, g["id"], seen, errors))
+               for g, pages_of in zip(games, arrivals) for seen in pages_of]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)  # every page connected, then the games go
+    for g in games:
+        request(base, "POST", f"/api/tables/{g['id']}/pace", {"paused": False}, g["control"])
+    for t in threads:
+        t.join()
+    after = server.memory_info().rss
+    spreads = [max(seen[v] for seen in pages_of) - min(seen[v] for seen in pages_of)
+               for pages_of in arrivals for v in set.intersection(*map(set, pages_of))]
+    return spreads, before, after, errors
+
+
 def measure(quick=False, progress=print):
     """``[(what, value, unit)]`` of the three measurements (see the module doc)."""
     with socket.socket() as s:
@@ -170,6 +235,8 @@ def measure(quick=False, progress=print):
             for t in threads:
                 t.join()
             wall = time.perf_counter() - started
+            progress("50 pages watching 10 games of agents")
+            spreads, before, after, failed = pushed(port, process.pid)
         finally:
             process.terminate()
             process.wait(10)
@@ -183,4 +250,9 @@ def measure(quick=False, progress=print):
         ("20 concurrent scripted games: requests answered with an error",
          sum(o[0] for o in outcomes), "requests"),
         ("20 concurrent scripted games: wall time to the last end", wall, "s"),
+        (f"50 pages on 10 games of agents: a move's fan-out to its 5 pages, 95th percentile "
+         f"({len(spreads)} moves)", 1000 * float(np.percentile(spreads, 95)), "ms"),
+        ("the same: the server's memory before the pages", before / 2**20, "MiB"),
+        ("the same: the server's memory after the games", after / 2**20, "MiB"),
+        ("the same: push connections that failed", len(failed), "connections"),
     ]

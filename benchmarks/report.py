@@ -112,7 +112,7 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
                         help="instead: the UCT teacher's self-play speed (savanna distill)")
     parser.add_argument("--board", action="store_true",
                         help="instead: savanna serve end to end (page load, az:baseline's "
-                             "replies, 20 games at once)")
+                             "replies, 20 games at once, 50 pages watching 10 games)")
     parser.add_argument("--gates", nargs="+", metavar="FIT_DIR",
                         help="instead: the gate reports of these savanna fit run folders")
     args = parser.parse_args(argv)

@@ -141,6 +141,7 @@ def run(args, extra=None):
             threading.Thread(target=webbrowser.open, args=[url], daemon=True).start()
 
     config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=16 * 1024, http=HeaderDeadline)
+                            h11_max_incomplete_event_size=16 * 1024, http=HeaderDeadline,
+                            timeout_graceful_shutdown=2)  # the pages' push connections never end
     with sock:
         ReadyServer(config, ready).run(sockets=[sock])

@@ -4,14 +4,19 @@ middleware in front of every route.
 It follows Jupyter Server (``auth/identity.py``; ``base/handlers.py``: ``check_host``,
 ``check_origin``, ``check_xsrf_cookie``): a random token that the printed URL carries once
 (``/?token=...`` sets an HttpOnly, SameSite=Strict cookie and redirects to ``/``), or
-``Authorization: token TOKEN`` for scripts; a Host header that names this machine, an IP
-address when listening on every interface, or a name allowed with ``--allow-host`` (DNS
-rebinding); a state-changing request whose ``Origin`` is this server's own host, whose
-``Sec-Fetch-Site`` (without an Origin) is ``same-origin`` or ``none``, and whose body is JSON (a
-cross-site form or ``text/plain`` POST cannot send ``application/json`` without a CORS
-preflight, and no CORS header is ever sent). Every answer says ``nosniff`` and
-``frame-ancestors 'self'``. Where Jupyter lets a cookie session skip the Origin check with an
-XSRF cookie, this server has no forms and checks the Origin of every change instead.
+``Authorization: token TOKEN`` for scripts and for the page in a notebook's frame (a frame of
+another site's page gets no SameSite=Strict cookie: its address brings the token in the
+fragment, ``#token=...``, which no browser sends to a server, and the page's script sends it in
+this header). The page itself (``/``, ``/static/``) holds no secret and, as Jupyter serves its
+static files, is served without the token; every route of the API needs it. A Host header that
+names this machine, an IP address when listening on every interface, or a name allowed with
+``--allow-host`` (DNS rebinding); a push connection or a state-changing request whose ``Origin``
+is this server's own host, whose ``Sec-Fetch-Site`` (without an Origin) is ``same-origin`` or
+``none``, and whose body is JSON (a cross-site form or ``text/plain`` POST cannot send
+``application/json`` without a CORS preflight, and no CORS header is ever sent). Every answer
+says ``nosniff`` and ``frame-ancestors 'self'``. Where Jupyter lets a cookie session skip the
+Origin check with an XSRF cookie, this server has no forms and checks the Origin of every change
+instead.
 """
 import hmac
 import ipaddress
@@ -61,7 +66,7 @@ class Guard:
             return await _answer(send_with_headers, scope, *refusal)
         if self.token and scope["path"] == "/" and "token" in _query(scope):
             return await self.login(scope, send_with_headers)
-        if self.token and not self.authenticated(scope, headers):
+        if self.token and not public(scope) and not self.authenticated(scope, headers):
             return await _answer(send_with_headers, scope, 401, _LOGIN)
         await self.app(scope, receive, send_with_headers)
 
@@ -71,8 +76,8 @@ class Guard:
         if not self.allowed_host(host):
             return 403, (f"Host {host[:100]!r} is not allowed: open the page at the address "
                          "savanna serve printed (savanna serve --allow-host NAME allows more)")
-        if scope["method"] in SAFE_METHODS:
-            return None
+        if scope["method"] in SAFE_METHODS and not scope["path"].endswith("/events"):
+            return None  # a push connection is checked as a change is: it carries secrets
         origin = headers.get("origin")
         if origin is not None and _netloc(origin) != host.lower():
             return 403, (f"a change from origin {origin[:100]!r} is refused: only this "
@@ -146,6 +151,12 @@ def _is_ipv6(text):
         return isinstance(text, str) and ipaddress.ip_address(text).version == 6
     except ValueError:
         return False
+
+
+def public(scope):
+    """Whether ``scope`` asks for the page or its files (no secret in them), not the API."""
+    return scope["method"] in SAFE_METHODS and (scope["path"] == "/"
+                                                or scope["path"].startswith("/static/"))
 
 
 def cookie_name(scope):

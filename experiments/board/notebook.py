@@ -12,6 +12,12 @@ words: ``%savanna runs/.../records.jsonl --index 3 --ply 10``, ``%savanna --game
 human,az:baseline``. The server reads records only in ``folders`` (default: the working
 folder) and the record's own folder; it listens on 127.0.0.1 and lives as long as the kernel.
 
+The frame's address brings the server's token in its fragment (``#token=...&play/...``): a
+frame inside a page of another site (Jupyter at ``127.0.0.1`` framing the board at
+``localhost``, or the other way round) gets no SameSite=Strict cookie, so the page's script
+takes the token from there and sends it with each request; a fragment never reaches any
+server's logs. The server plays the agents and pushes every move to the frame, as to any page.
+
 >>> from savanna.experiments.board import show
 >>> frame = show(game="zebres", seats=["human", "random"], seed=0)
 >>> frame.src.startswith("http://localhost:")
@@ -34,8 +40,7 @@ from savanna.errors import clip
 __all__ = ["load_ipython_extension", "serve", "show"]
 
 _SERVERS = {}  # served folders -> (base address, token)
-# the pages that may frame the board: a notebook served from this machine, on any port (the
-# token cookie is SameSite=Strict, so the notebook's host name must be the board's: localhost)
+# the pages that may frame the board: a notebook served from this machine, on any port
 NOTEBOOK_PAGES = "'self' http://localhost:* http://127.0.0.1:*"
 _LOCK = threading.Lock()
 
@@ -65,8 +70,8 @@ def show(record=None, *, index=0, ply=0, game=None, position=None, seats=None, o
     base, token = serve(served)
     if fragment is None:
         fragment = _new_table(base, token, game, _options(options), seats, seed)
-    page = base + (f"?token={quote(token)}" if token else "")
-    return IFrame(page + fragment, width=width, height=height)
+    login = f"token={quote(token)}&" if token else ""
+    return IFrame(f"{base}#{login}{fragment.removeprefix('#')}", width=width, height=height)
 
 
 def serve(folders=(".",)):
@@ -89,7 +94,8 @@ def _start(folders):
     app, token = _new_app(Limits(folders=folders))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
+                                           timeout_graceful_shutdown=2))  # push connections
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True,
                      name="savanna-board").start()
     while not server.started:

@@ -5,17 +5,21 @@ every game as it was, and the server goes on answering)::
 
     GET  /                         the page (static/board.html, board.css, board.js, its modules)
     GET  /api/info                 games and their options, agents, limits, served folders
-    POST /api/tables               a new game {game, options, seats, seed}; its view, and the
-                                   keys of its human seats and its control key (only here)
+    POST /api/tables               a new game {game, options, seats, seed, paused, delay}; its
+                                   view, the keys of its human seats, its control key and
+                                   the invitation links (only here)
     GET  /api/tables/{id}          the game as the seat of the X-Seat-Key header sees it (no
                                    key: a spectator, who sees what is public)
-    POST /api/tables/{id}/move     {action, version, agents}: the key's seat moves, then the
-                                   agents reply (agents: false leaves them to /advance)
-    POST /api/tables/{id}/advance  {}: one agent move (a seat's or the control key)
+    GET  /api/tables/{id}/events   the same, pushed after every change (``board.hub``)
+    POST /api/tables/{id}/move     {action, version, agents}: the key's seat moves; the answer
+                                   comes once the agents replied (agents: false: at once)
+    POST /api/tables/{id}/pace     {paused, delay}: the agents' pace (a key of the game)
+    POST /api/tables/{id}/advance  {}: pause, and one agent move now (a key of the game)
     POST /api/tables/{id}/undo     {}: take back the key's seat's move, the last human one
     GET  /api/tables/{id}/record   the game as a record (``match --records``' line) and the
                                    board spot of each decision: once public (perfect
-                                   information, or the game over)
+                                   information, or the game over), without its seed until
+                                   the end
     POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
     POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
@@ -30,14 +34,15 @@ every game as it was, and the server goes on answering)::
                                    the moves named by then, if any: their spots in played): its
                                    picture, the player to move, its moves and their spots
 
-Every request passes ``board.guard`` first (the token, the Host, the Origin of a change). A
-seat is a capability: the ``X-Seat-Key`` header decides which seat a request speaks for, and
-table and analysis ids are 128-bit secrets. Searches (agents' moves, analyses, reviews) run in
-worker processes (``board.workers``), never in the server's process, bounded by ``Limits``:
-their size checked when an agent is named, each given at most ``max_seconds`` (then stopped:
-the game waits at that move, a 503 from /advance, a "notice" in the answer to a move or a new
-game, whose change stands). Files are read on threads, their size checked before they are
-read (``board.files``).
+Every request passes ``board.guard`` first (the token, the Host, the Origin of a change or a
+push connection). The server plays the agents' moves itself (``board.referee``) and pushes
+each change to every page of the table (``board.hub``). A seat is a capability: the
+``X-Seat-Key`` header decides which seat a request speaks for, and table and analysis ids are
+128-bit secrets. Searches (agents' moves, analyses, reviews) run in worker processes
+(``board.workers``), never in the server's process, bounded by ``Limits``: their size checked
+when an agent is named, each given at most ``max_seconds`` (then stopped: the game is paused
+at that move with the reason as its "notice", a 503 from /advance). Files are read on
+threads, their size checked before they are read (``board.files``).
 """
 import contextlib
 import json
@@ -58,11 +63,12 @@ from starlette.staticfiles import StaticFiles
 from savanna.agents import AGENTS
 from savanna.errors import clip, is_int
 from savanna.experiments.arguments import option_names
-from savanna.experiments.board import workers as search_workers
 from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import PAGE, Replays, list_files, read_table
 from savanna.experiments.board.guard import Guard, allowed_names
+from savanna.experiments.board.hub import Hub
 from savanna.experiments.board.lobby import Lobby
+from savanna.experiments.board.referee import Referee
 from savanna.experiments.board.reviews import FIELDS, Reviews
 from savanna.experiments.board.tables import BadRequest, Table, parse_options
 from savanna.experiments.board.unplaced import Unplaced
@@ -95,24 +101,22 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     pool = SearchPool(workers)
     reviews = Reviews(replays, lobby.tables, limits, pool)
     unplaced = Unplaced(limits.folders)
+    hub = Hub(lambda table, seat: as_json(table.view(seat)), lambda table: lobby.get(table.id))
+    referee = Referee(lobby, pool, hub, limits, unplaced)
 
     def table_of(request):
         return lobby.get(request.path_params["id"])
 
-    async def play_agent(table):
-        """One agent move, searched in a worker process given at most
-        ``limits.max_seconds``; False if no agent is to move."""
-        search = table.agent_search()
-        if search is None:
-            return False
-        version, args = search
-        action = await pool.run(search_workers.play, *args, seconds=limits.max_seconds)
-        table.apply_agent(version, action)
-        return True
+    def changed(table):
+        """Tell every page of ``table``, and let its agents play on."""
+        hub.publish(table)
+        referee.wake(table)
 
-    async def play_agents(table):
-        while await play_agent(table):
-            pass
+    def invitation(table, key):
+        """The address (from the server's root) that opens ``table`` at ``key``'s seat, or
+        as a spectator (no key), in another browser: the token's login, then the game."""
+        login = f"?token={token}" if token else ""
+        return f"/{login}#play/{table.id}/{key or ''}"
 
     # ----- the page ---------------------------------------------------------------------
     async def page(request):
@@ -131,19 +135,20 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     # that an error means nothing changed; a search past its time after a change that stands
     # is said in the answer's "notice", the game waiting at that agent's move.
     async def new_table(request):
-        body = await json_body(request, {"game", "options", "seats", "seed"})
+        body = await json_body(request, {"game", "options", "seats", "seed", "paused",
+                                         "delay"})
         table = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
             Table.new, body.get("game"), body.get("options"), body.get("seats"),
-            body.get("seed"), limits)
+            body.get("seed"), limits, body.get("paused", False), body.get("delay", 0.0))
         lobby.add(table)
         seat = first_human(table)
-        notice = None
+        changed(table)
         if seat is not None:  # the agents seated before the first human play at once
-            async with lock_of(table):
-                notice = await agents_reply(table)
+            await referee.settled(table)
         keys = {str(p): key for p, key in table.keys.items()}
+        invitations = {str(p): invitation(table, key) for p, key in table.keys.items()}
         return reply({**table.view(seat), "keys": keys, "control": table.control,
-                      "notice": notice})
+                      "invitations": invitations, "spectate": invitation(table, None)})
 
     async def view(request):
         table = table_of(request)
@@ -158,24 +163,39 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             raise BadRequest(f"agents must be true (the agents reply at once, the default) or "
                              f"false (one at a time with /advance), got {clip(body['agents'])}")
         seat = table.seat_of(seat_key(request))
-        notice = None
         async with lock_of(table):
             table.move(seat, body.get("action"), body.get("version"))
-            if body.get("agents", True):
-                notice = await agents_reply(table)
-        return reply({**table.view(seat), "notice": notice})
+        changed(table)
+        if body.get("agents", True):
+            await referee.settled(table)
+        return reply(table.view(seat))
+
+    def keyholder(request, table):
+        """The seat of the request's key, which must be one of ``table``'s (a seat's or the
+        control key): the agents' pace is theirs to set, not a spectator's."""
+        if seat_key(request) is None:
+            raise BadRequest("the agents' pace and steps need a key of this game (header "
+                             "X-Seat-Key)", 403)
+        return table.seat_of(seat_key(request))
 
     async def advance(request):
         table = table_of(request)
         await json_body(request, set())
-        if seat_key(request) is None:
-            raise BadRequest("asking an agent to move needs a key of this game (header "
-                             "X-Seat-Key)", 403)
-        seat = table.seat_of(seat_key(request))
-        async with lock_of(table):
-            if not await play_agent(table):
-                raise BadRequest("no agent is to move", 409)
+        seat = keyholder(request, table)
+        await referee.step(table)
         return reply(table.view(seat))
+
+    async def pace(request):
+        table = table_of(request)
+        body = await json_body(request, {"paused", "delay"})
+        seat = keyholder(request, table)
+        table.set_pace(body.get("paused"), body.get("delay"))
+        changed(table)
+        return reply(table.view(seat))
+
+    async def events(request):
+        table = table_of(request)
+        return hub.stream(table, table.seat_of(seat_key(request)))
 
     async def undo(request):
         table = table_of(request)
@@ -183,14 +203,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         seat = table.seat_of(seat_key(request))
         async with lock_of(table):
             table.undo(seat)
+        changed(table)
         return reply(table.view(seat))
-
-    async def agents_reply(table):
-        try:
-            await play_agents(table)
-        except (BadRequest, SearchError) as err:
-            return unplaced(one_line(err))
-        return None
 
     async def table_record(request):
         table = table_of(request)
@@ -358,6 +372,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Route("/api/tables", new_table, methods=["POST"]),
         Route("/api/tables/{id}", view),
         Route("/api/tables/{id}/move", move, methods=["POST"]),
+        Route("/api/tables/{id}/events", events),
+        Route("/api/tables/{id}/pace", pace, methods=["POST"]),
         Route("/api/tables/{id}/advance", advance, methods=["POST"]),
         Route("/api/tables/{id}/undo", undo, methods=["POST"]),
         Route("/api/tables/{id}/record", table_record),
@@ -390,6 +406,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Exception: server_error})
     app.state.lobby, app.state.tables, app.state.jobs = lobby, lobby.tables, jobs
     app.state.limits, app.state.pool = limits, pool
+    app.state.hub, app.state.referee = hub, referee
     return app
 
 
@@ -462,8 +479,12 @@ def one_line(err):
 
 def reply(data, status=200):
     """A JSON response (NaN and infinities as null)."""
-    return Response(json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":")),
-                    status, media_type="application/json")
+    return Response(as_json(data), status, media_type="application/json")
+
+
+def as_json(data):
+    """``data`` as compact JSON text, NaN and infinities as null."""
+    return json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":"))
 
 
 def _finite(x):

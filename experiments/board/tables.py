@@ -39,6 +39,7 @@ __all__ = ["AgentSpec", "BadRequest", "Limits", "Table", "check_agent", "outcome
            "parse_options", "view_picture"]
 
 HUMAN = "human"
+MAX_DELAY = 10  # the slowest pace of the agents' moves, in seconds
 LOG = logging.getLogger(__name__)
 
 
@@ -248,13 +249,18 @@ class Table:
         self.takebacks = []    # {"seat", "at", "undone"}: the record's moves taken back
         self.saved = None      # the record's path once the game has ended
         self.lock = threading.Lock()
+        self.paused = False    # the agents wait (a click on Pause, or a search that failed)
+        self.delay = 0.0       # seconds between two agents' moves (to watch them)
+        self.notice = None     # why the agents wait, when a search failed
+        self.revision = 0      # changes so far (moves, undos, pace): a page keeps the latest
         self._settle()
 
     @classmethod
-    def new(cls, game_name, options, seats, seed, limits):
+    def new(cls, game_name, options, seats, seed, limits, paused=False, delay=0.0):
         """A table from a request's fields: ``options`` (see ``parse_options``), ``seats``
         (``"human"`` or an agent spec per seat; their number sets ``num_players`` when the
-        options leave it out), ``seed`` (an int, or None for a fresh one)."""
+        options leave it out), ``seed`` (an int, or None for one from the operating system),
+        and its pace (see ``set_pace``)."""
         if not isinstance(game_name, str):
             raise BadRequest(f"game must be a name, got {clip(game_name)}")
         if not isinstance(seats, list) or not 1 <= len(seats) <= 8:
@@ -279,7 +285,9 @@ class Table:
         if seed is None:
             seed = secrets.randbits(63)
         seed = _checked_int("seed", seed, 0, 2**63 - 1)
-        return cls(game, options, agents, labels, seed, limits)
+        table = cls(game, options, agents, labels, seed, limits)
+        table.set_pace(paused, delay)
+        return table
 
     # ----- what a seat sees ---------------------------------------------------------------
     @property
@@ -318,8 +326,11 @@ class Table:
         view = {"id": self.id, "game": self.game.name, "title": repr(self.game),
                 "options": {k: _jsonable(v) for k, v in self.options.items()},
                 "seats": self.labels, "seat": seat, "seed": self.seed if self.over else None,
-                "version": len(self.events), "to_move": self.to_move, "over": self.over,
-                "agent_to_move": self._agent_to_move(), "moves": moves, "log": self.log,
+                "version": len(self.events), "revision": self.revision,
+                "to_move": self.to_move, "over": self.over,
+                "agent_to_move": self.agent_to_move, "moves": moves,
+                "log": [self._line(entry, seat) for entry in self.log],
+                "paused": self.paused, "delay": self.delay, "notice": self.notice,
                 "svg": self._picture(seat) if hidden else self.game.render_svg(row),
                 "can_undo": bool(self.undo_points) and not self.over,
                 "returns": self.returns.tolist() if self.over else None,
@@ -328,6 +339,14 @@ class Table:
                 # the position text only when it hides nothing (it holds every secret)
                 "position": None if hidden else self.game.to_text(row)}
         return view
+
+    def _line(self, entry, seat):
+        """A log line as ``seat`` may read it: a chance outcome dealt to another seat is
+        said, not shown, until the game ends."""
+        private = entry.get("to")
+        if private is None or private == seat or self.over:
+            return {"who": entry["who"], "text": entry["text"]}
+        return {"who": entry["who"], "text": f"chance: dealt to seat {private}"}
 
     def _picture(self, seat):
         """The picture as ``seat`` may see it; a spectator's (no seat) only what is public."""
@@ -341,7 +360,9 @@ class Table:
                 return str(Path(self.saved).relative_to(Path(folder).resolve()))
         return None
 
-    def _agent_to_move(self):
+    @property
+    def agent_to_move(self):
+        """Whether an agent is to move (then the server's game loop plays it)."""
         p = self.to_move
         return p >= 0 and self.seats[p] is not None
 
@@ -396,6 +417,7 @@ class Table:
         _, n, self.state, self.returns, lines = self.undo_points.pop()
         self.takebacks.append({"seat": seat, "at": n, "undone": len(self.events) - n})
         del self.events[n:], self.log[lines:]
+        self.revision += 1
 
     def _last_mover(self):
         return self.undo_points[-1][0] if self.undo_points else None
@@ -405,14 +427,14 @@ class Table:
         ``workers.play`` (the game, the agent's spec, the state, the table's agent stream for
         this decision), or None if no agent is to move. The server runs it in a search
         worker."""
-        if not self._agent_to_move():
+        if not self.agent_to_move:
             return None
         spec = self.seats[self.to_move].spec
         return len(self.events), (self.game, spec, self.state.copy(), self._stream("agent"))
 
     def apply_agent(self, version, action):
         """Play an agent's ``action`` chosen at ``version`` (ignored if the game moved on)."""
-        if version == len(self.events) and self._agent_to_move():
+        if version == len(self.events) and self.agent_to_move:
             self._apply(self.to_move, action)
 
     def play_agents(self):
@@ -426,15 +448,18 @@ class Table:
         self.returns += self.game.step_inplace(self.state, np.array([action]))[0]
         self.events.append((seat, action))
         self.log.append({"who": seat, "text": f"seat {seat} ({self.labels[seat]}): {name}"})
+        self.revision += 1
         self._settle()
 
     def _settle(self):
         """Roll the dice and draw the tiles that come next; save the record at the end."""
         while self.to_move == CHANCE:
+            private = self.game.chance_private_to(self.state) if self.game.private_chance \
+                else None
             outcome = int(self.game.sample_chance(self.state, self._stream("chance"))[0])
             self.game.apply_chance(self.state, [outcome])
             self.events.append((CHANCE, outcome))
-            self.log.append({"who": CHANCE,
+            self.log.append({"who": CHANCE, "to": private,
                              "text": f"chance: {outcome_name(self.game, outcome)}"})
         if self.over and self.saved is None and self.limits.save is not None:
             self._keep()
@@ -472,9 +497,35 @@ class Table:
         return self.over and self.saved is None and self.limits.save is not None
 
     def record(self):
-        """The game as a record (``savanna.records``), as ``savanna match --records`` writes."""
-        return make_record(self.game, self.start, self.events, self.labels, self.seed,
+        """The game as a record (``savanna.records``), as ``savanna match --records`` writes.
+        Before the end the seed is left out: it tells every die and tile to come, and the
+        agents' choices."""
+        seed = self.seed if self.over else None
+        return make_record(self.game, self.start, self.events, self.labels, seed,
                            {"command": "serve", "table": self.id}, self.takebacks)
+
+    # ----- pace ----------------------------------------------------------------------------
+    def set_pace(self, paused=None, delay=None):
+        """The agents' pace, which the server's game loop honours: ``paused`` (they wait;
+        resuming clears a failed search's notice), ``delay`` (seconds, 0 to 10, between two
+        agents' moves). None leaves a setting as it is."""
+        if paused is not None and not isinstance(paused, bool):
+            raise BadRequest(f"paused must be true or false, got {clip(paused)}")
+        if delay is not None and (isinstance(delay, bool) or not isinstance(delay, int | float)
+                                  or not 0 <= delay <= MAX_DELAY):
+            raise BadRequest(f"delay must be a number of seconds in 0..{MAX_DELAY}, got "
+                             f"{clip(delay)}")
+        if paused is not None:
+            self.paused = paused
+            self.notice = self.notice if paused else None
+        if delay is not None:
+            self.delay = float(delay)
+        self.revision += 1
+
+    def pause(self, notice):
+        """Stop the agents after a search that failed, saying why (a click resumes)."""
+        self.paused, self.notice = True, notice
+        self.revision += 1
 
     def save(self, folder):
         """Write the record to a new file in ``folder``, named as a player would: the game, the

@@ -57,13 +57,15 @@ def served(tmp_path_factory):
         yield folder, client
 
 
-def first_human_game(client, game, seats, options=(), seed=0):
+def first_human_game(client, game, seats, options=(), seed=0, **fields):
     r = client.post("/api/tables", json={"game": game, "seats": seats,
-                                         "options": list(options), "seed": seed})
+                                         "options": list(options), "seed": seed, **fields})
     assert r.status_code == 200, r.text
     view = r.json()
     KEYS[view["id"]] = {**view.pop("keys"), "control": view.pop("control")}
-    assert view.pop("notice") is None
+    assert set(view.pop("invitations")) == set(KEYS[view["id"]]) - {"control"}
+    assert view.pop("spectate").endswith(f"#play/{view['id']}/")
+    assert view["notice"] is None
     return view
 
 
@@ -118,27 +120,51 @@ def test_undo_takes_back_the_human_move_and_the_agents_after_it(served):
     assert undone["log"] == view["log"] and not undone["can_undo"]
 
 
-def test_the_agents_replies_can_come_one_at_a_time(served):
+def test_the_agents_of_a_paused_table_move_one_step_at_a_time(served):
+    _, client = served
+    view = first_human_game(client, "bonobo", ["human", "random", "random"], seed=4,
+                            paused=True)
+    moved = client.post(f"/api/tables/{view['id']}/move", headers=key(view), json={
+        "action": view["moves"][0]["action"], "version": view["version"]}).json()
+    assert moved["agent_to_move"] and not moved["moves"] and moved["paused"]
+    time.sleep(0.3)  # the server's loop does not play a paused table's agents
+    assert client.get(f"/api/tables/{view['id']}").json()["version"] == moved["version"]
+    while moved["agent_to_move"]:
+        step = client.post(f"/api/tables/{view['id']}/advance", headers=key(view)).json()
+        assert step["version"] > moved["version"] and step["paused"]
+        moved = step
+    assert moved["to_move"] == 0 and moved["moves"]
+
+
+def test_the_agents_reply_without_being_asked_when_the_move_answers_at_once(served):
     _, client = served
     view = first_human_game(client, "bonobo", ["human", "random", "random"], seed=4)
     moved = client.post(f"/api/tables/{view['id']}/move", headers=key(view), json={
         "action": view["moves"][0]["action"], "version": view["version"],
         "agents": False}).json()
-    assert moved["agent_to_move"] and not moved["moves"]
-    while moved["agent_to_move"]:
-        step = client.post(f"/api/tables/{view['id']}/advance", headers=key(view)).json()
-        assert step["version"] > moved["version"]
-        moved = step
-    assert moved["to_move"] == 0 and moved["moves"]
+    assert moved["version"] == view["version"] + 1
+    deadline = time.monotonic() + 30
+    while (now := client.get(f"/api/tables/{view['id']}", headers=key(view)).json())[
+            "to_move"] != 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert now["moves"] and now["version"] > moved["version"] + 1  # both agents replied
 
 
-def test_a_game_of_agents_advances_one_move_at_a_time(served):
+def test_a_game_of_agents_plays_itself_and_steps_one_move_at_a_time(served):
     _, client = served
-    view = first_human_game(client, "zebres", ["random", "greedy"])
+    view = first_human_game(client, "zebres", ["random", "greedy"], paused=True)
     assert view["seat"] is None and view["agent_to_move"] and not view["moves"]
     r = client.post(f"/api/tables/{view['id']}/advance", json={},
                     headers=key(view, "control"))
     assert r.status_code == 200 and r.json()["version"] == view["version"] + 1
+    r = client.post(f"/api/tables/{view['id']}/pace", json={"paused": False},
+                    headers=key(view, "control"))
+    assert r.status_code == 200 and not r.json()["paused"]
+    deadline = time.monotonic() + 60
+    while not (end := client.get(f"/api/tables/{view['id']}").json())["over"] and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert end["over"] and end["returns"] is not None
 
 
 def _bad_cases(folder, table, record_file):

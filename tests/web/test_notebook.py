@@ -26,25 +26,31 @@ def records(tmp_path_factory):
     return write_tournament_game(tmp_path_factory.mktemp("match"), "zebres")
 
 
+def token_and_view(frame):
+    """The token and the view (``play``, ``play/TABLE/KEY``, ...) the frame's address brings in
+    its fragment (``#token=TOKEN&VIEW``)."""
+    login, _, view = urlsplit(frame.src).fragment.partition("&")
+    return parse_qs(login)["token"][0], view
+
+
 def get(frame, path=""):
-    """``GET path`` of the server of ``frame`` with its token (where it has one): the answer."""
+    """``GET path`` of the server of ``frame`` with its token: the answer."""
     address = urlsplit(frame.src)
     request = urllib.request.Request(f"{address.scheme}://{address.netloc}/{path}")
-    for token in parse_qs(address.query).get("token", []):
-        request.add_header("Authorization", f"token {token}")
+    request.add_header("Authorization", f"token {token_and_view(frame)[0]}")
     return urllib.request.urlopen(request)
 
 
-def notebook_page(frame, code):
-    """A page of another origin showing ``code`` and the IFrame's HTML as its output, as a
-    notebook does; its address (served on a thread) and server."""
+def notebook_page(output, code, host="localhost"):
+    """A page of another origin at ``host`` showing ``code`` and ``output`` (the IFrame's HTML)
+    as a notebook does; its address (served on a thread) and server."""
     body = f"""<!doctype html><meta charset=utf-8><title>notebook</title><style>
 body {{ font: 14px system-ui, sans-serif; margin: 16px 24px; }} .cell {{ display: flex; gap: 8px; }}
 .prompt {{ width: 64px; color: #307fc1; font-family: monospace; text-align: right; }}
 .out .prompt {{ color: #bf5b3d; }} .cell > :last-child {{ flex: 1; margin: 4px 0; }}
 pre {{ background: #f5f5f5; border: 1px solid #e0e0e0; padding: 8px; }}</style>
 <div class="cell"><div class="prompt">In [1]:</div><pre>{html.escape(code)}</pre></div>
-<div class="cell out"><div class="prompt">Out[1]:</div><div>{frame._repr_html_()}</div></div>"""
+<div class="cell out"><div class="prompt">Out[1]:</div><div>{output}</div></div>"""
 
     class Page(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
@@ -58,12 +64,13 @@ pre {{ background: #f5f5f5; border: 1px solid #e0e0e0; padding: 8px; }}</style>
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://localhost:{server.server_address[1]}/", server  # as Jupyter prints it
+    return f"http://{host}:{server.server_address[1]}/", server  # as Jupyter prints it
 
 
-def embedded(browser, frame, code):
-    """The board's frame inside a notebook-like page, once the board is ready."""
-    address, server = notebook_page(frame, code)
+def embedded(browser, output, code, host="localhost"):
+    """The board's frame (``output``: its HTML) inside a notebook-like page at ``host``, once
+    the board is ready."""
+    address, server = notebook_page(output, code, host)
     page = browser.new_page(viewport={"width": 1200, "height": 740})
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -75,7 +82,8 @@ def embedded(browser, frame, code):
 
 def test_one_server_per_folders_started_once(tmp_path):
     first, again = show(folders=[tmp_path]), show(folders=[tmp_path])
-    assert first.src == again.src and urlsplit(first.src).fragment == "play"
+    assert first.src == again.src and token_and_view(first)[1] == "play"
+    assert "?" not in first.src  # the token is in no address a server sees
     other = show(folders=[tmp_path, tmp_path.parent])
     assert urlsplit(other.src).port != urlsplit(first.src).port
     with get(first) as answer:
@@ -85,10 +93,10 @@ def test_one_server_per_folders_started_once(tmp_path):
 def test_a_record_at_its_ply_in_a_page_of_another_origin(browser, records):
     record = read_records(records)[1]
     frame = show(records, index=1, ply=24, height=640)
-    assert unquote(frame.src).endswith(f"#replay/{records.name}/1/24")
+    assert unquote(token_and_view(frame)[1]) == f"replay/{records.name}/1/24"
     code = ('from savanna.experiments.board import show\n'
             'show("runs/match-zebres/records.jsonl", index=1, ply=24)')
-    page, board, errors, server = embedded(browser, frame, code)
+    page, board, errors, server = embedded(browser, frame._repr_html_(), code)
     board.locator(f"#board[data-state='{record.ply_index(24)}']").wait_for(timeout=60_000)
     assert errors == []
     if SHOTS:
@@ -99,11 +107,11 @@ def test_a_record_at_its_ply_in_a_page_of_another_origin(browser, records):
 
 def test_a_new_game_is_made_and_shown_at_its_human_seat(browser):
     frame = show(game="zebres", seats=["random", "human"], seed=4)
-    table, seat = frame.src.split("#play/")[1].split("/")
+    table, seat = token_and_view(frame)[1].removeprefix("play/").split("/")
     with get(frame, f"api/tables/{table}") as answer:
         assert answer.status == 200
     assert seat  # seat 1, or its key where the server gives keys
-    page, board, errors, server = embedded(browser, frame, "show(game='zebres', ...)")
+    page, board, errors, server = embedded(browser, frame._repr_html_(), "show(game='zebres', ...)")
     assert board.locator("#board svg").count() == 1
     assert errors == []
     page.close()
@@ -112,7 +120,7 @@ def test_a_new_game_is_made_and_shown_at_its_human_seat(browser):
 
 def test_a_position_goes_to_the_analysis_view_checked_first():
     frame = show(game="zebres", position=POSITION, options={"board": "standard"})
-    assert unquote(frame.src).endswith(f"#analyse/zebres/board=standard/{POSITION}")
+    assert unquote(token_and_view(frame)[1]) == f"analyse/zebres/board=standard/{POSITION}"
     assert html.escape(frame.src) in frame._repr_html_()
 
 
@@ -144,6 +152,50 @@ def test_the_magic_shows_what_show_shows(records, capsys):
     assert frame.src == show(records, index=1, ply=3).src
     table = shell.run_line_magic("savanna", "--game bonobo -o num_players=3 "
                                             "--seats human,random,random --seed 2")
-    assert "#play/" in table.src
+    assert token_and_view(table)[1].startswith("play/")
     assert shell.run_line_magic("savanna", f"{records} --index 9") is None
     assert capsys.readouterr().err.startswith("%savanna: error: --game must be in 0..1")
+
+
+def test_a_game_against_an_agent_in_a_live_kernel_plays_to_the_end_in_a_page_at_127(
+        browser, tmp_path):
+    """The magic run by a real kernel (nbclient), its output in a page at 127.0.0.1 (the board
+    is at localhost: another site, so no cookie reaches the frame); every move clicked inside
+    the frame, the agent's replies pushed, to the end, with no reload."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    code = "%load_ext savanna.experiments.board\n" + \
+        "%savanna --game bonobo --seats human,az:baseline -o num_players=2"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    with client.setup_kernel():  # the kernel, and the board's server in it, live meanwhile
+        client.execute_cell(notebook.cells[0], 0)
+        output = notebook.cells[0].outputs[-1]["data"]["text/html"]
+        assert "<iframe" in output and "localhost" in output and "?token" not in output
+        page, board, errors, server = embedded(browser, output, code, host="127.0.0.1")
+        assert page.url.startswith("http://127.0.0.1:")
+        for _ in range(400):
+            if board.locator("#winner").count():
+                break
+            board.locator("#moves button[data-action]").first.wait_for(
+                state="attached", timeout=60_000)
+            before = board.locator("#board").get_attribute("data-state")
+            spots = board.locator(".hot")
+            if spots.count():
+                spots.first.click()
+                picked = board.locator("#moves button.picked")
+                if picked.count():
+                    picked.first.click()
+            else:
+                board.locator("#moves button[data-action]").first.click()
+            board.locator(f"#board:not([data-state='{before}'])").wait_for(timeout=60_000)
+            board.locator("#moves button[data-action], #winner").first.wait_for(
+                state="attached", timeout=60_000)
+        assert board.locator("#winner").count() == 1
+        assert "Game over" in board.locator("#result").text_content()
+        assert board.locator("#error").text_content() == ""
+        assert errors == []
+        page.close()
+        server.shutdown()

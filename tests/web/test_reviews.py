@@ -71,7 +71,7 @@ def test_a_cancelled_review_stops_between_decisions(served):
 def test_a_finished_game_of_the_server_is_reviewed_and_one_in_progress_is_not(served):
     _, client = served
     table = client.post("/api/tables", json={"game": "zebres", "seats": ["greedy", "random"],
-                                             "seed": 1}).json()
+                                             "seed": 1, "paused": True}).json()
     r = client.post("/api/reviews", json={"table": table["id"], "agent": AGENT})
     assert r.status_code == 409 and "once it has ended" in r.json()["error"]
     control = {"X-Seat-Key": table.get("control", "")}  # where agents move only for a key

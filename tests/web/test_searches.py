@@ -196,7 +196,8 @@ def test_seeded_agents_play_the_same_moves_in_workers_as_in_one_process(tmp_path
     with TestClient(create_app(limits, workers=2, token=""),
                     base_url=BASE) as client:
         view = client.post("/api/tables", json={"game": game, "options": options,
-                                                "seats": seats, "seed": 11}).json()
+                                                "seats": seats, "seed": 11,
+                                                "paused": True}).json()
         control = {"X-Seat-Key": view["control"]}
         while not view["over"]:
             view = client.post(f"/api/tables/{view['id']}/advance", json={},

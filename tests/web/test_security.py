@@ -44,8 +44,8 @@ def server(tmp_path):
         yield client, clock, tmp_path
 
 
-def create(client, game, seats, options=(), seed=None):
-    body = {"game": game, "seats": seats, "options": list(options)}
+def create(client, game, seats, options=(), seed=None, **fields):
+    body = {"game": game, "seats": seats, "options": list(options), **fields}
     if seed is not None:
         body["seed"] = seed
     r = client.post("/api/tables", json=body)
@@ -61,11 +61,15 @@ def seat(key):
 def test_a_request_without_the_token_is_a_401_that_says_how_to_get_in(server):
     client, _, _ = server
     stranger = TestClient(client.app, base_url=BASE)
-    for method, url in [("GET", "/api/info"), ("GET", "/api/files"), ("GET", "/"),
-                        ("POST", "/api/tables"), ("GET", "/static/board.js")]:
+    for method, url in [("GET", "/api/info"), ("GET", "/api/files"), ("POST", "/"),
+                        ("POST", "/api/tables"), ("GET", "/api/tables/x/events")]:
         r = stranger.request(method, url, json={"game": "zebres", "seats": ["random"] * 2})
         assert r.status_code == 401, (method, url)
         assert "savanna serve printed" in r.text and "Authorization: token" in r.text
+    # the page and its scripts hold no secret (a notebook's frame loads them with no cookie)
+    for url in ("/", "/static/board.js"):
+        r = stranger.get(url)
+        assert r.status_code == 200 and TOKEN.encode() not in r.content
     assert stranger.get("/api/info", headers={"Authorization": "token wrong"}).status_code == 401
     assert stranger.get("/?token=wrong", follow_redirects=False).status_code == 401
     assert client.app.state.tables == {}
@@ -236,7 +240,7 @@ def test_a_seat_is_played_and_seen_only_with_its_key(server):
 
 def test_agents_are_asked_to_move_only_with_a_key_of_the_game(server):
     client, _, _ = server
-    view = create(client, "zebres", ["random", "random"])
+    view = create(client, "zebres", ["random", "random"], paused=True)
     url = f"/api/tables/{view['id']}/advance"
     assert view["keys"] == {} and view["seat"] is None
     assert client.post(url).status_code == 403
@@ -251,7 +255,7 @@ def test_no_answer_holds_the_seed_before_a_banjooli_game_ends(server):
     client, _, folder = server
     for given in (None, 987654321987):
         view = create(client, "banjooli", ["human", "random", "human"], ["berries=true"],
-                      seed=given)
+                      seed=given, paused=True)
         table = client.app.state.tables[view["id"]]
         secret = str(table.seed)
         keys, control = view["keys"], view["control"]

@@ -1,8 +1,9 @@
 // The Analyse view: a search agent's weights of every move of a position (from Play, Replay or
 // pasted), as a heat map and the best line on the board, and as a table.
 import { openTab, render } from "./board.js";
-import { drawBoard, groupBySpot, positionLink, showPosition, spotAt, spotKey } from "./drawing.js";
-import { $, api, el, guarded, header, keyed, keyFor, S, saveForm, showError,
+import { drawBoard, groupBySpot, positionLink, showPosition, spotAt,
+  spotKey } from "./drawing.js";
+import { $, api, el, guarded, header, keyFor, S, saveForm, showError,
   svgEl } from "./shared.js";
 import { optionWords, seatName, words } from "./words.js";
 
@@ -28,7 +29,7 @@ export function sourceFromView(tab) {
 
 function requestOf(source) {
   if (source.table !== undefined) {
-    return keyed(source.table) ? { table: source.table } : { table: source.table, seat: source.seat };
+    return { table: source.table };
   }
   if (source.file !== undefined) return { file: source.file, game: source.game_index, ply: source.ply };
   return { game: source.game, options: source.options, position: source.position };

@@ -15,7 +15,7 @@ import { renderAnalyse, setSource, setupAnalyse, showPasted, sourceFromView } fr
 import { focusKey, restoreFocus } from "./drawing.js";
 import { loadGame, renderPlay, setupPlay } from "./play.js";
 import { loadFiles, moveReplay, openReplay, renderReplay, setupReplay } from "./replay.js";
-import { $, api, el, guarded, keyFor, loadForm, S, TABS } from "./shared.js";
+import { $, api, el, guarded, keyFor, loadForm, S, TABS, takeToken } from "./shared.js";
 import { drawReviewed } from "./review.js";
 import { renderTables, setupTables, showRatings } from "./tables.js";
 import { AGENT_DEFAULTS, words } from "./words.js";
@@ -48,8 +48,6 @@ export function render() {
     else link.removeAttribute("aria-current");
   }
   document.body.classList.toggle("wide", S.tab === "tables");  // tables need no board
-  clearTimeout(S.play.timer);
-  S.play.timer = null;
   clearBoardParts();
   ({ play: renderPlay, replay: renderReplay, analyse: renderAnalyse, tables: renderTables })[S.tab]();
   drawReviewed();
@@ -131,6 +129,7 @@ export async function openTab(name) {
 
 // ----- start ---------------------------------------------------------------------------------
 async function start() {
+  takeToken();  // before the first request: a notebook's frame brings the token in its address
   S.info = await api("GET", "/api/info");
   for (const select of [$("game"), $("paste-game")]) {
     select.replaceChildren(...S.info.played.map((g) => el("option", words(g).name, { value: g })));

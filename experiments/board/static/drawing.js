@@ -81,9 +81,14 @@ export function markLastMove(overlay, spot) {
 
 // The focus survives a redraw: the element with the same data-focus (a move, a spot),
 // else the first of its kind, else the board.
+// The focus kept while the board has nothing to take it (an agent to move): the next
+// position's first target takes it back.
+let waiting = null;
+
 export function focusKey() {
   const a = document.activeElement;
-  return a && a.dataset ? a.dataset.focus || null : null;
+  const key = a && a.dataset ? a.dataset.focus || null : null;
+  return key || (a === $("board") ? waiting : null);
 }
 
 export function restoreFocus(key) {
@@ -91,8 +96,10 @@ export function restoreFocus(key) {
   const shown = (selector) => [...document.querySelectorAll(selector)]  // not in a closed list
     .find((e) => e.checkVisibility());
   const kind = key.split(":")[0];
-  (shown(`[data-focus="${CSS.escape(key)}"]`) || shown(`[data-focus^="${kind}:"]`) ||
-   shown("[data-focus^='spot:'], [data-focus^='move:']") || $("board")).focus();
+  const found = shown(`[data-focus="${CSS.escape(key)}"]`) || shown(`[data-focus^="${kind}:"]`) ||
+                shown("[data-focus^='spot:'], [data-focus^='move:']");
+  waiting = found ? null : key;
+  (found || $("board")).focus();
 }
 
 export function positionLink(game, title, position) {

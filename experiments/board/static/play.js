@@ -1,12 +1,16 @@
-// The Play view: a new game, its board with the lit spots, the moves, the agents moving on by
-// themselves, undo, download, and a game opened from its address or an invitation.
+// The Play view: a new game, its board with the lit spots, the moves, undo, download, the
+// agents' pace, the invitations and who is connected, and a game opened from its address or an
+// invitation. The server plays the agents and pushes every change (live.js): the page never
+// asks for a move.
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
 import { openTab, render } from "./board.js";
 import { drawBoard, groupBySpot, lastSpot, markLastMove, positionLink, showPosition,
   spotAt, spotKey } from "./drawing.js";
+import { follow } from "./live.js";
 import { openReplay } from "./replay.js";
-import { $, api, ApiError, button, download, el, guarded, heldSeats, keepKeys, keyed, keyFor,
-  lastHuman, S, saveForm, showError, svgEl } from "./shared.js";
+import { $, api, ApiError, button, download, el, guarded, heldSeats, invitationsOf,
+  keepInvitations, keepKeys, keyFor, lastHuman, S, saveForm, showError,
+  svgEl } from "./shared.js";
 import { gameTitle, resultWords, seatName, words } from "./words.js";
 
 const newGame = guarded(async (event) => {
@@ -14,14 +18,15 @@ const newGame = guarded(async (event) => {
   saveForm();
   const options = $("options").value.split(/\s+/).filter((x) => x);
   const seats = splitSeats($("seats").value);
-  const seed = $("seed").value === "" ? null : Number($("seed").value);
-  const view = await api("POST", "/api/tables", { game: $("game").value, options, seats, seed });
+  const seed = $("seed").value === "" ? null : Number($("seed").value);  // none: the OS's
+  const delay = $("watch").checked ? Number($("speed").value) / 1000 : 0;
+  const view = await api("POST", "/api/tables",
+                         { game: $("game").value, options, seats, seed, delay });
   if (view.keys) keepKeys(view.id, { ...view.keys, control: view.control || null });
-  S.play.paused = Boolean(view.notice);  // an agent's search was stopped: not re-asked
+  if (view.invitations) keepInvitations(view.id, { ...view.invitations, spectate: view.spectate });
   S.play.spots = null;
   await showGame(view, true);
   window.scrollTo(0, 0);  // the new board from its top, wherever the form was scrolled to
-  if (view.notice) showError(view.notice);
 });
 
 // "human,mcts:sims=500,c=1.4,random": a piece that starts with key= continues the agent before.
@@ -38,27 +43,106 @@ function splitSeats(text) {
   return specs;
 }
 
-// The view of table `id` for `seat` (with keys: the seat our key names; null: any we hold).
-async function fetchView(id, seat) {
-  if (keyed(id)) return api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined,
-                            { key: keyFor(id, seat) });
-  const query = seat === null || seat === undefined ? "" : `?seat=${seat}`;
-  return api("GET", `/api/tables/${encodeURIComponent(id)}${query}`);
+// The view of table `id` as `seat` sees it (the seat's key; null, or a seat this screen holds
+// no key for: a spectator's).
+function fetchView(id, seat) {
+  return api("GET", `/api/tables/${encodeURIComponent(id)}`, undefined,
+             { key: keyFor(id, seat) });
 }
 
 async function showGame(view, open = false) {
-  // Several humans share the screen: the board turns to the human to move.
+  const newer = () => {
+    const now = S.play.view;
+    return now && now.id === view.id && now.revision > view.revision;
+  };
+  if (newer()) return;  // an older answer than the game shown
+  // Several humans share the screen: the board turns to the human to move, unless that seat
+  // is played on another page (an invitation taken).
   const held = heldSeats(view);
   if (!view.over && view.to_move !== view.seat && view.seats[view.to_move] === "human" &&
-      held.includes(view.to_move)) {
+      held.includes(view.to_move) && !elsewhere(view.id, view.to_move)) {
     view = await fetchView(view.id, view.to_move);
-  } else if (view.seat === null && held.length === 1) {  // answered for no seat (an agent's
-    view = await fetchView(view.id, held[0]);            // move, an address without the seat):
-  }                                                      // the sole human stays who it is
+    if (newer()) return;  // a push came meanwhile
+  } else if (view.seat === null && held.length === 1) {  // answered for no seat (an address
+    view = await fetchView(view.id, held[0]);            // without the seat): the sole human
+    if (newer()) return;                                 // stays who it is
+  }
   S.play.view = view;
+  watch(view);
   if (open) await openTab("play");
   else if (S.tab === "play") render();
   loadPlaySpots(view);
+}
+
+// Whether a page other than this one plays `seat` of table `id`.
+function elsewhere(id, seat) {
+  const { presence, live } = S.play;
+  if (!presence || presence.id !== id) return false;
+  return presence.seats[seat] > (live && live.id === id && live.seat === seat ? 1 : 0);
+}
+
+// The push connection of the game shown, as the seat it was opened at (the seats this screen
+// turns to are shown from its views).
+function watch(view) {
+  const live = S.play.live;
+  if (live && live.id === view.id) return;
+  if (live) live.close();
+  S.play.presence = null;
+  const key = view.seat === null ? null : keyFor(view.id, view.seat);
+  S.play.live = follow(view.id, key, {
+    onView: guarded((pushed) => S.play.view && S.play.view.id === pushed.id && showGame(pushed)),
+    onPresence: (presence) => {
+      if (!S.play.view || S.play.view.id !== view.id) return;
+      S.play.presence = { id: view.id, ...presence };
+      if (S.tab === "play") renderPresence(S.play.view);
+    },
+    onRefused: (status, message) => showError(message),
+  });
+  S.play.live.seat = view.seat;
+}
+
+// Who is connected: a page per seat, and the spectators.
+function renderPresence(view) {
+  const presence = S.play.presence;
+  if (!presence || presence.id !== view.id) {
+    $("presence").textContent = "";
+    return;
+  }
+  const seats = presence.seats.map((n, p) => (n ? seatName(view.game, p) +
+    (p === view.seat ? " (you)" : "") : null)).filter((x) => x);
+  const watching = presence.spectators;
+  $("presence").textContent = "Connected: " + (seats.join(", ") || "no seat") +
+    (watching ? `; ${watching} watching` : "") + ".";
+}
+
+// The creator's links for the others: one per human seat and one for spectators, each with a
+// copy button.
+function renderInvitations(view) {
+  const links = invitationsOf(view.id);
+  const box = $("invitations");
+  box.replaceChildren();
+  box.hidden = view.over || !Object.keys(links).length;
+  const rows = Object.entries(links).filter(([k]) => k !== "spectate" && Number(k) !== view.seat)
+    .map(([k, link]) => [`Invite ${seatName(view.game, Number(k))}`, link, `invite-${k}`]);
+  if (links.spectate) rows.push(["Spectators", links.spectate, "invite-spectate"]);
+  for (const [label, link, id] of rows) {
+    const url = new URL(link, location.href).href;
+    const field = el("input", undefined, { id, readonly: "", value: url,
+                                           "aria-label": `${label}: link` });
+    const row = el("div", undefined, { class: "invite" });
+    row.append(el("span", label), field, button("Copy", () => copy(field), { "data-copy": id }));
+    box.append(row);
+  }
+}
+
+async function copy(field) {
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    showError("");
+  } catch {
+    document.execCommand("copy");  // no clipboard API (a page not served over https)
+  }
 }
 
 // The record of a public game gives where each move was played (the last-move marker).
@@ -116,16 +200,21 @@ export function renderPlay() {
         ? `Your move: ${groupBySpot(view.moves).size ? "click a lit spot on the board or " : ""}` +
           "choose a move below."
         : `${mover} (${view.seats[view.to_move]}) is to move` +
-          (view.agent_to_move ? (S.play.paused ? "; paused." : "...") : "."));
-  $("undo").disabled = !view.can_undo;
+          (view.agent_to_move ? (view.paused ? "; paused." : "...") : "."));
+  $("undo").disabled = !view.can_undo || view.seat === null ||  // a spectator has no move
+    !heldSeats(view).includes(lastHuman(view));  // the last human move is another page's
   // a game with secrets (cards, a seed that deals) has no public record before its end
   $("download-game").disabled = view.position === null && !view.over;
   const agents = view.seats.some((s) => s !== "human");
   const watched = $("watch").checked || !view.seats.includes("human");
-  $("agent-controls").hidden = !agents || !(watched || S.play.paused) || view.over;
-  $("pause").textContent = S.play.paused ? "Resume" : "Pause";
-  $("pause").setAttribute("aria-pressed", String(S.play.paused));
+  const mine = view.seat !== null || keyFor(view.id, null) !== null;  // a key sets the pace
+  $("agent-controls").hidden = !agents || !mine || !(watched || view.paused) || view.over;
+  $("pause").textContent = view.paused ? "Resume" : "Pause";
+  $("pause").setAttribute("aria-pressed", String(view.paused));
   $("advance").disabled = !view.agent_to_move;
+  if (view.notice) showError(view.notice);  // an agent's search failed: the game waits
+  renderPresence(view);
+  renderInvitations(view);
   $("analyse-here").disabled = view.over;
   const log = $("log");
   log.replaceChildren(...view.log.map((e) => el("li", logText(g, e),
@@ -137,12 +226,6 @@ export function renderPlay() {
   showPosition(view.position);
   positionLink(g, view.title, view.position);
   $("review-game").hidden = !(view.over && window.savannaReview);
-  // the agents move on by themselves until paused (by a click, or a search that was refused
-  // or stopped: the page never re-asks one by itself)
-  if (view.agent_to_move && !view.over && !S.play.paused) {
-    const delay = $("watch").checked ? Number($("speed").value) : 50;
-    S.play.timer = setTimeout(() => advance(view), delay);
-  }
 }
 
 // "seat 1 (random): L d1" -> "Green (random): L d1"; "chance: B" -> "die rolled: B"
@@ -244,17 +327,13 @@ function clickSpot(moves) {
 async function change(path, body, seat) {
   const view = S.play.view;
   const key = keyFor(view.id, seat) || keyFor(view.id, null);
-  if (!keyed(view.id)) body = { ...body, seat };
   try {
     const answer = await api("POST", `/api/tables/${encodeURIComponent(view.id)}/${path}`,
                              body, { key });
-    if (answer.notice) S.play.paused = true;  // an agent's search was stopped: not re-asked
     if (S.play.view && S.play.view.id === view.id) await showGame(answer);
-    if (answer.notice) showError(answer.notice);  // an agent's search ran out of time
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.status === 0 || err.status === 401) return;
-    if (path === "advance") S.play.paused = true;  // a refused search waits for a click
     const message = $("error").textContent;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     if (!S.play.view || S.play.view.id !== view.id) return;
@@ -266,13 +345,24 @@ async function change(path, body, seat) {
   }
 }
 
+// a move is answered at once; the agents' replies come pushed, one by one
 const play = guarded((action) => change("move", { action, version: S.play.view.version,
-                                                  agents: !$("watch").checked }, S.play.view.seat));
+                                                  agents: false }, S.play.view.seat));
 
-const advance = guarded(async (view) => {
-  if (S.play.view !== view || S.tab !== "play") return;  // the page moved on: render() restarts
-  return change("advance", {}, keyed(view.id) ? null : view.seat);
+// pause, resume, speed and step of the agents: settings of the table, for every page
+const advance = guarded(() => change("advance", {}, paceSeat()));
+const pause = guarded(() => change("pace", { paused: !S.play.view.paused }, paceSeat()));
+const setSpeed = guarded(() => {
+  saveForm();
+  if (S.play.view && !S.play.view.over) {
+    return change("pace", { delay: Number($("speed").value) / 1000 }, paceSeat());
+  }
 });
+
+function paceSeat() {
+  const view = S.play.view;
+  return keyFor(view.id, null) ? null : view.seat;  // the control key, else the seat's
+}
 
 const undo = guarded(() => change("undo", {}, lastHuman(S.play.view)));
 
@@ -320,9 +410,9 @@ export function setupPlay() {
   $("seat-clear").addEventListener("click", () => { $("seats").value = ""; describeForm(); });
   $("new-game").addEventListener("submit", newGame);
   $("undo").addEventListener("click", undo);
-  $("advance").addEventListener("click", () => advance(S.play.view));
-  $("pause").addEventListener("click", () => { S.play.paused = !S.play.paused; render(); });
-  $("speed").addEventListener("change", () => { saveForm(); render(); });
+  $("advance").addEventListener("click", advance);
+  $("pause").addEventListener("click", pause);
+  $("speed").addEventListener("change", setSpeed);
   $("download-game").addEventListener("click", downloadGame);
   $("analyse-here").addEventListener("click", guarded(async () => {
     await setSource(sourceFromView("play"));

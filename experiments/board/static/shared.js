@@ -8,7 +8,7 @@ export const S = {
   tab: "play",
   info: null,
   address: "",
-  play: { view: null, timer: null, paused: false, spots: null, picked: null },
+  play: { view: null, spots: null, picked: null, live: null, presence: null },
   replay: { file: null, games: null, filter: null, game: null, frame: null, target: 0,
             loading: false, seat: null, spots: null },
   analyse: { source: null, picture: null, job: null, status: null, cancelled: false },
@@ -32,6 +32,7 @@ export async function api(method, url, body, { key = null, quiet = false } = {})
     options.headers["Content-Type"] = "application/json";
   }
   if (key) options.headers["X-Seat-Key"] = key;
+  Object.assign(options.headers, authHeaders());
   let response, data;
   try {
     response = await fetch(url, options);
@@ -50,6 +51,24 @@ export async function api(method, url, body, { key = null, quiet = false } = {})
   return data;
 }
 
+// ----- the token: the cookie carries it, except in a frame of another site's page (a
+// notebook), which gets no SameSite=Strict cookie: there the address's fragment brings it
+// (#token=TOKEN&play/...), never sent to any server, kept for this tab only ------------------
+let token = null;
+
+export function takeToken() {
+  const found = /^#token=([A-Za-z0-9._~-]*)&?(.*)$/.exec(location.hash);
+  if (found) {
+    token = found[1];
+    try { sessionStorage.setItem("savanna-token", token); } catch { /* kept in memory */ }
+    history.replaceState(null, "", `#${found[2]}`);
+  } else {
+    try { token = sessionStorage.getItem("savanna-token"); } catch { /* none kept */ }
+  }
+}
+
+export function authHeaders() { return token ? { Authorization: `token ${token}` } : {}; }
+
 export function guarded(fn) {
   return async (...args) => {
     try {
@@ -67,18 +86,30 @@ export function showError(text) { $("error").textContent = text; }
 
 // ----- seat keys (PROTOCOL.md): per table in localStorage, so that a reload and several
 // humans at one screen keep their seats: {"0": KEY, "2": KEY, control: KEY} ---------------------
+const held = {};  // the same in memory: where storage is refused (a frame of another site)
+
 function keysOf(id) {
-  try { return JSON.parse(localStorage.getItem(`savanna-keys/${id}`)) || {}; } catch { return {}; }
+  let stored = {};
+  try { stored = JSON.parse(localStorage.getItem(`savanna-keys/${id}`)) || {}; } catch { /* */ }
+  return { ...held[id], ...stored };
 }
 
 export function keepKeys(id, keys) {
+  held[id] = { ...keysOf(id), ...keys };
   try {
-    localStorage.setItem(`savanna-keys/${id}`, JSON.stringify({ ...keysOf(id), ...keys }));
+    localStorage.setItem(`savanna-keys/${id}`, JSON.stringify(held[id]));
   } catch { /* storage refused: the keys live as long as the page */ }
 }
 
-// A table of a server that gives keys (else one that takes the seat in the request).
-export function keyed(id) { return Object.keys(keysOf(id)).length > 0; }
+// The invitation links of a table this screen made: {"1": "/?token=...#play/ID/KEY",
+// spectate: ...}, kept as its keys are.
+export function invitationsOf(id) {
+  try { return JSON.parse(localStorage.getItem(`savanna-invites/${id}`)) || {}; } catch { return {}; }
+}
+
+export function keepInvitations(id, links) {
+  try { localStorage.setItem(`savanna-invites/${id}`, JSON.stringify(links)); } catch { /* */ }
+}
 
 // The key that speaks for `seat` (none or null: the control key, which opens no seat).
 export function keyFor(id, seat) {
@@ -86,12 +117,9 @@ export function keyFor(id, seat) {
   return seat === null || seat === undefined ? keys.control || null : keys[seat] || null;
 }
 
-// The seats this screen holds: those it has keys for (a server without keys: every human).
+// The seats this screen holds: those it has keys for.
 export function heldSeats(view) {
-  if (keyed(view.id)) {
-    return Object.keys(keysOf(view.id)).filter((k) => /^\d+$/.test(k)).map(Number);
-  }
-  return view.seats.map((s, p) => (s === "human" ? p : -1)).filter((p) => p >= 0);
+  return Object.keys(keysOf(view.id)).filter((k) => /^\d+$/.test(k)).map(Number);
 }
 
 // Undo speaks for the human who moved last (the move it takes back).

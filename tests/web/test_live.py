@@ -1,0 +1,169 @@
+"""Live tables in real browsers: a host, a guest who came by the host's invitation link and a
+spectator, each in a browser context of their own (their own cookies and storage), at one Bonobo
+table with an AlphaZero agent. Nobody reloads; every page shows each move within a second of
+the server making it; the spectator sees every move and nothing private; the agents play on
+when the host's page is closed. (The notebook's frame is in test_notebook_live.py.)
+
+With ``SAVANNA_SCREENSHOTS=folder`` the two seats and the spectator are photographed there (the
+guide's pictures)."""
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from savanna.experiments.board.server import create_app
+from savanna.experiments.board.tables import Limits
+from tests.web.browser import needs_chromium, serving
+
+pytestmark = needs_chromium
+SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
+TOKEN = "a-live-test-token"
+TIMEOUT_MS = int(os.environ.get("SAVANNA_BROWSER_TIMEOUT_MS", 120_000))
+EXPECTED_ANSWER = "Failed to load resource: the server responded with a status of"
+# each page notes when it first showed each position (the board's data-state: the version)
+SEEN = """() => { window.seen = {}; const note = () => {
+  const board = document.querySelector('#board');
+  if (board && board.dataset.state && !(board.dataset.state in window.seen)) {
+    window.seen[board.dataset.state] = Date.now(); } };
+  new MutationObserver(note).observe(document.body, { subtree: true, attributes: true,
+                                                      attributeFilter: ['data-state'] });
+  note(); }"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    limits = Limits(max_sims=500, max_seconds=60, save=tmp_path_factory.mktemp("played"))
+    app = create_app(limits, workers=1, token=TOKEN)
+    published = []  # (version, time) of each change the server pushed
+
+    def noted(table, publish=app.state.hub.publish):
+        published.append((table.id, len(table.events), time.time()))
+        publish(table)
+
+    app.state.hub.publish = noted
+    with serving(app) as address:
+        yield address, app, published
+
+
+def open_page(browser, url):
+    """A page in a browser context of its own (a person at another computer), at ``url``."""
+    context = browser.new_context(viewport={"width": 1300, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error"
+            and not m.text.startswith(EXPECTED_ANSWER) else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    page.evaluate(SEEN)
+    page.opened = time.time()
+    return page
+
+
+def host_a_table(browser, address, seats, options):
+    """The host's page with a new game of Bonobo, and its invitation links."""
+    host = open_page(browser, f"{address}?token={TOKEN}")
+    host.select_option("#game", "bonobo")
+    host.set_checked("#watch", False)
+    host.fill("#options", options)
+    host.fill("#seats", seats)
+    host.click("#start")
+    host.wait_for_selector("#invite-spectate")
+    links = {k: host.locator(f"#invite-{k}").input_value() for k in ("1", "spectate")}
+    return host, links
+
+
+def state(page):
+    return int(page.locator("#board").get_attribute("data-state"))
+
+
+def move(page):
+    """Click the first lit spot (then the first move of that spot, if it has several), or the
+    first move's button."""
+    spots = page.locator(".hot")
+    if spots.count():
+        spots.first.click()
+        picked = page.locator("#moves button.picked")
+        if picked.count():
+            picked.first.click()
+    else:
+        page.locator("#moves button[data-action]").first.click()
+
+
+def to_move(page):
+    """Whether the page's seat is to move: its moves are offered."""
+    return page.locator("#moves button[data-action]").count() > 0
+
+
+def test_host_guest_and_agent_play_a_whole_game_with_no_reload_and_a_spectator_sees_it(
+        browser, served):
+    address, app, published = served
+    host, links = host_a_table(browser, address, "human,human,az:baseline", "num_players=3")
+    table = app.state.tables[host.locator("#play-panel").get_attribute("data-table")]
+    guest = open_page(browser, links["1"])
+    spectator = open_page(browser, links["spectate"])
+    pages = {"host": host, "guest": guest, "spectator": spectator}
+    assert "You play Player 1" in guest.locator("#turn").text_content()
+    assert "You are watching" in spectator.locator("#turn").text_content()
+    host.wait_for_function("document.querySelector('#presence').textContent"
+                           ".includes('Player 1') && document.querySelector('#presence')"
+                           ".textContent.includes('1 watching')")
+    shot = False
+    deadline = time.monotonic() + 600
+    while not table.over and time.monotonic() < deadline:
+        mover = {0: host, 1: guest}.get(table.to_move)
+        if mover is None or not to_move(mover):  # the agent's turn, or a push on its way
+            time.sleep(0.02)
+            continue
+        for page in pages.values():  # the other seat has no move to make
+            assert page is mover or not to_move(page)
+        assert str(table.seed) not in spectator.content()
+        if SHOTS and not shot and len(table.events) > 12:
+            for name, page in pages.items():
+                page.screenshot(path=str(Path(SHOTS) / f"board-live-{name}.png"))
+            shot = True
+        version = len(table.events)
+        move(mover)
+        mover.wait_for_function(f"Number(document.querySelector('#board').dataset.state) > "
+                                f"{version}")
+    assert table.over
+    for page in pages.values():
+        page.wait_for_selector("#winner")
+    # every change the server pushed while the page was open was on it within a second
+    changes = [(v, t) for table_id, v, t in published if table_id == table.id]
+    assert len(changes) > 40
+    for name, page in pages.items():
+        seen = {int(k): v / 1000 for k, v in page.evaluate("window.seen").items()}
+        late = [(v, min(s for k, s in seen.items() if k >= v) - t) for v, t in changes
+                if t > page.opened]
+        assert max(delay for _, delay in late) < 1.0, (name, sorted(late, key=lambda x: -x[1])[:5])
+    # the spectator saw every move and nothing to play, no link, no seed before the end
+    assert spectator.locator("#invitations").is_hidden()
+    log = spectator.locator("#log li").count()
+    assert log == len(table.log)
+    for page in pages.values():
+        assert page.errors == []
+        page.context.close()
+
+
+def test_the_agents_play_on_when_the_hosts_page_is_closed(browser, served):
+    address, app, _ = served
+    host, links = host_a_table(browser, address, "human,human,az:baseline", "num_players=3")
+    table = app.state.tables[host.locator("#play-panel").get_attribute("data-table")]
+    guest = open_page(browser, links["1"])
+    spectator = open_page(browser, links["spectate"])
+    move(host)
+    guest.wait_for_selector("#moves button[data-action]", state="attached")
+    host.context.close()  # the page that made the table is gone
+    version = state(guest)
+    move(guest)
+    agent = version + 2  # the guest's move, then the agent's (and the tiles after it)
+    for page in (guest, spectator):
+        page.wait_for_function(f"Number(document.querySelector('#board').dataset.state) >= "
+                               f"{agent}")
+    assert any(e["who"] == 2 for e in table.log)  # the agent moved, nobody asking
+    for page in (guest, spectator):
+        assert page.errors == []
+        page.context.close()
