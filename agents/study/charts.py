@@ -34,13 +34,14 @@ def interval_chart(title, rows, even=None, percent=False):
     label_w = 7.0 * max(len(r[0]) for r in rows) + 16
     plot_w, row_h, top = 380.0, 24.0, 36.0
     bottom = top + row_h * len(rows)
-    d = draw.Drawing(label_w + plot_w + 70, bottom + 34, background=(255, 255, 255),
-                     text=title)
+    n_w = 6.5 * max(len(f"n={r[4]}") for r in rows) + 16
+    d = draw.Drawing(max(label_w + plot_w + n_w, 7.5 * len(title)), bottom + 34,
+                     background=(255, 255, 255), text=title)
 
     def x(v):
         return label_w + (min(max(v, low), high) - low) / (high - low) * plot_w
 
-    d.text((label_w + plot_w) / 2, 16, title, size=13, bold=True)
+    d.text(d.width / 2, 16, title, size=13, bold=True)
     for t in _ticks(low, high):
         d.line([(x(t), top - 4), (x(t), bottom)], stroke=GRID)
         d.text(x(t), bottom + 14, f"{t:.0%}" if percent else f"{t:+.0f}" if t else "0",
@@ -62,9 +63,9 @@ def interval_chart(title, rows, even=None, percent=False):
 def curves_chart(title, curves):
     """``curves``: ``(winner, values float[plies, P])`` per reviewed game (module docstring)."""
     plot_w, plot_h, left, top = 420.0, 180.0, 50.0, 30.0
-    d = draw.Drawing(left + plot_w + 20, top + plot_h + 40, background=(255, 255, 255),
-                     text=title)
-    d.text(left + plot_w / 2, 16, title, size=13, bold=True)
+    width = max(left + plot_w + 20, 7.5 * len(title))
+    d = draw.Drawing(width, top + plot_h + 50, background=(255, 255, 255), text=title)
+    d.text(width / 2, 16, title, size=13, bold=True)
 
     def at(share, margin):
         return left + share * plot_w, top + (1 - (margin + 2) / 4) * plot_h
@@ -74,6 +75,7 @@ def curves_chart(title, curves):
         d.text(left - 6, at(0, m)[1], f"{m:+d}" if m else "0", size=10, anchor="end")
     for share in (0, 0.5, 1):
         d.text(*at(share, -2.25), f"{share:.0%}", size=10)
+    d.text(*at(0.5, -2.6), "share of the game's decisions played", size=10)
     for winner, values in curves:
         if winner < 0 or len(values) < 2:
             continue

@@ -36,7 +36,7 @@ class Study:
             for b in v["balance"]:
                 seats = ", ".join(f"{s['win_rate']:.0%} [{s['win_ci'][0]:.0%},"
                                   f"{s['win_ci'][1]:.0%}]" for s in b["seats"])
-                lines.append(f"  balance {b['agent']:<14} n={b['games']:<5} seat wins {seats}; "
+                lines.append(f"  balance {b['agent']:<14} n={_n(b):<5} seat wins {seats}; "
                              f"draws {b['draw_rate']:.0%}")
             c = v["chain"]
             share = (f", chance share {c['chance_share']:.0%} "
@@ -72,22 +72,24 @@ class Study:
         out = {}
         for v in self.variants:
             key = v["variant"]
-            rows = [(f"{b['agent']} seat {s['seat']}", s["win_rate"], *s["win_ci"], b["games"])
+            rows = [(f"{b['agent']} seat {s['seat']}", s["win_rate"], *s["win_ci"], _n(b))
                     for b in v["balance"] for s in b["seats"]]
             out[f"{key}: balance"] = interval_chart(
                 f"{key}: each seat's win rate, identical agents (95%)", rows,
                 even=_even(v), percent=True)
             out[f"{key}: first seat"] = interval_chart(
                 f"{key}: seat 0's score minus 1/2 (95%)",
-                [(b["agent"], b["first_seat_advantage"], *b["first_seat_ci"], b["games"])
+                [(b["agent"], b["first_seat_advantage"], *b["first_seat_ci"], _n(b))
                  for b in v["balance"]], even=0.0, percent=True)
             c = v["chain"]
             out[f"{key}: chain ratings"] = interval_chart(
                 f"{key}: skill chain, Elo (random = 0, 95%)",
-                [(r["agent"], r["elo"], *r["elo_ci"], "") for r in c["ratings"]], even=0.0)
+                [(r["agent"], r["elo"], *r["elo_ci"], r["games"]) for r in c["ratings"]],
+                even=0.0)
             out[f"{key}: chain steps"] = interval_chart(
                 f"{key}: each step's score, stronger vs weaker (95%)",
-                [(s["stronger"], s["score"], *s["score_ci"], s["games"]) for s in c["steps"]],
+                [(f"{s['stronger']} vs {s['weaker']}", s["score"], *s["score_ci"], s["games"])
+                 for s in c["steps"]],
                 even=c["threshold"], percent=True)
             luck = [("upset rate", v["luck"]["upset"]["rate"], *v["luck"]["upset"]["ci"],
                      v["luck"]["upset"]["games"])]
@@ -162,6 +164,13 @@ class Study:
                 "(mcts:sims=N), the shipped network (az:baseline) where named.</p>"
                 f"<table>{settings}</table>{reference}"
                 f"<pre>{html.escape(self.table())}</pre>{body}</body></html>")
+
+
+def _n(balance):
+    """A balance match's games, and how many differ where some repeat: a deterministic agent
+    plays the same game again and again, and its interval then overstates what is known."""
+    n = balance["games"]
+    return f"{n}" if balance["distinct"] == n else f"{n} ({balance['distinct']} distinct)"
 
 
 def _slug(text):

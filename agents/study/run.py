@@ -22,8 +22,8 @@ import numpy as np
 
 from savanna.agents.study.balance import seat_rows
 from savanna.agents.study.luck import chance_sensitivity, upset_rate
-from savanna.agents.study.play import play_planned, review_records
 from savanna.agents.study.plan import chain_agents, mcts, plan
+from savanna.agents.study.play import play_planned, review_records
 from savanna.agents.study.result import Study
 from savanna.agents.study.shape import drama, play_shape
 from savanna.agents.study.skill import chain_ratings, chance_share
@@ -114,7 +114,9 @@ def _measure(game, label, folder, settings, seed, reference_chain, where):
     for m in by_section["balance"]:
         result = results[m.name]
         seats = seat_rows(result)
-        balance.append({"agent": m.agents[0], "games": result.games, "seats": seats,
+        distinct = len({json.dumps(r.moves) for r in result.records})
+        balance.append({"agent": m.agents[0], "games": result.games, "distinct": distinct,
+                        "seats": seats,
                         "draw_rate": seats[0]["draw_rate"], "draw_ci": seats[0]["draw_ci"],
                         "first_seat_advantage": seats[0]["score"] - 0.5,
                         "first_seat_ci": tuple(x - 0.5 for x in seats[0]["score_ci"])})

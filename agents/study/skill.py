@@ -59,11 +59,12 @@ def chain_ratings(agents, results, threshold):
     score, games = _tables(results, len(agents))
     ratings, errors = fit_elo(score, games, anchor=0)
     spread, error = spread_of(score, games)
+    played = games.sum(axis=1)
     return {"agents": list(agents), "steps": steps, "threshold": threshold,
             "length": sum(s["step"] for s in steps),
-            "ratings": [{"agent": a, "elo": float(r), "elo_ci": (float(r - Z95 * e),
-                                                                 float(r + Z95 * e))}
-                        for a, r, e in zip(agents, ratings, errors)],
+            "ratings": [{"agent": a, "elo": float(r), "games": int(g),
+                         "elo_ci": (float(r - Z95 * e), float(r + Z95 * e))}
+                        for a, r, e, g in zip(agents, ratings, errors, played)],
             "spread": spread, "spread_ci": (spread - Z95 * error, spread + Z95 * error),
             "step_scores": [s["score"] for s in steps], "step_games": [s["games"]
                                                                         for s in steps]}
