@@ -28,7 +28,7 @@ from savanna.agents.study.result import Study
 from savanna.agents.study.shape import drama, play_shape
 from savanna.agents.study.skill import chain_ratings, chance_share
 from savanna.errors import clip
-from savanna.files import atomic_write_text, claimed, parse_json
+from savanna.files import CLAIM_FILE, atomic_write_text, claimed, parse_json
 from savanna.metadata import game_options
 from savanna.registry import make_game
 
@@ -69,6 +69,10 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
     if reference is not None and reference.has_chance:
         raise ValueError(f"the reference game {reference.name} has chance; the share of "
                          "chance needs a game without")
+    if folder.is_dir() and not (folder / PLAN).exists() and any(
+            p.name != CLAIM_FILE for p in folder.iterdir()):
+        raise ValueError(f"{clip(str(folder))} holds files but no study; give a new or empty "
+                         "folder")
     with claimed(folder, "study folder"):
         named = None if reference is None else variant_label(reference)
         _check_plan(folder, {"format": "savanna-study-plan", "seed": seed,

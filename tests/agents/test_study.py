@@ -110,6 +110,10 @@ def test_a_study_folder_keeps_its_plan(tmp_path):
               workers=1, progress=False)
     with pytest.raises(ValueError, match="holds a study with other settings"):
         run_study([CoinFlip(50)], tmp_path, StudySettings(**SMALL), workers=1, progress=False)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="holds files but no study"):
+        run_study([CoinFlip(50)], tmp_path / "other", StudySettings(**SMALL), progress=False)
 
 
 def test_workers_do_not_change_the_numbers(tmp_path):
@@ -145,3 +149,18 @@ def test_the_command_names_its_mistakes_in_one_line(argv, message, capsys, tmp_p
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_the_command_studies_a_shipped_game_and_resumes_its_folder(tmp_path, capsys):
+    argv = ["study", "zebres", "--budget", "quick", "--no-network", "--reference", "none",
+            "--workers", "2", "--no-progress", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    first = (tmp_path / "study.json").read_text()
+    assert "zebres 2p" in capsys.readouterr().out
+    assert main(argv) == 0  # everything kept: nothing is played again, the same numbers
+    assert (tmp_path / "study.json").read_text() == first
+    data = json.loads(first)
+    assert [b["agent"] for b in data["variants"][0]["balance"]] == [
+        "random", "mcts:sims=16", "mcts:sims=64"]
+    assert "chance" not in data["variants"][0]["luck"]  # Zèbres draws no chance
