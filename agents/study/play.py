@@ -74,12 +74,12 @@ def _read_part(path, count):
 def review_records(game, records, agent, folder, seed, progress=True):
     """``float64[plies, P]`` per record: each player's value of every decision's position as
     ``agent`` (a search spec) sees it (``savanna.agents.play.review``); each game's values are
-    kept in ``folder/reviews`` as they are found."""
+    kept in ``folder/reviews``, named by the game's number in its match, as they are found."""
     values = []
     searcher = make_agent(agent)
-    for g, record in enumerate(tqdm(records, desc="reviews", unit="game", disable=not progress,
-                                    leave=False)):
-        path = folder / "reviews" / f"{g}.json"
+    for record in tqdm(records, desc="reviews", unit="game", disable=not progress,
+                       leave=False):
+        path = folder / "reviews" / f"{record.info['match_game']}.json"
         if path.exists():
             values.append(np.asarray(json.loads(path.read_text())["values"], np.float64))
             continue

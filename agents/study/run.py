@@ -140,7 +140,8 @@ def _measure(game, label, folder, settings, seed, reference_chain, where):
     strongest = _strongest_mcts(by_section["balance"], settings)
     shown = results[strongest.name]
     shape = dict(play_shape(game, shown), agent=strongest.agents[0])
-    records = shown.records[: settings.review_games]
+    # a drawn game has no eventual winner to follow: the first games that have one
+    records = [r for r in shown.records if _winner(r.returns) >= 0][: settings.review_games]
     reviewer = mcts(settings.review_sims)
     values = review_records(game, records, reviewer, folder, seed, where["progress"])
     winners = [_winner(r.returns) for r in records]

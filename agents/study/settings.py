@@ -37,8 +37,8 @@ class StudySettings:
     upset_games: int = setting(100, "games of the upset match", MAX_GAMES)
     chance_games: int = setting(100, "games played twice, chance resampled, to measure the "
                                      "outcome's sensitivity to chance alone", MAX_GAMES)
-    review_games: int = setting(4, "games of the strongest balance match reviewed for lead "
-                                   "changes, drama and decisiveness", 10_000)
+    review_games: int = setting(4, "games with a winner of the strongest MCTS balance match "
+                                   "reviewed for lead changes, drama and decisiveness", 10_000)
     review_sims: int = setting(64, "MCTS budget of the reviewing search", 2**20)
     reference: str = setting("connect_four", "a game without chance whose skill chain, "
                                              "measured the same way, gives the share of chance "
