@@ -10,9 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from savanna.agents.arena.matches import play_match
+from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.study import StudySettings, run_study
 from savanna.agents.study.balance import seat_rows
@@ -164,3 +166,14 @@ def test_the_command_studies_a_shipped_game_and_resumes_its_folder(tmp_path, cap
     assert [b["agent"] for b in data["variants"][0]["balance"]] == [
         "random", "mcts:sims=16", "mcts:sims=64"]
     assert "chance" not in data["variants"][0]["luck"]  # Zèbres draws no chance
+    # `savanna match` at a seed the study did not use: each seat's win rate inside its interval
+    match = tmp_path.parent / "match"
+    assert main(["match", "zebres", "random", "random", "--games", "200", "--seed", "99",
+                 "--workers", "2", "--no-progress", "--no-records", "--out", str(match)]) == 0
+    games = json.loads((match / "match.json").read_text())["per_game"]
+    again = MatchResult("zebres", ["random", "random"], [{}, {}], 99,
+                        np.array(games["seats"]), np.array(games["returns"]),
+                        np.array(games["plies"]))
+    random = data["variants"][0]["balance"][0]
+    for seat, row in zip(random["seats"], seat_rows(again)):
+        assert inside(row["win_rate"], seat["win_ci"])
