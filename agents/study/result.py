@@ -56,8 +56,9 @@ class Study:
             r = s["reviews"]
             lines.append(f"  {s['decisions']['mean']:.1f} decisions, "
                          f"{s['chance_nodes']['mean']:.1f} chance nodes per game; branching "
-                         + ", ".join(f"{p} {s['branching'][p]['mean']:.1f}" for p in PHASES)
-                         + f"; lead changes {r['lead_changes']['mean']:.1f}, decided at "
+                         + ", ".join(f"{p} {s['branching'][p]['mean']:.1f}" for p in PHASES))
+            lines.append(f"  reviewed by {r['agent']}: lead changes "
+                         f"{r['lead_changes']['mean']:.1f}, decided at "
                          f"{r['decided_at']['mean']:.0%}, drama {r['drama']['mean']:.2f} "
                          f"(n={r['games']})")
         return "\n".join(lines)
@@ -159,7 +160,7 @@ class Study:
         body = "".join(f"<h2>{html.escape(name)}</h2>{d.svg()}" for name, d in figures.items())
         return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Savanna study</title>"
                 "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
-                "td{padding:0 1em}</style></head><body><h1>Savanna study</h1>"
+                "td{padding:0 1em}pre{white-space:pre-wrap}</style></head><body><h1>Savanna study</h1>"
                 f"<p>Seed {self.seed}. Agents: random, MCTS with the simulations named "
                 "(mcts:sims=N), the shipped network (az:baseline) where named.</p>"
                 f"<table>{settings}</table>{reference}"
