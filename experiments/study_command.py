@@ -120,8 +120,11 @@ def study(game, options=None, players=None, out="study", budget="standard", seed
     ``.table()``, ``.figures()`` and the report (module docstring).
 
     >>> from savanna.experiments import study
-    >>> s = study("banjooli", players=[2], budget="quick", out="study-banjooli")
-    >>> print(s.table()); s.figures()["banjooli 2p ...: balance"]
+    >>> s = study("bonobo", players=[2], budget="quick", out="study-bonobo", workers=1,
+    ...           balance_games=8, chain_top=2, chain_games=8, upset_games=8, chance_games=8,
+    ...           review_games=1, network=False, reference="", progress=False)
+    >>> print(s.table())
+    >>> s.figures()["bonobo 2p: balance"]
     """
     from savanna.agents.study.run import run_study
 

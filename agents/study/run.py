@@ -10,8 +10,11 @@ what is missing.
 
 >>> from savanna import make_game
 >>> from savanna.agents.study import StudySettings, run_study
->>> settings = StudySettings.budget("quick", reference="", network=False)
->>> study = run_study([make_game("zebres")], "study-zebres", settings, seed=0)
+>>> settings = StudySettings(balance_sims=(4,), balance_games=8, network=False, chain_top=2,
+...                          chain_games=8, upset_sims=2, upset_games=8, chance_games=8,
+...                          review_games=1, review_sims=8, reference="")
+>>> study = run_study([make_game("zebres")], "study-zebres", settings, seed=0, workers=1,
+...                   progress=False)
 >>> print(study.table())
 """
 import json
