@@ -18,7 +18,7 @@ import numpy as np
 
 from savanna.agents.arena.stats import Z95, fit_elo, pair_scores, wilson_interval
 
-__all__ = ["chain_ratings", "chance_share", "spread_of"]
+__all__ = ["chain_ratings", "chance_share", "mixed_spread", "spread_of"]
 
 
 def _tables(results, n):
@@ -70,7 +70,7 @@ def chain_ratings(agents, results, threshold):
                                                                         for s in steps]}
 
 
-def _mixed_spread(x, scores, games):
+def mixed_spread(x, scores, games):
     """The spread of a chain whose step scores ``scores`` are mixed with coin flips: a share
     ``x`` of every step's games replaced by a fair coin."""
     n = len(scores) + 1
@@ -88,14 +88,14 @@ def chance_share(spread, reference):
     [0, 1] at which the reference, ``x`` of its games replaced by coin flips, spreads as much
     (bisection: the spread falls as ``x`` grows)."""
     scores, games = reference["step_scores"], reference["step_games"]
-    if not math.isfinite(spread) or spread >= _mixed_spread(0.0, scores, games):
+    if not math.isfinite(spread) or spread >= mixed_spread(0.0, scores, games):
         return 0.0
-    if spread <= _mixed_spread(1.0, scores, games):
+    if spread <= mixed_spread(1.0, scores, games):
         return 1.0
     low, high = 0.0, 1.0
     for _ in range(40):
         middle = (low + high) / 2
-        if _mixed_spread(middle, scores, games) > spread:
+        if mixed_spread(middle, scores, games) > spread:
             low = middle
         else:
             high = middle

@@ -18,6 +18,7 @@ from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.study import StudySettings, run_study
 from savanna.agents.study.balance import seat_rows
+from savanna.agents.study.skill import mixed_spread, chance_share
 from savanna.experiments.cli import main
 from tests.agents.study_games import CoinFlip
 from tests.agents.tiny_games import Nim
@@ -177,3 +178,12 @@ def test_the_command_studies_a_shipped_game_and_resumes_its_folder(tmp_path, cap
     random = data["variants"][0]["balance"][0]
     for seat, row in zip(random["seats"], seat_rows(again)):
         assert inside(row["win_rate"], seat["win_ci"])
+
+
+def test_the_share_of_chance_finds_the_coin_flips_mixed_into_the_reference():
+    reference = {"step_scores": [0.8, 0.7, 0.9], "step_games": [100, 100, 100]}
+    for x in (0.0, 0.3, 0.75):  # the reference with a share x of its games replaced by coins
+        spread = mixed_spread(x, reference["step_scores"], reference["step_games"])
+        assert chance_share(spread, reference) == pytest.approx(x, abs=1e-6)
+    assert chance_share(0.0, reference) == 1.0 and chance_share(-50.0, reference) == 1.0
+    assert chance_share(5000.0, reference) == 0.0  # more skill than the reference
