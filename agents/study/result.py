@@ -160,7 +160,8 @@ class Study:
         body = "".join(f"<h2>{html.escape(name)}</h2>{d.svg()}" for name, d in figures.items())
         return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Savanna study</title>"
                 "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
-                "td{padding:0 1em}pre{white-space:pre-wrap}</style></head><body><h1>Savanna study</h1>"
+                "td{padding:0 1em}pre{white-space:pre-wrap}</style></head><body>"
+                "<h1>Savanna study</h1>"
                 f"<p>Seed {self.seed}. Agents: random, MCTS with the simulations named "
                 "(mcts:sims=N), the shipped network (az:baseline) where named.</p>"
                 f"<table>{settings}</table>{reference}"

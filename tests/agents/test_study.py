@@ -18,7 +18,7 @@ from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.study import StudySettings, run_study
 from savanna.agents.study.balance import seat_rows
-from savanna.agents.study.skill import mixed_spread, chance_share
+from savanna.agents.study.skill import chance_share, mixed_spread
 from savanna.experiments.cli import main
 from tests.agents.study_games import CoinFlip
 from tests.agents.tiny_games import Nim
