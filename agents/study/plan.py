@@ -37,7 +37,8 @@ def mcts(sims):
 
 def balance_agents(game, settings):
     """The strengths of the balance section: random, MCTS at each budget, and the shipped
-    network when there is one for the game and its player count, then ``extra_agents``."""
+    network when there is one for the game, its player count and its options, then
+    ``extra_agents``."""
     agents = [RANDOM, *(mcts(s) for s in settings.balance_sims)]
     if settings.network and game.name in GAMES and _has_baseline(game):
         agents.append("az:baseline")
@@ -45,10 +46,11 @@ def balance_agents(game, settings):
 
 
 def _has_baseline(game):
-    from savanna.agents.play.az_agent import baseline_path
+    """Whether a network is shipped for ``game``, its player count and its options."""
+    from savanna.agents.play.az_agent import AZAgent, BASELINE
 
     try:
-        baseline_path(game)
+        AZAgent(BASELINE).network(game)
     except ValueError:
         return False
     return True
