@@ -10,6 +10,7 @@
     savanna analyse zebres "<position>" --agent mcts:sims=100000   every move's visits, values
     savanna review runs/match-zebres-<time>/records.jsonl --game 3   a game's mistakes, as CSV
     savanna ladder add mcts:sims=200 --games 200       rate an agent on a lasting ladder
+    savanna study zebres --budget quick --out study    balance, skill depth, luck, shape
     savanna sweep ppo zebres --trials 16 --backend ray  settings searched with Ray Tune
     savanna serve runs --open                          play, replay and analyse in a browser
     savanna bench [--quick]                            the throughput benchmarks
@@ -39,6 +40,7 @@ from savanna.experiments import (
     replay,
     review,
     serve,
+    study_command,
     sweep,
     train_az,
     train_ppo,
@@ -109,6 +111,7 @@ def build_parser():
     analyse.add_parser(commands)
     distill.add_parsers(commands)  # distill, fit
     ladder.add_parser(commands)
+    study_command.add_parser(commands)
     sweep.add_parser(commands)
     bench.add_parser(commands)
     check.add_parser(commands)

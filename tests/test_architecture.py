@@ -161,6 +161,7 @@ ROOMS = {
     f"{AGENTS}.play": {f"{AGENTS}.models"},
     f"{AGENTS}.arena": {f"{AGENTS}.play"},
     f"{AGENTS}.training": {f"{AGENTS}.play", f"{AGENTS}.models"},
+    f"{AGENTS}.study": {f"{AGENTS}.arena", f"{AGENTS}.play"},
 }
 
 

@@ -36,7 +36,8 @@ from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
 from savanna.records import make_records
 
-__all__ = ["BACKENDS", "default_start_method", "play_job", "play_match", "tournament"]
+__all__ = ["BACKENDS", "default_start_method", "match_jobs", "match_result", "play_batches",
+           "play_job", "play_match", "tournament"]
 
 
 # ----- a match ----------------------------------------------------------------------------------
@@ -94,45 +95,62 @@ def _check_agents(agents):
 
 def _play_matches(game, agents, matches, workers, progress, start_method, backend, address,
                   desc, record):
-    """Play ``matches``, each ``(members, games, seed, batch_size)`` (``members`` index
-    ``agents``), all their batches on one pool (or one Ray cluster) at once; their
-    ``MatchResult``s (with records if ``record``). A match's ``seconds`` run from the start to
-    its last batch."""
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {clip(backend)}")
-    jobs = [(m, k, first, min(batch_size, games - first))
-            for m, (_, games, _, batch_size) in enumerate(matches)
-            for k, first in enumerate(range(0, games, batch_size))]
+    """Play ``matches`` (see ``play_batches``), all their batches on one pool (or one Ray
+    cluster) at once; their ``MatchResult``s (with records if ``record``). A match's
+    ``seconds`` run from the start to its last batch."""
+    jobs = match_jobs(matches)
     start = time.perf_counter()
     parts = [{} for _ in matches]
     seconds = [0.0] * len(matches)
-    if backend == "ray":
-        from savanna.agents.distributed import ray_map
-
-        done = ray_map(play_job, (game, agents, matches), jobs, address)
-    else:
-        done = _local_map(game, agents, matches, jobs, workers, start_method)
+    done = play_batches(game, agents, matches, jobs, workers, start_method, backend, address)
     with tqdm(total=sum(job[3] for job in jobs), desc=desc, unit="game",
               disable=not progress, leave=False) as bar:
         for (m, k, _, count), part in done:
             parts[m][k] = part
             seconds[m] = time.perf_counter() - start
             bar.update(count)
+    return [match_result(game, [agents[i] for i in match[0]], match[2], parts[m], seconds[m],
+                         record)
+            for m, match in enumerate(matches)]
+
+
+def match_jobs(matches):
+    """The batches of ``matches`` as jobs ``(m, k, first, count)``: batch ``k`` of match ``m``
+    plays its games ``first .. first + count - 1``."""
+    return [(m, k, first, min(batch_size, games - first))
+            for m, (_, games, _, batch_size, *_) in enumerate(matches)
+            for k, first in enumerate(range(0, games, batch_size))]
+
+
+def play_batches(game, agents, matches, jobs, workers=None, start_method=None,
+                 backend="local", address=None):
+    """``(job, part)`` for each of ``jobs`` (``match_jobs``) as its batch finishes, in any
+    order, on a pool of ``workers`` processes or on Ray (``play_match`` says how). Each of
+    ``matches`` is ``(members, games, seed, batch_size)`` or ``(members, games, seed,
+    batch_size, chance_seed)``: ``members`` index ``agents``; with a ``chance_seed`` the chance
+    outcomes (and ``game.init``'s random setup) come from a stream of their own, so that two
+    matches that differ only in it are the same agents with the same decision seeds, chance
+    resampled. ``match_result`` makes a ``MatchResult`` of a match's parts; a caller that keeps
+    the parts as they come (``savanna.agents.study``) can play only the jobs still missing."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {clip(backend)}")
+    if backend == "ray":
+        from savanna.agents.distributed import ray_map
+
+        return ray_map(play_job, (game, agents, matches), jobs, address)
+    return _local_map(game, agents, matches, jobs, workers, start_method)
+
+
+def match_result(game, agents, seed, parts, seconds=0.0, record=False):
+    """The ``MatchResult`` of ``agents`` (one per seat of the match, in order) from every
+    batch's part (``parts[k]``, as ``play_batches`` gives them)."""
     labels = [describe(a) for a in agents]
-    return [_match_result(game, [agents[i] for i in members], [labels[i] for i in members],
-                          seed, parts[m], seconds[m], record)
-            for m, (members, _, seed, _) in enumerate(matches)]
-
-
-def _match_result(game, agents, labels, seed, parts, seconds, record):
-    """The ``MatchResult`` of a match's batches (``parts[k]`` from ``_play_batch``)."""
-    seats, returns, plies = (np.concatenate([parts[k][i] for k in sorted(parts)])
-                             for i in range(3))
-    points = (np.concatenate([parts[k][3] for k in sorted(parts)])
-              if parts[0][3] is not None else None)
-    records = (_records(game, labels, seed, [parts[k] for k in sorted(parts)]) if record
-               else None)
-    think, decisions = (sum(parts[k][5][i] for k in parts) for i in range(2))
+    parts = [parts[k] for k in sorted(parts)]
+    seats, returns, plies = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    points = (np.concatenate([part[3] for part in parts]) if parts[0][3] is not None
+              else None)
+    records = _records(game, labels, seed, parts) if record else None
+    think, decisions = (sum(part[5][i] for part in parts) for i in range(2))
     return MatchResult(game.name, labels, [agent_settings(a) for a in agents], seed, seats, returns,
                        plies, points, seconds, run_metadata(game), records,
                        think / np.maximum(decisions, 1))
@@ -151,8 +169,9 @@ def _records(game, labels, seed, parts):
 def play_job(game, agents, matches, job):
     """Batch ``k`` (games ``first .. first + count - 1``) of match ``m``: ``_play_batch``."""
     m, k, first, count = job
-    members, _, seed, _ = matches[m]
-    return _play_batch(game, [agents[i] for i in members], seed, k, first, count)
+    members, _, seed, _, *chance_seed = matches[m]
+    return _play_batch(game, [agents[i] for i in members], seed, k, first, count,
+                       *chance_seed)
 
 
 def _local_map(game, agents, matches, jobs, workers, start_method):
@@ -185,17 +204,19 @@ def _pooled(context, workers, shared, jobs):
         yield from pool.imap_unordered(_worker_job, jobs)
 
 
-def _play_batch(game, agents, seed, k, first, count):
-    """Games ``first .. first + count - 1`` played together with ``default_rng([seed, k])``.
+def _play_batch(game, agents, seed, k, first, count, chance_seed=None):
+    """Games ``first .. first + count - 1`` played together with ``default_rng([seed, k])``
+    (and chance drawn from ``default_rng([chance_seed, k])`` when a ``chance_seed`` is given).
     Returns ``(seats, returns, plies, points, history, timing)``, one row per game, one column
     per agent; ``history`` is ``(first, start states, log)``, the log one ``(who, games,
     values)`` triple of arrays per round (``who`` a seat or CHANCE) that ``_records``
     turns into game records; ``timing`` is ``(seconds in act, decisions)`` per agent."""
     rng = np.random.default_rng([seed, k])
+    chance_rng = rng if chance_seed is None else np.random.default_rng([chance_seed, k])
     p = game.num_players
     seats = (np.arange(p)[None, :] + np.arange(first, first + count)[:, None]) % p
     agent_at = np.argsort(seats, axis=1)  # agent_at[g, seat] = the agent sitting there
-    states = game.init(count, rng)
+    states = game.init(count, chance_rng)
     starts, log = states.copy(), []
     returns = np.zeros((count, p))
     plies = np.zeros(count, np.int64)
@@ -205,7 +226,7 @@ def _play_batch(game, agents, seed, k, first, count):
         chance = np.flatnonzero(player == CHANCE)
         if len(chance):
             sub = states[chance]
-            outcomes = game.sample_chance(sub, rng)
+            outcomes = game.sample_chance(sub, chance_rng)
             game.apply_chance(sub, outcomes)
             states[chance] = sub
             log.append((np.full(len(chance), CHANCE), chance, outcomes))

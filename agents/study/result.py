@@ -1,0 +1,214 @@
+"""What a study leaves: ``Study``, its text table, figures, and files (``study.json``, one CSV
+per section, ``report.html`` with every figure, each with its sample size and interval, and the
+agents and budgets that made it).
+
+Every variant of a study is a JSON-ready dict (``savanna.agents.study.run``): ``balance`` (per
+strength, per seat), ``chain`` (skill depth), ``luck``, ``shape``.
+"""
+import html
+import json
+import math
+import re
+from dataclasses import dataclass
+
+from savanna.agents.study.charts import curves_chart, interval_chart
+from savanna.agents.study.shape import PHASES
+from savanna.files import atomic_write_text, make_folders, write_csv
+
+__all__ = ["Study"]
+
+
+@dataclass
+class Study:
+    """A finished study (see the module docstring)."""
+
+    settings: object        # StudySettings
+    seed: int
+    variants: list          # one dict per game variant
+    reference: dict | None  # the reference game's skill chain, or None
+
+    # ----- text -----------------------------------------------------------------------------
+    def table(self):
+        """Every variant's headline numbers as text, one block per variant."""
+        lines = []
+        for v in self.variants:
+            lines.append(f"{v['variant']}:")
+            for b in v["balance"]:
+                seats = ", ".join(f"{s['win_rate']:.0%} [{s['win_ci'][0]:.0%},"
+                                  f"{s['win_ci'][1]:.0%}]" for s in b["seats"])
+                lines.append(f"  balance {b['agent']:<14} n={_n(b):<5} seat wins {seats}; "
+                             f"draws {b['draw_rate']:.0%}")
+            c = v["chain"]
+            share = (f", chance share {c['chance_share']:.0%} "
+                     f"[{c['chance_share_ci'][0]:.0%}, {c['chance_share_ci'][1]:.0%}]"
+                     if "chance_share" in c else "")
+            lines.append(f"  skill chain {c['length']} of {len(c['steps'])} steps "
+                         f"(score >= {c['threshold']:.0%}), spread {c['spread']:.0f} Elo "
+                         f"[{c['spread_ci'][0]:.0f}, {c['spread_ci'][1]:.0f}]{share}")
+            u = v["luck"]["upset"]
+            lines.append(f"  upset {u['weaker']} vs {u['stronger']}: {u['rate']:.0%} "
+                         f"[{u['ci'][0]:.0%}, {u['ci'][1]:.0%}] n={u['games']}")
+            if "chance" in v["luck"]:
+                ch = v["luck"]["chance"]
+                lines.append(f"  result changed by chance alone: {ch['rate']:.0%} "
+                             f"[{ch['ci'][0]:.0%}, {ch['ci'][1]:.0%}] n={ch['games']}")
+            s = v["shape"]
+            r = s["reviews"]
+            lines.append(f"  {s['decisions']['mean']:.1f} decisions, "
+                         f"{s['chance_nodes']['mean']:.1f} chance nodes per game; branching "
+                         + ", ".join(f"{p} {s['branching'][p]['mean']:.1f}" for p in PHASES))
+            lines.append(f"  reviewed by {r['agent']}: lead changes "
+                         f"{r['lead_changes']['mean']:.1f}, decided at "
+                         f"{r['decided_at']['mean']:.0%}, drama {r['drama']['mean']:.2f} "
+                         f"(n={r['games']})")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return self.table()
+
+    # ----- figures ----------------------------------------------------------------------------
+    def figures(self):
+        """``{name: Drawing}``: per variant, seat balance, first-seat advantage, the skill
+        chain's ratings and steps, luck and the review's curves."""
+        out = {}
+        for v in self.variants:
+            key = v["variant"]
+            rows = [(f"{b['agent']} seat {s['seat']}", s["win_rate"], *s["win_ci"], _n(b))
+                    for b in v["balance"] for s in b["seats"]]
+            out[f"{key}: balance"] = interval_chart(
+                f"{key}: each seat's win rate, identical agents (95%)", rows,
+                even=_even(v), percent=True)
+            out[f"{key}: first seat"] = interval_chart(
+                f"{key}: seat 0's score minus 1/2 (95%)",
+                [(b["agent"], b["first_seat_advantage"], *b["first_seat_ci"], _n(b))
+                 for b in v["balance"]], even=0.0, percent=True)
+            c = v["chain"]
+            out[f"{key}: chain ratings"] = interval_chart(
+                f"{key}: skill chain, Elo (random = 0, 95%)",
+                [(r["agent"], r["elo"], *r["elo_ci"], r["games"]) for r in c["ratings"]],
+                even=0.0)
+            out[f"{key}: chain steps"] = interval_chart(
+                f"{key}: each step's score, stronger vs weaker (95%)",
+                [(f"{s['stronger']} vs {s['weaker']}", s["score"], *s["score_ci"], s["games"])
+                 for s in c["steps"]],
+                even=c["threshold"], percent=True)
+            luck = [("upset rate", v["luck"]["upset"]["rate"], *v["luck"]["upset"]["ci"],
+                     v["luck"]["upset"]["games"])]
+            if "chance" in v["luck"]:
+                ch = v["luck"]["chance"]
+                luck.append(("changed by chance", ch["rate"], *ch["ci"], ch["games"]))
+            out[f"{key}: luck"] = interval_chart(f"{key}: luck (95%)", luck, even=0.5,
+                                                 percent=True)
+            out[f"{key}: curves"] = curves_chart(
+                f"{key}: winner's value lead ({v['shape']['reviews']['agent']}, "
+                f"n={v['shape']['reviews']['games']})",
+                [(c["winner"], c["values"]) for c in v["shape"]["curves"]])
+        return out
+
+    def _repr_html_(self):
+        return "".join(f"<div>{d.svg()}</div>" for d in self.figures().values())
+
+    # ----- files ----------------------------------------------------------------------------
+    def to_json(self):
+        return _finite({"format": "savanna-study", "seed": self.seed,
+                        "settings": self.settings.to_json(), "variants": self.variants,
+                        "reference": self.reference})
+
+    def save(self, folder):
+        """Write ``study.json``, ``balance.csv``, ``chain.csv``, ``luck.csv``, ``shape.csv``,
+        ``figures/*.svg`` and ``report.html`` into ``folder``, each atomically; its path."""
+        atomic_write_text(folder / "study.json", json.dumps(self.to_json(), indent=1))
+        for name, rows in self.csv_rows().items():
+            write_csv(folder / f"{name}.csv", rows)
+        make_folders(folder / "figures")
+        figures = self.figures()
+        for name, drawing in figures.items():
+            atomic_write_text(folder / "figures" / f"{_slug(name)}.svg", drawing.svg())
+        atomic_write_text(folder / "report.html", self.html(figures))
+        return folder
+
+    def csv_rows(self):
+        """``{section: rows}``: one flat dict per line of each CSV file."""
+        balance, chain, luck, shape = [], [], [], []
+        for v in self.variants:
+            head = {"variant": v["variant"]}
+            for b in v["balance"]:
+                for s in b["seats"]:
+                    balance.append(_flat({**head, "agent": b["agent"], **s}))
+            for s in v["chain"]["steps"]:
+                chain.append(_flat({**head, **s}))
+            for name, row in v["luck"].items():
+                luck.append(_flat({**head, "measure": name, **row}))
+            s = v["shape"]
+            stats = {"decisions": s["decisions"], "chance_nodes": s["chance_nodes"],
+                     "draw_rate": s["draw_rate"],
+                     **{f"branching_{p}": s["branching"][p] for p in PHASES},
+                     **{k: s["reviews"][k] for k in ("lead_changes", "decided_at", "drama")}}
+            for name, stat in stats.items():
+                shape.append(_flat({**head, "measure": name, **stat}))
+        return {name: _uniform(rows) for name, rows in
+                (("balance", balance), ("chain", chain), ("luck", luck), ("shape", shape))}
+
+    def html(self, figures=None):
+        """The report: settings, the table, and every figure."""
+        figures = self.figures() if figures is None else figures
+        settings = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(str(v))}</td></tr>"
+                           for k, v in self.settings.to_json().items())
+        reference = ("" if self.reference is None else
+                     f"<p>Share of chance measured against {html.escape(self.reference['variant'])}"
+                     f": its skill chain spreads {self.reference['spread']:.0f} Elo.</p>")
+        body = "".join(f"<h2>{html.escape(name)}</h2>{d.svg()}" for name, d in figures.items())
+        return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Savanna study</title>"
+                "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
+                "td{padding:0 1em}pre{white-space:pre-wrap}</style></head><body>"
+                "<h1>Savanna study</h1>"
+                f"<p>Seed {self.seed}. Agents: random, MCTS with the simulations named "
+                "(mcts:sims=N), the shipped network (az:baseline) where named.</p>"
+                f"<table>{settings}</table>{reference}"
+                f"<pre>{html.escape(self.table())}</pre>{body}</body></html>")
+
+
+def _n(balance):
+    """A balance match's games, and how many differ where some repeat: a deterministic agent
+    plays the same game again and again, and its interval then overstates what is known."""
+    n = balance["games"]
+    return f"{n}" if balance["distinct"] == n else f"{n} ({balance['distinct']} distinct)"
+
+
+def _slug(text):
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text)
+
+
+def _even(variant):
+    """A seat's even win rate: 1/P less the draws' share."""
+    draws = variant["balance"][-1]["draw_rate"]
+    return (1 - draws) / variant["players"]
+
+
+def _flat(row):
+    """A CSV row: intervals split into low/high columns."""
+    flat = {}
+    for key, value in row.items():
+        if isinstance(value, (tuple, list)):
+            flat[key + "_low"], flat[key + "_high"] = value
+        else:
+            flat[key] = value
+    return flat
+
+
+def _uniform(rows):
+    """``rows`` with the same columns (every key of any row, in order of appearance; blank
+    where a row has none, as seats without points)."""
+    keys = list(dict.fromkeys(k for row in rows for k in row))
+    return [{k: row.get(k, "") for k in keys} for row in rows]
+
+
+def _finite(value):
+    """JSON has no infinity or NaN: they become None."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

@@ -1,0 +1,169 @@
+"""A whole study: every variant of a game (player counts, options) played and measured, in a
+folder that a killed study resumes from.
+
+``run_study(variants, folder, settings, seed)`` plays each variant's matches and reviews
+(``savanna.agents.study.play``), measures them (``balance``, ``skill``, ``luck``, ``shape``) and
+returns a ``Study`` (``savanna.agents.study.result``), which it also saves in ``folder``.
+``folder/plan.json``, written before any game, names the settings, seed and variants: a study
+started again in a folder whose plan differs is refused, one with the same plan plays only
+what is missing.
+
+>>> from savanna import make_game
+>>> from savanna.agents.study import StudySettings, run_study
+>>> settings = StudySettings(balance_sims=(4,), balance_games=8, network=False, chain_top=2,
+...                          chain_games=8, upset_sims=2, upset_games=8, chance_games=8,
+...                          review_games=1, review_sims=8, reference="")
+>>> study = run_study([make_game("zebres")], "study-zebres", settings, seed=0, workers=1,
+...                   progress=False)
+>>> print(study.table())
+"""
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+
+from savanna.agents.study.balance import seat_rows
+from savanna.agents.study.luck import chance_sensitivity, upset_rate
+from savanna.agents.study.plan import chain_agents, mcts, plan
+from savanna.agents.study.play import play_planned, review_records
+from savanna.agents.study.result import Study
+from savanna.agents.study.shape import drama, play_shape
+from savanna.agents.study.skill import chain_ratings, chance_share
+from savanna.errors import clip
+from savanna.files import CLAIM_FILE, atomic_write_text, claimed, parse_json
+from savanna.metadata import game_options
+from savanna.registry import make_game
+
+__all__ = ["run_study", "variant_label"]
+
+PLAN = "plan.json"
+
+
+def variant_label(game):
+    """``"zebres 2p"``, ``"zebres 2p board=president"``: a game with its options."""
+    options = {k: v for k, v in game_options(game).items() if k != "num_players"}
+    return " ".join([game.name, f"{game.num_players}p",
+                     *(f"{k}={_text(v)}" for k, v in options.items())])
+
+
+def _text(value):
+    return ",".join(map(str, value)) if isinstance(value, (tuple, list)) else str(value)
+
+
+def _slug(text):
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text)
+
+
+def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
+              address=None, progress=True, reference=None):
+    """Study each game of ``variants`` (``Game`` objects: one per player count and option
+    set) into ``folder``; the ``Study`` (module docstring). ``workers``, ``backend``,
+    ``address``: where the games are played (``savanna.agents.arena.matches.play_match``);
+    the numbers are the same on any of them. ``reference``: the game without chance of the
+    share of chance (default: ``settings.reference`` by name; none if that is empty)."""
+    folder = Path(folder)
+    variants = list(variants)
+    labels = [variant_label(g) for g in variants]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"the variants {clip(labels)} repeat one")
+    if reference is None and settings.reference:
+        reference = make_game(settings.reference)
+    if reference is not None and reference.has_chance:
+        raise ValueError(f"the reference game {reference.name} has chance; the share of "
+                         "chance needs a game without")
+    if folder.is_dir() and not (folder / PLAN).exists() and any(
+            p.name != CLAIM_FILE for p in folder.iterdir()):
+        raise ValueError(f"{clip(str(folder))} holds files but no study; give a new or empty "
+                         "folder")
+    with claimed(folder, "study folder"):
+        named = None if reference is None else variant_label(reference)
+        _check_plan(folder, {"format": "savanna-study-plan", "seed": seed,
+                             "settings": settings.to_json(), "variants": labels,
+                             "reference": named})
+        where = dict(workers=workers, backend=backend, address=address, progress=progress)
+        reference_chain = None
+        if reference is not None:
+            chain = [m for m in plan(reference, settings, seed) if m.section == "chain"]
+            results = play_planned(reference, chain, folder / _slug(
+                "reference " + variant_label(reference)), **where)
+            reference_chain = dict(chain_ratings(chain_agents(settings),
+                                                 [results[m.name] for m in chain],
+                                                 settings.threshold),
+                                   variant=variant_label(reference))
+        measured = [_measure(game, label, folder / _slug(label), settings, seed,
+                             reference_chain, where) for game, label in zip(variants, labels)]
+        study = Study(settings, seed, measured, reference_chain)
+        study.save(folder)
+    return study
+
+
+def _check_plan(folder, data):
+    """Write the plan, or check that the one there is the same (module docstring)."""
+    path = folder / PLAN
+    if path.exists():
+        kept = parse_json(path.read_text(), f"study plan {path}")
+        if kept != json.loads(json.dumps(data)):
+            raise ValueError(f"{clip(str(folder))} holds a study with other settings, seed or "
+                             "variants; give a new folder, or the same settings to resume it")
+        return
+    atomic_write_text(path, json.dumps(data, indent=1))
+
+
+def _measure(game, label, folder, settings, seed, reference_chain, where):
+    """Play and measure one variant: a JSON-ready dict of its sections."""
+    planned = plan(game, settings, seed)
+    results = play_planned(game, planned, folder, **where)
+    by_section = {}
+    for m in planned:
+        by_section.setdefault(m.section, []).append(m)
+    balance = []
+    for m in by_section["balance"]:
+        result = results[m.name]
+        seats = seat_rows(result)
+        distinct = len({json.dumps(r.moves) for r in result.records})
+        balance.append({"agent": m.agents[0], "games": result.games, "distinct": distinct,
+                        "seats": seats,
+                        "draw_rate": seats[0]["draw_rate"], "draw_ci": seats[0]["draw_ci"],
+                        "first_seat_advantage": seats[0]["score"] - 0.5,
+                        "first_seat_ci": tuple(x - 0.5 for x in seats[0]["score_ci"])})
+    chain = chain_ratings(chain_agents(settings),
+                          [results[m.name] for m in by_section["chain"]], settings.threshold)
+    if reference_chain is not None:
+        low, high = chain["spread_ci"]
+        chain["chance_share"] = chance_share(chain["spread"], reference_chain)
+        chain["chance_share_ci"] = (chance_share(high, reference_chain),
+                                    chance_share(low, reference_chain))
+    upset_match = by_section["upset"][0]
+    luck = {"upset": dict(upset_rate(results[upset_match.name]),
+                          stronger=upset_match.agents[0], weaker=upset_match.agents[1])}
+    if "chance" in by_section:
+        a, b = (results[m.name] for m in by_section["chance"])
+        luck["chance"] = dict(chance_sensitivity(a, b), agent=by_section["chance"][0].agents[0])
+    strongest = _strongest_mcts(by_section["balance"], settings)
+    shown = results[strongest.name]
+    shape = dict(play_shape(game, shown), agent=strongest.agents[0])
+    # a drawn game has no eventual winner to follow: the first games that have one
+    records = [r for r in shown.records if _winner(r.returns) >= 0][: settings.review_games]
+    reviewer = mcts(settings.review_sims)
+    values = review_records(game, records, reviewer, folder, seed, where["progress"])
+    winners = [_winner(r.returns) for r in records]
+    shape["reviews"] = dict(drama(values, winners), agent=reviewer)
+    shape["curves"] = [{"winner": w, "values": v.tolist()} for v, w in zip(values, winners)]
+    return {"variant": label, "game": game.name, "players": game.num_players,
+            "options": {k: _text(v) for k, v in game_options(game).items()},
+            "has_chance": bool(game.has_chance), "balance": balance, "chain": chain,
+            "luck": luck, "shape": shape}
+
+
+def _strongest_mcts(balance, settings):
+    """The balance match of the largest MCTS budget: its games are reviewed."""
+    name = mcts(max(settings.balance_sims))
+    return next(m for m in balance if m.agents[0] == name)
+
+
+def _winner(returns):
+    """The seat with the highest return, or -1 when it is shared."""
+    returns = np.asarray(returns)
+    top = np.flatnonzero(returns == returns.max())
+    return int(top[0]) if len(top) == 1 else -1

@@ -1,0 +1,133 @@
+"""``savanna study GAME``: what kind of game it is, measured with Savanna's own agents.
+
+    savanna study zebres --out studies/zebres                      both boards? give -o twice:
+    savanna study zebres -o board=standard -o board=president --out studies/zebres-boards
+    savanna study banjooli --players 2 5 --budget quick --out studies/banjooli
+
+For every player count (``--players``, default every count the game takes) and every option set
+(``-o KEY=VALUE``; a key given more than once is compared value by value) it measures seat
+balance (identical agents in every seat at several strengths), skill depth (a chain of agents
+of doubling budget, Bradley-Terry ratings, the skill-chain length, the share of chance against
+a reference game without chance), luck (upset rate, the outcome's sensitivity to chance alone)
+and the game's shape (decisions, branching, chance nodes, draws, lead changes, drama,
+decisiveness), and writes ``report.html``, CSV and JSON to ``--out``. A study stopped in the
+middle resumes where it was when run again with the same arguments; ``--ray`` plays on a Ray
+cluster with the same numbers. ``study(...)`` does the same from Python (a notebook).
+"""
+import itertools
+from pathlib import Path
+
+from savanna.agents.settings import MAX_WORKERS
+from savanna.agents.study.settings import BUDGETS, StudySettings
+from savanna.errors import clip
+from savanna.experiments.arguments import (
+    ADDRESS_HELP,
+    add_game_options,
+    count,
+    number,
+    parse_game_options,
+    seed,
+    set_players,
+)
+from savanna.registry import GAMES, make_game
+
+__all__ = ["add_parser", "run", "study", "variants"]
+
+
+def add_parser(commands):
+    """Register ``study`` on the ``savanna`` command's subparsers."""
+    parser = commands.add_parser("study", help="balance, skill depth, luck and shape of a game",
+                                 description=__doc__)
+    parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    add_game_options(parser)
+    parser.add_argument("--players", type=count(64), nargs="+", metavar="N",
+                        help="player counts to study (default: every count the game takes)")
+    parser.add_argument("--budget", choices=list(BUDGETS), default="standard",
+                        help="how much is played (default: standard)")
+    parser.add_argument("--threshold", type=number, help="the score a step of the skill chain "
+                                                         "needs (default: 0.6)")
+    parser.add_argument("--reference", help="a game without chance for the share of chance "
+                                            "(default: connect_four; 'none' for none)")
+    parser.add_argument("--no-network", action="store_true",
+                        help="leave the shipped network out of the balance matches")
+    parser.add_argument("--seed", type=seed, default=0, help="random seed (default: 0)")
+    parser.add_argument("--workers", type=count(MAX_WORKERS),
+                        help="processes (default: every core)")
+    parser.add_argument("--ray", action="store_true",
+                        help="play on Ray (pip install 'savanna-games[ray]'), the same numbers")
+    parser.add_argument("--address", metavar="ADDR", help=ADDRESS_HELP)
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the study's folder: new, or one this study left (it resumes)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args, extra=None):
+    if args.address is not None and not args.ray:
+        raise ValueError("--address is the Ray cluster's: give it with --ray")
+    changes = {}
+    if args.threshold is not None:
+        changes["threshold"] = args.threshold
+    if args.reference is not None:
+        changes["reference"] = "" if args.reference == "none" else args.reference
+    if args.no_network:
+        changes["network"] = False
+    result = study(args.game, _grouped(args.game, args.option), args.players, args.out,
+                   args.budget, args.seed, args.workers, args.ray, args.address,
+                   progress=not args.no_progress, **changes)
+    print(result.table())
+    print(f"saved to {args.out} (report.html)")
+
+
+def _grouped(name, items):
+    """``-o`` items as ``{key: [value, ...]}``, a key given twice compared value by value."""
+    grouped = {}
+    for item in items:
+        for key, value in parse_game_options(name, [item]).items():
+            grouped.setdefault(key, []).append(value)
+    return grouped
+
+
+def variants(game, options=None, players=None):
+    """The games a study of ``game`` (a registered name) covers: one per player count in
+    ``players`` (default: every count it takes) and per combination of ``options`` (``{key:
+    value or [values]}``)."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {clip(game)}; games: {', '.join(GAMES)}")
+    fewest, most = GAMES[game].players
+    players = list(players or range(fewest, most + 1))
+    for n in players:
+        if not fewest <= n <= most:
+            raise ValueError(f"{game} takes {fewest} to {most} players, not {clip(n)}")
+    options = {k: v if isinstance(v, list) else [v] for k, v in (options or {}).items()}
+    if "num_players" in options:
+        raise ValueError("give the player counts as players (--players), not num_players")
+    games = []
+    for n in players:
+        for values in itertools.product(*options.values()):
+            chosen = dict(zip(options, values))
+            set_players(game, chosen, n, "--players")
+            games.append(make_game(game, **chosen))
+    return games
+
+
+def study(game, options=None, players=None, out="study", budget="standard", seed=0,
+          workers=None, ray=False, address=None, progress=True, **settings):
+    """Study ``game`` (a registered name; ``options``, ``players``: see ``variants``) with the
+    settings of ``budget`` (quick, standard or deep) changed by ``settings`` (fields of
+    ``savanna.agents.study.StudySettings``), into folder ``out``; a ``Study`` with
+    ``.table()``, ``.figures()`` and the report (module docstring).
+
+    >>> from savanna.experiments import study
+    >>> s = study("bonobo", players=[2], budget="quick", out="study-bonobo", workers=1,
+    ...           balance_games=8, chain_top=2, chain_games=8, upset_games=8, chance_games=8,
+    ...           review_games=1, network=False, reference="", progress=False)
+    >>> print(s.table())
+    >>> s.figures()["bonobo 2p: balance"]
+    """
+    from savanna.agents.study.run import run_study
+
+    return run_study(variants(game, options, players), Path(out),
+                     StudySettings.budget(budget, **settings), seed, workers,
+                     "ray" if ray else "local", address, progress)
