@@ -47,7 +47,7 @@ def balance_agents(game, settings):
 
 def _has_baseline(game):
     """Whether a network is shipped for ``game``, its player count and its options."""
-    from savanna.agents.play.az_agent import AZAgent, BASELINE
+    from savanna.agents.play.az_agent import BASELINE, AZAgent
 
     try:
         AZAgent(BASELINE).network(game)
