@@ -34,7 +34,7 @@ CLAIM_FILE = ".savanna-claim"  # in a claimed folder: the holder's pid and host
 def read_text(path, what, max_bytes):
     """The UTF-8 text of file ``path``, at most ``max_bytes`` bytes long; a one-line
     ValueError naming ``what`` (e.g. "ladder file") and the file otherwise."""
-    where = f"{what} {clip(str(path))}"
+    where = f"{what} {str(path)!r}"  # whole: a server takes its folders' paths out of it
     try:
         with open(path, "rb") as f:
             data = read_at_most(f, max_bytes + 1)
