@@ -127,10 +127,12 @@ def move_spot(pos, action):
     sorcery, swap, joker or group at the ostrich it names. None for the rest (keep, rerolls,
     pass, the spear: no place of their own).
 
-    >>> pos = notation.parse("players=2 course=T1,K2,T5,T3 ostriches=a0n,c0n,b1n,a2n,c2n "
+    >>> pos = notation.parse("players=2 course=T1,K2,T5,T3 ostriches=a0,c0n,b1n,a2n,c4 "
     ...                      "cards=3,7 to_move=0 dir=+ turn=0 phase=move:R1:a0 dice=RBGYPW")
-    >>> move_spot(pos, spec.A_DIR + 1), move_spot(pos, spec.A_DIR + 2)  # straight a1, right b1
-    ((94.0, 82.0), (134.0, 142.0))
+    >>> move_spot(pos, spec.A_DIR + 1)  # straight: a step to a1
+    (94.0, 82.0)
+    >>> move_spot(pos, spec.A_DIR + 2)  # right: a jump over green on b1 to c2
+    (134.0, 162.0)
     """
     if spec.A_BERRY <= action < spec.A_SPEAR:
         return _centre(action - spec.A_BERRY)
