@@ -1,7 +1,11 @@
 """Banjooli on a board: rerolls named by the faces their dice show, and every move that names
 a cell or an ostrich at its place on the picture (``move_spots``)."""
+import re
+
 import numpy as np
 
+from savanna.agents.play.analysis import analyse
+from savanna.agents.play.registry import make_agent
 from savanna.banjooli import reference as ref
 from savanna.banjooli import spec
 from savanna.banjooli.game import BanjooliGame
@@ -93,3 +97,12 @@ def test_every_move_with_a_spot_lands_there_on_random_games():
             legal = game.legal_actions(s[0])
             game.step_inplace(s, [legal[rng.integers(len(legal))]])
     assert {"direction", "berry", "ostrich"} <= seen
+
+
+def test_an_analysis_names_the_rerolls_and_its_best_line_by_the_faces():
+    text = position(f"b3,b4,b1n,{NESTED}", dice="RBRYPW", phase="reroll")
+    game = game_of(text)
+    found = analyse(game, game.from_text(text), make_agent("mcts:sims=64"), rng=0)
+    moves = [r["move"] for r in found.rows] + found.pv
+    assert "reroll R1,R2,sorcery W" in moves
+    assert not [m for m in moves if re.fullmatch(r"reroll [\d,]+", m)], moves
