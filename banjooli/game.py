@@ -265,8 +265,31 @@ class BanjooliGame(Game):
         hidden."""
         return render_drawing(self.to_position(row), self.scores(row)[0].tolist(), player)
 
-    def _move_spot(self, action):
-        return move_spot(action)
+    def move_spots(self, row):
+        """As ``Game.move_spots``: each move at the cell or ostrich it names
+        (``render.move_spot``); rerolls, keep, pass and the spear have no place."""
+        pos = self.to_position(row)
+        spots = {a: move_spot(pos, a) for a in self.legal_actions(row)}
+        return {a: (float(xy[0]), float(xy[1])) for a, xy in spots.items() if xy is not None}
+
+    def action_to_string(self, row, action):
+        """As ``Game.action_to_string``, and a reroll by the faces its dice show
+        (``notation.reroll_name``: ``reroll R1,B,sorcery W``) once they are rolled."""
+        name = super().action_to_string(row, action)
+        if not spec.A_REROLL < action < spec.A_MOVE:
+            return name
+        dice = self.to_position(row).dice
+        return name if None in dice else notation.reroll_name(dice, action - spec.A_REROLL)
+
+    def string_to_action(self, row, text):
+        """As ``Game.string_to_action``; a reroll by its dice's faces (``reroll R1,sorcery W``)
+        or by their places (the notation's ``reroll 0,5``)."""
+        key = " ".join(str(text).split())
+        if key.startswith("reroll ") and not key[7:].replace(",", "").isdigit():
+            for a in self.legal_actions(row):
+                if spec.A_REROLL < a < spec.A_MOVE and self.action_to_string(row, a) == key:
+                    return a
+        return super().string_to_action(row, text)
 
     def picture_labels(self, row):
         last = self.to_position(row).last_row

@@ -368,6 +368,26 @@ def action_name(action):
     return f"back {LANES[a - A_BACK]}"
 
 
+def reroll_name(dice, mask):
+    """The name of reroll ``mask`` (the dice it rolls again, bit k for die k) by the faces the
+    six ``dice`` show, as a player sees them: a movement die by its face, numbered among the
+    movement dice that show the same face (``R1``, ``R2``), the sixth die as ``sorcery``.
+
+    >>> reroll_name((0, 1, 0, 3, 4, 5), 0b100011)
+    'reroll R1,B,sorcery W'
+    """
+    moving = dice[:5]
+    names = []
+    for k in range(5):
+        if mask >> k & 1:
+            same = moving.count(moving[k])
+            names.append(FACES[moving[k]] + (str(moving[:k].count(moving[k]) + 1) if same > 1
+                                             else ""))
+    if mask >> 5 & 1:
+        names.append(f"sorcery {FACES[dice[5]]}")
+    return "reroll " + ",".join(names)
+
+
 _NAMED = {}
 
 

@@ -7,7 +7,7 @@ sorcery die), whose turn and what they do, each seat's prediction card and point
 legend. With a ``player``, only what that seat knows: the others' cards and points, and the
 kinds of berries that seat has not seen, show as ``?``.
 """
-from savanna.banjooli import notation, spec
+from savanna.banjooli import notation, reference, spec
 from savanna.draw import Drawing
 
 TEXT_CHARS = ".#QCWXLV"  # rocks as # so that R stays the red ostrich
@@ -115,14 +115,60 @@ def _cell_xy(cell):
     return LEFT + (cell // 3) * CELL, TOP + (cell % 3) * CELL
 
 
-def move_spot(action):
-    """Where move ``action`` sits on ``render_drawing``'s picture, for a board that takes clicks:
-    a berry at its cell's centre; None for the other moves (dice, colours, directions: no
-    place of their own)."""
-    if not spec.A_BERRY <= action < spec.A_SPEAR:
-        return None
-    x, y = _cell_xy(action - spec.A_BERRY)
+def _centre(cell):
+    x, y = _cell_xy(cell)
     return x + CELL / 2, y + CELL / 2
+
+
+def move_spot(pos, action):
+    """Where move ``action`` of ``pos`` sits on ``render_drawing``'s picture, for a board that
+    takes clicks: a berry or the snake's landing at its cell; a direction where that point takes
+    the moving ostrich (the cell it steps or jumps to, or the finish line in its lane); a move,
+    sorcery, swap, joker or group at the ostrich it names. None for the rest (keep, rerolls,
+    pass, the spear: no place of their own).
+
+    >>> pos = notation.parse("players=2 course=T1,K2,T5,T3 ostriches=a0,c0n,b1n,a2n,c4 "
+    ...                      "cards=3,7 to_move=0 dir=+ turn=0 phase=move:R1:a0 dice=RBGYPW")
+    >>> move_spot(pos, spec.A_DIR + 1)  # straight: a step to a1
+    (94.0, 82.0)
+    >>> move_spot(pos, spec.A_DIR + 2)  # right: a jump over green on b1 to c2
+    (134.0, 162.0)
+    """
+    if spec.A_BERRY <= action < spec.A_SPEAR:
+        return _centre(action - spec.A_BERRY)
+    if spec.A_DIR <= action < spec.A_SWAP:
+        return _point_spot(pos, action - spec.A_DIR - 1)
+    if spec.A_BACK <= action < spec.NUM_ACTIONS:
+        return _centre(3 * (pos.cells[pos.mover] // 3 - 2) + action - spec.A_BACK)
+    colour = _named_colour(action)
+    if colour is None or pos.cells[colour] is None:
+        return None
+    return _centre(pos.cells[colour])
+
+
+def _point_spot(pos, d):
+    """Where one point towards ``d`` takes the moving ostrich: the cell it steps or jumps to,
+    or just past the finish line in the lane it arrives in."""
+    st = reference.from_position(pos)
+    cell, others = pos.cells[pos.mover], reference.occupied(st, pos.mover)
+    to = reference.target(st, cell, d, others)
+    if to is None:
+        return None
+    if to != "arrive":
+        return _centre(to)
+    x, y = cell % 3, cell // 3
+    lane = x + 2 * d if 3 * (y + 1) + x + d in others else x + d  # a jump over the last row
+    return LEFT + (pos.last_row + 1) * CELL + CELL / 2, TOP + lane * CELL + CELL / 2
+
+
+def _named_colour(action):
+    """The ostrich an action names (move, sorcery, swap, assign a joker, pick a group), or None."""
+    for first, size, last in ((spec.A_MOVE, 7, spec.A_SORCERY), (spec.A_SORCERY, 1, spec.A_PASS),
+                              (spec.A_SWAP, 1, spec.A_BERRY), (spec.A_ASSIGN, 1, spec.A_GROUP),
+                              (spec.A_GROUP, 1, spec.A_BACK)):
+        if first <= action < last:
+            return (action - first) // size
+    return None
 
 
 def _phase_text(pos):

@@ -134,10 +134,11 @@ class Record:
                              f"at {who}")
         try:
             name = game.action_to_string(row[0], move["action"])
+            named = move.get("move", name) == name or _names(game, row[0], move)
             rewards = game.step_inplace(row, [move["action"]])
         except ValueError as err:
             raise self.error(f"{what}: {err}") from None
-        if move.get("move", name) != name:
+        if not named:
             raise self.error(f"{what}: action {move['action']} is named {name!r} now")
         return rewards[0]
 
@@ -194,6 +195,15 @@ class Record:
                    data["agents"], data["seed"], data["rules_version"],
                    data["package_version"], data["git_commit"], data["info"], where,
                    takebacks)
+
+
+def _names(game, row, move):
+    """Whether ``move``'s recorded name still names its action in ``row``, as a name the game
+    reads though it now writes another (Banjooli's ``reroll 0,5``, now ``reroll R,sorcery W``)."""
+    try:
+        return game.string_to_action(row, str(move["move"])) == move["action"]
+    except ValueError:
+        return False
 
 
 def _is_event(move, keys):

@@ -367,12 +367,16 @@ def test_a_record_written_elsewhere_replays_here(served, tmp_path):
 def test_move_spots_lie_on_the_picture_at_the_places_the_moves_name(name, options):
     """Along a random game, every legal move with a place of its own has a spot inside the
     drawing, and the moves that name a cell or spot (Zèbres' placements, swaps and Impala's
-    steps, Bonobo's pawns, tiles and draw, Banjooli's berries) all have one."""
+    steps, Bonobo's pawns, tiles and draw, Banjooli's berries, the ostriches its moves, sorcery,
+    swaps, jokers and groups name, the directions of a point, the snake's landing) all have
+    one."""
     game = make_game(name, **options)
     rng = np.random.default_rng(0)
     states = game.init(1, rng)
     placed = {"zebres": re.compile(r"[A-Z] [a-f][1-5]|swap|start|impala"),
-              "bonobo": re.compile(r"pawn|tile|draw"), "banjooli": re.compile(r"berry")}[name]
+              "bonobo": re.compile(r"pawn|tile|draw"),
+              "banjooli": re.compile(r"berry|move|sorcery|swap|assign|group|left|straight|right"
+                                     r"|back")}[name]
     while not game.is_terminal(states)[0]:
         if game.current_player(states)[0] < 0:
             game.apply_chance(states, game.sample_chance(states, rng))

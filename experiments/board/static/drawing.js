@@ -8,6 +8,7 @@ import { optionWords } from "./words.js";
 export function drawBoard(svgText, label, state) {
   const board = $("board");
   board.innerHTML = svgText || "";
+  board.classList.remove("roomy");
   board.dataset.state = state === undefined ? "" : String(state);
   const svg = board.querySelector("svg");
   $("board-help").hidden = Boolean(svg);
@@ -57,6 +58,25 @@ export function spotAt(spot) {
   const [x, y] = spot;
   if (!stacked || x < stacked.panel) return [x, y];
   return [(x - stacked.panel) * stacked.zoom, stacked.height + y * stacked.zoom];
+}
+
+// Targets 32 px wide or more never overlap: a board whose closest spots lie nearer on the
+// screen (Banjooli's long track on a phone) is drawn wider, scrolls sideways in its frame and
+// shows the spots' middle; returns the scale it is drawn at.
+export function roomForTargets(points, scale) {
+  let near = Infinity;
+  points.forEach(([x1, y1], i) => points.slice(i + 1).forEach(([x2, y2]) => {
+    near = Math.min(near, Math.hypot(x1 - x2, y1 - y2));
+  }));
+  const need = 36 / near;
+  if (!(scale < need)) return scale;
+  const board = $("board");
+  const svg = board.querySelector("svg");
+  svg.style.width = `${svg.getBoundingClientRect().width * need / scale}px`;
+  board.classList.add("roomy");
+  const middle = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  board.scrollLeft = middle * need - board.clientWidth / 2;
+  return need;
 }
 
 export function spotKey(spot) { return spot[0].toFixed(1) + "," + spot[1].toFixed(1); }

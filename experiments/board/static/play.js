@@ -5,7 +5,7 @@
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
 import { openTab, render } from "./board.js";
 import { drawBoard, groupBySpot, lastSpot, markLastMove, positionLink, showPosition,
-  spotAt, spotKey } from "./drawing.js";
+  roomForTargets, spotAt, spotKey } from "./drawing.js";
 import { follow } from "./live.js";
 import { openReplay } from "./replay.js";
 import { $, api, ApiError, button, download, el, guarded, heldSeats, invitationsOf,
@@ -176,8 +176,10 @@ export function renderPlay() {
   if (known && known.id === view.id && known.version === view.version && known.marked) {
     markLastMove(overlay, lastSpot(known.marked, Infinity));
   }
-  const radius = Math.max(13, 17 / scale);
-  for (const [, moves] of groupBySpot(view.moves)) {
+  const spots = groupBySpot(view.moves);
+  const drawn = roomForTargets([...spots.values()].map((moves) => spotAt(moves[0].spot)), scale);
+  const radius = Math.max(13, 17 / drawn);
+  for (const [, moves] of spots) {
     const [x, y] = spotAt(moves[0].spot);
     const names = moves.map((m) => m.name).join(" or ");
     const hot = svgEl("circle", { cx: x, cy: y, r: radius, class: "hot", tabindex: 0,
@@ -238,7 +240,7 @@ function renderMoves(view) {
   const list = $("moves");
   list.replaceChildren();
   if (!view.moves.length) return;
-  const rerolls = view.moves.filter((m) => /^reroll [\d,]+$/.test(m.name));
+  const rerolls = view.moves.filter((m) => m.name.startsWith("reroll "));
   const offboard = view.moves.filter((m) => !m.spot && !rerolls.includes(m));
   if (rerolls.length) list.append(rerollGroup(view, rerolls));
   if (offboard.length) {
@@ -274,24 +276,37 @@ function moveButton(m) {
                 { "data-action": m.action, "data-focus": `move:${m.action}` });
 }
 
-// Banjooli's 63 rerolls as one group: tick the dice, then "reroll" (or "keep" them all).
+// Banjooli's 63 rerolls as one group: tick the dice, then "reroll" (or "keep" them all). A
+// reroll is named by its dice's faces in order ("reroll R1,B,sorcery W"); the single dice,
+// in the order of their action ids, are the boxes.
+const FACE_WORDS = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", W: "white" };
+
+function dieWords(face) {
+  const sorcery = face.startsWith("sorcery ");
+  const [letter, nth] = [face.slice(sorcery ? 8 : 0)[0], face.slice(sorcery ? 9 : 1)];
+  const colour = FACE_WORDS[letter] + (nth ? ` ${nth}` : "");
+  return sorcery ? `sorcery die: ${colour}` : colour;
+}
+
 function rerollGroup(view, rerolls) {
   const byDice = new Map(rerolls.map((m) => [m.name.slice(7), m]));
-  const dice = [...new Set(rerolls.flatMap((m) => m.name.slice(7).split(",")))].sort();
+  const dice = rerolls.filter((m) => !m.name.includes(",")).sort((a, b) => a.action - b.action)
+    .map((m) => m.name.slice(7));
   const box = el("fieldset", undefined, { class: "reroll" });
-  box.append(el("legend", "Reroll: tick the dice to roll again (0-4 the movement dice, 5 the " +
-                          "sorcery die), then press reroll"));
-  for (const d of dice) {
+  box.append(el("legend", "Reroll: tick the dice to roll again (the five movement dice, then " +
+                          "the sorcery die), then press reroll"));
+  dice.forEach((d, k) => {
     const label = el("label", undefined, { class: "check" });
-    label.append(el("input", undefined, { type: "checkbox", value: d, "data-focus": `die:${d}` }),
-                 ` die ${d}`);
+    label.append(el("input", undefined, { type: "checkbox", value: d, "data-focus": `die:${k}` }), ` ${dieWords(d)}`);
     box.append(label);
-  }
+  });
   box.append(button("reroll", () => {
-    const ticked = [...box.querySelectorAll("input:checked")].map((i) => i.value).sort();
+    const ticked = [...box.querySelectorAll("input:checked")].map((i) => i.value);
     const m = byDice.get(ticked.join(","));
-    if (!m) return showError(ticked.length ? `these dice cannot be rerolled together: ${ticked}`
-      : "tick at least one die, or keep the roll");
+    if (!m) {
+      return showError(ticked.length ? "these dice cannot be rerolled together: " +
+        ticked.map(dieWords).join(", ") : "tick at least one die, or keep the roll");
+    }
     return play(m.action);
   }, { id: "reroll", "data-focus": "move:reroll" }));
   return box;
