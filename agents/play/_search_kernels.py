@@ -43,10 +43,10 @@ says:
   all trees' leaves evaluated in one forward pass.
 
 Waiting leaves get their priors and values from ``expand_and_backup``. Chance nodes are
-sampled by probability (``select_chance``) or, with ``expect_chance`` (Stochastic MuZero's
-chance nodes), the outcome furthest behind its probability is followed and each chance node on
-the path takes the expectation over its visited outcomes as its value
-(``expect_chance_values``).
+sampled by probability (``select_chance``) or, in Gumbel search with ``expect_chance``
+(Stochastic MuZero's chance nodes; the other rules compile without that code), the outcome
+furthest behind its probability is followed and each chance node on the path takes the
+expectation over its visited outcomes as its value (``expect_chance_values``).
 
 ``RULE`` is a number bound into the template (``savanna.agents.play.search.compiled_search``
 binds it through ``Game.compiled`` with the game's kernels, ``A``, ``C`` and, for UCT, the
@@ -422,7 +422,8 @@ def expect_chance_values(nodes, values, rewards, leaf, delta):
                 values[k, q] = expected
             j = nd.parent
             while j >= 0:
-                values[j, :] += delta
+                for q in range(len(delta)):  # a loop: ``values[j, :] += delta`` compiles
+                    values[j, q] += delta[q]  # numba's broadcasting, 3 s of a cold start
                 j = nodes[j].parent
         k = nd.parent
 
@@ -471,7 +472,7 @@ def simulate(nodes, values, rewards, raw, log_priors, states, counts, streams, d
                         leaf = -1
                         break
                 if nd.player == CHANCE:
-                    child = (select_outcome(nodes, leaf) if expect_chance
+                    child = (select_outcome(nodes, leaf) if RULE == GUMBEL and expect_chance
                              else select_chance(nodes, leaf, stream))
                 elif RULE == UCT:
                     child = select_uct(nodes, values, rewards, leaf, c, stream)
@@ -509,7 +510,7 @@ def simulate(nodes, values, rewards, raw, log_priors, states, counts, streams, d
                     k = nodes[k].parent
                 continue
             backup(nodes, values, rewards, leaf, ret)
-            if expect_chance:
+            if RULE == GUMBEL and expect_chance:
                 expect_chance_values(nodes, values, rewards, leaf, ret)
     return collected, short
 
@@ -520,8 +521,8 @@ def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, l
     """Gives leaf ``j`` of a batch its evaluation: children with ``priors[j]`` (once, if a
     leaf came twice), then backs up ``leaf_values[j]`` (PUCT: absolute seats, its pending
     marks cleared; Gumbel: relative to the leaf's player, rotated here and kept in ``raw``;
-    then, with ``expect_chance``, the expectations of the chance nodes above it). The caller
-    leaves room for ``len(leaves) * A`` nodes."""
+    then, in Gumbel search with ``expect_chance``, the expectations of the chance nodes above
+    it). The caller leaves room for ``len(leaves) * A`` nodes."""
     actions = np.empty(A, np.int16)
     probs = np.empty(C, np.float64)
     num_players = values.shape[1]
@@ -545,7 +546,7 @@ def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, l
                 for k in range(first, first + nodes[leaf].num_children):
                     log_priors[k] = math.log(max(nodes[k].prior, TINY_PRIOR))
         backup(nodes, values, rewards, leaf, ret)
-        if expect_chance:
+        if RULE == GUMBEL and expect_chance:
             expect_chance_values(nodes, values, rewards, leaf, ret)
 
 
