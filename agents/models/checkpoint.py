@@ -71,13 +71,12 @@ def save_sealed(data, path, format, version):
         os.close(folder)
 
 
-def load_sealed(path, format, version, kind):
-    """The contents of the checkpoint at ``path`` of ``format`` and ``version``, once every
-    byte matches the seal; a one-line ValueError naming the file for a missing, oversized,
-    unreadable, foreign, damaged or other-version one: its size (from ``stat``) and its
-    header are checked before its body is read. ``kind`` names it in messages ("PPO").
-    ``CheckpointFormat.load`` checks the contents too."""
-    name = quoted_path(path)
+def load_sealed(path, name, format, version, kind):
+    """The contents of the checkpoint at ``path`` (``name`` in messages: ``quoted_path``) of
+    ``format`` and ``version``, once every byte matches the seal; a one-line ValueError naming
+    the file for a missing, oversized, unreadable, foreign, damaged or other-version one: its
+    size (from ``stat``) and its header are checked before its body is read. ``kind`` names it
+    in messages ("PPO"). ``CheckpointFormat.load`` checks the contents too."""
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):  # a device reads without end, a FIFO blocks
@@ -163,7 +162,7 @@ class CheckpointFormat:
         other options than ``game`` (when given), or, with ``need_trainer``, one that holds
         the network only."""
         name = quoted_path(path)
-        data = load_sealed(path, self.format, self.version, self.kind)
+        data = load_sealed(path, name, self.format, self.version, self.kind)
         if isinstance(data, dict) and need_trainer and "trainer" not in data:
             raise ValueError(f"{name} holds a network only; resume needs a full checkpoint")
         self.check(data, name)

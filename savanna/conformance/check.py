@@ -14,13 +14,13 @@ def main(argv):
     while argv and not argv[0].startswith("-"):
         names.append(argv.pop(0))
     if not names:
-        print("savanna check: name a registered game (savanna check GAME [pytest options])",
+        print("savanna check: error: name a registered game (savanna check GAME [pytest options])",
               file=sys.stderr)
         return 2
     try:
         configs(names)
     except ValueError as err:
-        print(f"savanna check: {err}", file=sys.stderr)
+        print(f"savanna check: error: {err}", file=sys.stderr)
         return 2
     import pytest  # here: the command line loads pytest only to check
 

@@ -199,6 +199,14 @@ TABLE = [
     (["demo", "--sims", HUGE], "demo", COUNT),
     (["demo", "--seed", WIDE], "demo", SEED),
     (["demo", "--frobnicate"], "demo", "unrecognized arguments"),
+    # check
+    (["check", "chess"], "check", "unknown game 'chess'; registered: "),
+    # study
+    (["study", "zebres", "--players", "7", "--out", "fresh"], "study", "zebres takes 2 to 2"),
+    (["study", "zebres", "--budget", "huge", "--out", "fresh"], "study",
+     "invalid choice: 'huge'"),
+    (["study", "zebres", "--seed", WIDE, "--out", "fresh"], "study", SEED),
+    (["study", "zebres", "--out", "{file}"], "study", "is a file, not a folder"),
 ]
 
 
