@@ -246,3 +246,20 @@ def test_the_ladder_rebuilds_an_agent_of_ones_own_for_a_later_entrant_from_elsew
     assert rebuilt and all(agent.depth == 3 for agent in rebuilt)
     assert json.loads(ladder.read_text())["agents"][:2] == ["random", recorded_spec(here, spec)]
 
+
+@pytest.mark.parametrize("spec, gone, missing", [
+    (MINIMAL_SPECS[0], "minimal.py", "no file {here}/minimal.py"),
+    (MINIMAL_SPECS[1], "mypkg/minimal.py", "No module named 'mypkg.minimal'"),
+])
+def test_a_ladder_whose_agent_is_gone_says_which_and_what_to_do(here, spec, gone, missing,
+                                                                 capsys):
+    ladder = here / "ladder.json"
+    assert add_to_ladder(spec, ladder, capsys)[0] == 0
+    before = ladder.read_bytes()
+    (here / gone).unlink()
+    forget_modules()
+    code, error = add_to_ladder("greedy", ladder, capsys)
+    assert code == 2 and len(error.splitlines()) == 1
+    assert "the ladder's agent" in error and missing.format(here=here.resolve()) in error
+    assert "put back the file or module it loads" in error
+    assert ladder.read_bytes() == before
