@@ -99,7 +99,7 @@ class Ladder:
         if label in self.agents:
             raise ValueError(f"{clip(label)} is on the ladder already")
         check_int("games", games, 1, MAX_GAMES)
-        others = {spec: make_agent(spec) for spec in self.agents}
+        others = {spec: _rebuild(spec) for spec in self.agents}
         groups = itertools.combinations_with_replacement(self.agents,
                                                          self.game.num_players - 1)
         results = []
@@ -193,6 +193,16 @@ class Ladder:
 
     def _repr_html_(self):
         return self.drawing().svg()
+
+
+def _rebuild(spec):
+    """The agent of ``spec``, one on the ladder; a ValueError that says what to do when it
+    cannot be built any more (its file moved, its package uninstalled, its checkpoint gone)."""
+    try:
+        return make_agent(spec)
+    except ValueError as err:
+        raise ValueError(f"the ladder's agent {clip(spec)} cannot be rebuilt ({err}); put back "
+                         "the file or module it loads to add agents to this ladder") from None
 
 
 def _tick_step(span):

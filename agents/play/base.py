@@ -49,7 +49,8 @@ class Agent(Protocol):
 def describe(agent):
     """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'`` or, for an agent loaded by its import
     path, ``'mypkg.agents:MyAgent:depth=3'``; ``savanna.agents.play.registry.make_agent``
-    turns it back into an equal agent (so records, reviews and the ladder rebuild it)."""
+    turns it back into an equal agent (records and reviews name agents so, and the ladder
+    rebuilds its agents from it)."""
     settings = agent_settings(agent)
     if not settings:
         return agent_name(agent)
