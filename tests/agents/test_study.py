@@ -16,10 +16,11 @@ import pytest
 from savanna.agents.arena.matches import play_match
 from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
-from savanna.agents.study import StudySettings, run_study
+from savanna.agents.study import StudySettings, run_study, variant_labels
 from savanna.agents.study.balance import seat_rows
 from savanna.agents.study.skill import chance_share, mixed_spread
 from savanna.experiments.cli import main
+from savanna.experiments.study_command import variants
 from tests.agents.study_games import CoinFlip
 from tests.agents.tiny_games import Nim
 
@@ -135,6 +136,36 @@ def test_the_report_holds_every_figure_and_the_files(coin, tmp_path_factory):
         assert (folder / f"{name}.csv").read_text().count("\n") > 1
     data = json.loads((folder / "study.json").read_text())
     assert data["variants"][0]["chain"]["length"] == coin["chain"]["length"]
+
+
+def test_the_report_names_what_a_study_changes_and_the_folder_every_option(coin,
+                                                                         tmp_path_factory):
+    folder = next(tmp_path_factory.getbasetemp().glob("coin*"))
+    assert coin["variant"] == "coin_flip 2p"  # seat_zero=50 is the default
+    assert {p.name for p in (folder / "figures").glob("*.svg")} == {
+        f"coin_flip_2p_{name}.svg" for name in
+        ("balance", "first_seat", "chain_ratings", "chain_steps", "luck", "curves")}
+    # the plan and the games' folders name every option, whatever the study compares, so that
+    # a folder resumes under any labels
+    plan = json.loads((folder / "plan.json").read_text())
+    assert plan["variants"] == ["coin_flip 2p seat_zero=50"]
+    assert plan["reference"] == "nim 2p heaps=2,3,4"
+    assert (folder / "coin_flip_2p_seat_zero=50" / "parts").is_dir()
+    assert (folder / "reference_nim_2p_heaps=2_3_4" / "parts").is_dir()
+
+
+@pytest.mark.parametrize("game, options, players, labels", [
+    ("banjooli", {}, [2, 3], ["banjooli 2p", "banjooli 3p"]),
+    ("banjooli", {"terrain": 4}, [2], ["banjooli 2p"]),  # the default, not compared
+    ("banjooli", {"terrain": 5, "berries": True}, [2], ["banjooli 2p terrain=5 berries=True"]),
+    ("zebres", {"board": ["standard", "president"]}, None,
+     ["zebres 2p board=standard", "zebres 2p board=president"]),
+    ("zebres", {"board": "president", "first_placer": [0, 1]}, None,
+     ["zebres 2p board=president first_placer=0", "zebres 2p board=president first_placer=1"]),
+])
+def test_a_variant_is_named_by_the_options_that_differ_from_the_defaults_or_are_compared(
+        game, options, players, labels):
+    assert variant_labels(variants(game, options, players)) == labels
 
 
 @pytest.mark.parametrize("argv, message", [
