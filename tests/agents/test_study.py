@@ -16,7 +16,7 @@ import pytest
 from savanna.agents.arena.matches import play_match
 from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
-from savanna.agents.study import StudySettings, run_study, variant_labels
+from savanna.agents.study import BUDGETS, StudySettings, run_study, variant_labels
 from savanna.agents.study.balance import seat_rows
 from savanna.agents.study.skill import chance_share, mixed_spread
 from savanna.experiments.cli import main
@@ -106,6 +106,32 @@ def test_a_killed_study_resumes_with_no_batch_played_twice(tmp_path):
                       workers=1, progress=False)
     assert resumed.to_json() == whole.to_json()
     assert [b["games"] for b in resumed.variants[0]["balance"]] == [200] * 3
+
+
+def test_a_deep_study_plays_every_count_of_the_deep_budget(tmp_path):
+    """The deep budget end to end, on the coin flip: one decision a seat, seconds."""
+    deep = BUDGETS["deep"]
+    # connect four's deep skill chain, the default reference, would take hours
+    settings = StudySettings.budget("deep", reference="")
+    run_study([CoinFlip(50)], tmp_path, settings, seed=1, workers=1, progress=False)
+    assert json.loads((tmp_path / "plan.json").read_text())["settings"] == settings.to_json()
+    data = json.loads((tmp_path / "study.json").read_text())
+    assert data["budget"] == "deep" and "the deep budget" in (tmp_path / "report.html").read_text()
+    assert StudySettings.budget("deep", chain_games=399).budget_name is None
+    variant = data["variants"][0]
+    strengths = ["random", *(f"mcts:sims={s}" for s in deep["balance_sims"])]
+    assert [(b["agent"], b["games"]) for b in variant["balance"]] == [
+        (agent, deep["balance_games"]) for agent in strengths]
+    steps = variant["chain"]["steps"]
+    assert [s["games"] for s in steps] == [deep["chain_games"]] * deep["chain_top"].bit_length()
+    assert steps[-1]["stronger"] == f"mcts:sims={deep['chain_top']}"
+    upset, chance = variant["luck"]["upset"], variant["luck"]["chance"]
+    assert (upset["weaker"], upset["games"]) == (f"mcts:sims={deep['upset_sims']}",
+                                                 deep["upset_games"])
+    assert chance["games"] == deep["chance_games"]
+    reviews = variant["shape"]["reviews"]
+    assert (reviews["agent"], reviews["games"]) == (f"mcts:sims={deep['review_sims']}",
+                                                    deep["review_games"])
 
 
 def test_a_study_folder_keeps_its_plan(tmp_path):
