@@ -14,8 +14,8 @@ from savanna.agents.arena.matches import BACKENDS
 from savanna.agents.play.registry import AGENTS, make_agent
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
 from savanna.experiments.arguments import (
-    ADDRESS_HELP,
     add_game_options,
+    address_help,
     count,
     parse_game_options,
     seed,
@@ -73,7 +73,7 @@ def _add_arena_options(parser, kind):
                              "a Ray task on a cluster (pip install 'savanna-games[ray]'), the same "
                              "results (default: local)")
     parser.add_argument("--address", metavar="ADDR",
-                        help=ADDRESS_HELP)
+                        help=address_help("--backend ray"))
     parser.add_argument("--out", type=Path,
                         help=f"folder for the JSON and CSV results, new or empty (default: a "
                              f"new runs/{kind}-<game>-<time>)")

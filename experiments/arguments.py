@@ -23,17 +23,12 @@ from savanna.files import parse_json, read_text
 from savanna.numbers import parse_float, parse_int
 from savanna.registry import game_class
 
-__all__ = ["ADDRESS_HELP", "MAX_COUNT", "HelpFormatter", "Parser", "UsageError",
-           "add_config_flags", "add_game_options", "count", "index", "number", "option_names",
+__all__ = ["MAX_COUNT", "HelpFormatter", "Parser", "UsageError", "add_config_flags",
+           "add_game_options", "address_help", "count", "index", "number", "option_names",
            "option_value", "parse_count", "parse_game_options", "positive_int", "run_settings",
            "seed", "set_players"]
 
 NOT_FLAGS = ("game", "game_options")  # the positional game and -o options
-# Ray's own order for ray.init(address=None): RAY_ADDRESS, then the latest cluster started on
-# this machine (/tmp/ray/ray_current_cluster), then a new local Ray.
-ADDRESS_HELP = ("the Ray cluster (with --backend ray): HOST:PORT of its head; auto: the one "
-                "running on this machine; local: a new Ray for this command (default: "
-                "RAY_ADDRESS, else the one running on this machine, else a new one)")
 MAX_SETTINGS_BYTES = 2**20  # a --config file (a run's config.json is about 2 KB)
 
 
@@ -76,6 +71,15 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
+
+
+def address_help(flag):
+    """The help of ``--address`` for a command that plays on Ray when given ``flag``."""
+    # Ray's own order for ray.init(address=None): RAY_ADDRESS, then the latest cluster started
+    # on this machine (/tmp/ray/ray_current_cluster), then a new local Ray.
+    return (f"the Ray cluster (with {flag}): HOST:PORT of its head; auto: the one running on "
+            "this machine; local: a new Ray for this command (default: RAY_ADDRESS, else the "
+            "one running on this machine, else a new one)")
 
 
 # ----- counts and seeds -------------------------------------------------------------------------

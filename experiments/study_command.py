@@ -21,8 +21,8 @@ from savanna.agents.settings import MAX_WORKERS
 from savanna.agents.study.settings import BUDGETS, StudySettings
 from savanna.errors import clip
 from savanna.experiments.arguments import (
-    ADDRESS_HELP,
     add_game_options,
+    address_help,
     count,
     number,
     parse_game_options,
@@ -55,7 +55,7 @@ def add_parser(commands):
                         help="processes (default: every core)")
     parser.add_argument("--ray", action="store_true",
                         help="play on Ray (pip install 'savanna-games[ray]'), the same numbers")
-    parser.add_argument("--address", metavar="ADDR", help=ADDRESS_HELP)
+    parser.add_argument("--address", metavar="ADDR", help=address_help("--ray"))
     parser.add_argument("--out", type=Path, required=True,
                         help="the study's folder: new, or one this study left (it resumes)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from savanna.errors import clip
 from savanna.experiments.arguments import (
-    ADDRESS_HELP,
     _number,
     add_game_options,
+    address_help,
     parse_count,
     positive_int,
     run_settings,
@@ -153,7 +153,7 @@ def add_parser(commands):
     parser.add_argument("--backend", choices=("ray",), default="ray",
                         help="the engine that runs the trials: Ray Tune (the only one)")
     parser.add_argument("--address", metavar="ADDR",
-                        help=ADDRESS_HELP)
+                        help=address_help("--backend ray"))
     parser.add_argument("--config", metavar="FILE", type=Path,
                         help="a JSON file of the settings not searched, e.g. a run's "
                              "config.json")

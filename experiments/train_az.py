@@ -10,9 +10,9 @@ The run folder, ``--init``, ``--backend ray`` and every flag: the AlphaZero guid
 import time
 
 from savanna.experiments.arguments import (
-    ADDRESS_HELP,
     add_config_flags,
     add_game_options,
+    address_help,
     positive_int,
     run_settings,
 )
@@ -160,7 +160,7 @@ def add_parser(subparsers, name="az"):
     parser.add_argument("--actors", type=positive_int,
                         help="self-play actors with --backend ray, one CPU each (default: 2)")
     parser.add_argument("--address", metavar="ADDR",
-                        help=ADDRESS_HELP)
+                        help=address_help("--backend ray"))
     add_game_options(parser)
     parser.set_defaults(run=run, prog=parser.prog)
     return parser

@@ -4,7 +4,7 @@ own agents (``savanna study``; the study guide). One job per module: ``settings`
 ``luck``, ``shape`` (the measures), ``result`` and ``charts`` (tables, files, figures), ``run``
 (a whole study)."""
 from savanna.agents.study.result import Study
-from savanna.agents.study.run import run_study, variant_label
+from savanna.agents.study.run import run_study, variant_labels
 from savanna.agents.study.settings import BUDGETS, StudySettings
 
-__all__ = ["BUDGETS", "Study", "StudySettings", "run_study", "variant_label"]
+__all__ = ["BUDGETS", "Study", "StudySettings", "run_study", "variant_labels"]

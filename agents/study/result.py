@@ -111,6 +111,7 @@ class Study:
     # ----- files ----------------------------------------------------------------------------
     def to_json(self):
         return _finite({"format": "savanna-study", "seed": self.seed,
+                        "budget": self.settings.budget_name,
                         "settings": self.settings.to_json(), "variants": self.variants,
                         "reference": self.reference})
 
@@ -158,12 +159,14 @@ class Study:
                      f"<p>Share of chance measured against {html.escape(self.reference['variant'])}"
                      f": its skill chain spreads {self.reference['spread']:.0f} Elo.</p>")
         body = "".join(f"<h2>{html.escape(name)}</h2>{d.svg()}" for name, d in figures.items())
+        name = self.settings.budget_name
+        budget = "counts of no budget" if name is None else f"the {name} budget"
         return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Savanna study</title>"
                 "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
                 "td{padding:0 1em}pre{white-space:pre-wrap}</style></head><body>"
                 "<h1>Savanna study</h1>"
-                f"<p>Seed {self.seed}. Agents: random, MCTS with the simulations named "
-                "(mcts:sims=N), the shipped network (az:baseline) where named.</p>"
+                f"<p>Seed {self.seed}, {budget}. Agents: random, MCTS with the simulations "
+                "named (mcts:sims=N), the shipped network (az:baseline) where named.</p>"
                 f"<table>{settings}</table>{reference}"
                 f"<pre>{html.escape(self.table())}</pre>{body}</body></html>")
 

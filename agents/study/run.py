@@ -6,7 +6,8 @@ folder that a killed study resumes from.
 returns a ``Study`` (``savanna.agents.study.result``), which it also saves in ``folder``.
 ``folder/plan.json``, written before any game, names the settings, seed and variants: a study
 started again in a folder whose plan differs is refused, one with the same plan plays only
-what is missing.
+what is missing. The plan and the folder name a variant by all its options, defaults included;
+the report by those the study varies or changes from the defaults (``variant_labels``).
 
 >>> from savanna import make_game
 >>> from savanna.agents.study import StudySettings, run_study
@@ -17,6 +18,7 @@ what is missing.
 ...                   progress=False)
 >>> print(study.table())
 """
+import inspect
 import json
 import re
 from pathlib import Path
@@ -35,16 +37,52 @@ from savanna.files import CLAIM_FILE, atomic_write_text, claimed, parse_json
 from savanna.metadata import game_options
 from savanna.registry import make_game
 
-__all__ = ["run_study", "variant_label"]
+__all__ = ["run_study", "variant_labels"]
 
 PLAN = "plan.json"
 
 
-def variant_label(game):
-    """``"zebres 2p"``, ``"zebres 2p board=president"``: a game with its options."""
-    options = {k: v for k, v in game_options(game).items() if k != "num_players"}
+def variant_labels(games):
+    """What the report calls each game of a study: its name, its player count and the options
+    that differ from the defaults in any of the games, so that a study of Banjooli alone says
+    ``"banjooli 2p"`` and one of both Zèbres boards ``"zebres 2p board=standard"`` and
+    ``"zebres 2p board=president"``.
+
+    >>> from savanna import make_game
+    >>> variant_labels([make_game("zebres"), make_game("zebres", board="president")])
+    ['zebres 2p board=standard', 'zebres 2p board=president']
+    """
+    options = [_options(g) for g in games]
+    named = set()
+    for game, chosen in zip(games, options):
+        defaults = _default_options(game)
+        named |= {k for k, v in chosen.items() if k not in defaults or defaults[k] != v}
+    return [" ".join([g.name, f"{g.num_players}p",
+                      *(f"{k}={_text(v)}" for k, v in chosen.items() if k in named)])
+            for g, chosen in zip(games, options)]
+
+
+def _stored_name(game):
+    """A game with every option, defaults included (``"zebres 2p board=standard
+    first_placer=1"``): the name the study's plan and folder keep its games under, the same
+    whatever else the study compares."""
     return " ".join([game.name, f"{game.num_players}p",
-                     *(f"{k}={_text(v)}" for k, v in options.items())])
+                     *(f"{k}={_text(v)}" for k, v in _options(game).items())])
+
+
+def _options(game):
+    return {k: v for k, v in game_options(game).items() if k != "num_players"}
+
+
+def _default_options(game):
+    """The options of ``game``'s class built with its player count alone; none where it
+    cannot be built so (its options are then all named)."""
+    keywords = ({"num_players": game.num_players}
+                if "num_players" in inspect.signature(type(game)).parameters else {})
+    try:
+        return _options(type(game)(**keywords))
+    except TypeError:  # an option without a default
+        return {}
 
 
 def _text(value):
@@ -64,7 +102,7 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
     share of chance (default: ``settings.reference`` by name; none if that is empty)."""
     folder = Path(folder)
     variants = list(variants)
-    labels = [variant_label(g) for g in variants]
+    labels = variant_labels(variants)
     if len(set(labels)) != len(labels):
         raise ValueError(f"the variants {clip(labels)} repeat one")
     if reference is None and settings.reference:
@@ -77,21 +115,22 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
         raise ValueError(f"{clip(str(folder))} holds files but no study; give a new or empty "
                          "folder")
     with claimed(folder, "study folder"):
-        named = None if reference is None else variant_label(reference)
+        named = None if reference is None else _stored_name(reference)
         _check_plan(folder, {"format": "savanna-study-plan", "seed": seed,
-                             "settings": settings.to_json(), "variants": labels,
+                             "settings": settings.to_json(),
+                             "variants": [_stored_name(g) for g in variants],
                              "reference": named})
         where = dict(workers=workers, backend=backend, address=address, progress=progress)
         reference_chain = None
         if reference is not None:
             chain = [m for m in plan(reference, settings, seed) if m.section == "chain"]
-            results = play_planned(reference, chain, folder / _slug(
-                "reference " + variant_label(reference)), **where)
+            results = play_planned(reference, chain, folder / _slug("reference " + named),
+                                   **where)
             reference_chain = dict(chain_ratings(chain_agents(settings),
                                                  [results[m.name] for m in chain],
                                                  settings.threshold),
-                                   variant=variant_label(reference))
-        measured = [_measure(game, label, folder / _slug(label), settings, seed,
+                                   variant=variant_labels([reference])[0])
+        measured = [_measure(game, label, folder / _slug(_stored_name(game)), settings, seed,
                              reference_chain, where) for game, label in zip(variants, labels)]
         study = Study(settings, seed, measured, reference_chain)
         study.save(folder)

@@ -65,6 +65,16 @@ class StudySettings:
             raise ValueError(f"budget must be one of {', '.join(BUDGETS)}, got {clip(name)}")
         return cls(**{**BUDGETS[name], **changes})
 
+    @property
+    def budget_name(self):
+        """The budget whose counts these are (its other settings may differ), or None.
+
+        >>> StudySettings.budget("deep", reference="").budget_name
+        'deep'
+        """
+        return next((name for name, counts in BUDGETS.items()
+                     if all(getattr(self, k) == v for k, v in counts.items())), None)
+
     def to_json(self):
         return {k: list(v) if isinstance(v, tuple) else v
                 for k, v in dataclasses.asdict(self).items()}

@@ -16,10 +16,11 @@ import pytest
 from savanna.agents.arena.matches import play_match
 from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
-from savanna.agents.study import StudySettings, run_study
+from savanna.agents.study import BUDGETS, StudySettings, run_study, variant_labels
 from savanna.agents.study.balance import seat_rows
 from savanna.agents.study.skill import chance_share, mixed_spread
 from savanna.experiments.cli import main
+from savanna.experiments.study_command import variants
 from tests.agents.study_games import CoinFlip
 from tests.agents.tiny_games import Nim
 
@@ -107,6 +108,32 @@ def test_a_killed_study_resumes_with_no_batch_played_twice(tmp_path):
     assert [b["games"] for b in resumed.variants[0]["balance"]] == [200] * 3
 
 
+def test_a_deep_study_plays_every_count_of_the_deep_budget(tmp_path):
+    """The deep budget end to end, on the coin flip: one decision a seat, seconds."""
+    deep = BUDGETS["deep"]
+    # connect four's deep skill chain, the default reference, would take hours
+    settings = StudySettings.budget("deep", reference="")
+    run_study([CoinFlip(50)], tmp_path, settings, seed=1, workers=1, progress=False)
+    assert json.loads((tmp_path / "plan.json").read_text())["settings"] == settings.to_json()
+    data = json.loads((tmp_path / "study.json").read_text())
+    assert data["budget"] == "deep" and "the deep budget" in (tmp_path / "report.html").read_text()
+    assert StudySettings.budget("deep", chain_games=399).budget_name is None
+    variant = data["variants"][0]
+    strengths = ["random", *(f"mcts:sims={s}" for s in deep["balance_sims"])]
+    assert [(b["agent"], b["games"]) for b in variant["balance"]] == [
+        (agent, deep["balance_games"]) for agent in strengths]
+    steps = variant["chain"]["steps"]
+    assert [s["games"] for s in steps] == [deep["chain_games"]] * deep["chain_top"].bit_length()
+    assert steps[-1]["stronger"] == f"mcts:sims={deep['chain_top']}"
+    upset, chance = variant["luck"]["upset"], variant["luck"]["chance"]
+    assert (upset["weaker"], upset["games"]) == (f"mcts:sims={deep['upset_sims']}",
+                                                 deep["upset_games"])
+    assert chance["games"] == deep["chance_games"]
+    reviews = variant["shape"]["reviews"]
+    assert (reviews["agent"], reviews["games"]) == (f"mcts:sims={deep['review_sims']}",
+                                                    deep["review_games"])
+
+
 def test_a_study_folder_keeps_its_plan(tmp_path):
     run_study([CoinFlip(50)], tmp_path, StudySettings(**{**SMALL, "balance_games": 16,
                                                          "chain_top": 1}),
@@ -135,6 +162,36 @@ def test_the_report_holds_every_figure_and_the_files(coin, tmp_path_factory):
         assert (folder / f"{name}.csv").read_text().count("\n") > 1
     data = json.loads((folder / "study.json").read_text())
     assert data["variants"][0]["chain"]["length"] == coin["chain"]["length"]
+
+
+def test_the_report_names_what_a_study_changes_and_the_folder_every_option(coin,
+                                                                         tmp_path_factory):
+    folder = next(tmp_path_factory.getbasetemp().glob("coin*"))
+    assert coin["variant"] == "coin_flip 2p"  # seat_zero=50 is the default
+    assert {p.name for p in (folder / "figures").glob("*.svg")} == {
+        f"coin_flip_2p_{name}.svg" for name in
+        ("balance", "first_seat", "chain_ratings", "chain_steps", "luck", "curves")}
+    # the plan and the games' folders name every option, whatever the study compares, so that
+    # a folder resumes under any labels
+    plan = json.loads((folder / "plan.json").read_text())
+    assert plan["variants"] == ["coin_flip 2p seat_zero=50"]
+    assert plan["reference"] == "nim 2p heaps=2,3,4"
+    assert (folder / "coin_flip_2p_seat_zero=50" / "parts").is_dir()
+    assert (folder / "reference_nim_2p_heaps=2_3_4" / "parts").is_dir()
+
+
+@pytest.mark.parametrize("game, options, players, labels", [
+    ("banjooli", {}, [2, 3], ["banjooli 2p", "banjooli 3p"]),
+    ("banjooli", {"terrain": 4}, [2], ["banjooli 2p"]),  # the default, not compared
+    ("banjooli", {"terrain": 5, "berries": True}, [2], ["banjooli 2p terrain=5 berries=True"]),
+    ("zebres", {"board": ["standard", "president"]}, None,
+     ["zebres 2p board=standard", "zebres 2p board=president"]),
+    ("zebres", {"board": "president", "first_placer": [0, 1]}, None,
+     ["zebres 2p board=president first_placer=0", "zebres 2p board=president first_placer=1"]),
+])
+def test_a_variant_is_named_by_the_options_that_differ_from_the_defaults_or_are_compared(
+        game, options, players, labels):
+    assert variant_labels(variants(game, options, players)) == labels
 
 
 @pytest.mark.parametrize("argv, message", [

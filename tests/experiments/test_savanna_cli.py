@@ -1,5 +1,6 @@
 """The ``savanna`` command: help everywhere, one-line errors, a typed game, a tiny match,
 game options and the player count, the board drawn after chance nodes."""
+import argparse
 import io
 import json
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from savanna.experiments.arguments import option_value
-from savanna.experiments.cli import main
+from savanna.experiments.cli import build_parser, main
 from savanna.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +35,28 @@ def test_the_match_help_speaks_of_95_percent_intervals(capsys):
     with pytest.raises(SystemExit):
         main(["match", "--help"])
     assert "with 95% intervals" in " ".join(capsys.readouterr().out.split())
+
+
+def _parsers(parser):
+    """Every (sub)command's parser under ``parser``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield sub
+                yield from _parsers(sub)
+
+
+def test_the_address_help_names_the_flag_that_plays_on_ray_in_its_own_command():
+    named = {}
+    for parser in _parsers(build_parser()):
+        options = parser._option_string_actions
+        if "--address" in options:
+            flag, *value = re.search(r"\(with ([^)]+)\)", options["--address"].help)[1].split()
+            assert flag in options, (parser.prog, flag)
+            assert all(v in options[flag].choices for v in value), (parser.prog, value)
+            named[parser.prog.split(maxsplit=1)[1]] = " ".join([flag, *value])
+    assert named == {"match": "--backend ray", "tournament": "--backend ray",
+                     "train az": "--backend ray", "sweep": "--backend ray", "study": "--ray"}
 
 
 def test_version(capsys):

@@ -1,9 +1,14 @@
-"""The browser shared by a module's browser tests: Debian's chromium (skipped where missing)."""
+"""What a module's board tests share: Debian's chromium (skipped where missing), a board
+served with the token ``tests.web.push.TOKEN`` (``served``; a module serves its own board by
+defining its own), and the page of the module's board in that browser (``page``)."""
 import os
 
 import pytest
 
-from tests.web.browser import CHROMIUM, chromium
+from savanna.experiments.board.server import create_app
+from savanna.experiments.board.tables import Limits
+from tests.web.browser import CHROMIUM, chromium, serving
+from tests.web.push import TOKEN
 
 
 @pytest.fixture(scope="module")
@@ -12,3 +17,43 @@ def browser():
         pytest.skip("no chromium: the browser tests need Debian's chromium (make test installs it)")
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A board with one worker and small search limits, its games saved in a temporary folder:
+    its address and its app."""
+    limits = Limits(max_sims=200, max_seconds=60, save=tmp_path_factory.mktemp("played"))
+    app = create_app(limits, workers=1, token=TOKEN)
+    with serving(app) as address:
+        yield address, app
+
+
+@pytest.fixture
+def viewport():
+    """The size of ``page``; a module that needs another defines its own."""
+    return {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def expected_console_errors():
+    """How the console errors that ``page`` lets pass start (none; a module whose tests ask
+    for answers the browser reports as errors defines its own)."""
+    return ()
+
+
+@pytest.fixture
+def page(browser, served, viewport, expected_console_errors):
+    """A new page on the module's ``served`` board (its address first), ready; a console error
+    or an uncaught exception on it fails the test."""
+    page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(120_000)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+            and not m.text.startswith(expected_console_errors) else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served[0])
+    page.wait_for_selector("body[data-ready=true]")
+    yield page
+    assert errors == []
+    page.close()

@@ -1,11 +1,39 @@
-"""A test's page of a table without a browser: one push connection (``GET
-/api/tables/ID/events``) read on a thread, keeping every raw byte and every event as it came."""
+"""A test's client of the board without a browser: ``answer`` and ``call``, one request to a
+route with the token ``TOKEN`` of the ``served`` board (tests/web/conftest.py), and ``Watch``,
+a page of a table: one push connection (``GET /api/tables/ID/events``) read on a thread,
+keeping every raw byte and every event as it came."""
 import http.client
 import json
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from urllib.parse import urlsplit
+
+TOKEN = "a-board-test-token"
+
+
+def answer(address, method, path, body=None, key=None):
+    """The status and raw bytes of one request to the board at ``address`` with ``TOKEN``
+    (``body``: sent as JSON; ``key``: a seat's key), whatever the status."""
+    headers = {"Authorization": f"token {TOKEN}", "Content-Type": "application/json"}
+    if key is not None:
+        headers["X-Seat-Key"] = key
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(address.rstrip("/") + path, data, headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as got:
+            return got.status, got.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def call(address, method, path, body=None, key=None):
+    """The JSON answer of one request (``answer``) that must succeed."""
+    status, raw = answer(address, method, path, body, key)
+    assert status == 200, (method, path, status, raw[:300])
+    return json.loads(raw)
 
 
 class Watch:

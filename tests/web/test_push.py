@@ -2,40 +2,13 @@
 each change reaches every page of the table, a game of agents plays itself with nobody asking,
 and hostile clients (no token, another site, another table's key, a thousand idle connections,
 a reader that never reads) neither get in nor slow the others down."""
-import json
 import socket
 import statistics
 import time
-import urllib.request
 from urllib.parse import urlsplit
 
-import pytest
-
 from savanna.experiments.board.hub import MAX_PER_TABLE
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
-from tests.web.browser import serving
-from tests.web.push import Watch
-
-TOKEN = "a-push-test-token"
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    limits = Limits(max_sims=200, max_seconds=60, save=tmp_path_factory.mktemp("played"))
-    app = create_app(limits, workers=1, token=TOKEN)
-    with serving(app) as address:
-        yield address, app
-
-
-def call(address, method, path, body=None, key=None):
-    headers = {"Authorization": f"token {TOKEN}", "Content-Type": "application/json"}
-    if key is not None:
-        headers["X-Seat-Key"] = key
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(address.rstrip("/") + path, data, headers, method=method)
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return json.loads(answer.read())
+from tests.web.push import TOKEN, Watch, call
 
 
 def new_table(address, game, seats, **fields):

@@ -32,18 +32,13 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture
-def page(browser, served):
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.set_default_timeout(120_000)
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error"  # a 4xx is no error
-            and not m.text.startswith("Failed to load resource") else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served[0])
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    assert errors == []
-    page.close()
+def viewport():
+    return {"width": 1200, "height": 900}
+
+
+@pytest.fixture
+def expected_console_errors():
+    return ("Failed to load resource",)  # the 4xx answers the tests ask for
 
 
 def test_the_graph_draws_the_python_calls_values_and_labels(page, served):

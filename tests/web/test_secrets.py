@@ -7,28 +7,22 @@ fail."""
 import json
 import secrets
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import gymnasium
 import numpy as np
 import pytest
 
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
 from savanna.registry import GAMES
-from tests.web.browser import serving
-from tests.web.push import Watch
+from tests.web.push import TOKEN, Watch, answer
 
-TOKEN = "a-secrets-test-token"
 TOY = Path(__file__).parents[1] / "toy_game"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", autouse=True)
 def toy():
     """The Kuhn-like toy registered as a plug-in would be, for this module only (as it is,
-    when the suite runs with the toy games installed)."""
+    when the suite runs with the toy games installed), before the board is served."""
     if "kuhn_toy" in GAMES:
         yield "kuhn_toy"
         return
@@ -40,28 +34,6 @@ def toy():
     sys.path.remove(str(TOY))
     for name in [m for m in sys.modules if m == "kuhn_toy" or m.startswith("kuhn_toy.")]:
         del sys.modules[name]
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory, toy):
-    limits = Limits(max_sims=200, max_seconds=60, save=tmp_path_factory.mktemp("played"))
-    app = create_app(limits, workers=1, token=TOKEN)
-    with serving(app) as address:
-        yield address, app
-
-
-def call(address, method, path, body=None, key=None):
-    """The raw answer (status, bytes) of one request with the token."""
-    headers = {"Authorization": f"token {TOKEN}", "Content-Type": "application/json"}
-    if key is not None:
-        headers["X-Seat-Key"] = key
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(address.rstrip("/") + path, data, headers, method=method)
-    try:
-        with urllib.request.urlopen(request) as answer:
-            return answer.status, answer.read()
-    except urllib.error.HTTPError as err:
-        return err.code, err.read()
 
 
 def before_the_end(raw):
@@ -86,8 +58,8 @@ def test_no_route_nor_push_sends_the_seed_or_another_seats_card_before_the_end(s
     address, app = served
     seats = ["human"] + ["random"] * (GAMES[name].players[0] - 1)
     seed = 2**62 + secrets.randbelow(2**61)  # 19 digits no answer holds by chance
-    status, created = call(address, "POST", "/api/tables",
-                           {"game": name, "seats": seats, "seed": seed})
+    status, created = answer(address, "POST", "/api/tables",
+                             {"game": name, "seats": seats, "seed": seed})
     assert status == 200, created
     view = json.loads(created)
     table, key = app.state.tables[view["id"]], view["keys"]["0"]
@@ -98,24 +70,24 @@ def test_no_route_nor_push_sends_the_seed_or_another_seats_card_before_the_end(s
     analysed = False
     while not view["over"]:
         for who, k in ((0, key), (None, None)):
-            got[who] += [call(address, "GET", f"/api/tables/{table.id}", key=k)[1],
-                         call(address, "GET", f"/api/tables/{table.id}/record", key=k)[1]]
-        got[None].append(call(address, "POST", "/api/reviews",
-                              {"table": table.id, "agent": "mcts:sims=20"})[1])
+            got[who] += [answer(address, "GET", f"/api/tables/{table.id}", key=k)[1],
+                         answer(address, "GET", f"/api/tables/{table.id}/record", key=k)[1]]
+        got[None].append(answer(address, "POST", "/api/reviews",
+                                {"table": table.id, "agent": "mcts:sims=20"})[1])
         if not analysed and not table.game.perfect_information:
-            status, body = call(address, "POST", "/api/analyses",
-                                {"table": table.id, "agent": "mcts:sims=40"}, key)
+            status, body = answer(address, "POST", "/api/analyses",
+                                  {"table": table.id, "agent": "mcts:sims=40"}, key)
             got[0].append(body)
             if status == 200:
                 job = json.loads(body)["id"]
-                while not json.loads(body := call(address, "GET", f"/api/analyses/{job}")[1])[
-                        "done"]:
+                while not json.loads(
+                        body := answer(address, "GET", f"/api/analyses/{job}")[1])["done"]:
                     got[0].append(body)
                 got[0].append(body)
             analysed = True
         action = view["moves"][rng.integers(len(view["moves"]))]["action"]
-        status, body = call(address, "POST", f"/api/tables/{table.id}/move",
-                            {"action": action, "version": view["version"]}, key)
+        status, body = answer(address, "POST", f"/api/tables/{table.id}/move",
+                              {"action": action, "version": view["version"]}, key)
         assert status == 200, body
         view = json.loads(body)
         if not view["over"]:

@@ -30,20 +30,6 @@ def served(tmp_path_factory):
         yield address, folder
 
 
-@pytest.fixture
-def page(browser, served):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(120_000)
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served[0])
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    assert errors == []
-    page.close()
-
-
 # ----- words ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("game, returns, scores, words", [
     ("zebres", [-1, 1], [30, 59], "Green wins 59–30"),
