@@ -33,15 +33,19 @@ def distribution(folder, name, entry_points):
     (info / "entry_points.txt").write_text(entry_points)
 
 
-@pytest.fixture(scope="module")
-def elsewhere(tmp_path_factory):
-    """A folder outside the project holding the toy games and their distribution's entry
-    points."""
-    folder = tmp_path_factory.mktemp("elsewhere")
+def install_toy_games(folder):
+    """The toy games and their distribution's entry points in ``folder``: installed as
+    plug-ins once ``folder`` is on the import path."""
     for name in TOYS:
         shutil.copytree(TOY / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
     distribution(folder, "toy-games", ENTRY_POINTS)
     return folder
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory):
+    """A folder outside the project holding the toy games as plug-ins."""
+    return install_toy_games(tmp_path_factory.mktemp("elsewhere"))
 
 
 def run(elsewhere, *args):
