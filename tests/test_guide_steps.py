@@ -22,11 +22,11 @@ from tests.test_new_game import TOYS, install_toy_games
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = Path("docs") / "guides" / "adding-a-game.md"
-STEPS = re.compile(r"^```\{code-block\} bash\n:class: guide-steps\n\n(.*?)^```$", re.M | re.S)
+STEPS_CLASS = ":class: guide-steps"  # the option that marks a block of the guide's steps
+STEPS = re.compile(rf"^```\{{code-block\}} bash\n{STEPS_CLASS}\n\n(.*?)^```$", re.M | re.S)
 GAME = "my_game"  # the name the guide gives its game
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (ROOT / ".git").exists(),
-                                                    reason="needs a git checkout to clone")]
+pytestmark = pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs a git checkout")
 
 
 def user_env(**extra):
@@ -65,6 +65,7 @@ def clone(tmp_path_factory):
 
 
 def test_the_guides_steps_add_a_game_that_passes_savanna_check(clone, tmp_path):
+    """About half a minute: the clone, an offline install and the conformance suite."""
     clone, done = clone
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     assert re.search(r"^0 failed, [1-9]\d* passed", done.stdout, re.M), done.stdout[-2000:]
@@ -75,6 +76,7 @@ def test_the_guides_steps_add_a_game_that_passes_savanna_check(clone, tmp_path):
     assert installed.split() == [str(clone / "savanna" / "__init__.py"), f"savanna.{GAME}"]
 
 
+@pytest.mark.slow
 def test_the_suite_passes_with_the_guides_game_and_the_toy_plug_ins(clone, tmp_path):
     """The clone's whole suite but its slow tests (``make suite``), about 15 minutes on 2
     cores: every generic test runs on the guide's game and the plug-ins too."""
