@@ -12,12 +12,11 @@ clone, editable, offline. Its savanna then shadows this checkout's (the test che
 import os
 import re
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
+from tests.fresh_venv import fresh_venv
 from tests.test_new_game import TOYS, install_toy_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,13 +48,7 @@ def clone(tmp_path_factory):
     """A clone of HEAD after the guide's steps, and what the steps printed."""
     clone = tmp_path_factory.mktemp("guide") / "savanna"
     subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", ROOT, clone], check=True)
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", clone / ".venv"], check=True)
-    here = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
-    there = Path(subprocess.run(
-        [clone / ".venv" / "bin" / "python", "-c", "import sysconfig; "
-         "print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True,
-        check=True).stdout.strip())
-    (there / "dependencies.pth").write_text("".join(f"{path}\n" for path in here))
+    fresh_venv(clone / ".venv")
     # pip reads a --no-* flag's variable as the flag's value: 0 turns build isolation off
     env = user_env(PIP_NO_INDEX="1", PIP_NO_BUILD_ISOLATION="0",
                    PIP_DISABLE_PIP_VERSION_CHECK="1")
