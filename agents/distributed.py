@@ -9,6 +9,7 @@ retry gives the same games). ``connect(address)`` joins a cluster once per proce
 import copy
 import importlib.util
 import logging
+import os
 
 __all__ = ["MAX_RETRIES", "connect", "ray_map", "require_ray"]
 
@@ -19,6 +20,10 @@ def require_ray():
     """The ``ray`` module, or a one-line ValueError saying how to install it."""
     if importlib.util.find_spec("ray") is None:
         raise ValueError("--backend ray needs Ray: pip install 'savanna-games[ray]'")
+    # Else Ray's distributed tqdm replaces builtins.print in this process the first time Tune
+    # prints its table, and numba compiles nothing that prints from then on (numba's own
+    # get_num_threads does: a vector env first made after a sweep would fail to compile).
+    os.environ.setdefault("RAY_TQDM_PATCH_PRINT", "0")
     import ray
 
     return ray

@@ -2,6 +2,8 @@
 
 * Python on the site's pages is in executed cells (MyST-NB ``code-cell``, run by ``make docs``:
   a failing cell fails the build), never in a plain ``python`` block that nothing would run;
+* a guide's steps (``:class: guide-steps``) run as written in a fresh clone
+  (tests/test_guide_steps.py);
 * every command line of the pages and of the README names a real command and options the
   ``savanna`` parser accepts, or a real ``make`` target;
 * every docstring example of a public module (the API reference shows them) is a doctest and
@@ -16,6 +18,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
+from tests.test_guide_steps import STEPS_CLASS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs").glob("**/*.md"))
@@ -63,7 +67,9 @@ def test_the_site_has_its_pages():
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT / "docs").as_posix())
 def test_page_code_is_executed_or_a_command_line(page):
     text = page.read_text()
-    for language, _ in blocks(page):
+    for language, body in blocks(page):
+        if language == "{code-block}" and body.startswith(STEPS_CLASS):
+            continue  # a guide's steps, run by tests/test_guide_steps.py
         assert language in DIRECTIVES | {"console", "text"}, \
             f"a {language or 'plain'} block in {page.name} that nothing runs"
         if language == "{code-cell}":

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -33,15 +34,19 @@ def distribution(folder, name, entry_points):
     (info / "entry_points.txt").write_text(entry_points)
 
 
-@pytest.fixture(scope="module")
-def elsewhere(tmp_path_factory):
-    """A folder outside the project holding the toy games and their distribution's entry
-    points."""
-    folder = tmp_path_factory.mktemp("elsewhere")
+def install_toy_games(folder):
+    """The toy games and their distribution's entry points in ``folder``: installed as
+    plug-ins once ``folder`` is on the import path."""
     for name in TOYS:
         shutil.copytree(TOY / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
     distribution(folder, "toy-games", ENTRY_POINTS)
     return folder
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory):
+    """A folder outside the project holding the toy games as plug-ins."""
+    return install_toy_games(tmp_path_factory.mktemp("elsewhere"))
 
 
 def run(elsewhere, *args):
@@ -58,8 +63,9 @@ def test_the_toy_games_keep_their_shapes_and_are_named_nowhere_in_savanna():
     assert modules["race_toy"] == {"__init__", "_kernels", "reference", "game", "notation",
                                    "twin"}
     assert modules["kuhn_toy"] == modules["race_toy"]
-    from savanna.registry import GAMES
-    assert not set(TOYS) & set(GAMES)
+    shipped = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][
+        "savanna.games"]
+    assert not set(TOYS) & {*shipped, *(package.split(".")[-1] for package in shipped.values())}
 
 
 def test_the_generic_suite_passes_on_the_toy_games(elsewhere):

@@ -16,12 +16,13 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.fresh_venv import fresh_venv
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -57,12 +58,7 @@ def dist(tmp_path_factory):
 def venv(dist, tmp_path_factory):
     """A fresh environment with the wheel installed, and the environment to run it in."""
     home = tmp_path_factory.mktemp("venv")
-    run(sys.executable, "-m", "venv", "--without-pip", home / "env", cwd=home)
-    python = home / "env" / "bin" / "python"
-    site = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-               cwd=home).strip()
-    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    (Path(site) / "savanna-test-dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
+    python, site = fresh_venv(home / "env")
     wheel, = dist.glob("*.whl")
     # without PYTHONPATH: a checkout on it holds the egg-info that build leaves, which pip
     # would take for the package installed already
@@ -70,7 +66,7 @@ def venv(dist, tmp_path_factory):
     env["NUMBA_CACHE_DIR"] = str(home / "numba-cache")
     run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
         "--no-index", wheel, cwd=home, env=env)
-    return home, python, Path(site), env
+    return home, python, site, env
 
 
 def test_build_makes_an_sdist_and_a_wheel_with_the_licence(dist):
