@@ -99,7 +99,8 @@ def variants(game, options=None, players=None):
     players = list(players or range(fewest, most + 1))
     for n in players:
         if not fewest <= n <= most:
-            raise ValueError(f"{game} takes {fewest} to {most} players, not {clip(n)}")
+            counts = f"{fewest}" if fewest == most else f"{fewest} to {most}"
+            raise ValueError(f"{game} takes {counts} players, not {clip(n)}")
     options = {k: v if isinstance(v, list) else [v] for k, v in (options or {}).items()}
     if "num_players" in options:
         raise ValueError("give the player counts as players (--players), not num_players")
