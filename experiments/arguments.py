@@ -21,7 +21,7 @@ from savanna.errors import clip
 from savanna.experiments.runs import METADATA_KEY
 from savanna.files import parse_json, read_text
 from savanna.numbers import parse_float, parse_int
-from savanna.registry import game_class
+from savanna.registry import GAMES, game_class
 
 __all__ = ["MAX_COUNT", "HelpFormatter", "Parser", "UsageError", "add_config_flags",
            "add_game_options", "address_help", "count", "index", "number", "option_names",
@@ -196,10 +196,21 @@ def option_names(name):
     return list(inspect.signature(game_class(name)).parameters)
 
 
+def check_player_count(name, n, source):
+    """A ValueError naming the counts game ``name`` takes if ``n`` (given by ``source``) is
+    none of them."""
+    fewest, most = GAMES[name].players
+    if not fewest <= n <= most:
+        counts = f"{fewest}" if fewest == most else f"{fewest} to {most}"
+        raise ValueError(f"{name} takes {counts} players, not {clip(n)} ({source})")
+
+
 def set_players(name, options, n, source, required=False):
     """Set the option num_players to ``n`` (the number of seats ``source`` gives) if game
     ``name`` has it, or, when ``required``, let ``parse_game_options`` name the mistake; a
-    ValueError if ``-o num_players`` says otherwise."""
+    ValueError if ``n`` is a count the game does not take or ``-o num_players`` says
+    otherwise."""
+    check_player_count(name, n, source)
     if "num_players" not in option_names(name):
         if required:
             parse_game_options(name, [f"num_players={n}"])

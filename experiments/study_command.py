@@ -23,6 +23,7 @@ from savanna.errors import clip
 from savanna.experiments.arguments import (
     add_game_options,
     address_help,
+    check_player_count,
     count,
     number,
     parse_game_options,
@@ -98,9 +99,7 @@ def variants(game, options=None, players=None):
     fewest, most = GAMES[game].players
     players = list(players or range(fewest, most + 1))
     for n in players:
-        if not fewest <= n <= most:
-            counts = f"{fewest}" if fewest == most else f"{fewest} to {most}"
-            raise ValueError(f"{game} takes {counts} players, not {clip(n)}")
+        check_player_count(game, n, "--players")
     options = {k: v if isinstance(v, list) else [v] for k, v in (options or {}).items()}
     if "num_players" in options:
         raise ValueError("give the player counts as players (--players), not num_players")

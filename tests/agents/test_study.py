@@ -197,7 +197,8 @@ def test_a_variant_is_named_by_the_options_that_differ_from_the_defaults_or_are_
 @pytest.mark.parametrize("argv, message", [
     (["study", "chess", "--out", "x"], "unknown game"),
     (["study", "banjooli", "--players", "9", "--out", "x"], "takes 2 to 5 players, not 9"),
-    (["study", "zebres", "--players", "3", "--out", "x"], "zebres takes 2 players, not 3"),
+    (["study", "zebres", "--players", "3", "--out", "x"],
+     "zebres takes 2 players, not 3 (--players)"),
     (["study", "zebres", "-o", "colour=red", "--out", "x"], "has no option"),
     (["study", "zebres", "--address", "auto", "--out", "x"], "--address"),
     (["study", "zebres", "--budget", "quick", "--threshold", "0.4", "--out", "x"],

@@ -202,7 +202,8 @@ TABLE = [
     # check
     (["check", "chess"], "check", "unknown game 'chess'; registered: "),
     # study
-    (["study", "zebres", "--players", "7", "--out", "fresh"], "study", "zebres takes 2 to 2"),
+    (["study", "zebres", "--players", "7", "--out", "fresh"], "study",
+     "zebres takes 2 players, not 7"),
     (["study", "zebres", "--budget", "huge", "--out", "fresh"], "study",
      "invalid choice: 'huge'"),
     (["study", "zebres", "--seed", WIDE, "--out", "fresh"], "study", SEED),

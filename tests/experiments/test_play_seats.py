@@ -71,13 +71,14 @@ def test_unseen_berry_kinds_are_hidden_from_a_seat_that_has_not_seen_them():
     (["play", "bonobo", "--players", "3", "--seats", "human,random"],
      "--seats gives 2 seats but bonobo has 3 players"),
     (["play", "zebres", "--seats", "human,random,random"],
-     "--seats gives 3 seats but zebres has 2 players"),
+     "zebres takes 2 players, not 3 (the number of --seats)"),
     (["play", "bonobo", "--seats", "human,mtcs"],
      "--seats entry 1 ('mtcs'): unknown agent 'mtcs'; available: "),
     (["play", "bonobo", "--seats", "human,,random"], "--seats entry 1 (''): agent spec must be"),
     (["play", "bonobo", "--seats", "human,random", "--sims", "5"],
      "--seats names every seat"),
-    (["play", "zebres", "--players", "3"], "game 'zebres' has no option 'num_players'"),
+    (["play", "zebres", "--players", "3"], "zebres takes 2 players, not 3 (--players)"),
+    (["play", "zebres", "--players", "2"], "game 'zebres' has no option 'num_players'"),
     (["play", "banjooli", "--players", "3", "--seat", "3"], "seat must be in 0..2 for banjooli"),
 ])
 def test_seat_mistakes_end_with_one_line(argv, message, capsys):
