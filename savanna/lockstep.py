@@ -31,8 +31,7 @@ def play_in_lockstep(game, s, reference, ref, plies, rng):
         raise ValueError(f"play_in_lockstep takes a batch of one state, got {len(s)}")
     s = s.copy()
     for _ in range(plies):
-        _assert_agree(game, s, reference, ref)
-        if reference.current_player(ref) == CHANCE:
+        if _assert_agree(game, s, reference, ref) == CHANCE:
             outcome = int(rng.choice(list(_possible(reference.chance_outcomes(ref)))))
             game.apply_chance(s, [outcome])
             ref = reference.apply_chance(ref, outcome)
@@ -52,6 +51,7 @@ def play_in_lockstep(game, s, reference, ref, plies, rng):
 
 
 def _assert_agree(game, s, reference, ref):
+    """Raise the first difference between ``s`` and ``ref``; return the player to move."""
     player = reference.current_player(ref)
     checks = [("player", int(game.current_player(s)[0]), player),
               ("legal actions", game.legal_actions(s), reference.legal_actions(ref))]
@@ -68,6 +68,7 @@ def _assert_agree(game, s, reference, ref):
         if kernel != expected:
             raise AssertionError(f"{game.to_text(s)}: {what}: kernels {clip(kernel)}, "
                                  f"reference {clip(expected)}")
+    return player
 
 
 def _possible(outcomes):
