@@ -70,13 +70,15 @@ def measure(name, agent, seed, checks):
     first, shown = {k: [] for k in checks}, {k: [] for k in checks}
     for record in round_robin(game, seed):
         result = review(record, reviewer, game=game)
-        candidates = result.decisions[result.decisions["drop"] > result.threshold]
+        d = result.decisions
+        candidates = d[d["drop"] > result.threshold]
         for k, checker in checkers.items():
-            rows = candidates if k == checks[0] else result.marked  # deeper: shown marks only
+            rows = (d[(d["drop"] > result.threshold) | (d["label"] != "")] if k == checks[0]
+                    else result.marked)  # the deeper checks: the marks shown only
             survives = {ply: drop > result.threshold for ply, drop in
                         check_marks(record, result, game, checker, rows).items()}
             if k == checks[0]:
-                first[k] += list(survives.values())
+                first[k] += [survives[int(ply)] for ply in candidates["ply"]]
             shown[k] += [survives[int(ply)] for ply in result.marked["ply"]]
         sure += result.marked["sure"].tolist()
         reviews.append(result)

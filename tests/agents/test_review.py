@@ -18,6 +18,7 @@ from savanna.agents.play.analysis import analyse, move_value
 from savanna.agents.play.review import (
     CHANCE_DRAWS,
     DEFAULT_CONFIRM,
+    accuracy_by_agent,
     bootstrap_interval,
     deeper,
     move_accuracy,
@@ -186,6 +187,22 @@ def test_a_move_the_search_never_tried_is_valued_by_a_search_after_it():
     final = move_value(game, record.position(int(last["ply"]), game), int(last["action"]),
                        make_agent("mcts:sims=4"))
     assert final.tolist() == record.returns  # the last move ends the game: its returns
+
+
+def test_accuracy_ranks_random_clicks_below_a_search():
+    """Zèbres at the default review, 32 simulations: two games of ``random`` and two of
+    ``mcts:sims=400`` against the same opponent (``greedy``, each seat once): random's accuracy
+    interval (bootstrapped by game) lies wholly below the search's, both within [0, 100]."""
+    game = make_game("zebres")
+    records = []
+    for seed, player in enumerate(["random", "mcts:sims=400"]):
+        records += play_match(game, [make_agent(player), make_agent("greedy")], games=2,
+                              seed=11 + seed, workers=1, progress=False, record=True).records
+    ranked = accuracy_by_agent([review(r, game=game) for r in records])
+    clicks, search = ranked["random"], ranked["mcts:sims=400,c=1.4"]
+    assert clicks["games"] == search["games"] == 2
+    assert 0 <= clicks["interval"][0] <= clicks["interval"][1] < search["interval"][0] \
+        <= search["interval"][1] <= 100
 
 
 def test_bootstrap_intervals_stay_within_the_values():
