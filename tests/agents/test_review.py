@@ -17,6 +17,7 @@ from savanna.agents import make_agent, play_match, review
 from savanna.agents.play.analysis import analyse, move_value
 from savanna.agents.play.review import (
     CHANCE_DRAWS,
+    DEFAULT_AGENT,
     DEFAULT_CONFIRM,
     accuracy_by_agent,
     bootstrap_interval,
@@ -87,7 +88,8 @@ def test_one_row_per_decision_each_the_analysis_of_its_position(record):
 def test_the_default_agent_is_the_baseline_and_gives_what_analyse_gives(record):
     result = review(record)
     assert result.agent.startswith("az:checkpoint=baseline")
-    expected = expected_rows(record, "az:baseline,sims=32", seed=0)
+    expected = expected_rows(record, DEFAULT_AGENT, seed=0)
+    assert DEFAULT_AGENT == "az:baseline,sims=128"
     assert [[r["value_0"], r["value_1"]] for r in result.decisions] == [v for _, v, _, _ in
                                                                       expected]
 
@@ -190,15 +192,16 @@ def test_a_move_the_search_never_tried_is_valued_by_a_search_after_it():
 
 
 def test_accuracy_ranks_random_clicks_below_a_search():
-    """Zèbres at the default review, 32 simulations: two games of ``random`` and two of
-    ``mcts:sims=400`` against the same opponent (``greedy``, each seat once): random's accuracy
-    interval (bootstrapped by game) lies wholly below the search's, both within [0, 100]."""
+    """Zèbres at a small budget, ``az:baseline`` with 32 simulations: two games of ``random``
+    and two of ``mcts:sims=400`` against the same opponent (``greedy``, each seat once):
+    random's accuracy interval (bootstrapped by game) lies wholly below the search's, both
+    within [0, 100]."""
     game = make_game("zebres")
     records = []
     for seed, player in enumerate(["random", "mcts:sims=400"]):
         records += play_match(game, [make_agent(player), make_agent("greedy")], games=2,
                               seed=11 + seed, workers=1, progress=False, record=True).records
-    ranked = accuracy_by_agent([review(r, game=game) for r in records])
+    ranked = accuracy_by_agent([review(r, "az:baseline,sims=32", game=game) for r in records])
     clicks, search = ranked["random"], ranked["mcts:sims=400,c=1.4"]
     assert clicks["games"] == search["games"] == 2
     assert 0 <= clicks["interval"][0] <= clicks["interval"][1] < search["interval"][0] \
