@@ -286,7 +286,7 @@ def _move_values(game, row, found, action, agent, stream):
     never tried, ``move_value`` of it (a search of the position after it, chance drawn from
     ``stream``). The bound is Bhatia and Davis's: a mean of ``n`` returns in [lo, hi] with
     mean m has a variance of at most (hi - m) (m - lo) / n (the returns taken as independent
-    draws; a search's are not quite, so the bound is checked in the review guide)."""
+    draws; a search's are not quite: the records guide measures how sure marks are)."""
     mover = found.player
     best = found.rows[0]
     mine = next(r for r in found.rows if r["action"] == action)
