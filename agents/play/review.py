@@ -166,8 +166,10 @@ class Review:
 
     def _repr_html_(self):
         """The mistakes as a table (every decision is in ``decisions``)."""
+        confirmed = f" confirmed {self.confirm}x deeper" if self.confirm else ""
         caption = (f"{self.game}: {len(self.decisions)} of {self.plies} decisions reviewed by "
-                   f"{self.agent}; {len(self.marked)} marked (drop > {self.threshold:g})")
+                   f"{self.agent}; {len(self.marked)} marked (drop > {self.threshold:g}"
+                   f"{confirmed})")
         return html_table(caption, self.columns(),
                           [list(map(_text, row)) for row in self.marked.tolist()])
 
@@ -322,7 +324,7 @@ def expected_result(value, players):
 
 def label(drop, threshold):
     """``inaccuracy``, ``mistake`` or ``blunder`` for a ``drop`` above 1, 2 or 3 times
-    ``threshold``, else ``""`` (also for NaN: a move the search never tried)."""
+    ``threshold``, else ``""`` (also for NaN: a drop no search measured)."""
     over = [k for k in range(len(LABELS)) if drop > (k + 1) * threshold]
     return LABELS[over[-1]] if over else ""
 
