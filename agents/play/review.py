@@ -13,7 +13,7 @@ one analysis:
   it played the best move, negative when the move played (less visited) had the higher mean;
   a move the search never tried gets its value from a search of the position after it
   (``savanna.agents.play.analysis.move_value``, chance there drawn ``CHANCE_DRAWS`` times and
-  averaged): left out, the moves too bad to try made random clicks look accurate;
+  averaged): left out, as they were, they were a sixth of the moves in Bonobo Beach;
 * ``drop``: the same loss as the mover's expected result, its share of the win from 0 to 1
   (``expected_result``: ``(P-1)/P * value + 1/P``, the win probability of a two-player game
   with a draw as half a win), so ``drop = loss * (P-1)/P``;
@@ -24,9 +24,9 @@ one analysis:
 * ``label``: ``inaccuracy`` when ``confirmed_drop > threshold``, ``mistake`` above twice it,
   ``blunder`` above three times it, else empty (lichess's 10, 20 and 30 points of win
   probability with the default ``threshold`` of 0.1): a mark only where both searches find the
-  drop (with ``confirm=0``, wherever ``drop`` passes). One search of 32 simulations marked
-  moves that a search four times deeper did not find a third of the time (the records
-  guide measures it);
+  drop (with ``confirm=0``, wherever ``drop`` passes). One search alone marked moves that a
+  search four times deeper did not find a quarter to a third of the time (the records guide
+  measures it);
 * ``line``: the search's best line from the position, its move names joined by ``"; "``
   (a chance outcome in parentheses);
 * ``position``: the position before the move, in the game's notation (where to look at it).
@@ -113,7 +113,7 @@ class Review:
         ``mistakes`` and ``blunders`` (the marks shown), ``average_drop`` (of its expected
         result, in points of 100, over every decision by the first search, a move better
         than the search's best counted as 0), ``accuracy`` (0-100, the mean of lichess's
-        per-move accuracy ``103.1668 * exp(-0.04354 * drop)  - 3.1669`` where ``drop`` is
+        per-move accuracy ``103.1668 * exp(-0.04354 * drop) - 3.1669`` where ``drop`` is
         the marked drop, 0 for a move not marked) and ``accuracy_interval`` (its 95%
         percentile bootstrap over the player's decisions, None below two); None without
         any decision. Only marked drops count: below the threshold, or not confirmed, a
