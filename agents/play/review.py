@@ -196,10 +196,10 @@ def accuracy_by_agent(reviews, level=0.95, resamples=4000, seed=0):
 
 
 def bootstrap_interval(values, statistic=np.mean, level=0.95, resamples=4000, rng=None):
-    """The percentile bootstrap interval of ``statistic`` (a mean: arithmetic, harmonic...)
-    of ``values``: ``level`` of the statistics of ``resamples`` draws with replacement. A mean
-    lies within the values' own range, so a bounded quantity gets a bounded interval; None
-    for fewer than two values."""
+    """The percentile bootstrap interval of ``statistic`` (called with an array and ``axis``;
+    the mean by default) of ``values``: ``level`` of the statistics of ``resamples`` draws with
+    replacement. A mean lies within the values' own range, so a bounded quantity gets a
+    bounded interval; None for fewer than two values."""
     values = np.asarray(values, np.float64)
     if len(values) < 2:
         return None
