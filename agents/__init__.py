@@ -33,6 +33,7 @@ _LAZY = {
     "analyse": "savanna.agents.play.analysis:analyse",
     "Review": "savanna.agents.play.review:Review",
     "review": "savanna.agents.play.review:review",
+    "accuracy_by_agent": "savanna.agents.play.review:accuracy_by_agent",
     "Ladder": "savanna.agents.arena.ladder:Ladder",
     "PPOConfig": "savanna.agents.models.ppo_config:PPOConfig",
     "AZConfig": "savanna.agents.models.az_config:AZConfig",
@@ -49,7 +50,8 @@ _LAZY = {
 __all__ = ["AGENTS", "AZAgent", "AZConfig", "AZPolicyAgent", "AZTrainer", "Agent", "Analysis",
            "DistillConfig", "FitConfig", "GreedyAgent", "Ladder", "MCTSAgent", "MatchResult",
            "PPOAgent", "PPOConfig", "PPOMCTSAgent", "PPOTrainer", "RandomAgent",
-           "Review", "TournamentResult", "analyse", "describe", "distill", "fit", "load_dataset",
+           "Review", "TournamentResult", "accuracy_by_agent", "analyse", "describe", "distill",
+           "fit", "load_dataset",
            "make_agent", "play_match", "review", "save_model",
            "tournament"]
 

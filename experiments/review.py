@@ -8,15 +8,16 @@ Each decision's position is analysed (``savanna.agents.play.review``): one CSV l
 decision with each player's value, the search's best move and best line, the value the mover
 lost by the move played (``loss``), the same as a drop of its expected result (``drop``, its
 share of the win from 0 to 1) and its ``label``: inaccuracy above ``--threshold``, mistake above
-twice it, blunder above three times it. The CSV goes to ``--out`` (written whole or not at all;
-an existing file only with ``--overwrite``), else to standard output; each player's summary and
-the marked moves are listed after it.
+twice it, blunder above three times it, shown only where a search ``--confirm`` times deeper
+finds the drop too (``confirmed_drop``, and ``sure``: how sure that search is of it). The CSV
+goes to ``--out`` (written whole or not at all; an existing file only with ``--overwrite``),
+else to standard output; each player's summary and the marked moves are listed after it.
 """
 import sys
 from pathlib import Path
 
-from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, review
-from savanna.experiments.arguments import add_record_arguments, number, seed
+from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_CONFIRM, DEFAULT_THRESHOLD, review
+from savanna.experiments.arguments import add_record_arguments, index, number, seed
 from savanna.files import check_new_file
 from savanna.records import read_record
 
@@ -36,6 +37,10 @@ def add_parser(commands):
                         help="a drop of the mover's expected result (0 to 1) above T is an "
                              "inaccuracy, above 2T a mistake, above 3T a blunder (default: "
                              f"{DEFAULT_THRESHOLD:g})")
+    parser.add_argument("--confirm", type=index, default=DEFAULT_CONFIRM,
+                        metavar="K", help="a drop above T is marked only when a search K times "
+                                          "deeper finds it too (0: every drop above T is "
+                                          f"marked; default: {DEFAULT_CONFIRM})")
     parser.add_argument("--seed", type=seed, default=0, help="random seed of every analysis "
                                                              "(default: 0)")
     parser.add_argument("--out", type=Path, metavar="FILE.csv",
@@ -54,7 +59,7 @@ def run(args, extra=None):
     bar = Progress(record.plies, not args.no_progress)
     try:
         result = review(record, args.agent, threshold=args.threshold, seed=args.seed,
-                        progress=bar.update)
+                        progress=bar.update, confirm=args.confirm)
     finally:
         bar.close()
     if args.out is None:
@@ -70,18 +75,32 @@ def run(args, extra=None):
 def summary(result):
     """A line that counts the marked moves, one per player (lichess's summary), then the marked
     moves in words, numbered as the board's move list (move 1 is ply 0)."""
+    confirmed = (f", each confirmed by a search {result.confirm} times deeper"
+                 if result.confirm else "")
     lines = [f"{len(result.decisions)} decisions reviewed by {result.agent}; "
              f"{len(result.marked)} marked (inaccuracy: the mover's expected result dropped by "
-             f"more than {100 * result.threshold:g} points of 100)"]
+             f"more than {100 * result.threshold:g} points of 100{confirmed})"]
     for s in result.summary():
         accuracy = "-" if s["accuracy"] is None else f"{s['accuracy']:.0f}%"
+        if s["accuracy_interval"] is not None:
+            accuracy += " [{:.0f}, {:.0f}]".format(*s["accuracy_interval"])
         drop = "-" if s["average_drop"] is None else f"{s['average_drop']:.1f}"
         lines.append(f"  seat {s['player']} ({result.agents[s['player']]}): "
                      f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, "
                      f"{s['blunders']} blunders, average drop {drop}, accuracy {accuracy}")
     lines += [f"  move {m['ply'] + 1}: seat {m['player']} played {m['move']}, best {m['best']}: "
-              f"{m['label']}, -{100 * m['drop']:.1f}" for m in result.marked]
+              f"{m['label']}, -{100 * _shown_drop(m, result.confirm):.1f}{_sure(m)}"
+              for m in result.marked]
     return "\n".join(lines)
+
+
+def _shown_drop(mark, confirm):
+    """The drop a mark is shown with: the confirming search's, if there was one."""
+    return mark["confirmed_drop"] if confirm else mark["drop"]
+
+
+def _sure(mark):
+    return "" if mark["sure"] != mark["sure"] else f" (sure {100 * mark['sure']:.0f}%)"
 
 
 class Progress:

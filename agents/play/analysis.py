@@ -12,6 +12,9 @@ returns an ``Analysis``:
 * ``pv``: the principal variation, the most visited line of the tree from the root while its
   nodes have visits; a chance outcome in it is written in parentheses, ``(+3)``.
 
+``move_value(game, state, action, agent, rng)`` values one move by a search of the position
+after it, for a move the analysis never tried (a review needs the value of the move played).
+
 ``rows`` (a list of dicts) and ``columns()`` (a dict of lists) go straight into
 ``pandas.DataFrame``; ``table()`` is what ``savanna analyse`` prints, ``to_json()`` what
 ``savanna analyse --json`` prints. With hidden information MCTS and AlphaZero search several
@@ -37,11 +40,13 @@ from savanna.agents.play.base import describe
 from savanna.agents.play.mcts import MCTSAgent
 from savanna.agents.play.search import compiled_search
 from savanna.agents.tables import html_table
-from savanna.errors import clip
+from savanna.errors import check_int, clip
 from savanna.game import CHANCE, TERMINAL, Game, Row, Seed
 from savanna.rng import as_generator
 
-__all__ = ["Analysis", "analyse"]
+__all__ = ["Analysis", "analyse", "move_value"]
+
+MAX_DRAWS = 1024  # chance draws averaged by move_value
 
 
 @dataclass
@@ -126,6 +131,28 @@ def analyse(game: Game, state: Row, agent, rng: Seed = None) -> Analysis:
                         for q in range(game.num_players)}})
     return Analysis(game.name, game.to_text(row), player, describe(agent), int(visits.sum()),
                     [float(v) for v in values], rows, pv)
+
+
+def move_value(game: Game, state: Row, action: int, agent, rng: Seed = None,
+               draws: int = 1) -> np.ndarray:
+    """``float64[P]``: each player's value of ``action`` in the decision node ``state``, the
+    move's rewards plus the root values ``analyse`` finds in the position after it (the final
+    returns where the game ends there). Where chance comes next, its outcomes are drawn with
+    their probabilities from ``rng`` and the values of ``draws`` draws averaged: an unbiased
+    estimate of the move's value, as a search's mean over the simulations through a move is."""
+    row = game.check_row(state)
+    check_int("draws", draws, 1, MAX_DRAWS)
+    rng = as_generator(rng)
+    after, rewards = game.step(row, [action])
+    total = np.zeros(game.num_players)
+    chance = int(game.unchecked.current_player(after)[0]) == CHANCE
+    for _ in range(draws if chance else 1):
+        child = after.copy()
+        while int(game.unchecked.current_player(child)[0]) == CHANCE:
+            game.unchecked.apply_chance(child, game.sample_chance(child, rng))
+        if int(game.unchecked.current_player(child)[0]) != TERMINAL:
+            total += analyse(game, child, agent, rng).values
+    return rewards[0] + total / (draws if chance else 1)
 
 
 def _is_az(agent):

@@ -10,30 +10,42 @@ one analysis:
 * ``best``: the search's choice, its most visited move; ``best_value``, ``played_value``: the
   mover's mean return through the best move and through the move played;
 * ``loss = best_value - played_value``, the value the mover gave up by the move played; 0 when
-  it played the best move, negative when the move played (less visited) had the higher mean,
-  NaN when the search never tried the move played (more simulations give it a value);
+  it played the best move, negative when the move played (less visited) had the higher mean;
+  a move the search never tried gets its value from a search of the position after it
+  (``savanna.agents.play.analysis.move_value``, chance there drawn ``CHANCE_DRAWS`` times and
+  averaged): left out, as they were, they were a sixth of the moves in Bonobo Beach;
 * ``drop``: the same loss as the mover's expected result, its share of the win from 0 to 1
   (``expected_result``: ``(P-1)/P * value + 1/P``, the win probability of a two-player game
   with a draw as half a win), so ``drop = loss * (P-1)/P``;
-* ``label``: ``inaccuracy`` when ``drop > threshold``, ``mistake`` above twice it, ``blunder``
-  above three times it, else empty (lichess's 10, 20 and 30 points of win probability with the
-  default ``threshold`` of 0.1);
+* ``confirmed_drop``: where ``drop > threshold``, the drop that a search ``confirm`` times
+  deeper (``deeper``, its own seed) finds, else NaN; ``sure``: how sure that search is of it,
+  the normal chance that the drop is above the threshold given the standard error of its two
+  means (Bhatia and Davis's bound on the variance of returns within [lo, hi]);
+* ``label``: ``inaccuracy`` when ``confirmed_drop > threshold``, ``mistake`` above twice it,
+  ``blunder`` above three times it, else empty (lichess's 10, 20 and 30 points of win
+  probability with the default ``threshold`` of 0.1): a mark only where both searches find the
+  drop (with ``confirm=0``, wherever ``drop`` passes). One search alone marked moves that a
+  search four times deeper did not find a quarter to a third of the time (the records guide
+  measures it);
 * ``line``: the search's best line from the position, its move names joined by ``"; "``
   (a chance outcome in parentheses);
 * ``position``: the position before the move, in the game's notation (where to look at it).
 
 ``Review.summary()`` counts each player's inaccuracies, mistakes and blunders, its average
-drop and its accuracy (lichess's formula from the drop in win probability).
+drop and its accuracy (lichess's formula from the drop in win probability, of the marked
+drops) with a bootstrap interval; ``accuracy_by_agent(reviews)`` averages each
+agent's accuracy over many reviewed games, its interval bootstrapped by game.
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent, play_match, review
 >>> result = play_match(make_game("zebres"), [make_agent("mcts:sims=50"), make_agent("greedy")],
 ...                     games=1, seed=0, workers=1, record=True)
->>> r = review(result.records[0], "az:baseline,sims=32", threshold=0.2)
+>>> r = review(result.records[0], "az:baseline,sims=128", threshold=0.2)
 >>> r.marked[["ply", "player", "move", "best", "drop", "label"]]
 >>> r.summary()[0]["accuracy"]
 >>> r.to_csv("review.csv")
 """
+import copy
 import csv
 import io
 import math
@@ -41,7 +53,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from savanna.agents.play.analysis import analyse
+from savanna.agents.play.analysis import analyse, move_value
 from savanna.agents.play.base import describe
 from savanna.agents.play.registry import make_agent
 from savanna.agents.settings import MAX_SEED
@@ -49,11 +61,15 @@ from savanna.agents.tables import html_table
 from savanna.errors import check_int, check_range
 from savanna.files import atomic_write_text, check_new_file
 
-__all__ = ["DEFAULT_AGENT", "DEFAULT_THRESHOLD", "LABELS", "Review", "expected_result", "review",
-           "review_decision"]
+__all__ = ["DEFAULT_AGENT", "DEFAULT_CONFIRM", "DEFAULT_THRESHOLD", "LABELS", "Review",
+           "accuracy_by_agent", "bootstrap_interval", "deeper", "expected_result",
+           "move_accuracy", "review", "review_decision"]
 
-DEFAULT_AGENT = "az:baseline,sims=32"
+DEFAULT_AGENT = "az:baseline,sims=128"  # chosen by measurement (the records guide)
 DEFAULT_THRESHOLD = 0.1  # of the mover's expected result, 0..1
+DEFAULT_CONFIRM = 4  # a confirming search's simulations, times the reviewing agent's
+MAX_CONFIRM = 64
+CHANCE_DRAWS = 4  # chance outcomes averaged in the value of a move the search never tried
 LABELS = ("inaccuracy", "mistake", "blunder")  # a drop above 1, 2, 3 times the threshold
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 LINE = "; "  # between the moves of the best line
@@ -73,13 +89,14 @@ class Review:
     agents: list     # the record's seats
     plies: int
     decisions: np.ndarray
+    confirm: int = DEFAULT_CONFIRM  # how many times deeper the confirming search is (0: none)
 
     @classmethod
-    def of(cls, record, game, agent, seed, threshold, rows=()):
+    def of(cls, record, game, agent, seed, threshold, rows=(), confirm=DEFAULT_CONFIRM):
         """The review by ``agent`` (its label) of ``record``'s decisions ``rows`` (tuples of
         ``review_decision``) so far."""
         return cls(game.name, agent, seed, threshold, record.where, list(record.agents),
-                   record.plies, _array(list(rows), game.num_players))
+                   record.plies, _array(list(rows), game.num_players), confirm)
 
     @property
     def complete(self):
@@ -93,20 +110,34 @@ class Review:
 
     def summary(self):
         """One dict per player, of the decisions it made: ``decisions``, its ``inaccuracies``,
-        ``mistakes`` and ``blunders``, ``average_drop`` (of its expected result, in points of
-        100, a move better than the search's best counted as 0) and ``accuracy`` (0-100, the
-        mean of lichess's per-move ``103.1668 * exp(-0.04354 * drop) - 3.1669``); the averages
-        leave out moves the search never tried (NaN) and are None without any."""
+        ``mistakes`` and ``blunders`` (the marks shown), ``average_drop`` (of its expected
+        result, in points of 100, over every decision by the first search, a move better
+        than the search's best counted as 0), ``accuracy`` (0-100, the mean of lichess's
+        per-move accuracy ``103.1668 * exp(-0.04354 * drop) - 3.1669`` where ``drop`` is
+        the marked drop, 0 for a move not marked) and ``accuracy_interval`` (its 95%
+        percentile bootstrap over the player's decisions, None below two); None without
+        any decision. Only marked drops count: below the threshold, or not confirmed, a
+        drop is within the search's noise, and counting it ranked random clicks in Zèbres
+        near a search's play."""
         out = []
         for p in range(len(self.agents)):
             mine = self.decisions[self.decisions["player"] == p]
-            drops = 100 * np.maximum(mine["drop"][np.isfinite(mine["drop"])], 0)
-            accuracy = np.clip(103.1668 * np.exp(-0.04354 * drops) - 3.1669, 0, 100)
+            accuracy = move_accuracy(100 * self.marked_drops(mine))
+            drops = 100 * np.maximum(mine["drop"], 0)
             out.append({"player": p, "decisions": len(mine),
                         **{PLURALS[name]: int(np.sum(mine["label"] == name)) for name in LABELS},
-                        "average_drop": float(drops.mean()) if len(drops) else None,
-                        "accuracy": float(accuracy.mean()) if len(drops) else None})
+                        "average_drop": float(drops.mean()) if len(mine) else None,
+                        "accuracy": float(accuracy.mean()) if len(mine) else None,
+                        "accuracy_interval": _listed(bootstrap_interval(accuracy,
+                                                                        rng=self.seed))})
         return out
+
+    def marked_drops(self, rows=None):
+        """The drop each decision of ``rows`` (default: all) is marked with: the confirming
+        search's (the first search's with ``confirm=0``) where it is marked, else 0."""
+        rows = self.decisions if rows is None else rows
+        shown = rows["confirmed_drop"] if self.confirm else rows["drop"]
+        return np.where(rows["label"] != "", shown, 0.0)
 
     def columns(self):
         """The column names, in order (those of ``to_csv``)."""
@@ -129,60 +160,156 @@ class Review:
         rows = [dict(zip(self.columns(), (_finite(x) for x in row)))
                 for row in self.decisions.tolist()]
         return {"game": self.game, "agent": self.agent, "seed": self.seed,
-                "threshold": self.threshold, "agents": self.agents, "plies": self.plies,
+                "threshold": self.threshold, "confirm": self.confirm, "agents": self.agents,
+                "plies": self.plies,
                 "decisions": rows, "summary": self.summary()}
 
     def _repr_html_(self):
         """The mistakes as a table (every decision is in ``decisions``)."""
+        confirmed = f" confirmed {self.confirm}x deeper" if self.confirm else ""
         caption = (f"{self.game}: {len(self.decisions)} of {self.plies} decisions reviewed by "
-                   f"{self.agent}; {len(self.marked)} marked (drop > {self.threshold:g})")
+                   f"{self.agent}; {len(self.marked)} marked (drop > {self.threshold:g}"
+                   f"{confirmed})")
         return html_table(caption, self.columns(),
                           [list(map(_text, row)) for row in self.marked.tolist()])
 
 
+def accuracy_by_agent(reviews, level=0.95, resamples=4000, seed=0):
+    """Each agent's accuracy over ``reviews`` (of different games): ``{agent: {"games": n,
+    "accuracy": the mean of its accuracy in each game it played, "interval": (low, high)}}``,
+    agents named as the records name them. The interval is a percentile bootstrap by game
+    (each game drawn whole, so that the decisions of one game, which share its course, are not
+    taken as independent), ``level`` of ``resamples`` means: it lies within [0, 100] as the
+    accuracies do; None below two games. An agent in two seats of a game counts their mean."""
+    per_game = {}
+    for r in reviews:
+        mine = {}
+        for s in r.summary():
+            if s["accuracy"] is not None:
+                mine.setdefault(r.agents[s["player"]], []).append(s["accuracy"])
+        for agent, values in mine.items():
+            per_game.setdefault(agent, []).append(float(np.mean(values)))
+    rng = np.random.default_rng(seed)
+    return {agent: {"games": len(values), "accuracy": float(np.mean(values)),
+                    "interval": bootstrap_interval(values, np.mean, level, resamples, rng)}
+            for agent, values in per_game.items()}
+
+
+def bootstrap_interval(values, statistic=np.mean, level=0.95, resamples=4000, rng=None):
+    """The percentile bootstrap interval of ``statistic`` (called with an array and ``axis``;
+    the mean by default) of ``values``: ``level`` of the statistics of ``resamples`` draws with
+    replacement. A mean lies within the values' own range, so a bounded quantity gets a
+    bounded interval; None for fewer than two values."""
+    values = np.asarray(values, np.float64)
+    if len(values) < 2:
+        return None
+    rng = np.random.default_rng(rng)
+    draws = values[rng.integers(len(values), size=(resamples, len(values)))]
+    found = statistic(draws, axis=1)
+    tail = (1 - level) / 2
+    low, high = np.quantile(found, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+def move_accuracy(drops):
+    """lichess's accuracy of a move, 0-100, from its ``drops`` in points of 100 of win
+    probability (here of the expected result): ``103.1668 * exp(-0.04354 * drop) - 3.1669``."""
+    return np.clip(103.1668 * np.exp(-0.04354 * np.asarray(drops)) - 3.1669, 0, 100)
+
+
 def review(record, agent=DEFAULT_AGENT, *, threshold=DEFAULT_THRESHOLD, seed=0, game=None,
-           progress=None, stop=None):
+           progress=None, stop=None, confirm=DEFAULT_CONFIRM):
     """Review every decision of ``record`` (a ``savanna.records.Record``) with ``agent`` (a
     search agent or its spec: ``mcts``, ``ppo-mcts``, ``az``); a ``Review``.
 
     ``game``: the record's game if already built; ``progress(partial)`` is called with the
     ``Review`` so far after each decision; ``stop`` (e.g. a ``threading.Event``) is checked
-    before each decision, and once set the review returns what it has. A ValueError for a
-    record that does not replay, an agent that does not search, a bad threshold."""
+    before each decision, and once set the review returns what it has; ``confirm``: how many
+    times deeper the search is that confirms a mark (0: none, every drop above the threshold
+    marked). A ValueError for a record that does not replay, an agent that does not search, a
+    bad threshold or confirm."""
     threshold = float(check_range("threshold", threshold, 0))
     seed = check_int("seed", seed, 0, MAX_SEED)
+    confirm = check_int("confirm", confirm, 0, MAX_CONFIRM)
     game = game or record.game()
     states = record.states(game)
     agent = make_agent(agent) if isinstance(agent, str) else agent
     rows = []
-    done = Review.of(record, game, describe(agent), seed, threshold)
+    done = Review.of(record, game, describe(agent), seed, threshold, confirm=confirm)
     for ply in range(record.plies):
         if stop is not None and stop.is_set():
             break
         k = record.ply_index(ply)
         rows.append(review_decision(game, states[k: k + 1], record.moves[k], agent, seed, ply,
-                                    threshold))
+                                    threshold, confirm))
         done.decisions = _array(rows, game.num_players)
         if progress is not None:
             progress(done)
     return done
 
 
-def review_decision(game, row, played, agent, seed, ply, threshold):
+def review_decision(game, row, played, agent, seed, ply, threshold, confirm=DEFAULT_CONFIRM):
     """The tuple of one row of ``decisions``: decision ``ply``, ``played`` (the record's
-    move) in state ``row``, as ``agent`` searching with ``seed`` sees it."""
+    move) in state ``row``, as ``agent`` searching with ``seed`` sees it; a drop above
+    ``threshold`` searched again by ``deeper(agent, confirm)`` (none with ``confirm=0``)."""
     found = analyse(game, row, agent, rng=seed)
-    mover = found.player
-    by_action = {r["action"]: r for r in found.rows}
+    mover, share = found.player, (game.num_players - 1) / game.num_players
     best = found.rows[0]  # the most visited
-    best_value = best[f"value_{mover}"]
-    played_value = by_action[played["action"]][f"value_{mover}"]
+    action = played["action"]
+    best_value, played_value, _ = _move_values(game, row, found, action, agent, (seed, 1))
     loss = best_value - played_value
-    drop = (expected_result(best_value, game.num_players)
-            - expected_result(played_value, game.num_players))
-    return (ply, mover, played["action"], game.action_to_string(row[0], played["action"]),
-            best["action"], best["move"], LINE.join(found.pv), *found.values, best_value,
-            played_value, loss, drop, label(drop, threshold), found.position)
+    drop = loss * share  # of the mover's expected result (expected_result is linear)
+    confirmed, sure = math.nan, math.nan
+    if confirm and drop > threshold:
+        deep = deeper(agent, confirm)
+        again = analyse(game, row, deep, rng=np.random.default_rng((seed, 2)))
+        deep_best, deep_played, spread = _move_values(game, row, again, action, deep, (seed, 3))
+        confirmed = (deep_best - deep_played) * share
+        sure = _sure(confirmed, spread * share, threshold)
+    shown = confirmed if confirm else drop
+    return (ply, mover, action, game.action_to_string(row[0], action), best["action"],
+            best["move"], LINE.join(found.pv), *found.values, best_value, played_value, loss,
+            drop, label(shown, threshold), found.position, confirmed, sure)
+
+
+def deeper(agent, factor):
+    """A copy of the search agent ``agent`` that searches ``factor`` times as many
+    simulations (or ``factor`` times as long, with a time budget)."""
+    out = copy.copy(agent)
+    out.sims = agent.sims * factor
+    if getattr(agent, "time_budget", None) is not None:
+        out.time_budget = agent.time_budget * factor
+    return out
+
+
+def _move_values(game, row, found, action, agent, stream):
+    """The mover's value of ``found``'s best move and of ``action``, and the standard error
+    bound of their difference: ``found``'s mean return through the move, or, for a move it
+    never tried, ``move_value`` of it (a search of the position after it, chance drawn from
+    ``stream``). The bound is Bhatia and Davis's: a mean of ``n`` returns in [lo, hi] with
+    mean m has a variance of at most (hi - m) (m - lo) / n (the returns taken as independent
+    draws; a search's are not quite: the records guide measures how sure marks are)."""
+    mover = found.player
+    best = found.rows[0]
+    mine = next(r for r in found.rows if r["action"] == action)
+    best_value, played_value = best[f"value_{mover}"], mine[f"value_{mover}"]
+    visits = mine["visits"]
+    if math.isnan(played_value):
+        played_value = float(move_value(game, row, action, agent, np.random.default_rng(stream),
+                                        CHANCE_DRAWS)[mover])
+        visits = found.simulations
+    lo = -1 / (game.num_players - 1)  # a sole loser's return; a sole winner's is 1
+    spread = math.sqrt(sum(max((1 - v) * (v - lo), 0) / max(n, 1) for v, n in
+                           ((best_value, best["visits"]), (played_value, visits))))
+    return best_value, played_value, spread
+
+
+def _sure(drop, spread, threshold):
+    """How sure the mark is: the normal chance that a drop measured as ``drop`` with standard
+    error ``spread`` is truly above ``threshold`` (1 where the error is 0)."""
+    if spread <= 0:
+        return float(drop > threshold)
+    return 0.5 * (1 + math.erf((drop - threshold) / spread / math.sqrt(2)))
 
 
 def expected_result(value, players):
@@ -197,7 +324,7 @@ def expected_result(value, players):
 
 def label(drop, threshold):
     """``inaccuracy``, ``mistake`` or ``blunder`` for a ``drop`` above 1, 2 or 3 times
-    ``threshold``, else ``""`` (also for NaN: a move the search never tried)."""
+    ``threshold``, else ``""`` (also for NaN: a drop no search measured)."""
     over = [k for k in range(len(LABELS)) if drop > (k + 1) * threshold]
     return LABELS[over[-1]] if over else ""
 
@@ -214,7 +341,13 @@ def _array(rows, players):
                            *((f"value_{p}", np.float64) for p in range(players)),
                            ("best_value", np.float64), ("played_value", np.float64),
                            ("loss", np.float64), ("drop", np.float64),
-                           ("label", "U10"), ("position", wide(-1))])
+                           ("label", "U10"), ("position", wide(-3)),
+                           ("confirmed_drop", np.float64), ("sure", np.float64)])
+
+
+def _listed(interval):
+    """An interval as JSON gives it back: a list, or None."""
+    return None if interval is None else list(interval)
 
 
 def _text(x):

@@ -1,7 +1,9 @@
 """``savanna.agents.review``: one row per decision of a recorded tournament game (chance outcomes
 skipped), each the ``analyse`` of that position with the same agent and seed, the loss computed
-from that analysis, the labels exactly the drops past one, two and three thresholds, each
-player's summary its own rows, and a CSV that says the same as the array."""
+from that analysis (a move it never tried valued by a search after it), every mark shown
+confirmed by a search four times deeper, the labels exactly the confirmed drops past one, two
+and three thresholds, each player's summary its own rows, an accuracy that ranks random clicks
+below a search, and a CSV that says the same as the array."""
 import csv
 import io
 import math
@@ -12,7 +14,16 @@ import pytest
 
 from savanna import make_game
 from savanna.agents import make_agent, play_match, review
-from savanna.agents.play.analysis import analyse
+from savanna.agents.play.analysis import analyse, move_value
+from savanna.agents.play.review import (
+    CHANCE_DRAWS,
+    DEFAULT_AGENT,
+    DEFAULT_CONFIRM,
+    accuracy_by_agent,
+    bootstrap_interval,
+    deeper,
+    move_accuracy,
+)
 from savanna.records import read_records, write_records
 
 AGENT = "mcts:sims=24"
@@ -31,17 +42,28 @@ def record(tmp_path_factory):
     return read_records(write_tournament_game(tmp_path_factory.mktemp("match")))[1]
 
 
+def loss_of(game, position, action, agent, rng, stream):
+    """The analysis of ``position`` by ``agent`` and the mover's loss by ``action``: its mean
+    return through the most visited move minus that through ``action``, or, for a move the
+    search never tried, minus ``move_value`` of it (chance drawn from ``stream``)."""
+    found = analyse(game, position, agent, rng=rng)
+    mine = f"value_{found.player}"
+    played = next(r for r in found.rows if r["action"] == action)[mine]
+    if math.isnan(played):
+        played = move_value(game, position, action, agent, np.random.default_rng(stream),
+                            CHANCE_DRAWS)[found.player]
+    return found, found.rows[0][mine] - played
+
+
 def expected_rows(record, agent, seed):
     """What each decision's own ``analyse`` says: (player, values, best move, loss)."""
     game = record.game()
     decisions = [m for m in record.moves if "action" in m]
     out = []
     for ply, move in enumerate(decisions):
-        found = analyse(game, record.position(ply, game), make_agent(agent), rng=seed)
-        mine = f"value_{move['player']}"
-        played = next(r for r in found.rows if r["action"] == move["action"])
-        out.append((move["player"], found.values, found.rows[0]["move"],
-                    found.rows[0][mine] - played[mine]))
+        found, loss = loss_of(game, record.position(ply, game), move["action"],
+                              make_agent(agent), seed, (seed, 1))
+        out.append((move["player"], found.values, found.rows[0]["move"], loss))
     return out
 
 
@@ -59,14 +81,15 @@ def test_one_row_per_decision_each_the_analysis_of_its_position(record):
     for row, (player, values, best, loss) in zip(rows, expected):
         assert row["player"] == player and [row["value_0"], row["value_1"]] == values
         assert row["best"] == best
-        assert (math.isnan(row["loss"]) and math.isnan(loss)) or row["loss"] == loss
-    assert np.nanmax(rows["loss"]) > 0  # a move lost value somewhere
+        assert row["loss"] == loss
+    assert np.max(rows["loss"]) > 0  # a move lost value somewhere
 
 
 def test_the_default_agent_is_the_baseline_and_gives_what_analyse_gives(record):
     result = review(record)
     assert result.agent.startswith("az:checkpoint=baseline")
-    expected = expected_rows(record, "az:baseline,sims=32", seed=0)
+    expected = expected_rows(record, DEFAULT_AGENT, seed=0)
+    assert DEFAULT_AGENT == "az:baseline,sims=128"
     assert [[r["value_0"], r["value_1"]] for r in result.decisions] == [v for _, v, _, _ in
                                                                       expected]
 
@@ -76,33 +99,125 @@ def test_labels_are_the_drop_of_the_movers_expected_result_past_one_two_three_th
     drops = losses / 2  # two players: an expected result (the win share) is (value + 1) / 2
     positive = sorted({x for x in drops if x > 0})
     threshold = positive[len(positive) // 2] / 2  # some of each label
-    result = review(record, AGENT, threshold=threshold)
+    result = review(record, AGENT, threshold=threshold, confirm=0)  # every drop past it marked
     assert np.allclose(result.decisions["drop"], drops, equal_nan=True)
     expected = ["blunder" if d > 3 * threshold else "mistake" if d > 2 * threshold
                 else "inaccuracy" if d > threshold else "" for d in result.decisions["drop"]]
     assert result.decisions["label"].tolist() == expected
     assert {"inaccuracy", "mistake", "blunder"} & set(expected) and "" in expected
     assert result.marked["ply"].tolist() == [k for k, x in enumerate(expected) if x]
-    exact = review(record, AGENT, threshold=positive[-1])  # a drop equal to it is unmarked
-    assert len(exact.marked) == 0
+    exact = review(record, AGENT, threshold=positive[-1], confirm=0)  # a drop equal to it
+    assert len(exact.marked) == 0  # is unmarked
 
 
 def test_the_summary_counts_each_players_labels_and_averages_its_drops(record):
     result = review(record, AGENT, threshold=0.05)
     d = result.decisions
+    assert len(result.marked)  # some marks, so that the accuracy counts some drops
     for s in result.summary():
         mine = d[d["player"] == s["player"]]
         assert s["decisions"] == len(mine) > 0
         assert [s["inaccuracies"], s["mistakes"], s["blunders"]] == \
             [sum(x == label for x in mine["label"]) for label in ("inaccuracy", "mistake",
                                                                   "blunder")]
-        drops = [100 * max(x, 0) for x in mine["drop"] if not math.isnan(x)]
+        drops = [100 * max(x, 0) for x in mine["drop"]]
         assert s["average_drop"] == pytest.approx(sum(drops) / len(drops))
-        per_move = [min(100, max(0, 103.1668 * math.exp(-0.04354 * x) - 3.1669)) for x in drops]
+        marked = [100 * row["confirmed_drop"] if row["label"] else 0 for row in mine]
+        per_move = [min(100, max(0, 103.1668 * math.exp(-0.04354 * x) - 3.1669))
+                    for x in marked]
         assert s["accuracy"] == pytest.approx(sum(per_move) / len(per_move))
-    perfect = [s for s in result.summary() if s["average_drop"] == 0]
-    assert all(s["accuracy"] == pytest.approx(100, abs=1e-3) for s in perfect)
+        low, high = s["accuracy_interval"]
+        assert min(per_move) <= low <= s["accuracy"] <= high <= max(per_move)
+        if not any(mine["label"]):
+            assert s["accuracy"] == pytest.approx(100, abs=1e-3)
     assert result.to_json()["summary"] == result.summary()
+
+
+def test_every_mark_shown_is_confirmed_by_a_search_four_times_deeper(record):
+    """Rows whose first drop passes the threshold are searched again by the same agent with
+    four times the simulations and its own seed; a mark is shown, at the level of the deeper
+    drop, only where that drop passes the threshold too; its ``sure`` is above one half
+    exactly then."""
+    game, agent, threshold, seed = record.game(), make_agent(AGENT), 0.05, 4
+    result = review(record, agent, threshold=threshold, seed=seed)
+    assert DEFAULT_CONFIRM == 4 == result.confirm
+    deep = deeper(agent, 4)
+    assert deep.sims == 4 * agent.sims and agent.sims == 24  # the reviewer itself unchanged
+    d = result.decisions
+    candidates = d[d["drop"] > threshold]
+    assert len(candidates) and np.isnan(d["confirmed_drop"][d["drop"] <= threshold]).all()
+    assert (d["label"][d["drop"] <= threshold] == "").all()
+    for row in candidates:
+        ply = int(row["ply"])
+        move = [m for m in record.moves if "action" in m][ply]
+        _, loss = loss_of(game, record.position(ply, game), move["action"], deep,
+                          np.random.default_rng((seed, 2)), (seed, 3))
+        assert row["confirmed_drop"] == pytest.approx(loss / 2)  # two players
+        confirmed = row["confirmed_drop"] > threshold
+        assert bool(row["label"]) == confirmed == (row["sure"] > 0.5)
+        if confirmed:
+            levels = sum(row["confirmed_drop"] > k * threshold for k in (1, 2, 3))
+            assert row["label"] == ("inaccuracy", "mistake", "blunder")[levels - 1]
+    assert 0 < len(result.marked) < len(candidates)  # some confirmed, some not
+    assert (result.marked["confirmed_drop"] > threshold).all()
+
+
+def test_a_move_the_search_never_tried_is_valued_by_a_search_after_it():
+    """With 4 simulations most of Zèbres' legal moves are never tried at the root: the
+    review values the move played by ``move_value``, no row is NaN, and a move that ends the
+    game is worth its returns."""
+    game = make_game("zebres")
+    result = play_match(game, [make_agent("random"), make_agent("random")], games=1, seed=1,
+                        workers=1, progress=False, record=True)
+    record = result.records[0]
+    r = review(record, "mcts:sims=4", seed=2, confirm=0)
+    assert np.isfinite(r.decisions["loss"]).all()
+    tried = 0
+    for row in r.decisions[:8]:
+        position = record.position(int(row["ply"]), game)
+        found = analyse(game, position, make_agent("mcts:sims=4"), rng=2)
+        mine = next(x for x in found.rows if x["action"] == row["action"])
+        if mine["visits"]:
+            tried += 1
+            assert row["played_value"] == mine[f"value_{row['player']}"]
+        else:
+            after = move_value(game, position, int(row["action"]), make_agent("mcts:sims=4"),
+                               np.random.default_rng((2, 1)), CHANCE_DRAWS)
+            assert row["played_value"] == after[row["player"]]
+    assert tried < 8  # some were never tried
+    last = r.decisions[-1]
+    final = move_value(game, record.position(int(last["ply"]), game), int(last["action"]),
+                       make_agent("mcts:sims=4"))
+    assert final.tolist() == record.returns  # the last move ends the game: its returns
+
+
+def test_accuracy_ranks_random_clicks_below_a_search():
+    """Zèbres at a small budget, ``az:baseline`` with 32 simulations: two games of ``random``
+    and two of ``mcts:sims=400`` against the same opponent (``greedy``, each seat once):
+    random's accuracy interval (bootstrapped by game) lies wholly below the search's, both
+    within [0, 100]."""
+    game = make_game("zebres")
+    records = []
+    for seed, player in enumerate(["random", "mcts:sims=400"]):
+        records += play_match(game, [make_agent(player), make_agent("greedy")], games=2,
+                              seed=11 + seed, workers=1, progress=False, record=True).records
+    ranked = accuracy_by_agent([review(r, "az:baseline,sims=32", game=game) for r in records])
+    clicks, search = ranked["random"], ranked["mcts:sims=400,c=1.4"]
+    assert clicks["games"] == search["games"] == 2
+    assert 0 <= clicks["interval"][0] <= clicks["interval"][1] < search["interval"][0] \
+        <= search["interval"][1] <= 100
+
+
+def test_bootstrap_intervals_stay_within_the_values():
+    """A bounded quantity gets a bounded interval: the percentile bootstrap of a mean lies
+    within the values' range (a normal interval of [0, 0, 0, 1] would reach below 0)."""
+    values = [0.0, 0.0, 0.0, 1.0]
+    low, high = bootstrap_interval(values, rng=0)
+    assert 0 <= low <= np.mean(values) <= high <= 1
+    assert np.mean(values) - 1.96 * np.std(values, ddof=1) / 2 < 0
+    assert bootstrap_interval([3.0, 3.0, 3.0], rng=0) == (3.0, 3.0)
+    assert bootstrap_interval([5.0]) is None
+    assert move_accuracy([0, 100]).tolist() == pytest.approx([100, 0], abs=1e-3)
 
 
 def test_each_row_holds_the_position_before_the_move_and_the_best_line(record):

@@ -47,6 +47,21 @@ def test_without_out_the_csv_goes_to_standard_output(records, capsys):
     assert err.startswith(f"{read_records(records)[0].plies} decisions reviewed")
 
 
+def test_confirm_0_marks_every_first_drop_past_the_threshold(records, capsys):
+    record = read_records(records)[0]
+    code, printed, err = run(["review", records, "--agent", AGENT, "--confirm", 0,
+                              "--threshold", 0.05, "--no-progress"], capsys)
+    assert code == 0
+    expected = review(record, AGENT, threshold=0.05, confirm=0)
+    assert printed == expected.to_csv()
+    d = expected.decisions
+    assert d["label"].tolist() == ["" if x <= 0.05 else x > 0.15 and "blunder" or
+                                   x > 0.1 and "mistake" or "inaccuracy" for x in d["drop"]]
+    assert "confirmed" not in err.splitlines()[0]
+    confirmed = review(record, AGENT, threshold=0.05)
+    assert set(confirmed.marked["ply"]) <= set(expected.marked["ply"])
+
+
 def test_an_existing_file_is_kept_without_overwrite(records, tmp_path, capsys):
     out = tmp_path / "review.csv"
     out.write_text("mine")
@@ -68,6 +83,8 @@ def test_an_existing_file_is_kept_without_overwrite(records, tmp_path, capsys):
     (["{records}", "--threshold", "-1"], "threshold must be"),
     (["{records}", "--threshold", "nan"], "must be a finite number"),
     (["{records}", "--out", "{tmp}/none/x.csv"], "no folder"),
+    (["{records}", "--confirm", "65"], "confirm must be an int in 0..64"),
+    (["{records}", "--confirm", "-1"], "expected an int"),
 ])
 def test_bad_input_is_a_one_line_error_and_writes_nothing(records, tmp_path, capsys, argv,
                                                           message):
