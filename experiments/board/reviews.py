@@ -31,13 +31,14 @@ import time
 
 import anyio
 
+from savanna.agents.play.puzzles import dealt_before, puzzle_of
 from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, Review, review_decision
 from savanna.errors import check_int, check_range, clip
 from savanna.experiments.board import workers
 from savanna.experiments.board.tables import BadRequest, check_agent
 from savanna.experiments.board.workers import SearchError
 
-__all__ = ["FIELDS", "ReviewJob", "Reviews", "review_step"]
+__all__ = ["FIELDS", "ReviewJob", "Reviews", "puzzle_step", "review_step"]
 
 FIELDS = {"file", "game", "table", "agent", "threshold", "seed"}  # of POST /api/reviews
 MAX_RUNNING = 8    # reviews running at once (each searches one decision at a time)
@@ -48,6 +49,12 @@ def review_step(game, row, played, spec, seed, ply, threshold):
     """In a worker: decision ``ply``'s row of the review by agent ``spec``
     (``savanna.agents.play.review.review_decision``)."""
     return review_decision(game, row, played, workers.agent(spec), seed, ply, threshold)
+
+
+def puzzle_step(game, row, decision, spec, seed, threshold, dealt):
+    """In a worker: the puzzle of a marked decision, as a dict
+    (``savanna.agents.play.puzzles.puzzle_of``)."""
+    return puzzle_of(game, row, decision, workers.agent(spec), seed, threshold, dealt).to_json()
 
 
 class ReviewJob:
@@ -67,6 +74,8 @@ class ReviewJob:
             raise BadRequest(str(err)) from None
         self.cancelled, self.task, self.searching = False, None, False
         self.done, self.error, self.result, self.plies = False, None, None, None
+        self.loaded = None  # (record, game, states) once read
+        self.puzzles = {}   # player -> its puzzles, once asked for
         self.started = time.monotonic()
 
     def start(self, pool):
@@ -77,7 +86,7 @@ class ReviewJob:
         """Review every decision, publishing the partial result after each, until the end or
         a cancel."""
         try:
-            record, game, states = await anyio.to_thread.run_sync(self._loaded)
+            record, game, states = self.loaded = await anyio.to_thread.run_sync(self._loaded)
             self.plies, rows = record.plies, []
             for ply in range(record.plies):
                 if self.cancelled:
@@ -103,6 +112,28 @@ class ReviewJob:
     def _loaded(self):
         record, game = self.load()
         return record, game, record.states(game)
+
+    async def puzzles_of(self, player, pool):
+        """``player``'s marked moves as puzzles (dicts of ``Puzzle.to_json``), searched in
+        ``pool`` once and kept."""
+        if not (self.done and self.result and len(self.result["decisions"]) == self.plies):
+            raise BadRequest("mistakes are retried once the whole game is reviewed", 409)
+        record, game, states = self.loaded
+        try:
+            player = check_int("player", player, 0, game.num_players - 1)
+        except ValueError as err:
+            raise BadRequest(str(err)) from None
+        if player not in self.puzzles:
+            found = []
+            for d in self.result["decisions"]:
+                if d["label"] and d["player"] == player:
+                    k = record.ply_index(d["ply"])
+                    found.append(await pool.run(
+                        puzzle_step, game, states[k: k + 1], d, self.agent.spec, self.seed,
+                        self.threshold, dealt_before(record, game, states, k, player),
+                        seconds=self.limits.max_seconds))
+            self.puzzles[player] = found
+        return self.puzzles[player]
 
     def cancel(self):
         """Stop the review now: the decision being searched is stopped (its worker killed);
@@ -169,11 +200,16 @@ class Reviews:
         raise BadRequest("say what to review: file (and game, its index), or table (a game of "
                          "this server that has ended)")
 
-    def status(self, key, cancel=False):
-        """The status of review ``key`` (cancelled first when ``cancel``); 404 if unknown."""
+    def find(self, key):
+        """Review ``key``; 404 if unknown."""
         job = self.jobs.get(key)
         if job is None:
             raise BadRequest(f"no review {clip(key)}", 404)
+        return job
+
+    def status(self, key, cancel=False):
+        """The status of review ``key`` (cancelled first when ``cancel``); 404 if unknown."""
+        job = self.find(key)
         if cancel:
             job.cancel()
         return job.status()

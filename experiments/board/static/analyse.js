@@ -1,6 +1,6 @@
 // The Analyse view: a search agent's weights of every move of a position (from Play, Replay or
 // pasted), as a heat map and the best line on the board, and as a table.
-import { openTab, render } from "./board.js";
+import { openTab, render } from "./core.js";
 import { drawBoard, groupBySpot, positionLink, showPosition, spotAt,
   spotKey } from "./drawing.js";
 import { $, api, el, guarded, header, keyFor, S, saveForm, showError,

@@ -3,7 +3,7 @@
 // invitation. The server plays the agents and pushes every change (live.js): the page never
 // asks for a move.
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
-import { openTab, render } from "./board.js";
+import { openTab, render } from "./core.js";
 import { drawBoard, groupBySpot, lastSpot, markLastMove, positionLink, showPosition,
   roomForTargets, spotAt, spotKey } from "./drawing.js";
 import { follow } from "./live.js";

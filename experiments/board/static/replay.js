@@ -1,7 +1,7 @@
 // The Replay view: a records file's games, one position at a time, stepped by keys, buttons,
 // the slider or the numbered move list.
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
-import { openTab, render } from "./board.js";
+import { openTab, render } from "./core.js";
 import { drawBoard, lastSpot, markLastMove, positionLink, showPosition } from "./drawing.js";
 import { $, api, button, download, el, guarded, header, S } from "./shared.js";
 import { gameTitle, resultWords, seatName, words } from "./words.js";

@@ -13,11 +13,13 @@
 //       onPick(ply), called when a decision is picked; resolves to the last status (null on an
 //       error, shown in the review)
 //   drawReviewed()
-//       called by render(): the picked decision's lesson on the board, while the view shows it
-import { currentGameId, render } from "./board.js";
+//       called by render(): the picked decision's lesson on the board and beside it (#lesson),
+//       while the view shows it
+import { currentGameId, render } from "./core.js";
 import { drawBoard, spotAt } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
-import { optionWords, seatName, words } from "./words.js";
+import { drawRetry, retrying, startRetry } from "./retry.js";
+import { optionWords, seatName, withArticle, words } from "./words.js";
 
 const COLOURS = ["#c0392b", "#2e7d32", "#1f5fa8", "#a0700b", "#7b3fa0"];
 const LABEL_COLOURS = { inaccuracy: "#d4a000", mistake: "#e06c00", blunder: "#c00" };
@@ -25,8 +27,8 @@ const H = 200;  // the width is the container's, so that the text keeps its size
 const PAD = { left: 44, right: 10, top: 10, bottom: 24 };
 const POLL_MS = 300;
 const BUDGETS = [32, 100, 400, 1600];  // simulations a decision: quick to deep
-const STYLE = ".point:focus-visible, .hit:focus-visible { outline: 3px solid #f80; }"
-  + " .hit { fill: transparent; cursor: pointer; } .hit:hover { fill: rgba(255, 204, 102, 0.35); }";
+const STYLE = ".review-graph { cursor: pointer; touch-action: pan-y; }"
+  + " .review-graph:focus-visible { outline: 3px solid #f80; } .point { pointer-events: none; }";
 
 // A player's mean return as its expected share of the win, 0 to 1 (expected_result of
 // agents/play/review.py): returns are P/(P-1) * (w - 1/P) for a win share w.
@@ -68,8 +70,10 @@ function drawReview(container, result, onPick) {
   const x = (ply) => PAD.left + (ply / span) * width;
   const y = (v) => PAD.top + (1 - expected(v, players)) * height;
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "review-graph",
-                             role: "group",
-                             "aria-label": "each player's expected result at every decision" });
+                             role: "slider", tabindex: 0, "aria-valuemin": 1,
+                             "aria-valuemax": result.plies, "aria-valuenow": 1,
+                             "aria-label": "each player's expected result at every decision: " +
+                                           "arrow keys move through the moves" });
   svg.appendChild(svgEl("style", {}, STYLE));
   for (const share of [0, 0.5, 1]) {
     const at = PAD.top + (1 - share) * height;
@@ -90,7 +94,6 @@ function drawReview(container, result, onPick) {
       "stroke-width": 1.5, points: rows.map((d) => `${x(d.ply)},${y(d[`value_${p}`])}`).join(" "),
     }));
   }
-  const column = width / span;
   const view = {
     mark(ply) {
       const shown = Number.isInteger(ply) && ply >= 0 && ply < result.plies;
@@ -98,33 +101,67 @@ function drawReview(container, result, onPick) {
       if (shown) {
         cursor.setAttribute("x1", x(ply));
         cursor.setAttribute("x2", x(ply));
+        const d = rows.find((row) => row.ply === ply);
+        svg.setAttribute("aria-valuenow", ply + 1);
+        if (d) svg.setAttribute("aria-valuetext", describe(d, result));
       }
     },
   };
   const pick = (d) => { view.mark(d.ply); onPick(d); };
-  for (const d of rows) {  // one point per decision, on the mover's line
-    const label = describe(d, result);
-    const hit = svgEl("rect", { class: "hit", x: x(d.ply) - column / 2, y: PAD.top,
-                                width: column, height, "data-ply": d.ply });
-    hit.appendChild(svgEl("title", {}, label));
+  for (const d of rows) {  // one point per decision, on the mover's line; the graph takes the clicks
     const point = svgEl("circle", {
       class: d.label ? `point marked ${d.label}` : "point", "data-ply": d.ply, cx: x(d.ply),
-      cy: y(d[`value_${d.player}`]), r: d.label ? 5 : 2.5, tabindex: 0, role: "button",
-      "aria-label": label, fill: d.label ? "#fff" : COLOURS[d.player % COLOURS.length],
+      cy: y(d[`value_${d.player}`]), r: d.label ? 5 : 2.5,
+      fill: d.label ? "#fff" : COLOURS[d.player % COLOURS.length],
       stroke: d.label ? LABEL_COLOURS[d.label] : "none", "stroke-width": 2.5,
     });
-    point.appendChild(svgEl("title", {}, label));
-    for (const node of [hit, point]) node.addEventListener("click", () => pick(d));
-    point.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        pick(d);
-      }
-    });
-    svg.append(hit, point);
+    point.appendChild(svgEl("title", {}, describe(d, result)));
+    svg.append(point);
   }
-  container.append(svg, legend(result), summaryTable(result), markedList(result, pick));
+  scrubbed(svg, rows, x, pick, view);
+  container.append(svg, legend(result), summaryTable(result), retryButtons(result),
+                   markedList(result, pick));
   return view;
+}
+
+// The graph as one control: a finger or the mouse scrubs along it (the cursor follows, the move
+// under it is picked when the finger lifts; a marked move within reach is preferred), the arrow
+// keys step through the decisions (Home, End: the first and the last), one tab stop in all.
+function scrubbed(svg, rows, x, pick, view) {
+  const nearest = (clientX) => {
+    const box = svg.getBoundingClientRect();
+    const at = (clientX - box.left) * (svg.viewBox.baseVal.width / box.width);
+    const by = (d) => Math.abs(x(d.ply) - at);
+    const close = rows.filter((d) => d.label && by(d) <= 12);
+    return (close.length ? close : rows).reduce((a, b) => (by(b) < by(a) ? b : a));
+  };
+  let held = null;
+  svg.addEventListener("pointerdown", (event) => {
+    if (!rows.length || event.button > 0) return;
+    held = nearest(event.clientX);
+    svg.setPointerCapture?.(event.pointerId);
+    view.mark(held.ply);
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (held === null) return;
+    held = nearest(event.clientX);
+    view.mark(held.ply);
+  });
+  svg.addEventListener("pointerup", () => {
+    if (held !== null) pick(held);
+    held = null;
+  });
+  svg.addEventListener("pointercancel", () => { held = null; });  // the page scrolled instead
+  svg.addEventListener("keydown", (event) => {
+    if (!rows.length) return;
+    const now = rows.findIndex((d) => d.ply === (S.review.decision?.ply ?? -1));
+    const to = { ArrowRight: now + 1, ArrowDown: now + 1, ArrowLeft: now - 1, ArrowUp: now - 1,
+                 Home: 0, End: rows.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    event.stopPropagation();  // the replay's own keys stay still
+    pick(rows[Math.max(0, Math.min(rows.length - 1, to))]);
+  });
 }
 
 function legend(result) {
@@ -156,8 +193,26 @@ function summaryTable(result) {
                el("td", s.accuracy === null ? "-" : `${s.accuracy.toFixed(0)}%`));
     table.append(row);
   }
-  const box = el("div", null, { class: "scroll" });
+  // a narrow column scrolls it sideways: a region the keyboard can reach
+  const box = el("div", null, { class: "scroll", tabindex: 0, role: "region",
+                                "aria-label": "each player's summary" });
   box.append(table);
+  return box;
+}
+
+// Learn from your mistakes: one button per player with marked moves, once the review is done.
+function retryButtons(result) {
+  const box = el("p", null, { class: "row review-retry" });
+  if (result.decisions.length < result.plies) return box;
+  for (const s of result.summary || []) {
+    const marked = s.inaccuracies + s.mistakes + s.blunders;
+    if (!marked) continue;
+    const b = el("button", `Learn from your mistakes: ${player(result, s.player)}, ` +
+                           `${marked} position${marked > 1 ? "s" : ""}`,
+                 { type: "button", "data-player": s.player });
+    b.addEventListener("click", () => startRetry(s.player));
+    box.append(b);
+  }
   return box;
 }
 
@@ -187,9 +242,6 @@ const showDecision = guarded(async (d, step = 0) => {
   r.onPick(d.ply);
   r.view?.mark(d.ply);
   render();
-  renderLesson();
-  const board = $("board").getBoundingClientRect();  // a phone: the board scrolled to
-  if (board.top < 0 || board.top > innerHeight / 2) $("board").scrollIntoView({ block: "start" });
 });
 
 // A ring round a move's spot, named above it (below: `under`, for a second move on one spot).
@@ -206,8 +258,9 @@ function ring(overlay, spot, kind, text, under = false) {
 // decision (Replay: its position; Play: the finished game reviewed), the board shows the lesson.
 export function drawReviewed() {
   const r = S.review;
-  if (!r.frame || r.for !== currentGameId()) return;
-  if (S.tab === "replay" && S.replay.target !== r.decision.ply) return;  // the replay moved on
+  if (retrying()) return drawRetry();
+  renderLesson();
+  if (!lessonShown()) return;
   const d = r.decision;
   const name = words(r.result.game).name;
   const { overlay } = drawBoard(r.frame.svg, `${name} board before move ${d.ply + 1}` +
@@ -228,28 +281,40 @@ export function drawReviewed() {
   }
 }
 
+// The lesson beside the board (#lesson): what was played and lost, the steps of the best line.
+// While it shows, the page holds the board in view (html.lesson, board.css).
+function lessonShown() {
+  const r = S.review;
+  if (!r.decision || !r.frame || r.for !== currentGameId()) return false;
+  return !(S.tab === "replay" && S.replay.target !== r.decision.ply);  // the replay moved on
+}
+
 function renderLesson() {
   const r = S.review;
-  const box = $("review").querySelector(".review-lesson");
-  if (!box) return;
+  const box = $("lesson");
   const d = r.decision;
-  if (!d || !r.frame) return box.replaceChildren();
+  const shown = lessonShown();
+  box.hidden = !shown;
+  document.documentElement.classList.toggle("lesson", shown);
+  if (!shown) return box.replaceChildren();
   const line = bestLine(d);
   const text = el("p", `Move ${d.ply + 1} of ${r.result.plies}: ${player(r.result, d.player)} ` +
                        `played ${d.move}; the search's best: ${d.best}. ` +
-                       (d.label ? `A ${d.label}: ` : "") + `${dropWords(d)} of its expected result.`,
+                       (d.label ? `${cap(withArticle(d.label))}: ` : "") +
+                       `${dropWords(d)} of its expected result.`,
                   { class: "review-lesson-text" });
   const steps = el("p", "Best line: ", { class: "review-line" });
   line.forEach((m, k) => {
     const b = el("button", `${k + 1}. ${m}`, { type: "button", class: "link",
+                                                "data-focus": `lesson:line:${k}`,
                                                 "aria-pressed": String(r.step === k + 1) });
     b.addEventListener("click", () => showDecision(d, k + 1));
     steps.append(b, " ");
   });
   if (line.length < (d.line ? d.line.split("; ").length : 0)) steps.append("… (chance next)");
-  const nav = el("div", null, { class: "row" });
+  const nav = el("div", null, { class: "steps" });
   const go = (text, step, disabled) => {
-    const b = el("button", text, { type: "button" });
+    const b = el("button", text, { type: "button", "data-focus": `lesson:${text}` });
     b.disabled = disabled;
     b.addEventListener("click", () => showDecision(d, step));
     return b;
@@ -257,15 +322,22 @@ function renderLesson() {
   nav.append(go("Before the move", 0, r.step === 0),
              go("Best line: back", r.step - 1, r.step === 0),
              go("Best line: next move", r.step + 1, r.step >= line.length));
-  const leave = el("button", "Back to the game", { type: "button" });
+  const leave = el("button", "Back to the game", { type: "button", "data-focus": "lesson:leave" });
   leave.addEventListener("click", () => {
     Object.assign(r, { decision: null, frame: null, step: 0 });
     r.view?.mark(null);
-    box.replaceChildren();
     render();
   });
   nav.append(leave);
-  box.replaceChildren(text, steps, nav);
+  box.replaceChildren(text, nav, steps);
+}
+
+const cap = (text) => text[0].toUpperCase() + text.slice(1);
+
+// Scrolled to where it shows, if it is out of sight (a review opened from below or above).
+function inView(node) {
+  const box = node.getBoundingClientRect();
+  if (box.top < 0 || box.top > innerHeight - 80) node.scrollIntoView({ block: "start" });
 }
 
 // ----- running a review on the server ---------------------------------------------------
@@ -320,9 +392,9 @@ export async function savannaReview(request) {
     },
   };
   current = run;
-  Object.assign(S.review, { for: container.dataset.for || currentGameId(),
+  Object.assign(S.review, { for: container.dataset.for || currentGameId(), id: null,
                             title: request.title || "", result: null, decision: null,
-                            frame: null, step: 0, view: null,
+                            frame: null, step: 0, view: null, retry: null, kept: null,
                             onPick: request.onPick || (() => {}) });
   container.dataset.for = S.review.for;  // the page keeps it while it shows that game
   container.hidden = false;
@@ -330,9 +402,10 @@ export async function savannaReview(request) {
   const bar = el("progress", null, { max: 1, value: 0, "aria-label": "review progress" });
   const cancel = el("button", "Cancel review", { type: "button" });
   const graph = el("div", null, { class: "review-graph-box" });
-  const lesson = el("div", null, { class: "review-lesson", "aria-live": "polite" });
   const again = settings(request, (agent) => window.savannaReview({ ...request, agent }));
-  container.replaceChildren(again, text, bar, cancel, graph, lesson);
+  container.replaceChildren(again, text, bar, cancel, graph);
+  render();  // no lesson yet
+  inView(container);
   cancel.addEventListener("click", () => api("DELETE", `/api/reviews/${run.id}`, undefined,
                                              { quiet: true }).catch(() => {}));
   const body = Object.fromEntries(FIELDS.filter((k) => request[k] !== undefined)
@@ -341,6 +414,7 @@ export async function savannaReview(request) {
   try {
     status = await api("POST", "/api/reviews", body, { key: request.key, quiet: true });
     run.id = status.id;
+    S.review.id = status.id;
     let drawn = -1;
     for (;;) {
       if (run.stopped) return status;

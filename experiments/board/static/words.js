@@ -15,6 +15,9 @@ const GAME_WORDS = {
 };
 export const AGENT_DEFAULTS = { mcts: "mcts:sims=200", az: "az:baseline", "ppo-mcts": "ppo-mcts:sims=100" };
 
+// "an inaccuracy", "a mistake"
+export function withArticle(word) { return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`; }
+
 export function words(game) { return GAME_WORDS[game] || { name: game, seat: "Player", chance: "chance" }; }
 
 export function seatName(game, p) {

@@ -1,0 +1,87 @@
+"""The lesson of a review beside its board, in headless Chromium, at a desk's size (1280 x 800)
+and a phone's (390 x 844), on a recorded tournament game of Zèbres: after a click on any marked
+point of the graph, the board, the lesson's text and its step buttons are all inside the
+viewport; stepping the best line never moves the page; Replay's "Review this game" opens the
+review in view at 360 px. With ``SAVANNA_SCREENSHOTS=folder`` the lesson is photographed there
+at both sizes (the board guide's pictures)."""
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.web.browser import needs_chromium
+from tests.web.test_review_teaching import GAME, click_point, run_review, served  # noqa: F401
+
+pytestmark = needs_chromium
+SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
+SIZES = [(1280, 800), (390, 844)]
+
+
+@pytest.fixture
+def sized(browser, request):
+    width, height = request.param
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(120_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    assert errors == []
+    page.close()
+
+
+def outside(page, selector):
+    """The elements of ``selector`` (at least one) not wholly inside the viewport: [] if all are."""
+    return page.evaluate("""selector => {
+        const found = [...document.querySelectorAll(selector)];
+        if (!found.length) return ['none: ' + selector];
+        return found.filter(e => { const b = e.getBoundingClientRect();
+            return b.top < 0 || b.left < 0 || b.bottom > innerHeight + 0.5
+                || b.right > innerWidth + 0.5 || b.width === 0; })
+          .map(e => e.outerHTML.slice(0, 80)); }""", selector)
+
+
+@pytest.mark.parametrize("sized", SIZES, indirect=True, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_after_a_click_on_any_marked_point_the_board_and_its_lesson_are_in_view(sized, served):
+    page = sized
+    run_review(page, served[0])
+    points = page.locator("#review .point.marked")
+    assert points.count() >= 3
+    for k in range(points.count()):
+        ply = int(points.nth(k).get_attribute("data-ply"))
+        click_point(page, ply)
+        page.locator(f"#board svg[aria-label$='before move {ply + 1}']").wait_for()
+        page.locator("#lesson .review-lesson-text").filter(has_text=f"Move {ply + 1} of").wait_for()
+        for part in ("#board svg", "#lesson .review-lesson-text", "#lesson .steps button"):
+            assert outside(page, part) == [], (ply, part)
+    size = page.viewport_size["width"]
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"board-lesson-{size}.png"))
+    # the decision with the longest line, stepped 5 times: forward while it can, then back
+    lines = page.evaluate("""() => [...document.querySelectorAll('#review .point.marked')]
+        .map(p => +p.dataset.ply)""")
+    click_point(page, lines[0])
+    page.locator(f"#board svg[aria-label$='before move {lines[0] + 1}']").wait_for()
+    before = page.evaluate("scrollY")
+    forward = page.get_by_role("button", name="Best line: next move")
+    back = page.get_by_role("button", name="Best line: back")
+    for step in range(5):
+        label = page.locator("#board svg").get_attribute("aria-label")
+        (forward if forward.is_enabled() else back).click()
+        page.wait_for_function("label => document.querySelector('#board svg')"
+                               ".getAttribute('aria-label') !== label", arg=label)
+        assert page.evaluate("scrollY") == before, step
+        for part in ("#board svg", "#lesson .steps button"):
+            assert outside(page, part) == [], (step, part)
+
+
+def test_replays_review_opens_in_view_on_a_narrow_phone(browser, served):
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.set_default_timeout(120_000)
+    page.goto(f"{served[0]}#replay/match%2Frecords.jsonl/{GAME}/0")
+    page.locator("#ply-label").filter(has_text="move 0 /").wait_for()
+    page.locator("#review-replay").scroll_into_view_if_needed()
+    page.click("#review-replay")
+    page.locator("#review .review-settings").wait_for()
+    top = page.evaluate("document.querySelector('#review').getBoundingClientRect().top")
+    assert -1 <= top < 740 / 2  # its top in view (to a fraction of a pixel)
+    page.close()
