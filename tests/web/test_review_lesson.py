@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.web import test_review_teaching as teaching
 from tests.web.browser import needs_chromium
-from tests.web.test_review_teaching import GAME, click_point, run_review, served  # noqa: F401
+from tests.web.test_review_teaching import GAME, click_point, run_review
+
+served = teaching.served  # the same recorded game, served the same way
 
 pytestmark = needs_chromium
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")

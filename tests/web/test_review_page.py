@@ -1,7 +1,8 @@
 """The review graph of the page (static/review.js) in headless Chromium: one point per decision of
 a recorded tournament game, each player's line the values the Python call gives (as expected
 results), the marked points exactly its labelled moves, a click on a point or a listed move picks
-that ply, the graph is one tab stop whose arrow keys move through the moves, Cancel says so, and no serious accessibility finding (axe-core)."""
+that ply, the graph is one tab stop whose arrow keys move through the moves, Cancel says so, and
+no serious accessibility finding (axe-core)."""
 
 import numpy as np
 import pytest
