@@ -10,17 +10,19 @@ lost by the move played (``loss``), the same as a drop of its expected result (`
 share of the win from 0 to 1) and its ``label``: inaccuracy above ``--threshold``, mistake above
 twice it, blunder above three times it. The CSV goes to ``--out`` (written whole or not at all;
 an existing file only with ``--overwrite``), else to standard output; each player's summary and
-the marked moves are listed after it.
+the marked moves are listed after it. ``--json FILE`` also writes the whole review as JSON, the
+file ``savanna serve`` keeps beside the games it saves (its page opens it again at its address).
 """
+import json
 import sys
 from pathlib import Path
 
 from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, review
 from savanna.experiments.arguments import add_record_arguments, number, seed
-from savanna.files import check_new_file
+from savanna.files import atomic_write_text, check_new_file
 from savanna.records import read_record
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "json_text", "run"]
 
 
 def add_parser(commands):
@@ -40,7 +42,11 @@ def add_parser(commands):
                                                              "(default: 0)")
     parser.add_argument("--out", type=Path, metavar="FILE.csv",
                         help="write the CSV there (default: standard output)")
-    parser.add_argument("--overwrite", action="store_true", help="let --out replace a file")
+    parser.add_argument("--json", type=Path, metavar="FILE.json",
+                        help="also write the whole review as JSON there (the file savanna serve "
+                             "keeps)")
+    parser.add_argument("--overwrite", action="store_true", help="let --out and --json replace "
+                                                                 "a file")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(run=run)
     return parser
@@ -48,8 +54,9 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Review the chosen game and write the CSV, then the mistakes."""
-    if args.out is not None:
-        check_new_file(args.out, args.overwrite)
+    for path in (args.out, args.json):
+        if path is not None:
+            check_new_file(path, args.overwrite)
     record = read_record(args.file, args.game)
     bar = Progress(record.plies, not args.no_progress)
     try:
@@ -64,7 +71,16 @@ def run(args, extra=None):
         result.to_csv(args.out, args.overwrite)
         report = sys.stdout
         print(f"saved {args.out}", file=report)
+    if args.json is not None:
+        atomic_write_text(check_new_file(args.json, args.overwrite), json_text(result.to_json()))
+        print(f"saved {args.json}", file=report)
     print(summary(result), file=report)
+
+
+def json_text(review):
+    """A review's JSON (``Review.to_json()``) as the file that keeps it: one text for the
+    command and the board, so that the two files are equal."""
+    return json.dumps(review, ensure_ascii=False, indent=1) + "\n"
 
 
 def summary(result):

@@ -22,7 +22,8 @@ every game as it was, and the server goes on answering)::
                                    the end
     POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
-    POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
+    POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review;
+                                   {file, game | table, kept}: a review kept in --save
     GET  /api/reviews/{id}         progress and the decisions reviewed so far; DELETE cancels
     GET  /api/reviews/{id}/puzzles?player=P   that player's marked moves as positions to retry
     GET  /api/files                records, ladder and tournament files in the served folders

@@ -19,9 +19,16 @@ import { renderTables, setupTables, showRatings } from "./tables.js";
 import { AGENT_DEFAULTS, words } from "./words.js";
 
 // ----- the address: every view opens from a link, in a new tab or an open one -----------
+// A game's address may end in /review/KEY: its kept review, shown once the game is.
 const route = guarded(async (hash) => {
   if (hash === S.address) return;
   S.address = hash;
+  const [shown, kept] = hash.split("/review/");
+  await routeTo(shown);
+  if (kept && /^[0-9a-f]+$/.test(kept) && currentGameId()) openReview({ kept });
+});
+
+async function routeTo(hash) {
   const [tab, ...rest] = hash.replace(/^#/, "").split("/");
   const name = TABS.includes(tab) ? tab : "play";
   if (name === "play" && rest[0]) return loadGame(rest[0], rest[1] || null);
@@ -39,7 +46,7 @@ const route = guarded(async (hash) => {
     return showRatings(decodeURIComponent(rest[0]));
   }
   return switchTab(name);
-});
+}
 
 const switchTab = guarded(async (name) => {
   if (name === "analyse" && S.tab !== "analyse") {
@@ -49,6 +56,19 @@ const switchTab = guarded(async (name) => {
   }
   await openTab(name);
 });
+
+// The review of the game shown drives its board: Replay's moves to the decision picked, Play's
+// board (a finished game) shows it; `more` may name a kept review.
+function openReview(more = {}) {
+  const source = S.tab === "play"
+    ? { table: S.play.view.id, key: keyFor(S.play.view.id, S.play.view.seat),
+        title: S.play.view.title }
+    : { file: S.replay.frame.file, game: S.replay.frame.index, title: S.replay.frame.title,
+        onPick: moveReplay };
+  const review = $("review");
+  review.dataset.for = currentGameId();
+  return window.savannaReview?.({ ...source, ...more, container: review });
+}
 
 // ----- start ---------------------------------------------------------------------------------
 async function start() {
@@ -68,21 +88,8 @@ async function start() {
   setupReplay();
   setupAnalyse();
   setupTables();
-  // the review drives the board it sits under: Replay's moves to the decision picked, Play's
-  // board (a finished game) shows it
-  for (const [id, source] of [["review-game", () => ({ table: S.play.view.id,
-                                                        key: keyFor(S.play.view.id, S.play.view.seat),
-                                                        title: S.play.view.title })],
-                              ["review-replay", () => ({ file: S.replay.frame.file,
-                                                         game: S.replay.frame.index,
-                                                         title: S.replay.frame.title,
-                                                         onPick: moveReplay })]]) {
-    $(id).addEventListener("click", () => {
-      const review = $("review");
-      review.dataset.for = currentGameId();
-      window.savannaReview?.({ ...source(), container: review });
-    });
-  }
+  $("review-game").addEventListener("click", () => openReview());
+  $("review-replay").addEventListener("click", () => openReview());
   for (const link of document.querySelectorAll("nav a")) {
     link.addEventListener("click", (e) => { e.preventDefault(); switchTab(link.dataset.tab); });
   }

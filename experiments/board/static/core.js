@@ -69,14 +69,16 @@ export function currentGameId() {
   return "";
 }
 
+// The address of what is shown; a kept review of the game shown adds /review/KEY.
 function address() {
+  const kept = S.review.kept && S.review.for && S.review.for === currentGameId()
+    ? `/review/${S.review.kept}` : "";
   if (S.tab === "play" && S.play.view) {
     const v = S.play.view;
-    return `#play/${v.id}/${v.seat === null ? "" : v.seat}`;
+    return `#play/${v.id}/${v.seat === null ? "" : v.seat}${kept}`;
   }
   if (S.tab === "replay" && S.replay.frame) {
     const f = S.replay.frame;
-    const kept = S.review.kept && S.review.for === currentGameId() ? `/review/${S.review.kept}` : "";
     return `#replay/${encodeURIComponent(f.file)}/${f.index}/${f.ply}${kept}`;
   }
   if (S.tab === "replay" && S.replay.file) return `#replay/${encodeURIComponent(S.replay.file)}`;

@@ -334,6 +334,14 @@ function renderLesson() {
 
 const cap = (text) => text[0].toUpperCase() + text.slice(1);
 
+// A whole review is kept with its game (the server's save folder): its key joins the page's
+// address, which opens it again; a link says so.
+function keep(key, text) {
+  S.review.kept = key;
+  render();
+  text.append(" ", el("a", "Link to this review", { href: location.hash, class: "review-link" }));
+}
+
 // Scrolled to where it shows, if it is out of sight (a review opened from below or above).
 function inView(node) {
   const box = node.getBoundingClientRect();
@@ -379,7 +387,7 @@ function settings(request, rerun) {
   return form;
 }
 
-const FIELDS = ["file", "game", "table", "agent", "threshold", "seed"];  // of POST /api/reviews
+const FIELDS = ["file", "game", "table", "agent", "threshold", "seed", "kept"];  // of POST /api/reviews
 
 export async function savannaReview(request) {
   const container = $("review");
@@ -427,7 +435,10 @@ export async function savannaReview(request) {
       text.textContent = progressWords(status);
       bar.max = status.of || 1;
       bar.value = status.reviewed;
-      if (status.done) break;
+      if (status.done) {
+        if (status.kept && current === run) keep(status.kept, text);
+        break;
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       status = await api("GET", `/api/reviews/${run.id}`, undefined, { quiet: true });
     }
