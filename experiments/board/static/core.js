@@ -22,6 +22,7 @@ export function setViews(drawn, over = []) {
 // The parts under the board, cleared on every render and filled by the open view.
 function clearBoardParts() {
   $("heat-legend").hidden = true;
+  $("eval-bar").hidden = true;
   $("offboard").hidden = true;
   $("offboard").replaceChildren();
   $("last-move").textContent = "";

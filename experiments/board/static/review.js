@@ -16,12 +16,13 @@
 //       called by render(): the picked decision's lesson on the board and beside it (#lesson),
 //       while the view shows it
 import { currentGameId, render } from "./core.js";
-import { drawBoard, spotAt } from "./drawing.js";
+import { drawBoard, evalBar, spotAt } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
 import { drawRetry, retrying, startRetry } from "./retry.js";
-import { optionWords, seatName, withArticle, words } from "./words.js";
+import { expectedShare, optionWords, percentOf, SEAT_COLOURS, seatName, withArticle,
+  words } from "./words.js";
 
-const COLOURS = ["#c0392b", "#2e7d32", "#1f5fa8", "#a0700b", "#7b3fa0"];
+const COLOURS = SEAT_COLOURS;
 const LABEL_COLOURS = { inaccuracy: "#d4a000", mistake: "#e06c00", blunder: "#c00" };
 const H = 200;  // the width is the container's, so that the text keeps its size on a phone
 const PAD = { left: 44, right: 10, top: 10, bottom: 24 };
@@ -30,11 +31,8 @@ const BUDGETS = [32, 100, 400, 1600];  // simulations a decision: quick to deep
 const STYLE = ".review-graph { cursor: pointer; touch-action: pan-y; }"
   + " .review-graph:focus-visible { outline: 3px solid #f80; } .point { pointer-events: none; }";
 
-// A player's mean return as its expected share of the win, 0 to 1 (expected_result of
-// agents/play/review.py): returns are P/(P-1) * (w - 1/P) for a win share w.
-function expected(value, players) {
-  return Math.max(0, Math.min(1, ((players - 1) / players) * value + 1 / players));
-}
+const expected = expectedShare;
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };  // lichess's
 
 const points = (x) => `${(100 * x).toFixed(1)} points`;  // of 100
 
@@ -96,6 +94,15 @@ function drawReview(container, result, onPick) {
   }
   const view = {
     mark(ply) {
+      const box = svg.parentNode?.querySelector(".review-moves-box");
+      for (const item of box?.querySelectorAll("li") ?? []) {
+        const lit = Number(item.dataset.ply) === ply;
+        item.classList.toggle("current", lit);
+        if (lit) {
+          item.setAttribute("aria-current", "true");
+          box.scrollTop = item.offsetTop - box.clientHeight / 2;  // in the list, the page still
+        } else item.removeAttribute("aria-current");
+      }
       const shown = Number.isInteger(ply) && ply >= 0 && ply < result.plies;
       cursor.setAttribute("visibility", shown ? "visible" : "hidden");
       if (shown) {
@@ -120,7 +127,7 @@ function drawReview(container, result, onPick) {
   }
   scrubbed(svg, rows, x, pick, view);
   container.append(svg, legend(result), summaryTable(result), retryButtons(result),
-                   markedList(result, pick));
+                   nextMistakes(result, pick), markedList(result, pick), moveList(result, pick));
   return view;
 }
 
@@ -200,6 +207,44 @@ function summaryTable(result) {
   return box;
 }
 
+// Lichess's "next mistake", per player: the next marked move of that player after the one shown.
+function nextMistakes(result, pick) {
+  const box = el("p", null, { class: "row review-next" });
+  result.agents.forEach((_, p) => {
+    const mine = result.decisions.filter((d) => d.label && d.player === p);
+    if (!mine.length) return;
+    const b = el("button", `Next mistake: ${seatName(result.game, p)}`,
+                 { type: "button", "data-player": p, "data-focus": `next-mistake:${p}` });
+    b.addEventListener("click", () => {
+      const now = S.review.decision ? S.review.decision.ply : -1;
+      pick(mine.find((d) => d.ply > now) || mine[0]);
+    });
+    box.append(b);
+  });
+  return box;
+}
+
+// The move list carrying the review: each move with its mark (?! ? ??) and the mover's expected
+// result after it (through the move played, as the search valued it); the reviewed move lit.
+function moveList(result, pick) {
+  const list = el("ol", null, { class: "review-moves", "aria-label": "moves with the review" });
+  for (const d of result.decisions) {
+    const item = el("li", null, { "data-ply": d.ply });
+    const b = el("button", `${d.ply + 1}. ${seatName(result.game, d.player)}: ${d.move}` +
+                           (d.label ? ` ${MARKS[d.label]}` : ""),
+                 { type: "button", class: `link ${d.label}`, "data-ply": d.ply,
+                   "data-focus": `review-move:${d.ply}`, title: describe(d, result) });
+    b.addEventListener("click", () => pick(d));
+    item.append(b, el("span", percentOf(d.played_value, result.agents.length),
+                      { class: "value", title: "the mover's expected result after the move" }));
+    list.append(item);
+  }
+  const box = el("div", null, { class: "review-moves-box", tabindex: 0, role: "region",
+                                "aria-label": "moves of the game, reviewed" });
+  box.append(list);
+  return box;
+}
+
 // Learn from your mistakes: one button per player with marked moves, once the review is done.
 function retryButtons(result) {
   const box = el("p", null, { class: "row review-retry" });
@@ -265,6 +310,7 @@ export function drawReviewed() {
   const name = words(r.result.game).name;
   const { overlay } = drawBoard(r.frame.svg, `${name} board before move ${d.ply + 1}` +
                                 (r.step ? `, after ${r.step} moves of the best line` : ""));
+  evalBar(r.result.game, r.result.agents.map((_, p) => d[`value_${p}`]));
   if (!overlay) return;
   if (r.step === 0) {
     const spot = (action) => r.frame.moves.find((m) => m.action === action)?.spot;

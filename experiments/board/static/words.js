@@ -15,6 +15,21 @@ const GAME_WORDS = {
 };
 export const AGENT_DEFAULTS = { mcts: "mcts:sims=200", az: "az:baseline", "ppo-mcts": "ppo-mcts:sims=100" };
 
+// One colour per seat: the review's lines, the evaluation bar.
+export const SEAT_COLOURS = ["#c0392b", "#2e7d32", "#1f5fa8", "#a0700b", "#7b3fa0"];
+
+// A player's mean return as its expected share of the win, 0 to 1 (expected_result of
+// agents/play/review.py): returns are P/(P-1) * (w - 1/P) for a win share w.
+export function expectedShare(value, players) {
+  return Math.max(0, Math.min(1, ((players - 1) / players) * value + 1 / players));
+}
+
+// A mean return in the page's one unit, the expected result: "62%" ("-" for none).
+export function percentOf(value, players) {
+  return value === null || value === undefined ? "-"
+    : `${(100 * expectedShare(value, players)).toFixed(0)}%`;
+}
+
 // "an inaccuracy", "a mistake"
 export function withArticle(word) { return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`; }
 
