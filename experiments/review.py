@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, review
+from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, LABELS, PLURALS, review
 from savanna.experiments.arguments import add_record_arguments, number, seed
 from savanna.files import atomic_write_text, check_new_file
 from savanna.records import read_record
@@ -91,13 +91,19 @@ def summary(result):
              f"more than {100 * result.threshold:g} points of 100)"]
     for s in result.summary():
         accuracy = "-" if s["accuracy"] is None else f"{s['accuracy']:.0f}%"
-        drop = "-" if s["average_drop"] is None else f"{s['average_drop']:.1f}"
-        lines.append(f"  seat {s['player']} ({result.agents[s['player']]}): "
-                     f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, "
-                     f"{s['blunders']} blunders, average drop {drop}, accuracy {accuracy}")
-    lines += [f"  move {m['ply'] + 1}: seat {m['player']} played {m['move']}, best {m['best']}: "
-              f"{m['label']}, -{100 * m['drop']:.1f}" for m in result.marked]
+        drop = "-" if s["average_drop"] is None else f"{s['average_drop']:.1f} points"
+        counts = ", ".join(counted(s[PLURALS[name]], name) for name in LABELS)
+        lines.append(f"  player {s['player']} ({result.agents[s['player']]}): {counts}, "
+                     f"average loss {drop}, accuracy {accuracy}")
+    lines += [f"  move {m['ply'] + 1}: player {m['player']} played {m['move']}, best "
+              f"{m['best']}: {m['label']}, lost {100 * m['drop']:.1f} points"
+              for m in result.marked]
     return "\n".join(lines)
+
+
+def counted(n, word):
+    """``n`` and ``word``, plural unless one: "1 mistake", "2 inaccuracies", "0 blunders"."""
+    return f"{n} {word if n == 1 else PLURALS[word]}"
 
 
 class Progress:
