@@ -381,11 +381,21 @@ function paceSeat() {
 
 const undo = guarded(() => change("undo", {}, lastHuman(S.play.view)));
 
+// A record's file name in words: its game, its players, when it was saved
+// ("zebres-human-vs-mcts-sims=200-2026-12-07-0415.jsonl"), never the table's id.
+export function recordName(game, agents, now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  const when = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}-` +
+               `${pad(now.getHours())}${pad(now.getMinutes())}`;
+  const players = agents.join("-vs-").replace(/[^A-Za-z0-9=.]+/g, "-");
+  return `${game}-${players}-${when}.jsonl`;
+}
+
 const downloadGame = guarded(async () => {
   const v = S.play.view;
   const data = await api("GET", `/api/tables/${encodeURIComponent(v.id)}/record`, undefined,
                          { key: keyFor(v.id, v.seat) });
-  download(`${v.game}-${v.id}.jsonl`, JSON.stringify(data.record) + "\n");
+  download(recordName(v.game, data.record.agents), JSON.stringify(data.record) + "\n");
 });
 
 // A game from the address: #play/TABLE/SEAT, or an invitation #play/TABLE/KEY (the server

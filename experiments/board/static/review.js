@@ -299,6 +299,40 @@ function ring(overlay, spot, kind, text, under = false) {
   overlay.appendChild(g);
 }
 
+// Two ring labels that would overlap (neighbouring cells) are moved apart: the best move's
+// under its ring, else the played move's under and the best's above, else the best's higher.
+function apart(overlay) {
+  const texts = [...overlay.querySelectorAll(".review-mark text")];
+  if (texts.length !== 2) return;
+  const ys = texts.map((t) => Number(t.getAttribute("y")));
+  const clash = () => {
+    const [a, b] = texts.map((t) => t.getBBox());
+    return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height &&
+           b.y < a.y + a.height;
+  };
+  const at = (played, best) => {
+    texts[0].setAttribute("y", ys[0] + played);
+    texts[1].setAttribute("y", ys[1] + best);
+  };
+  for (const [played, best] of [[0, 0], [0, 63], [63, 0], [0, -20], [0, -40]]) {
+    at(played, best);
+    if (!clash()) return;
+  }
+}
+
+// In Replay, while a lesson shows, the arrow keys step through the reviewed decisions: the
+// lesson, the graph's cursor, the slider and the move list move together.
+document.addEventListener("keydown", (event) => {
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+  if (!step || !lessonShown() || S.tab !== "replay" || S.review.retry) return;
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName)) return;
+  const rows = S.review.result.decisions;
+  const next = rows[rows.findIndex((d) => d.ply === S.review.decision.ply) + step];
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  if (next) showDecision(next, 0);
+}, true);
+
 // Called by render() once the open view has drawn its board: while the view shows the picked
 // decision (Replay: its position; Play: the finished game reviewed), the board shows the lesson.
 export function drawReviewed() {
@@ -311,6 +345,11 @@ export function drawReviewed() {
   const { overlay } = drawBoard(r.frame.svg, `${name} board before move ${d.ply + 1}` +
                                 (r.step ? `, after ${r.step} moves of the best line` : ""));
   evalBar(r.result.game, r.result.agents.map((_, p) => d[`value_${p}`]));
+  if (S.tab === "replay") {  // the replay's list and label name the move reviewed, not only the last
+    $(`events`).querySelector(`[data-focus="event:${d.ply + 1}"]`)?.parentNode
+      .classList.add("reviewed");
+    $("ply-label").textContent += `; the lesson: move ${d.ply + 1}, played from here`;
+  }
   if (!overlay) return;
   if (r.step === 0) {
     const spot = (action) => r.frame.moves.find((m) => m.action === action)?.spot;
@@ -320,6 +359,7 @@ export function drawReviewed() {
       const shared = played && best && played[0] === best[0] && played[1] === best[1];
       ring(overlay, played, "played", `played: ${d.move}`);
       ring(overlay, best, "best", `best: ${d.best}`, shared);
+      apart(overlay);
     }
   } else {
     r.frame.played.forEach((m, k) => ring(overlay, m.spot, k === r.step - 1 ? "line now" : "line",
@@ -332,7 +372,9 @@ export function drawReviewed() {
 function lessonShown() {
   const r = S.review;
   if (!r.decision || !r.frame || r.for !== currentGameId()) return false;
-  return !(S.tab === "replay" && S.replay.target !== r.decision.ply);  // the replay moved on
+  if (S.tab !== "replay") return true;
+  const { frame, target } = S.replay;  // the replay stands at the decision (not moved on, arrived)
+  return target === r.decision.ply && frame !== null && frame.ply === r.decision.ply;
 }
 
 function renderLesson() {
