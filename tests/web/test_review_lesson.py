@@ -88,3 +88,34 @@ def test_replays_review_opens_in_view_on_a_narrow_phone(browser, served):
     top = page.evaluate("document.querySelector('#review').getBoundingClientRect().top")
     assert -1 <= top < 740 / 2  # its top in view (to a fraction of a pixel)
     page.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 740)], ids=["1280", "360"])
+def test_the_review_its_lesson_and_its_retry_pass_the_accessibility_check(browser, served,
+                                                                          size):
+    """axe-core on the whole page: the review, a lesson open, a retry: no serious or critical
+    finding."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.set_default_timeout(120_000)
+    axe, findings = Axe(), {}
+
+    def check(view):
+        findings[view] = [(v["id"], v["impact"], len(v["nodes"]))
+                          for v in axe.run(page).response["violations"]
+                          if v["impact"] in ("serious", "critical")]
+
+    run_review(page, served[0])
+    check("review")
+    ply = int(page.locator("#review .point.marked").first.get_attribute("data-ply"))
+    click_point(page, ply)
+    page.locator(f"#board svg[aria-label$='before move {ply + 1}']").wait_for()
+    check("lesson")
+    page.locator("#review .review-retry button").first.click()
+    page.locator("#lesson .retry-question").wait_for()
+    check("retry")
+    if SHOTS and size[0] < 400:
+        page.screenshot(path=str(Path(SHOTS) / "board-retry-phone.png"))
+    page.close()
+    assert findings == {view: [] for view in findings}

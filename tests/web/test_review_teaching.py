@@ -84,8 +84,8 @@ def click_point(page, ply):
         point.scrollIntoView({block: 'center'});
         return point.getBoundingClientRect().toJSON(); }""", ply)
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('svg')"
-                         ".classList.contains('review-graph')", [x, y])
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y)"
+                         ".closest('svg.review-graph') !== null", [x, y])
     page.mouse.click(x, y)
 
 

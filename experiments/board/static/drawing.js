@@ -54,6 +54,15 @@ function stackPanel(svg) {
   stacked = { panel, height, zoom };
 }
 
+// The board alone, its panel under it left out (a phone's lesson: the board must fit beside
+// the lesson); spots of the panel are then nowhere.
+export function boardOnly() {
+  const svg = $("board").querySelector("svg");
+  if (!stacked || !svg) return;
+  svg.querySelector(".side-panel")?.setAttribute("display", "none");
+  svg.setAttribute("viewBox", `0 0 ${stacked.panel} ${stacked.height}`);
+}
+
 export function spotAt(spot) {
   const [x, y] = spot;
   if (!stacked || x < stacked.panel) return [x, y];
@@ -164,4 +173,6 @@ export function evalBar(game, values) {
   bar.setAttribute("aria-label", "expected results: " + shares.map((share, p) =>
     `${seatName(game, p)} ${(100 * share).toFixed(0)}%`).join(", "));
   bar.hidden = false;
+  const svg = $("board").querySelector("svg");  // as tall as the picture drawn
+  bar.style.height = svg ? `${svg.getBoundingClientRect().height}px` : "";
 }

@@ -16,7 +16,7 @@
 //       called by render(): the picked decision's lesson on the board and beside it (#lesson),
 //       while the view shows it
 import { currentGameId, render } from "./core.js";
-import { drawBoard, evalBar, spotAt } from "./drawing.js";
+import { boardOnly, drawBoard, evalBar, spotAt } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
 import { drawRetry, retrying, startRetry } from "./retry.js";
 import { expectedShare, optionWords, percentOf, SEAT_COLOURS, seatName, withArticle,
@@ -344,13 +344,14 @@ export function drawReviewed() {
   const name = words(r.result.game).name;
   const { overlay } = drawBoard(r.frame.svg, `${name} board before move ${d.ply + 1}` +
                                 (r.step ? `, after ${r.step} moves of the best line` : ""));
-  evalBar(r.result.game, r.result.agents.map((_, p) => d[`value_${p}`]));
   if (S.tab === "replay") {  // the replay's list and label name the move reviewed, not only the last
     $(`events`).querySelector(`[data-focus="event:${d.ply + 1}"]`)?.parentNode
       .classList.add("reviewed");
     $("ply-label").textContent += `; the lesson: move ${d.ply + 1}, played from here`;
   }
   if (!overlay) return;
+  boardOnly();
+  evalBar(r.result.game, r.result.agents.map((_, p) => d[`value_${p}`]));
   if (r.step === 0) {
     const spot = (action) => r.frame.moves.find((m) => m.action === action)?.spot;
     if (d.action === d.best_action) ring(overlay, spot(d.action), "best", `played, best: ${d.move}`);
