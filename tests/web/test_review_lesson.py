@@ -2,11 +2,8 @@
 and a phone's (390 x 844), on a recorded tournament game of Zèbres: after a click on any marked
 point of the graph, the board, the lesson's text and its step buttons are all inside the
 viewport; stepping the best line never moves the page; Replay's "Review this game" opens the
-review in view at 360 px. With ``SAVANNA_SCREENSHOTS=folder`` the lesson is photographed there
-at both sizes (the board guide's pictures)."""
-import os
-from pathlib import Path
-
+review in view at 360 px; axe finds nothing serious on the review, its lesson and its retry at
+360 and 1280 px."""
 import pytest
 
 from tests.web import test_review_teaching as teaching
@@ -16,7 +13,6 @@ from tests.web.test_review_teaching import GAME, click_point, run_review
 served = teaching.served  # the same recorded game, served the same way
 
 pytestmark = needs_chromium
-SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
 SIZES = [(1280, 800), (390, 844)]
 
 
@@ -56,9 +52,6 @@ def test_after_a_click_on_any_marked_point_the_board_and_its_lesson_are_in_view(
         page.locator("#lesson .review-lesson-text").filter(has_text=f"Move {ply + 1} of").wait_for()
         for part in ("#board svg", "#lesson .review-lesson-text", "#lesson .steps button"):
             assert outside(page, part) == [], (ply, part)
-    size = page.viewport_size["width"]
-    if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"board-lesson-{size}.png"))
     # the decision with the longest line, stepped 5 times: forward while it can, then back
     lines = page.evaluate("""() => [...document.querySelectorAll('#review .point.marked')]
         .map(p => +p.dataset.ply)""")
@@ -115,7 +108,5 @@ def test_the_review_its_lesson_and_its_retry_pass_the_accessibility_check(browse
     page.locator("#review .review-retry button").first.click()
     page.locator("#lesson .retry-question").wait_for()
     check("retry")
-    if SHOTS and size[0] < 400:
-        page.screenshot(path=str(Path(SHOTS) / "board-retry-phone.png"))
     page.close()
     assert findings == {view: [] for view in findings}

@@ -67,7 +67,8 @@ def test_the_move_list_marks_values_next_mistake_and_the_bar(page, served, expec
         top, height = 10, 200 - 10 - 24  # the graph's padding (review.js)
         assert (top + height - y) / height == pytest.approx(bar[p] / 100)
     if SHOTS:
-        page.locator("#side").screenshot(path=str(Path(SHOTS) / "board-move-list.png"))
+        page.locator("#review .review-moves-box").evaluate("e => e.scrollIntoView({block: 'end'})")
+        page.screenshot(path=str(Path(SHOTS) / "board-move-list.png"))
     for p in range(2):  # next mistake: the player's marked moves in order, then the first again
         mine = result.marked[result.marked["player"] == p]["ply"].tolist()
         if not mine:

@@ -57,7 +57,7 @@ def page(browser, served):
 
 def shoot(page, name):
     if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"board-{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(SHOTS) / f"board-{name}.png"))  # what the screen shows
 
 
 def run_review(page, address):

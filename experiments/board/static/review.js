@@ -294,9 +294,13 @@ function ring(overlay, spot, kind, text, under = false) {
   if (!spot) return;
   const [x, y] = spotAt(spot);
   const g = svgEl("g", { class: `review-mark ${kind}`, "aria-hidden": "true" });
-  g.append(svgEl("circle", { cx: x, cy: y, r: under ? 17 : 22 }),
-           svgEl("text", { x, y: y + (under ? 36 : -27), "text-anchor": "middle" }, text));
+  const label = svgEl("text", { x, y: y + (under ? 36 : -27), "text-anchor": "middle" }, text);
+  g.append(svgEl("circle", { cx: x, cy: y, r: under ? 17 : 22 }), label);
   overlay.appendChild(g);
+  const width = overlay.ownerSVGElement.viewBox.baseVal.width;  // the label kept on the picture
+  const box = label.getBBox();
+  const shift = Math.max(0, 2 - box.x) - Math.max(0, box.x + box.width - (width - 2));
+  if (shift) label.setAttribute("x", x + shift);
 }
 
 // Two ring labels that would overlap (neighbouring cells) are moved apart: the best move's
