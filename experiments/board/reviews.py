@@ -33,6 +33,7 @@ True
 import asyncio
 import hashlib
 import json
+import re
 import secrets
 import time
 
@@ -217,7 +218,7 @@ class Reviews:
     def _stored(self, key, source):
         """The kept review ``key`` of ``source``, read from the save folder; 404 if none."""
         missing = BadRequest(f"no kept review {clip(key)} of this game", 404)
-        if not isinstance(key, str) or not key.isalnum() or len(key) != 24 \
+        if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{24}", key) \
                 or self.limits.save is None:
             raise missing
         try:
@@ -225,9 +226,11 @@ class Reviews:
                                 "kept review")
         except (OSError, ValueError):
             raise missing from None
-        if not isinstance(stored, dict) or kept_key(source, stored.get("agent"),
-                                                    stored.get("threshold", -1),
-                                                    stored.get("seed", -1)) != key:
+        try:
+            same = kept_key(source, stored["agent"], stored["threshold"], stored["seed"]) == key
+        except (TypeError, ValueError, KeyError):  # not a review this server kept
+            same = False
+        if not same:
             raise missing
         return stored
 
