@@ -57,7 +57,10 @@ def test_a_whole_review_is_kept_as_savanna_review_writes_it(served, tmp_path):
                                               "kept": key})
     assert again.status_code == 200, again.text
     assert finished(client, again.json()["id"])["result"] == status["result"]
+    junk = "ab" * 12  # a file at a key's place that is no review
+    (save / "reviews" / f"{junk}.json").write_text("[1, 2]")
     for wrong in ({"file": "match/records.jsonl", "game": 0, "kept": key},  # another game
+                  {"file": "match/records.jsonl", "game": 1, "kept": junk},
                   {"file": "match/records.jsonl", "game": 1, "kept": "0" * 24},
                   {"file": "match/records.jsonl", "game": 1, "kept": "../../etc/passwd"}):
         answer = client.post("/api/reviews", json=wrong)
