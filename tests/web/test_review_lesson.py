@@ -110,3 +110,37 @@ def test_the_review_its_lesson_and_its_retry_pass_the_accessibility_check(browse
     check("retry")
     page.close()
     assert findings == {view: [] for view in findings}
+
+
+def test_a_finger_scrubs_along_the_graph_on_a_phone(browser, served):
+    """Pressed on one move and dragged to another, the cursor follows and the move where the
+    finger lifts is taught (a marked move within 12 units preferred): aimable however close the
+    moves lie (60 moves in 360 px)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.set_default_timeout(120_000)
+    run_review(page, served[0])
+    points = page.evaluate("""() => [...document.querySelectorAll('#review .point')]
+        .map(p => [+p.dataset.ply, +p.getAttribute('cx'), p.classList.contains('marked')])""")
+    cx = {p: x for p, x, _ in points}
+    marked = {p for p, _, m in points if m}
+
+    def aimed(x):
+        close = [p for p in marked if abs(cx[p] - x) <= 12]
+        return min(close or cx, key=lambda p: abs(cx[p] - x))
+
+    graph = page.locator("#review svg.review-graph")
+    graph.scroll_into_view_if_needed()
+    box = graph.bounding_box()
+    scale = box["width"] / graph.evaluate("g => g.viewBox.baseVal.width")
+    y = box["y"] + box["height"] / 2
+    cursor = page.locator("#review line.cursor")
+    page.mouse.move(box["x"] + cx[10] * scale, y)
+    page.mouse.down()
+    assert cursor.get_attribute("visibility") == "visible"
+    assert float(cursor.get_attribute("x1")) == pytest.approx(cx[aimed(cx[10])])
+    page.mouse.move(box["x"] + cx[11] * scale, y, steps=3)
+    page.mouse.up()
+    taught = aimed(cx[11])
+    page.locator(f"#board svg[aria-label$='before move {taught + 1}']").wait_for()
+    assert float(cursor.get_attribute("x1")) == pytest.approx(cx[taught])
+    page.close()
