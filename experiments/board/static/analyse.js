@@ -5,7 +5,7 @@ import { drawBoard, evalBar, groupBySpot, positionLink, showPosition, spotAt,
   spotKey } from "./drawing.js";
 import { $, api, el, guarded, header, keyFor, S, saveForm, showError,
   svgEl } from "./shared.js";
-import { optionWords, percentOf, seatName, words } from "./words.js";
+import { moveWords, optionWords, percentOf, seatName, words } from "./words.js";
 
 // The source of an analysis: a table position, a replay position, or a pasted position.
 const PV_SHOWN = 5;  // the best line's moves drawn on the board
@@ -208,7 +208,8 @@ function showAnalysis(a, overlay, game) {
       const item = el("li");
       item.append(el("span", "", { class: "swatch", style: `background:${scale.colour(m[mover])}`,
                                    "aria-hidden": "true" }),
-                  ` ${m.move}: ${(100 * m.share).toFixed(1)}% of visits, value ${fmt(m[mover])}`);
+                  ` ${moveWords(game, m.move)}: ${(100 * m.share).toFixed(1)}% of visits, ` +
+                  `value ${fmt(m[mover])}`);
       return item;
     }));
   const table = el("table", undefined, { id: "analysis-table" });
@@ -216,7 +217,7 @@ function showAnalysis(a, overlay, game) {
                        ...a.values.map((_, p) => `${seatName(game, p)}'s expected result`)]));
   for (const m of a.moves.slice(0, 15)) {
     const row = el("tr");
-    row.append(el("td", m.move), el("td", String(m.visits)),
+    row.append(el("td", moveWords(game, m.move)), el("td", String(m.visits)),
                el("td", `${(100 * m.share).toFixed(1)}%`), el("td", m.prior.toFixed(3)),
                ...a.values.map((_, p) => el("td", fmt(m[`value_${p}`]))));
     table.append(row);
@@ -225,7 +226,8 @@ function showAnalysis(a, overlay, game) {
     el("p", `${a.agent}: ${a.simulations} simulations; ${seatName(game, a.player)} to move; ` +
             "expected results " + a.values.map((v, p) => `${seatName(game, p)} ${fmt(v)}`)
               .join(", ")),
-    table, el("p", `Best line: ${a.pv.map((m, k) => `${k + 1}. ${m}`).join(", ") || "none"}`));
+    table, el("p", `Best line: ${a.pv.map((m, k) => `${k + 1}. ${moveWords(game, m)}`)
+      .join(", ") || "none"}`));
 }
 
 // The Analyse view's controls: the agent, a pasted position, run and cancel.

@@ -11,7 +11,7 @@
 import { currentGameId, render } from "./core.js";
 import { drawBoard, groupBySpot, roomForTargets, spotAt, spotKey } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
-import { optionWords, seatName, withArticle, words } from "./words.js";
+import { moveWords, optionWords, seatName, withArticle, words } from "./words.js";
 
 const points = (drop) => `${(100 * drop).toFixed(1)} points`;
 
@@ -69,7 +69,9 @@ function leave() {
 }
 
 function verdictWords(puzzle, verdict) {
-  const m = verdict.move;
+  const name = (text) => moveWords(S.review.result.game, text);
+  const m = { ...verdict.move, move: name(verdict.move.move) };
+  puzzle = { ...puzzle, best: name(puzzle.best) };
   if (verdict.kind === "passed") {
     return m.action === puzzle.best_action ? `Yes: ${m.move} is the search's best move.`
       : `Yes: ${m.move} is as good as the best (${puzzle.best}), within ` +
@@ -117,9 +119,11 @@ export function drawRetry() {
   }
   const dealt = puzzle.dealt.length ? ` ${words(r.result.game).chance[0].toUpperCase()}` +
     `${words(r.result.game).chance.slice(1)}: ${puzzle.dealt.join(", ")}.` : "";
+  const played = moveWords(r.result.game, puzzle.played);
   const ask = el("p", `Position ${t.index + 1} of ${t.puzzles.length}: move ${puzzle.ply + 1}, ` +
-                      `${who} to play.${dealt} In the game: ${puzzle.played} (${withArticle(puzzle.label)}). ` +
-                      "Find a better move.", { class: "retry-question" });
+                      `${who} to play.${dealt} In the game: ${played} ` +
+                      `(${withArticle(puzzle.label)}). Find a better move.`,
+                 { class: "retry-question" });
   const verdict = el("p", t.verdict ? verdictWords(puzzle, t.verdict) : "", {
     class: `retry-verdict ${t.verdict ? t.verdict.kind : ""}`, role: "status" });
   const controls = el("div", null, { class: "steps" });
@@ -145,7 +149,8 @@ function moveList(puzzle, t, settled) {
   const buttons = (moves) => {
     const box = el("div", null, { class: "retry-moves row" });
     for (const m of moves) {
-      const b = el("button", m.move, { type: "button", "data-action": m.action,
+      const b = el("button", moveWords(S.review.result.game, m.move),
+                   { type: "button", "data-action": m.action,
                                        "data-focus": `retry-move:${m.action}` });
       b.disabled = settled || t.tried.includes(m.action);
       b.addEventListener("click", () => answer(m.action));

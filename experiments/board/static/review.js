@@ -19,8 +19,8 @@ import { currentGameId, render } from "./core.js";
 import { boardOnly, drawBoard, evalBar, spotAt } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
 import { drawRetry, retrying, startRetry } from "./retry.js";
-import { expectedShare, optionWords, percentOf, SEAT_COLOURS, seatName, withArticle,
-  words } from "./words.js";
+import { expectedShare, moveWords, optionWords, percentOf, SEAT_COLOURS, seatName,
+  withArticle, words } from "./words.js";
 
 const COLOURS = SEAT_COLOURS;
 const LABEL_COLOURS = { inaccuracy: "#d4a000", mistake: "#e06c00", blunder: "#c00" };
@@ -47,7 +47,8 @@ function dropWords(d) {
 // "move 51: Green (greedy) played impala +2, best Z c2, blunder, lost 31.0 points"; the
 // numbers are those of the move list (move 1 is the first decision, ply 0).
 function describe(d, result) {
-  return `move ${d.ply + 1}: ${player(result, d.player)} played ${d.move}, best ${d.best}` +
+  const [move, best] = [moveWords(result.game, d.move), moveWords(result.game, d.best)];
+  return `move ${d.ply + 1}: ${player(result, d.player)} played ${move}, best ${best}` +
     `${d.label ? `, ${d.label}` : ""}, ${dropWords(d)}`;
 }
 
@@ -230,7 +231,8 @@ function moveList(result, pick) {
   const list = el("ol", null, { class: "review-moves", "aria-label": "moves with the review" });
   for (const d of result.decisions) {
     const item = el("li", null, { "data-ply": d.ply });
-    const b = el("button", `${d.ply + 1}. ${seatName(result.game, d.player)}: ${d.move}` +
+    const b = el("button", `${d.ply + 1}. ${seatName(result.game, d.player)}: ` +
+                           `${moveWords(result.game, d.move)}` +
                            (d.label ? ` ${MARKS[d.label]}` : ""),
                  { type: "button", class: `link ${d.label}`, "data-ply": d.ply,
                    "data-focus": `review-move:${d.ply}`, title: describe(d, result) });
@@ -392,13 +394,14 @@ function renderLesson() {
   if (!shown) return box.replaceChildren();
   const line = bestLine(d);
   const text = el("p", `Move ${d.ply + 1} of ${r.result.plies}: ${player(r.result, d.player)} ` +
-                       `played ${d.move}; the search's best: ${d.best}. ` +
+                       `played ${moveWords(r.result.game, d.move)}; the search's best: ` +
+                       `${moveWords(r.result.game, d.best)}. ` +
                        (d.label ? `${cap(withArticle(d.label))}: ` : "") +
                        `${dropWords(d)} of its expected result.`,
                   { class: "review-lesson-text" });
   const steps = el("p", "Best line: ", { class: "review-line" });
   line.forEach((m, k) => {
-    const b = el("button", `${k + 1}. ${m}`, { type: "button", class: "link",
+    const b = el("button", `${k + 1}. ${moveWords(r.result.game, m)}`, { type: "button", class: "link",
                                                 "data-focus": `lesson:line:${k}`,
                                                 "aria-pressed": String(r.step === k + 1) });
     b.addEventListener("click", () => showDecision(d, k + 1));
