@@ -114,8 +114,8 @@ def test_the_review_its_lesson_and_its_retry_pass_the_accessibility_check(browse
 
 def test_a_finger_scrubs_along_the_graph_on_a_phone(browser, served):
     """Pressed on one move and dragged to another, the cursor follows and the move where the
-    finger lifts is taught (a marked move within 12 units preferred): aimable however close the
-    moves lie (60 moves in 360 px)."""
+    finger lifts is taught (right on a move, that one; off every move, a marked one within 12
+    units): aimable however close the moves lie (60 moves in 390 px)."""
     page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
     page.set_default_timeout(120_000)
     run_review(page, served[0])
@@ -124,9 +124,11 @@ def test_a_finger_scrubs_along_the_graph_on_a_phone(browser, served):
     cx = {p: x for p, x, _ in points}
     marked = {p for p, _, m in points if m}
 
-    def aimed(x):
+    def aimed(x):  # right on a move: that one; else a marked move within reach, else the nearest
+        hit = min(cx, key=lambda p: abs(cx[p] - x))
         close = [p for p in marked if abs(cx[p] - x) <= 12]
-        return min(close or cx, key=lambda p: abs(cx[p] - x))
+        return hit if abs(cx[hit] - x) <= 1.5 or not close else min(
+            close, key=lambda p: abs(cx[p] - x))
 
     graph = page.locator("#review svg.review-graph")
     graph.scroll_into_view_if_needed()
@@ -138,9 +140,10 @@ def test_a_finger_scrubs_along_the_graph_on_a_phone(browser, served):
     page.mouse.down()
     assert cursor.get_attribute("visibility") == "visible"
     assert float(cursor.get_attribute("x1")) == pytest.approx(cx[aimed(cx[10])])
-    page.mouse.move(box["x"] + cx[11] * scale, y, steps=3)
+    between = (cx[11] + cx[12]) / 2 + 2  # off every move: a marked one near wins, if any
+    page.mouse.move(box["x"] + between * scale, y, steps=3)
     page.mouse.up()
-    taught = aimed(cx[11])
+    taught = aimed(between)
     page.locator(f"#board svg[aria-label$='before move {taught + 1}']").wait_for()
     assert float(cursor.get_attribute("x1")) == pytest.approx(cx[taught])
     page.close()

@@ -133,15 +133,19 @@ function drawReview(container, result, onPick) {
 }
 
 // The graph as one control: a finger or the mouse scrubs along it (the cursor follows, the move
-// under it is picked when the finger lifts; a marked move within reach is preferred), the arrow
+// under it is picked when the finger lifts; off every move, a marked one within reach is
+// preferred), the arrow
 // keys step through the decisions (Home, End: the first and the last), one tab stop in all.
 function scrubbed(svg, rows, x, pick, view) {
   const nearest = (clientX) => {
     const box = svg.getBoundingClientRect();
     const at = (clientX - box.left) * (svg.viewBox.baseVal.width / box.width);
     const by = (d) => Math.abs(x(d.ply) - at);
+    const closest = (among) => among.reduce((a, b) => (by(b) < by(a) ? b : a));
+    const hit = closest(rows);
+    if (by(hit) <= 1.5) return hit;  // right on a move: that one
     const close = rows.filter((d) => d.label && by(d) <= 12);
-    return (close.length ? close : rows).reduce((a, b) => (by(b) < by(a) ? b : a));
+    return close.length ? closest(close) : hit;
   };
   let held = null;
   svg.addEventListener("pointerdown", (event) => {
