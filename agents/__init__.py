@@ -11,7 +11,8 @@ calls that analyse positions and train networks: what a notebook imports
 Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``;
 ``make_agent`` turns specs like ``mcts:sims=1000,c=1.4`` into agents. The names below the
 arena's are imported on first use, so that playing loads no trainer and no torch it does not
-need. ``review(record)`` finds the mistakes of a recorded game.
+need. ``review(record)`` finds the mistakes of a recorded game, ``puzzles(review, record,
+player)`` makes them positions to retry.
 """
 
 from savanna.agents.arena.matches import play_match, tournament
@@ -34,6 +35,8 @@ _LAZY = {
     "Review": "savanna.agents.play.review:Review",
     "review": "savanna.agents.play.review:review",
     "accuracy_by_agent": "savanna.agents.play.review:accuracy_by_agent",
+    "Puzzle": "savanna.agents.play.puzzles:Puzzle",
+    "puzzles": "savanna.agents.play.puzzles:puzzles",
     "Ladder": "savanna.agents.arena.ladder:Ladder",
     "PPOConfig": "savanna.agents.models.ppo_config:PPOConfig",
     "AZConfig": "savanna.agents.models.az_config:AZConfig",
@@ -49,10 +52,10 @@ _LAZY = {
 
 __all__ = ["AGENTS", "AZAgent", "AZConfig", "AZPolicyAgent", "AZTrainer", "Agent", "Analysis",
            "DistillConfig", "FitConfig", "GreedyAgent", "Ladder", "MCTSAgent", "MatchResult",
-           "PPOAgent", "PPOConfig", "PPOMCTSAgent", "PPOTrainer", "RandomAgent",
+           "PPOAgent", "PPOConfig", "PPOMCTSAgent", "PPOTrainer", "Puzzle", "RandomAgent",
            "Review", "TournamentResult", "accuracy_by_agent", "analyse", "describe", "distill",
            "fit", "load_dataset",
-           "make_agent", "play_match", "review", "save_model",
+           "make_agent", "play_match", "puzzles", "review", "save_model",
            "tournament"]
 
 

@@ -12,16 +12,26 @@ twice it, blunder above three times it, shown only where a search ``--confirm`` 
 finds the drop too (``confirmed_drop``, and ``sure``: how sure that search is of it). The CSV
 goes to ``--out`` (written whole or not at all; an existing file only with ``--overwrite``),
 else to standard output; each player's summary and the marked moves are listed after it.
+``--json FILE`` also writes the whole review as JSON, the file ``savanna serve`` keeps beside the
+games it saves (its page opens it again at its address).
 """
+import json
 import sys
 from pathlib import Path
 
-from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_CONFIRM, DEFAULT_THRESHOLD, review
+from savanna.agents.play.review import (
+    DEFAULT_AGENT,
+    DEFAULT_CONFIRM,
+    DEFAULT_THRESHOLD,
+    LABELS,
+    PLURALS,
+    review,
+)
 from savanna.experiments.arguments import add_record_arguments, index, number, seed
-from savanna.files import check_new_file
+from savanna.files import atomic_write_text, check_new_file
 from savanna.records import read_record
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "json_text", "run"]
 
 
 def add_parser(commands):
@@ -45,7 +55,11 @@ def add_parser(commands):
                                                              "(default: 0)")
     parser.add_argument("--out", type=Path, metavar="FILE.csv",
                         help="write the CSV there (default: standard output)")
-    parser.add_argument("--overwrite", action="store_true", help="let --out replace a file")
+    parser.add_argument("--json", type=Path, metavar="FILE.json",
+                        help="also write the whole review as JSON there (the file savanna serve "
+                             "keeps)")
+    parser.add_argument("--overwrite", action="store_true", help="let --out and --json replace "
+                                                                 "a file")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(run=run)
     return parser
@@ -53,8 +67,9 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Review the chosen game and write the CSV, then the mistakes."""
-    if args.out is not None:
-        check_new_file(args.out, args.overwrite)
+    for path in (args.out, args.json):
+        if path is not None:
+            check_new_file(path, args.overwrite)
     record = read_record(args.file, args.game)
     bar = Progress(record.plies, not args.no_progress)
     try:
@@ -69,7 +84,16 @@ def run(args, extra=None):
         result.to_csv(args.out, args.overwrite)
         report = sys.stdout
         print(f"saved {args.out}", file=report)
+    if args.json is not None:
+        atomic_write_text(check_new_file(args.json, args.overwrite), json_text(result.to_json()))
+        print(f"saved {args.json}", file=report)
     print(summary(result), file=report)
+
+
+def json_text(review):
+    """A review's JSON (``Review.to_json()``) as the file that keeps it: one text for the
+    command and the board, so that the two files are equal."""
+    return json.dumps(review, ensure_ascii=False, indent=1) + "\n"
 
 
 def summary(result):
@@ -84,12 +108,13 @@ def summary(result):
         accuracy = "-" if s["accuracy"] is None else f"{s['accuracy']:.0f}%"
         if s["accuracy_interval"] is not None:
             accuracy += " [{:.0f}, {:.0f}]".format(*s["accuracy_interval"])
-        drop = "-" if s["average_drop"] is None else f"{s['average_drop']:.1f}"
-        lines.append(f"  seat {s['player']} ({result.agents[s['player']]}): "
-                     f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, "
-                     f"{s['blunders']} blunders, average drop {drop}, accuracy {accuracy}")
-    lines += [f"  move {m['ply'] + 1}: seat {m['player']} played {m['move']}, best {m['best']}: "
-              f"{m['label']}, -{100 * _shown_drop(m, result.confirm):.1f}{_sure(m)}"
+        drop = "-" if s["average_drop"] is None else f"{s['average_drop']:.1f} points"
+        counts = ", ".join(counted(s[PLURALS[name]], name) for name in LABELS)
+        lines.append(f"  player {s['player']} ({result.agents[s['player']]}): {counts}, "
+                     f"average loss {drop}, accuracy {accuracy}")
+    lines += [f"  move {m['ply'] + 1}: player {m['player']} played {m['move']}, best "
+              f"{m['best']}: {m['label']}, lost {100 * _shown_drop(m, result.confirm):.1f} "
+              f"points{_sure(m)}"
               for m in result.marked]
     return "\n".join(lines)
 
@@ -101,6 +126,11 @@ def _shown_drop(mark, confirm):
 
 def _sure(mark):
     return "" if mark["sure"] != mark["sure"] else f" (sure {100 * mark['sure']:.0f}%)"
+
+
+def counted(n, word):
+    """``n`` and ``word``, plural unless one: "1 mistake", "2 inaccuracies", "0 blunders"."""
+    return f"{n} {word if n == 1 else PLURALS[word]}"
 
 
 class Progress:

@@ -22,8 +22,10 @@ every game as it was, and the server goes on answering)::
                                    the end
     POST /api/analyses             {agent, table | file+game+ply | game+options+position}
     GET  /api/analyses/{id}        progress and the latest result; DELETE cancels
-    POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review
+    POST /api/reviews              {file, game | table, agent, threshold, seed}: a game review;
+                                   {file, game | table, kept}: a review kept in --save
     GET  /api/reviews/{id}         progress and the decisions reviewed so far; DELETE cancels
+    GET  /api/reviews/{id}/puzzles?player=P   that player's marked moves as positions to retry
     GET  /api/files                records, ladder and tournament files in the served folders
     GET  /api/records?file=F&offset=K&limit=N   a page of the games of a records file (at
                                    most ``board.files.PAGE``; ``next``: the next page's offset)
@@ -284,6 +286,14 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         return reply(unplaced.status(reviews.status(request.path_params["id"],
                                                      request.method == "DELETE")))
 
+    async def puzzles(request):  # a reviewed player's mistakes to retry
+        job = reviews.find(request.path_params["id"])
+        player = query_int(request, "player")
+        try:
+            return reply({"player": player, "puzzles": await job.puzzles_of(player, pool)})
+        except SearchError as err:
+            raise BadRequest(unplaced(str(err)), err.status) from None
+
     # ----- files: read, and their answers serialised, on worker threads --------------------
     async def files(request):
         return await replied(lambda: {"files": list_files(limits.folders)})
@@ -381,6 +391,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Route("/api/analyses/{id}", analysis, methods=["GET", "DELETE"]),
         Route("/api/reviews", new_review, methods=["POST"]),
         Route("/api/reviews/{id}", review, methods=["GET", "DELETE"]),
+        Route("/api/reviews/{id}/puzzles", puzzles),
         Route("/api/files", files),
         Route("/api/records", records),
         Route("/api/replay", replay),

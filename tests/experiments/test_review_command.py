@@ -5,6 +5,7 @@ import pytest
 
 from savanna.agents import review
 from savanna.experiments.cli import main
+from savanna.experiments.review import counted
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
 
@@ -32,12 +33,25 @@ def test_the_csv_is_the_python_calls(records, tmp_path, capsys):
     assert lines[1].startswith(f"{len(expected.decisions)} decisions reviewed by "
                                f"{expected.agent}; {len(expected.marked)} marked")
     for line, s in zip(lines[2:4], expected.summary(), strict=True):  # one per player
-        assert line.strip().startswith(f"seat {s['player']}") and \
-            f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, " \
-            f"{s['blunders']} blunders" in line and f"accuracy {s['accuracy']:.0f}%" in line
+        assert line.strip().startswith(f"player {s['player']} ({expected.agents[s['player']]})")
+        assert f"{counted(s['inaccuracies'], 'inaccuracy')}, " \
+            f"{counted(s['mistakes'], 'mistake')}, {counted(s['blunders'], 'blunder')}" in line
+        assert f"accuracy {s['accuracy']:.0f}%" in line
+        assert f"average loss {s['average_drop']:.1f} points" in line
     assert [line.split(":")[0].strip() for line in lines[4:]] == \
         [f"move {k + 1}" for k in expected.marked["ply"]]  # the move list's numbers
+    for line, m in zip(lines[4:], expected.marked, strict=True):  # a loss in words, never "-"
+        shown = m["confirmed_drop"] if expected.confirm else m["drop"]  # the confirming search's
+        assert f"{m['label']}, lost {100 * shown:.1f} points" in line
+        assert f"player {m['player']} played" in line
     assert "review" in err  # the progress bar
+
+
+def test_counts_are_plural_unless_one():
+    assert [counted(n, "mistake") for n in (0, 1, 2)] == ["0 mistakes", "1 mistake",
+                                                          "2 mistakes"]
+    assert counted(1, "inaccuracy") == "1 inaccuracy" and counted(3, "inaccuracy") == \
+        "3 inaccuracies"
 
 
 def test_without_out_the_csv_goes_to_standard_output(records, capsys):

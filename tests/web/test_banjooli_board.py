@@ -1,6 +1,6 @@
 """Banjooli on the board's page, in headless Chromium: the dice named by the colours they show
-(the reroll boxes, the log), and the ostriches and the directions of a move as targets on the
-board, not buttons only."""
+(the reroll boxes, the log, the replay, the review and the analysis all say colours), and the
+ostriches and the directions of a move as targets on the board, not buttons only."""
 import re
 
 import pytest
@@ -48,8 +48,13 @@ def test_the_dice_are_named_by_the_colours_they_show(page):
     page.locator("fieldset.reroll input").first.check()
     page.click("#reroll")
     moved(page, before)
-    log = page.locator("#log").inner_text()
-    assert re.search(r"reroll [RBGYPW]\d?\b", log) and not re.search(r"reroll \d", log), log
+    log = page.locator("#log").inner_text()  # in the words of the box ticked, not letters
+    assert f"reroll {labels[0]}" in log and not re.search(r"reroll [RBGYPW\d]", log), log
+    named = page.evaluate("""async () => (await import('/static/words.js'))
+        .moveWords('banjooli', 'reroll R2,P,W,sorcery Y')""")
+    assert named == "reroll red 2, purple, white, sorcery die: yellow"  # the review's, the log's
+    assert page.evaluate("""async () => (await import('/static/words.js'))
+        .moveWords('zebres', 'reroll R2')""") == "reroll R2"  # other games' names untouched
 
 
 def test_the_ostriches_and_the_directions_are_targets_on_the_board(page):

@@ -542,7 +542,8 @@ def test_board_spots_take_the_focus_by_tab_and_keep_it_after_a_move(page):
     assert focused.startswith(("spot:", "move:"))
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("size", [(1280, 800), (360, 740), (390, 844)],
+                         ids=["desktop", "phone-360", "phone"])
 def test_each_view_passes_the_accessibility_check(browser, served, size):
     """axe-core (bundled by axe-playwright-python) on every view, at desktop and phone size:
     no serious or critical finding. With SAVANNA_SCREENSHOTS each view is photographed."""

@@ -1,7 +1,8 @@
 """The review graph of the page (static/review.js) in headless Chromium: one point per decision of
 a recorded tournament game, each player's line the values the Python call gives (as expected
 results), the marked points exactly its labelled moves, a click on a point or a listed move picks
-that ply, Cancel says so, and no serious accessibility finding (axe-core)."""
+that ply, the graph is one tab stop whose arrow keys move through the moves, Cancel says so, and
+no serious accessibility finding (axe-core)."""
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from savanna.experiments.board.tables import Limits
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
 from tests.web.browser import needs_chromium, serving
+from tests.web.test_review_teaching import click_point
 
 pytestmark = needs_chromium
 RUN = """async (source) => {
@@ -62,7 +64,7 @@ def test_the_graph_draws_the_python_calls_values_and_labels(page, served):
         lost = ("the search never tried it" if np.isnan(drop) else f"lost {drop:.1f} points"
                 if drop >= 0 else f"gained {-drop:.1f} points on the search's best")
         label = f", {d['label']}" if d["label"] else ""
-        assert points.nth(k).get_attribute("aria-label") == \
+        assert points.nth(k).locator("title").text_content() == \
             f"move {k + 1}: {names[d['player']]} ({agent}) played {d['move']}, " \
             f"best {d['best']}{label}, {lost}"
     for p in range(2):  # each line's heights are the values, on one linear scale
@@ -71,7 +73,7 @@ def test_the_graph_draws_the_python_calls_values_and_labels(page, served):
         values = expected.decisions[f"value_{p}"]
         slope, intercept = np.polyfit(values, ys, 1)
         assert slope < 0 and np.allclose(ys, slope * values + intercept, atol=1e-6)
-    points.nth(5).click()
+    click_point(page, 5)
     cursor = page.locator("#review line.cursor")
     assert cursor.get_attribute("visibility") == "visible"
     assert cursor.get_attribute("x1") == points.nth(5).get_attribute("cx")
@@ -79,10 +81,15 @@ def test_the_graph_draws_the_python_calls_values_and_labels(page, served):
     page.locator("#review .review-marked button").last.click()
     page.wait_for_function("window.picked.length === 2")
     assert page.evaluate("window.picked") == [5, expected.marked["ply"][-1]]
-    page.locator("#review .point").nth(2).focus()
-    page.keyboard.press("Enter")
+    graph = page.locator("#review svg.review-graph")  # one tab stop, the arrow keys move on it
+    assert page.locator("#review svg.review-graph [tabindex]").count() == 0
+    graph.focus()
+    page.keyboard.press("End")
     page.wait_for_function("window.picked.length === 3")
-    assert page.evaluate("window.picked")[-1] == 2
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("window.picked.length === 4")
+    assert page.evaluate("window.picked")[-2:] == [record.plies - 1, record.plies - 2]
+    assert graph.get_attribute("aria-valuenow") == str(record.plies - 1)
     assert "marked" in page.locator("#review .review-status").text_content()
     from axe_playwright_python.sync_playwright import Axe
 

@@ -57,7 +57,7 @@ def page(browser, served):
 
 def shoot(page, name):
     if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"board-{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(SHOTS) / f"board-{name}.png"))  # what the screen shows
 
 
 def run_review(page, address):
@@ -74,6 +74,19 @@ def run_review(page, address):
         window.savannaReview = (asked) => real({...asked, threshold}); }""", THRESHOLD)
     page.click("#review .review-settings button[type=submit]")
     page.locator("#review .review-status").filter(has_text="marked").wait_for()
+
+
+def click_point(page, ply):
+    """A click (a tap) on the graph's point of decision ``ply``, scrolled to the middle of the
+    screen first; it lands on the graph, nothing drawn over it."""
+    box = page.evaluate("""ply => {
+        const point = document.querySelector(`#review .point[data-ply='${ply}']`);
+        point.scrollIntoView({block: 'center'});
+        return point.getBoundingClientRect().toJSON(); }""", ply)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y)"
+                         ".closest('svg.review-graph') !== null", [x, y])
+    page.mouse.click(x, y)
 
 
 @needs_chromium
@@ -102,7 +115,7 @@ def test_each_marked_move_draws_the_played_and_the_best_move_on_the_board(page, 
         buttons.nth(k).click()
         page.locator("#ply-label").filter(has_text=f"move {ply} /").wait_for()
         page.locator(f"#board svg[aria-label$='before move {ply + 1}']").wait_for()
-        text = page.locator("#review .review-lesson-text").text_content()
+        text = page.locator("#lesson .review-lesson-text").text_content()
         assert text.startswith(f"Move {ply + 1} of {record.plies}:") and m["move"] in text
         assert m["label"] in text  # the label, and the drop, never "lost" for a gain
         spots = game.move_spots(record.position(ply, game))
@@ -120,7 +133,7 @@ def test_each_marked_move_draws_the_played_and_the_best_move_on_the_board(page, 
     assert page.locator("#board .review-mark.line.now").count() == \
         (1 if game.move_spots(record.position(int(marked[-1]["ply"]), game)).get(
             int(marked[-1]["best_action"])) else 0)
-    assert page.locator("#review .review-line button").first.text_content() == f"1. {line[0]}"
+    assert page.locator("#lesson .review-line button").first.text_content() == f"1. {line[0]}"
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page, context="#review")
@@ -162,7 +175,7 @@ def test_plays_review_moves_plays_board_and_leaves_the_replay_where_it_was(page,
     page.fill("#review .review-settings input", "mcts")
     page.click("#review .review-settings button[type=submit]")
     page.locator("#review .review-status").filter(has_text="marked").wait_for()
-    page.locator("#review .point").nth(3).click()
+    click_point(page, 3)
     page.locator("#board svg[aria-label$='before move 4']").wait_for()
     assert page.locator("#tab-play").is_visible()
     assert page.locator("#board .review-mark").count() >= 1

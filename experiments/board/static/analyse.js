@@ -1,11 +1,11 @@
 // The Analyse view: a search agent's weights of every move of a position (from Play, Replay or
 // pasted), as a heat map and the best line on the board, and as a table.
-import { openTab, render } from "./board.js";
-import { drawBoard, groupBySpot, positionLink, showPosition, spotAt,
+import { openTab, render } from "./core.js";
+import { drawBoard, evalBar, groupBySpot, positionLink, showPosition, spotAt,
   spotKey } from "./drawing.js";
 import { $, api, el, guarded, header, keyFor, S, saveForm, showError,
   svgEl } from "./shared.js";
-import { optionWords, seatName, words } from "./words.js";
+import { moveWords, optionWords, percentOf, seatName, words } from "./words.js";
 
 // The source of an analysis: a table position, a replay position, or a pasted position.
 const PV_SHOWN = 5;  // the best line's moves drawn on the board
@@ -160,7 +160,9 @@ export function renderAnalyse() {
 function showAnalysis(a, overlay, game) {
   const mover = `value_${a.player}`;
   const scale = valueScale(a.moves, a.values[a.player] ?? 0, mover);
-  const fmt = (x) => (x === null || x === undefined ? "-" : (x >= 0 ? "+" : "") + x.toFixed(3));
+  // values as expected results, 0-100%: the review's unit (the heat map's colours keep the values)
+  const fmt = (x) => percentOf(x, a.values.length);
+  evalBar(game, a.values);
   for (const [, moves] of groupBySpot(a.moves)) {
     const share = moves.reduce((s, m) => s + m.share, 0);
     const prior = moves.reduce((s, m) => s + m.prior, 0);
@@ -206,23 +208,26 @@ function showAnalysis(a, overlay, game) {
       const item = el("li");
       item.append(el("span", "", { class: "swatch", style: `background:${scale.colour(m[mover])}`,
                                    "aria-hidden": "true" }),
-                  ` ${m.move}: ${(100 * m.share).toFixed(1)}% of visits, value ${fmt(m[mover])}`);
+                  ` ${moveWords(game, m.move)}: ${(100 * m.share).toFixed(1)}% of visits, ` +
+                  `value ${fmt(m[mover])}`);
       return item;
     }));
   const table = el("table", undefined, { id: "analysis-table" });
   table.append(header(["move", "visits", "share", "prior",
-                       ...a.values.map((_, p) => `value ${seatName(game, p)}`)]));
+                       ...a.values.map((_, p) => `${seatName(game, p)}'s expected result`)]));
   for (const m of a.moves.slice(0, 15)) {
     const row = el("tr");
-    row.append(el("td", m.move), el("td", String(m.visits)),
+    row.append(el("td", moveWords(game, m.move)), el("td", String(m.visits)),
                el("td", `${(100 * m.share).toFixed(1)}%`), el("td", m.prior.toFixed(3)),
                ...a.values.map((_, p) => el("td", fmt(m[`value_${p}`]))));
     table.append(row);
   }
   $("analysis").replaceChildren(
     el("p", `${a.agent}: ${a.simulations} simulations; ${seatName(game, a.player)} to move; ` +
-            "values " + a.values.map((v, p) => `${seatName(game, p)} ${fmt(v)}`).join(", ")),
-    table, el("p", `Best line: ${a.pv.map((m, k) => `${k + 1}. ${m}`).join(", ") || "none"}`));
+            "expected results " + a.values.map((v, p) => `${seatName(game, p)} ${fmt(v)}`)
+              .join(", ")),
+    table, el("p", `Best line: ${a.pv.map((m, k) => `${k + 1}. ${moveWords(game, m)}`)
+      .join(", ") || "none"}`));
 }
 
 // The Analyse view's controls: the agent, a pasted position, run and cancel.

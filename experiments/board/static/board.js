@@ -3,16 +3,14 @@
 // clickable moves, the last-move marker, the heat map and the best line are drawn over it in
 // the same coordinates, from the positions Game.move_spots gives.
 //
-// One source of truth: each view keeps its own state (S.play, S.replay, S.analyse, S.tables);
-// render() draws the board and the panels of the open view from it, after every switch and
-// every answer, so nothing of one view or position survives into another.
-//
-// The modules, loaded as ES modules with no build step: this one (render, the address, the
-// start), one per view (play.js, replay.js, analyse.js, tables.js, and review.js, the game
-// review under the board), drawing.js (the board and what is drawn over it), words.js (the
-// games' words) and shared.js (the state, the API, seat keys, small builders).
+// The modules, loaded as ES modules with no build step, in layers whose imports point one way
+// (tests/web/test_page_layers.py checks it): this one, the router (the address, the start);
+// one per view (play.js, replay.js, analyse.js, tables.js, review.js, the game review, and
+// retry.js, its mistakes to retry); core.js (render, openTab, the address); drawing.js (the
+// board and what is drawn over it); words.js (the games' words), shared.js (the state, the
+// API, seat keys, small builders) and live.js (the push client).
 import { renderAnalyse, setSource, setupAnalyse, showPasted, sourceFromView } from "./analyse.js";
-import { focusKey, restoreFocus } from "./drawing.js";
+import { currentGameId, openTab, render, setViews } from "./core.js";
 import { loadGame, renderPlay, setupPlay } from "./play.js";
 import { loadFiles, moveReplay, openReplay, renderReplay, setupReplay } from "./replay.js";
 import { $, api, el, guarded, keyFor, loadForm, S, TABS, takeToken } from "./shared.js";
@@ -20,75 +18,17 @@ import { drawReviewed } from "./review.js";
 import { renderTables, setupTables, showRatings } from "./tables.js";
 import { AGENT_DEFAULTS, words } from "./words.js";
 
-// The parts under the board, cleared on every render and filled by the open view.
-function clearBoardParts() {
-  $("heat-legend").hidden = true;
-  $("offboard").hidden = true;
-  $("offboard").replaceChildren();
-  $("last-move").textContent = "";
-  $("position-link").hidden = true;
-  $("position-box").hidden = true;
-  $("position-text").textContent = "";
-  const review = $("review");
-  if (review.dataset.for !== currentGameId()) {
-    review.hidden = true;
-    review.replaceChildren();
-    Object.assign(S.review, { for: "", decision: null, frame: null, step: 0 });
-  }
-}
-
-// ----- rendering: the one entry point ----------------------------------------------------
-export function render() {
-  const key = focusKey();
-  for (const tab of TABS) {
-    $(`tab-${tab}`).hidden = tab !== S.tab;
-    const link = document.querySelector(`nav a[data-tab=${tab}]`);
-    link.classList.toggle("active", tab === S.tab);
-    if (tab === S.tab) link.setAttribute("aria-current", "page");
-    else link.removeAttribute("aria-current");
-  }
-  document.body.classList.toggle("wide", S.tab === "tables");  // tables need no board
-  clearBoardParts();
-  ({ play: renderPlay, replay: renderReplay, analyse: renderAnalyse, tables: renderTables })[S.tab]();
-  drawReviewed();
-  setAddress(address());
-  restoreFocus(key);
-}
-
-function address() {
-  if (S.tab === "play" && S.play.view) {
-    const v = S.play.view;
-    return `#play/${v.id}/${v.seat === null ? "" : v.seat}`;
-  }
-  if (S.tab === "replay" && S.replay.frame) {
-    const f = S.replay.frame;
-    return `#replay/${encodeURIComponent(f.file)}/${f.index}/${f.ply}`;
-  }
-  if (S.tab === "replay" && S.replay.file) return `#replay/${encodeURIComponent(S.replay.file)}`;
-  if (S.tab === "analyse" && S.analyse.source && S.analyse.source.position !== undefined) {
-    const s = S.analyse.source;
-    return `#analyse/${encodeURIComponent(s.game)}/${encodeURIComponent(s.options.join(" "))}/` +
-           encodeURIComponent(s.position);
-  }
-  if (S.tab === "tables" && S.tables.file) return `#tables/${encodeURIComponent(S.tables.file)}`;
-  return `#${S.tab}`;
-}
-
-function setAddress(hash) {
-  S.address = hash;
-  if (location.hash !== hash) history.replaceState(null, "", hash);
-}
-
-export function currentGameId() {
-  if (S.tab === "play" && S.play.view) return `table:${S.play.view.id}`;
-  if (S.tab === "replay" && S.replay.frame) return `file:${S.replay.frame.file}:${S.replay.frame.index}`;
-  return "";
-}
-
 // ----- the address: every view opens from a link, in a new tab or an open one -----------
+// A game's address may end in /review/KEY: its kept review, shown once the game is.
 const route = guarded(async (hash) => {
   if (hash === S.address) return;
   S.address = hash;
+  const [shown, kept] = hash.split("/review/");
+  await routeTo(shown);
+  if (kept && /^[0-9a-f]+$/.test(kept) && currentGameId()) openReview({ kept });
+});
+
+async function routeTo(hash) {
   const [tab, ...rest] = hash.replace(/^#/, "").split("/");
   const name = TABS.includes(tab) ? tab : "play";
   if (name === "play" && rest[0]) return loadGame(rest[0], rest[1] || null);
@@ -106,7 +46,7 @@ const route = guarded(async (hash) => {
     return showRatings(decodeURIComponent(rest[0]));
   }
   return switchTab(name);
-});
+}
 
 const switchTab = guarded(async (name) => {
   if (name === "analyse" && S.tab !== "analyse") {
@@ -117,14 +57,17 @@ const switchTab = guarded(async (name) => {
   await openTab(name);
 });
 
-// Show view `name`; the file lists are read afresh for the views that list files.
-export async function openTab(name) {
-  S.tab = name;
-  render();
-  if (name === "replay" || name === "tables") {
-    await loadFiles();
-    if (S.tab === name) render();
-  }
+// The review of the game shown drives its board: Replay's moves to the decision picked, Play's
+// board (a finished game) shows it; `more` may name a kept review.
+function openReview(more = {}) {
+  const source = S.tab === "play"
+    ? { table: S.play.view.id, key: keyFor(S.play.view.id, S.play.view.seat),
+        title: S.play.view.title }
+    : { file: S.replay.frame.file, game: S.replay.frame.index, title: S.replay.frame.title,
+        onPick: moveReplay };
+  const review = $("review");
+  review.dataset.for = currentGameId();
+  return window.savannaReview?.({ ...source, ...more, container: review });
 }
 
 // ----- start ---------------------------------------------------------------------------------
@@ -138,25 +81,15 @@ async function start() {
   $("seat-pick").replaceChildren(...specs.map((s) => el("option", s, { value: s })));
   $("agent-list").replaceChildren(...specs.slice(1).map((s) => el("option", undefined, { value: s })));
   loadForm();
+  setViews({ play: { render: renderPlay }, replay: { render: renderReplay, open: loadFiles },
+             analyse: { render: renderAnalyse }, tables: { render: renderTables, open: loadFiles } },
+           [drawReviewed]);
   setupPlay();
   setupReplay();
   setupAnalyse();
   setupTables();
-  // the review drives the board it sits under: Replay's moves to the decision picked, Play's
-  // board (a finished game) shows it
-  for (const [id, source] of [["review-game", () => ({ table: S.play.view.id,
-                                                        key: keyFor(S.play.view.id, S.play.view.seat),
-                                                        title: S.play.view.title })],
-                              ["review-replay", () => ({ file: S.replay.frame.file,
-                                                         game: S.replay.frame.index,
-                                                         title: S.replay.frame.title,
-                                                         onPick: moveReplay })]]) {
-    $(id).addEventListener("click", () => {
-      const review = $("review");
-      review.dataset.for = currentGameId();
-      window.savannaReview?.({ ...source(), container: review });
-    });
-  }
+  $("review-game").addEventListener("click", () => openReview());
+  $("review-replay").addEventListener("click", () => openReview());
   for (const link of document.querySelectorAll("nav a")) {
     link.addEventListener("click", (e) => { e.preventDefault(); switchTab(link.dataset.tab); });
   }

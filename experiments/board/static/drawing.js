@@ -1,7 +1,7 @@
 // The board: the server's SVG with one overlay layer on top, the spots of the moves, the
 // last-move marker, the focus kept across a redraw, and the position under the board.
 import { $, svgEl } from "./shared.js";
-import { optionWords } from "./words.js";
+import { expectedShare, optionWords, seatName, SEAT_COLOURS } from "./words.js";
 
 // The picture, then one layer on top (class "overlay"); returns the overlay and the scale
 // (screen pixels per picture unit) so that targets are at least 32 px wide on any screen.
@@ -52,6 +52,15 @@ function stackPanel(svg) {
   svg.removeAttribute("height");
   svg.removeAttribute("width");
   stacked = { panel, height, zoom };
+}
+
+// The board alone, its panel under it left out (a phone's lesson: the board must fit beside
+// the lesson); spots of the panel are then nowhere.
+export function boardOnly() {
+  const svg = $("board").querySelector("svg");
+  if (!stacked || !svg) return;
+  svg.querySelector(".side-panel")?.setAttribute("display", "none");
+  svg.setAttribute("viewBox", `0 0 ${stacked.panel} ${stacked.height}`);
 }
 
 export function spotAt(spot) {
@@ -146,3 +155,24 @@ export function lastSpot(marked, n) {
   return null;
 }
 
+
+// The evaluation bar beside the board: each player's expected result at `values` (mean returns),
+// stacked from the bottom, the first seat first, on the review graph's scale (0-100%).
+export function evalBar(game, values) {
+  const bar = $("eval-bar");
+  const shares = values.map((v) => expectedShare(v ?? 0, values.length));
+  const total = shares.reduce((a, b) => a + b, 0) || 1;
+  bar.replaceChildren(...shares.map((share, p) => {
+    const part = document.createElement("span");
+    part.style.flexBasis = `${(100 * share) / total}%`;
+    part.style.background = SEAT_COLOURS[p % SEAT_COLOURS.length];
+    part.dataset.player = p;
+    if (share / total >= 0.15) part.textContent = `${(100 * share).toFixed(0)}`;
+    return part;
+  }));
+  bar.setAttribute("aria-label", "expected results: " + shares.map((share, p) =>
+    `${seatName(game, p)} ${(100 * share).toFixed(0)}%`).join(", "));
+  bar.hidden = false;
+  const svg = $("board").querySelector("svg");  // as tall as the picture drawn
+  bar.style.height = svg ? `${svg.getBoundingClientRect().height}px` : "";
+}

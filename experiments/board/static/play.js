@@ -3,7 +3,7 @@
 // invitation. The server plays the agents and pushes every change (live.js): the page never
 // asks for a move.
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
-import { openTab, render } from "./board.js";
+import { openTab, render } from "./core.js";
 import { drawBoard, groupBySpot, lastSpot, markLastMove, positionLink, showPosition,
   roomForTargets, spotAt, spotKey } from "./drawing.js";
 import { follow } from "./live.js";
@@ -11,7 +11,7 @@ import { openReplay } from "./replay.js";
 import { $, api, ApiError, button, download, el, guarded, heldSeats, invitationsOf,
   keepInvitations, keepKeys, keyFor, lastHuman, S, saveForm, showError,
   svgEl } from "./shared.js";
-import { gameTitle, resultWords, seatName, words } from "./words.js";
+import { dieWords, gameTitle, moveWords, resultWords, seatName, words } from "./words.js";
 
 const newGame = guarded(async (event) => {
   event.preventDefault();
@@ -233,7 +233,8 @@ export function renderPlay() {
 // "seat 1 (random): L d1" -> "Green (random): L d1"; "chance: B" -> "die rolled: B"
 function logText(game, entry) {
   if (entry.who < 0) return entry.text.replace(/^chance:/, `${words(game).chance}:`);
-  return entry.text.replace(/^seat (\d+)/, (_, p) => seatName(game, Number(p)));
+  return entry.text.replace(/^seat (\d+)/, (_, p) => seatName(game, Number(p)))
+    .replace(/reroll [^ ].*$/, (name) => moveWords(game, name));
 }
 
 function renderMoves(view) {
@@ -278,16 +279,7 @@ function moveButton(m) {
 
 // Banjooli's 63 rerolls as one group: tick the dice, then "reroll" (or "keep" them all). A
 // reroll is named by its dice's faces in order ("reroll R1,B,sorcery W"); the single dice,
-// in the order of their action ids, are the boxes.
-const FACE_WORDS = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", W: "white" };
-
-function dieWords(face) {
-  const sorcery = face.startsWith("sorcery ");
-  const [letter, nth] = [face.slice(sorcery ? 8 : 0)[0], face.slice(sorcery ? 9 : 1)];
-  const colour = FACE_WORDS[letter] + (nth ? ` ${nth}` : "");
-  return sorcery ? `sorcery die: ${colour}` : colour;
-}
-
+// in the order of their action ids, are the boxes, named by their colours (dieWords).
 function rerollGroup(view, rerolls) {
   const byDice = new Map(rerolls.map((m) => [m.name.slice(7), m]));
   const dice = rerolls.filter((m) => !m.name.includes(",")).sort((a, b) => a.action - b.action)
@@ -297,7 +289,8 @@ function rerollGroup(view, rerolls) {
                           "the sorcery die), then press reroll"));
   dice.forEach((d, k) => {
     const label = el("label", undefined, { class: "check" });
-    label.append(el("input", undefined, { type: "checkbox", value: d, "data-focus": `die:${k}` }), ` ${dieWords(d)}`);
+    label.append(el("input", undefined, { type: "checkbox", value: d, "data-focus": `die:${k}` }),
+                 ` ${dieWords(view.game, d)}`);
     box.append(label);
   });
   box.append(button("reroll", () => {
@@ -305,7 +298,7 @@ function rerollGroup(view, rerolls) {
     const m = byDice.get(ticked.join(","));
     if (!m) {
       return showError(ticked.length ? "these dice cannot be rerolled together: " +
-        ticked.map(dieWords).join(", ") : "tick at least one die, or keep the roll");
+        ticked.map((d) => dieWords(view.game, d)).join(", ") : "tick at least one die, or keep the roll");
     }
     return play(m.action);
   }, { id: "reroll", "data-focus": "move:reroll" }));
@@ -381,11 +374,21 @@ function paceSeat() {
 
 const undo = guarded(() => change("undo", {}, lastHuman(S.play.view)));
 
+// A record's file name in words: its game, its players, when it was saved
+// ("zebres-human-vs-mcts-sims=200-2026-12-07-0415.jsonl"), never the table's id.
+export function recordName(game, agents, now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  const when = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}-` +
+               `${pad(now.getHours())}${pad(now.getMinutes())}`;
+  const players = agents.join("-vs-").replace(/[^A-Za-z0-9=.]+/g, "-");
+  return `${game}-${players}-${when}.jsonl`;
+}
+
 const downloadGame = guarded(async () => {
   const v = S.play.view;
   const data = await api("GET", `/api/tables/${encodeURIComponent(v.id)}/record`, undefined,
                          { key: keyFor(v.id, v.seat) });
-  download(`${v.game}-${v.id}.jsonl`, JSON.stringify(data.record) + "\n");
+  download(recordName(v.game, data.record.agents), JSON.stringify(data.record) + "\n");
 });
 
 // A game from the address: #play/TABLE/SEAT, or an invitation #play/TABLE/KEY (the server

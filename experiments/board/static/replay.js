@@ -1,10 +1,10 @@
 // The Replay view: a records file's games, one position at a time, stepped by keys, buttons,
 // the slider or the numbered move list.
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
-import { openTab, render } from "./board.js";
+import { openTab, render } from "./core.js";
 import { drawBoard, lastSpot, markLastMove, positionLink, showPosition } from "./drawing.js";
 import { $, api, button, download, el, guarded, header, S } from "./shared.js";
-import { gameTitle, resultWords, seatName, words } from "./words.js";
+import { gameTitle, moveWords, resultWords, seatName, words } from "./words.js";
 
 export async function loadFiles() {
   const { files } = await api("GET", "/api/files");
@@ -104,7 +104,8 @@ export function renderReplay() {
   const before = current < 0 ? f.events.length : current;
   markLastMove(overlay, lastSpot(r.spots, before));
   const last = f.events.slice(0, before).reverse().find((e) => e.chance === undefined);
-  $("last-move").textContent = last ? `Last move: ${seatName(g, last.player)}: ${last.move}` : "";
+  $("last-move").textContent = last ? `Last move: ${seatName(g, last.player)}: ` +
+                                       moveWords(g, last.move) : "";
   showPosition(f.position);
   positionLink(g, f.title, f.position);
   $("replay-title").textContent = `${gameTitle(g, f.title)}. Game ${f.index} of ${f.file}: ` +
@@ -131,7 +132,7 @@ export function renderReplay() {
       item.textContent = `${words(g).chance}: ${e.chance}`;
     } else {
       const after = ++number;
-      item.append(button(`${after}. ${seatName(g, e.player)}: ${e.move}`,
+      item.append(button(`${after}. ${seatName(g, e.player)}: ${moveWords(g, e.move)}`,
                          () => moveReplay(after), { "data-focus": `event:${after}`,
                                                     class: "link",
                                                     title: `the position after move ${after}` }));

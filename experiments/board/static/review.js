@@ -13,26 +13,26 @@
 //       onPick(ply), called when a decision is picked; resolves to the last status (null on an
 //       error, shown in the review)
 //   drawReviewed()
-//       called by render(): the picked decision's lesson on the board, while the view shows it
-import { currentGameId, render } from "./board.js";
-import { drawBoard, spotAt } from "./drawing.js";
+//       called by render(): the picked decision's lesson on the board and beside it (#lesson),
+//       while the view shows it
+import { currentGameId, render } from "./core.js";
+import { boardOnly, drawBoard, evalBar, spotAt } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
-import { optionWords, seatName, words } from "./words.js";
+import { drawRetry, retrying, startRetry } from "./retry.js";
+import { expectedShare, moveWords, optionWords, percentOf, SEAT_COLOURS, seatName,
+  withArticle, words } from "./words.js";
 
-const COLOURS = ["#c0392b", "#2e7d32", "#1f5fa8", "#a0700b", "#7b3fa0"];
+const COLOURS = SEAT_COLOURS;
 const LABEL_COLOURS = { inaccuracy: "#d4a000", mistake: "#e06c00", blunder: "#c00" };
 const H = 200;  // the width is the container's, so that the text keeps its size on a phone
 const PAD = { left: 44, right: 10, top: 10, bottom: 24 };
 const POLL_MS = 300;
 const BUDGETS = [32, 100, 400, 1600];  // simulations a decision: quick to deep
-const STYLE = ".point:focus-visible, .hit:focus-visible { outline: 3px solid #f80; }"
-  + " .hit { fill: transparent; cursor: pointer; } .hit:hover { fill: rgba(255, 204, 102, 0.35); }";
+const STYLE = ".review-graph { cursor: pointer; touch-action: pan-y; }"
+  + " .review-graph:focus-visible { outline: 3px solid #f80; } .point { pointer-events: none; }";
 
-// A player's mean return as its expected share of the win, 0 to 1 (expected_result of
-// agents/play/review.py): returns are P/(P-1) * (w - 1/P) for a win share w.
-function expected(value, players) {
-  return Math.max(0, Math.min(1, ((players - 1) / players) * value + 1 / players));
-}
+const expected = expectedShare;
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };  // lichess's
 
 const points = (x) => `${(100 * x).toFixed(1)} points`;  // of 100
 
@@ -47,7 +47,8 @@ function dropWords(d) {
 // "move 51: Green (greedy) played impala +2, best Z c2, blunder, lost 31.0 points"; the
 // numbers are those of the move list (move 1 is the first decision, ply 0).
 function describe(d, result) {
-  return `move ${d.ply + 1}: ${player(result, d.player)} played ${d.move}, best ${d.best}` +
+  const [move, best] = [moveWords(result.game, d.move), moveWords(result.game, d.best)];
+  return `move ${d.ply + 1}: ${player(result, d.player)} played ${move}, best ${best}` +
     `${d.label ? `, ${d.label}` : ""}, ${dropWords(d)}`;
 }
 
@@ -68,8 +69,10 @@ function drawReview(container, result, onPick) {
   const x = (ply) => PAD.left + (ply / span) * width;
   const y = (v) => PAD.top + (1 - expected(v, players)) * height;
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "review-graph",
-                             role: "group",
-                             "aria-label": "each player's expected result at every decision" });
+                             role: "slider", tabindex: 0, "aria-valuemin": 1,
+                             "aria-valuemax": result.plies, "aria-valuenow": 1,
+                             "aria-label": "each player's expected result at every decision: " +
+                                           "arrow keys move through the moves" });
   svg.appendChild(svgEl("style", {}, STYLE));
   for (const share of [0, 0.5, 1]) {
     const at = PAD.top + (1 - share) * height;
@@ -90,41 +93,87 @@ function drawReview(container, result, onPick) {
       "stroke-width": 1.5, points: rows.map((d) => `${x(d.ply)},${y(d[`value_${p}`])}`).join(" "),
     }));
   }
-  const column = width / span;
   const view = {
     mark(ply) {
+      const box = svg.parentNode?.querySelector(".review-moves-box");
+      for (const item of box?.querySelectorAll("li") ?? []) {
+        const lit = Number(item.dataset.ply) === ply;
+        item.classList.toggle("current", lit);
+        if (lit) {
+          item.setAttribute("aria-current", "true");
+          box.scrollTop = item.offsetTop - box.clientHeight / 2;  // in the list, the page still
+        } else item.removeAttribute("aria-current");
+      }
       const shown = Number.isInteger(ply) && ply >= 0 && ply < result.plies;
       cursor.setAttribute("visibility", shown ? "visible" : "hidden");
       if (shown) {
         cursor.setAttribute("x1", x(ply));
         cursor.setAttribute("x2", x(ply));
+        const d = rows.find((row) => row.ply === ply);
+        svg.setAttribute("aria-valuenow", ply + 1);
+        if (d) svg.setAttribute("aria-valuetext", describe(d, result));
       }
     },
   };
   const pick = (d) => { view.mark(d.ply); onPick(d); };
-  for (const d of rows) {  // one point per decision, on the mover's line
-    const label = describe(d, result);
-    const hit = svgEl("rect", { class: "hit", x: x(d.ply) - column / 2, y: PAD.top,
-                                width: column, height, "data-ply": d.ply });
-    hit.appendChild(svgEl("title", {}, label));
+  for (const d of rows) {  // one point per decision, on the mover's line; the graph takes the clicks
     const point = svgEl("circle", {
       class: d.label ? `point marked ${d.label}` : "point", "data-ply": d.ply, cx: x(d.ply),
-      cy: y(d[`value_${d.player}`]), r: d.label ? 5 : 2.5, tabindex: 0, role: "button",
-      "aria-label": label, fill: d.label ? "#fff" : COLOURS[d.player % COLOURS.length],
+      cy: y(d[`value_${d.player}`]), r: d.label ? 5 : 2.5,
+      fill: d.label ? "#fff" : COLOURS[d.player % COLOURS.length],
       stroke: d.label ? LABEL_COLOURS[d.label] : "none", "stroke-width": 2.5,
     });
-    point.appendChild(svgEl("title", {}, label));
-    for (const node of [hit, point]) node.addEventListener("click", () => pick(d));
-    point.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        pick(d);
-      }
-    });
-    svg.append(hit, point);
+    point.appendChild(svgEl("title", {}, describe(d, result)));
+    svg.append(point);
   }
-  container.append(svg, legend(result), summaryTable(result), markedList(result, pick));
+  scrubbed(svg, rows, x, pick, view);
+  container.append(svg, legend(result), summaryTable(result), retryButtons(result),
+                   nextMistakes(result, pick), markedList(result, pick), moveList(result, pick));
   return view;
+}
+
+// The graph as one control: a finger or the mouse scrubs along it (the cursor follows, the move
+// under it is picked when the finger lifts; off every move, a marked one within reach is
+// preferred), the arrow
+// keys step through the decisions (Home, End: the first and the last), one tab stop in all.
+function scrubbed(svg, rows, x, pick, view) {
+  const nearest = (clientX) => {
+    const box = svg.getBoundingClientRect();
+    const at = (clientX - box.left) * (svg.viewBox.baseVal.width / box.width);
+    const by = (d) => Math.abs(x(d.ply) - at);
+    const closest = (among) => among.reduce((a, b) => (by(b) < by(a) ? b : a));
+    const hit = closest(rows);
+    if (by(hit) <= 1.5) return hit;  // right on a move: that one
+    const close = rows.filter((d) => d.label && by(d) <= 12);
+    return close.length ? closest(close) : hit;
+  };
+  let held = null;
+  svg.addEventListener("pointerdown", (event) => {
+    if (!rows.length || event.button > 0) return;
+    held = nearest(event.clientX);
+    svg.setPointerCapture?.(event.pointerId);
+    view.mark(held.ply);
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (held === null) return;
+    held = nearest(event.clientX);
+    view.mark(held.ply);
+  });
+  svg.addEventListener("pointerup", () => {
+    if (held !== null) pick(held);
+    held = null;
+  });
+  svg.addEventListener("pointercancel", () => { held = null; });  // the page scrolled instead
+  svg.addEventListener("keydown", (event) => {
+    if (!rows.length) return;
+    const now = rows.findIndex((d) => d.ply === (S.review.decision?.ply ?? -1));
+    const to = { ArrowRight: now + 1, ArrowDown: now + 1, ArrowLeft: now - 1, ArrowUp: now - 1,
+                 Home: 0, End: rows.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    event.stopPropagation();  // the replay's own keys stay still
+    pick(rows[Math.max(0, Math.min(rows.length - 1, to))]);
+  });
 }
 
 function legend(result) {
@@ -156,8 +205,65 @@ function summaryTable(result) {
                el("td", s.accuracy === null ? "-" : `${s.accuracy.toFixed(0)}%`));
     table.append(row);
   }
-  const box = el("div", null, { class: "scroll" });
+  // a narrow column scrolls it sideways: a region the keyboard can reach
+  const box = el("div", null, { class: "scroll", tabindex: 0, role: "region",
+                                "aria-label": "each player's summary" });
   box.append(table);
+  return box;
+}
+
+// Lichess's "next mistake", per player: the next marked move of that player after the one shown.
+function nextMistakes(result, pick) {
+  const box = el("p", null, { class: "row review-next" });
+  result.agents.forEach((_, p) => {
+    const mine = result.decisions.filter((d) => d.label && d.player === p);
+    if (!mine.length) return;
+    const b = el("button", `Next mistake: ${seatName(result.game, p)}`,
+                 { type: "button", "data-player": p, "data-focus": `next-mistake:${p}` });
+    b.addEventListener("click", () => {
+      const now = S.review.decision ? S.review.decision.ply : -1;
+      pick(mine.find((d) => d.ply > now) || mine[0]);
+    });
+    box.append(b);
+  });
+  return box;
+}
+
+// The move list carrying the review: each move with its mark (?! ? ??) and the mover's expected
+// result after it (through the move played, as the search valued it); the reviewed move lit.
+function moveList(result, pick) {
+  const list = el("ol", null, { class: "review-moves", "aria-label": "moves with the review" });
+  for (const d of result.decisions) {
+    const item = el("li", null, { "data-ply": d.ply });
+    const b = el("button", `${d.ply + 1}. ${seatName(result.game, d.player)}: ` +
+                           `${moveWords(result.game, d.move)}` +
+                           (d.label ? ` ${MARKS[d.label]}` : ""),
+                 { type: "button", class: `link ${d.label}`, "data-ply": d.ply,
+                   "data-focus": `review-move:${d.ply}`, title: describe(d, result) });
+    b.addEventListener("click", () => pick(d));
+    item.append(b, el("span", percentOf(d.played_value, result.agents.length),
+                      { class: "value", title: "the mover's expected result after the move" }));
+    list.append(item);
+  }
+  const box = el("div", null, { class: "review-moves-box", tabindex: 0, role: "region",
+                                "aria-label": "moves of the game, reviewed" });
+  box.append(list);
+  return box;
+}
+
+// Learn from your mistakes: one button per player with marked moves, once the review is done.
+function retryButtons(result) {
+  const box = el("p", null, { class: "row review-retry" });
+  if (result.decisions.length < result.plies) return box;
+  for (const s of result.summary || []) {
+    const marked = s.inaccuracies + s.mistakes + s.blunders;
+    if (!marked) continue;
+    const b = el("button", `Learn from your mistakes: ${player(result, s.player)}, ` +
+                           `${marked} position${marked > 1 ? "s" : ""}`,
+                 { type: "button", "data-player": s.player });
+    b.addEventListener("click", () => startRetry(s.player));
+    box.append(b);
+  }
   return box;
 }
 
@@ -187,9 +293,6 @@ const showDecision = guarded(async (d, step = 0) => {
   r.onPick(d.ply);
   r.view?.mark(d.ply);
   render();
-  renderLesson();
-  const board = $("board").getBoundingClientRect();  // a phone: the board scrolled to
-  if (board.top < 0 || board.top > innerHeight / 2) $("board").scrollIntoView({ block: "start" });
 });
 
 // A ring round a move's spot, named above it (below: `under`, for a second move on one spot).
@@ -197,22 +300,68 @@ function ring(overlay, spot, kind, text, under = false) {
   if (!spot) return;
   const [x, y] = spotAt(spot);
   const g = svgEl("g", { class: `review-mark ${kind}`, "aria-hidden": "true" });
-  g.append(svgEl("circle", { cx: x, cy: y, r: under ? 17 : 22 }),
-           svgEl("text", { x, y: y + (under ? 36 : -27), "text-anchor": "middle" }, text));
+  const label = svgEl("text", { x, y: y + (under ? 36 : -27), "text-anchor": "middle" }, text);
+  g.append(svgEl("circle", { cx: x, cy: y, r: under ? 17 : 22 }), label);
   overlay.appendChild(g);
+  const width = overlay.ownerSVGElement.viewBox.baseVal.width;  // the label kept on the picture
+  const box = label.getBBox();
+  const shift = Math.max(0, 2 - box.x) - Math.max(0, box.x + box.width - (width - 2));
+  if (shift) label.setAttribute("x", x + shift);
 }
+
+// Two ring labels that would overlap (neighbouring cells) are moved apart: the best move's
+// under its ring, else the played move's under and the best's above, else the best's higher.
+function apart(overlay) {
+  const texts = [...overlay.querySelectorAll(".review-mark text")];
+  if (texts.length !== 2) return;
+  const ys = texts.map((t) => Number(t.getAttribute("y")));
+  const clash = () => {
+    const [a, b] = texts.map((t) => t.getBBox());
+    return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height &&
+           b.y < a.y + a.height;
+  };
+  const at = (played, best) => {
+    texts[0].setAttribute("y", ys[0] + played);
+    texts[1].setAttribute("y", ys[1] + best);
+  };
+  for (const [played, best] of [[0, 0], [0, 63], [63, 0], [0, -20], [0, -40]]) {
+    at(played, best);
+    if (!clash()) return;
+  }
+}
+
+// In Replay, while a lesson shows, the arrow keys step through the reviewed decisions: the
+// lesson, the graph's cursor, the slider and the move list move together.
+document.addEventListener("keydown", (event) => {
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+  if (!step || !lessonShown() || S.tab !== "replay" || S.review.retry) return;
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName)) return;
+  const rows = S.review.result.decisions;
+  const next = rows[rows.findIndex((d) => d.ply === S.review.decision.ply) + step];
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  if (next) showDecision(next, 0);
+}, true);
 
 // Called by render() once the open view has drawn its board: while the view shows the picked
 // decision (Replay: its position; Play: the finished game reviewed), the board shows the lesson.
 export function drawReviewed() {
   const r = S.review;
-  if (!r.frame || r.for !== currentGameId()) return;
-  if (S.tab === "replay" && S.replay.target !== r.decision.ply) return;  // the replay moved on
+  if (retrying()) return drawRetry();
+  renderLesson();
+  if (!lessonShown()) return;
   const d = r.decision;
   const name = words(r.result.game).name;
   const { overlay } = drawBoard(r.frame.svg, `${name} board before move ${d.ply + 1}` +
                                 (r.step ? `, after ${r.step} moves of the best line` : ""));
+  if (S.tab === "replay") {  // the replay's list and label name the move reviewed, not only the last
+    $(`events`).querySelector(`[data-focus="event:${d.ply + 1}"]`)?.parentNode
+      .classList.add("reviewed");
+    $("ply-label").textContent += `; the lesson: move ${d.ply + 1}, played from here`;
+  }
   if (!overlay) return;
+  boardOnly();
+  evalBar(r.result.game, r.result.agents.map((_, p) => d[`value_${p}`]));
   if (r.step === 0) {
     const spot = (action) => r.frame.moves.find((m) => m.action === action)?.spot;
     if (d.action === d.best_action) ring(overlay, spot(d.action), "best", `played, best: ${d.move}`);
@@ -221,6 +370,7 @@ export function drawReviewed() {
       const shared = played && best && played[0] === best[0] && played[1] === best[1];
       ring(overlay, played, "played", `played: ${d.move}`);
       ring(overlay, best, "best", `best: ${d.best}`, shared);
+      apart(overlay);
     }
   } else {
     r.frame.played.forEach((m, k) => ring(overlay, m.spot, k === r.step - 1 ? "line now" : "line",
@@ -228,28 +378,43 @@ export function drawReviewed() {
   }
 }
 
+// The lesson beside the board (#lesson): what was played and lost, the steps of the best line.
+// While it shows, the page holds the board in view (html.lesson, board.css).
+function lessonShown() {
+  const r = S.review;
+  if (!r.decision || !r.frame || r.for !== currentGameId()) return false;
+  if (S.tab !== "replay") return true;
+  const { frame, target } = S.replay;  // the replay stands at the decision (not moved on, arrived)
+  return target === r.decision.ply && frame !== null && frame.ply === r.decision.ply;
+}
+
 function renderLesson() {
   const r = S.review;
-  const box = $("review").querySelector(".review-lesson");
-  if (!box) return;
+  const box = $("lesson");
   const d = r.decision;
-  if (!d || !r.frame) return box.replaceChildren();
+  const shown = lessonShown();
+  box.hidden = !shown;
+  document.documentElement.classList.toggle("lesson", shown);
+  if (!shown) return box.replaceChildren();
   const line = bestLine(d);
   const text = el("p", `Move ${d.ply + 1} of ${r.result.plies}: ${player(r.result, d.player)} ` +
-                       `played ${d.move}; the search's best: ${d.best}. ` +
-                       (d.label ? `A ${d.label}: ` : "") + `${dropWords(d)} of its expected result.`,
+                       `played ${moveWords(r.result.game, d.move)}; the search's best: ` +
+                       `${moveWords(r.result.game, d.best)}. ` +
+                       (d.label ? `${cap(withArticle(d.label))}: ` : "") +
+                       `${dropWords(d)} of its expected result.`,
                   { class: "review-lesson-text" });
   const steps = el("p", "Best line: ", { class: "review-line" });
   line.forEach((m, k) => {
-    const b = el("button", `${k + 1}. ${m}`, { type: "button", class: "link",
+    const b = el("button", `${k + 1}. ${moveWords(r.result.game, m)}`, { type: "button", class: "link",
+                                                "data-focus": `lesson:line:${k}`,
                                                 "aria-pressed": String(r.step === k + 1) });
     b.addEventListener("click", () => showDecision(d, k + 1));
     steps.append(b, " ");
   });
   if (line.length < (d.line ? d.line.split("; ").length : 0)) steps.append("… (chance next)");
-  const nav = el("div", null, { class: "row" });
+  const nav = el("div", null, { class: "steps" });
   const go = (text, step, disabled) => {
-    const b = el("button", text, { type: "button" });
+    const b = el("button", text, { type: "button", "data-focus": `lesson:${text}` });
     b.disabled = disabled;
     b.addEventListener("click", () => showDecision(d, step));
     return b;
@@ -257,15 +422,30 @@ function renderLesson() {
   nav.append(go("Before the move", 0, r.step === 0),
              go("Best line: back", r.step - 1, r.step === 0),
              go("Best line: next move", r.step + 1, r.step >= line.length));
-  const leave = el("button", "Back to the game", { type: "button" });
+  const leave = el("button", "Back to the game", { type: "button", "data-focus": "lesson:leave" });
   leave.addEventListener("click", () => {
     Object.assign(r, { decision: null, frame: null, step: 0 });
     r.view?.mark(null);
-    box.replaceChildren();
     render();
   });
   nav.append(leave);
-  box.replaceChildren(text, steps, nav);
+  box.replaceChildren(text, nav, steps);
+}
+
+const cap = (text) => text[0].toUpperCase() + text.slice(1);
+
+// A whole review is kept with its game (the server's save folder): its key joins the page's
+// address, which opens it again; a link says so.
+function keep(key, text) {
+  S.review.kept = key;
+  render();
+  text.append(" ", el("a", "Link to this review", { href: location.hash, class: "review-link" }));
+}
+
+// Scrolled to where it shows, if it is out of sight (a review opened from below or above).
+function inView(node) {
+  const box = node.getBoundingClientRect();
+  if (box.top < 0 || box.top > innerHeight - 80) node.scrollIntoView({ block: "start" });
 }
 
 // ----- running a review on the server ---------------------------------------------------
@@ -307,7 +487,7 @@ function settings(request, rerun) {
   return form;
 }
 
-const FIELDS = ["file", "game", "table", "agent", "threshold", "seed"];  // of POST /api/reviews
+const FIELDS = ["file", "game", "table", "agent", "threshold", "seed", "kept"];  // of POST /api/reviews
 
 export async function savannaReview(request) {
   const container = $("review");
@@ -320,9 +500,9 @@ export async function savannaReview(request) {
     },
   };
   current = run;
-  Object.assign(S.review, { for: container.dataset.for || currentGameId(),
+  Object.assign(S.review, { for: container.dataset.for || currentGameId(), id: null,
                             title: request.title || "", result: null, decision: null,
-                            frame: null, step: 0, view: null,
+                            frame: null, step: 0, view: null, retry: null, kept: null,
                             onPick: request.onPick || (() => {}) });
   container.dataset.for = S.review.for;  // the page keeps it while it shows that game
   container.hidden = false;
@@ -330,9 +510,10 @@ export async function savannaReview(request) {
   const bar = el("progress", null, { max: 1, value: 0, "aria-label": "review progress" });
   const cancel = el("button", "Cancel review", { type: "button" });
   const graph = el("div", null, { class: "review-graph-box" });
-  const lesson = el("div", null, { class: "review-lesson", "aria-live": "polite" });
   const again = settings(request, (agent) => window.savannaReview({ ...request, agent }));
-  container.replaceChildren(again, text, bar, cancel, graph, lesson);
+  container.replaceChildren(again, text, bar, cancel, graph);
+  render();  // no lesson yet
+  inView(container);
   cancel.addEventListener("click", () => api("DELETE", `/api/reviews/${run.id}`, undefined,
                                              { quiet: true }).catch(() => {}));
   const body = Object.fromEntries(FIELDS.filter((k) => request[k] !== undefined)
@@ -341,6 +522,7 @@ export async function savannaReview(request) {
   try {
     status = await api("POST", "/api/reviews", body, { key: request.key, quiet: true });
     run.id = status.id;
+    S.review.id = status.id;
     let drawn = -1;
     for (;;) {
       if (run.stopped) return status;
@@ -353,7 +535,10 @@ export async function savannaReview(request) {
       text.textContent = progressWords(status);
       bar.max = status.of || 1;
       bar.value = status.reviewed;
-      if (status.done) break;
+      if (status.done) {
+        if (status.kept && current === run) keep(status.kept, text);
+        break;
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       status = await api("GET", `/api/reviews/${run.id}`, undefined, { quiet: true });
     }

@@ -13,9 +13,11 @@ export const S = {
             loading: false, seat: null, spots: null },
   analyse: { source: null, picture: null, job: null, status: null, cancelled: false },
   tables: { file: null, data: null },
-  // the review under the board (review.js): the game it is of, its result, the decision picked
-  review: { for: "", title: "", result: null, decision: null, step: 0, frame: null, view: null,
-            onPick: () => {} },
+  // the review (review.js): the game it is of, its id on the server, its result, the decision
+  // picked and its lesson; retry: its mistakes to retry (retry.js); kept: the name it is kept
+  // under in the save folder
+  review: { for: "", id: null, title: "", result: null, decision: null, step: 0, frame: null,
+            view: null, onPick: () => {}, retry: null, kept: null },
 };
 
 // ----- the API -------------------------------------------------------------------------

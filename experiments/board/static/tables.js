@@ -1,6 +1,6 @@
 // The Tables view: a ladder's or a tournament's ratings, and its crosstable, whose cells open
 // the games in Replay.
-import { openTab, render } from "./board.js";
+import { openTab, render } from "./core.js";
 import { drawBoard } from "./drawing.js";
 import { listGames } from "./replay.js";
 import { $, api, button, el, guarded, header, S } from "./shared.js";

@@ -10,10 +10,45 @@ const GAME_WORDS = {
             howto: "Place a pawn on a beach spot, or draw a tile and lay it on two " +
                    "triangles; tiles score for the pawns around them. Most points wins." },
   banjooli: { name: "Banjooli", seat: "Seat", chance: "die rolled",
+              faces: { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", W: "white" },
               howto: "Roll the dice (tick some to reroll), then move the ostriches of the " +
                      "colours rolled; your secret card scores the ostriches' finishing order." },
 };
 export const AGENT_DEFAULTS = { mcts: "mcts:sims=200", az: "az:baseline", "ppo-mcts": "ppo-mcts:sims=100" };
+
+// A die by the colour it shows, as the reroll boxes name it: "R1" -> "red 1", "sorcery W" ->
+// "sorcery die: white".
+export function dieWords(game, face) {
+  const sorcery = face.startsWith("sorcery ");
+  const [letter, nth] = [face.slice(sorcery ? 8 : 0)[0], face.slice(sorcery ? 9 : 1)];
+  const colour = (words(game).faces || {})[letter] + (nth ? ` ${nth}` : "");
+  return sorcery ? `sorcery die: ${colour}` : colour;
+}
+
+// A move's name in the page's words: a reroll by its dice's colours ("reroll R2,P,sorcery Y"
+// -> "reroll red 2, purple, sorcery die: yellow"), every other name as the game writes it.
+export function moveWords(game, name) {
+  if (!words(game).faces || !/^reroll [^,]/.test(name || "")) return name;
+  return "reroll " + name.slice(7).split(",").map((face) => dieWords(game, face)).join(", ");
+}
+
+// One colour per seat: the review's lines, the evaluation bar.
+export const SEAT_COLOURS = ["#c0392b", "#2e7d32", "#1f5fa8", "#a0700b", "#7b3fa0"];
+
+// A player's mean return as its expected share of the win, 0 to 1 (expected_result of
+// agents/play/review.py): returns are P/(P-1) * (w - 1/P) for a win share w.
+export function expectedShare(value, players) {
+  return Math.max(0, Math.min(1, ((players - 1) / players) * value + 1 / players));
+}
+
+// A mean return in the page's one unit, the expected result: "62%" ("-" for none).
+export function percentOf(value, players) {
+  return value === null || value === undefined ? "-"
+    : `${(100 * expectedShare(value, players)).toFixed(0)}%`;
+}
+
+// "an inaccuracy", "a mistake"
+export function withArticle(word) { return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`; }
 
 export function words(game) { return GAME_WORDS[game] || { name: game, seat: "Player", chance: "chance" }; }
 
