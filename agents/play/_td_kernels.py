@@ -11,8 +11,8 @@ action ``a`` at ply k is ``r_player(a) + Fk(after a, player)``: ply 1 is GNU Bac
 1-ply (the dice, then the opponent's best 0-ply reply). Rewards are the step's, so games that
 pay along the way are valued right.
 
-Buffers travel as one tuple ``buf = (scratch states[SLOTS], actions int16[4, A], rewards
-float32[4, P], weights float64[4, S], probs float64[C], streams uint64[1])``
+Buffers travel as one tuple ``buf = (scratch states[SLOTS], actions int16[5, A], rewards
+float32[5, P], weights float64[5, S], probs float64[C], streams uint64[1])``
 (``savanna.agents.play.td_agent.buffers``): a row of each per search depth, ``S = max(C,
 samples)`` children per chance node; the player count is the rewards' width.
 """

@@ -250,7 +250,7 @@ class MCTSAgent:
         tree = Tree(game, capacity, max(16, capacity // 8), self.max_nodes)
         kernels.set_roots(*tree.arrays, root)
         streams = make_streams(rng, 1)
-        if self.evaluator is None:
+        if self.rule == UCT:
             ran, full = self._run_uct(game, tree, kernels, most, streams, sims, deadline)
         else:
             ran, full = self._run_puct(game, tree, kernels, most, streams, rng, sims, deadline)

@@ -32,7 +32,7 @@ from savanna.rng import as_generator, make_streams
 __all__ = ["BASELINE", "TDAgent", "baseline_path", "buffers"]
 
 BASELINE = "baseline"
-DEPTHS = 4  # rows of the search buffers: one per level of a 2-ply search
+DEPTHS = 5  # rows of the search buffers: a 2-ply search reaches row 4
 
 
 def baseline_path(game):
