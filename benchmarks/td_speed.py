@@ -14,7 +14,9 @@ Prints a Markdown table per game.
 """
 import argparse
 import os
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -22,7 +24,6 @@ from savanna.agents.models.td_config import TDConfig
 from savanna.agents.models.td_value import new_work, observed_value
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import make_agent
-from savanna.agents.play.td_agent import TDAgent
 from savanna.agents.training.td import Trainer
 from savanna.codes import CHANCE, TERMINAL
 from savanna.registry import make_game
@@ -89,23 +90,29 @@ def measure(name, model=None, seconds=2.0):
 
         rows.append((f"value, torch dense batch of {batch:,}", cpu_rate(
             torch_values, batch, seconds), "evaluations per CPU s"))
+    if model is not None:
+        return rows + _move_times(game, model)
+    with tempfile.TemporaryDirectory() as folder:
+        trainer.save(Path(folder) / "fresh.pt", full=False)
+        return rows + _move_times(game, Path(folder) / "fresh.pt")
+
+
+def _move_times(game, model):
+    """The rows of the time per move of each player."""
     rng = np.random.default_rng(0)
     states = positions(game, 20, rng)
-    td = (make_agent(f"td:{model}") if model
-          else TDAgent.from_net(trainer.net, game, "fresh"))
-    for label, agent in ((f"TD {ply}-ply", _at_ply(td, ply)) for ply in (0, 1, 2)):
-        rows.append((f"time per move, {label}", _per_move(game, agent, states[:5 if
-                     "2-ply" in label else 20], rng), "ms per move (CPU)"))
+    rows = []
+    for ply in (0, 1, 2):
+        rows.append((f"time per move, TD {ply}-ply", _per_move(
+            game, make_agent(f"td:{model},ply={ply}"), states[:5 if ply == 2 else 20], rng),
+            "ms per move (CPU)"))
     for sims in (100, 1000):
         rows.append((f"time per move, mcts:sims={sims}", _per_move(
             game, make_agent(f"mcts:sims={sims}"), states, rng), "ms per move (CPU)"))
+    rows.append(("time per move, mcts:sims=100 with the TD value", _per_move(
+        game, make_agent(f"mcts:sims=100,value=td:{model}"), states, rng),
+        "ms per move (CPU)"))
     return rows
-
-
-def _at_ply(agent, ply):
-    copy = TDAgent.__new__(TDAgent)
-    copy.__dict__.update(agent.__dict__, ply=ply)
-    return copy
 
 
 def _per_move(game, agent, states, rng):
