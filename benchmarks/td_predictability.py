@@ -1,5 +1,5 @@
 """How well a seat's observation predicts its game's outcome under random play:
-``python -m savanna.benchmarks.td_predictability GAME [--games N] [--hidden H]``.
+``python -m savanna.benchmarks.td_predictability GAME [--games N] [--hidden H] [--agent SPEC]``.
 
 TD(lambda) from scratch starts by learning the value of near-random play; if what a seat sees
 barely predicts who wins such games, the first value has little to learn and self-play little
@@ -8,7 +8,8 @@ records them (seat 0's observation after every real choice, the game's return to
 fits the value network's shape (one hidden layer of ``--hidden`` ReLU units, tanh output) with
 Adam on the first 80% of the games, and prints the correlation of its predictions with the
 returns on the other 20%, over all records and over the second half and the last tenth of
-each game.
+each game. ``--agent SPEC`` plays the games with that agent in every seat instead (for
+example ``mcts:sims=64``): how predictable the outcome of stronger play is.
 """
 import argparse
 
@@ -16,7 +17,9 @@ import numpy as np
 
 from savanna.agents.models.td_config import TDConfig
 from savanna.agents.play import _td_kernels
+from savanna.agents.play.registry import make_agent
 from savanna.agents.training.td import Trainer
+from savanna.codes import CHANCE, TERMINAL
 from savanna.registry import make_game
 
 
@@ -37,6 +40,29 @@ def random_records(name, games, seed=1):
                 returns.append(float(trainer._total[0]))
                 phase.append(k / t)
                 index.append(i)
+    return np.array(obs), np.array(returns), np.array(phase), np.array(index)
+
+
+def agent_records(name, games, spec, seed=1):
+    """As ``random_records``, the games played by the agent ``spec`` in every seat."""
+    game = make_game(name, num_players=2)
+    agent, rng = make_agent(spec), np.random.default_rng(seed)
+    obs, returns, phase, index = [], [], [], []
+    for i in range(games):
+        s, seen, total = game.init(1, rng), [], 0.0
+        while (player := game.current_player(s)[0]) != TERMINAL:
+            if player == CHANCE:
+                game.apply_chance(s, game.sample_chance(s, rng))
+                continue
+            choices = game.legal_mask(s)[0].sum()
+            s, rewards = game.step(s, agent.act(game, s, rng))
+            total += float(rewards[0, 0])
+            if choices > 1 and game.current_player(s)[0] != TERMINAL:
+                seen.append(game.observe(s, 0)[0].ravel().copy())
+        obs += seen
+        returns += [total] * len(seen)
+        phase += [k / len(seen) for k in range(len(seen))]
+        index += [i] * len(seen)
     return np.array(obs), np.array(returns), np.array(phase), np.array(index)
 
 
@@ -74,10 +100,15 @@ def main(argv=None):
     parser.add_argument("game")
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--agent", help="the agent playing every seat (default: random, "
+                                        "compiled)")
     args = parser.parse_args(argv)
-    obs, returns, phase, index = random_records(args.game, args.games)
-    print(f"{args.game}, 2 players: {len(obs):,} records of {args.games:,} random games; "
-          "held-out correlation of the fitted value with the return")
+    if args.agent:
+        obs, returns, phase, index = agent_records(args.game, args.games, args.agent)
+    else:
+        obs, returns, phase, index = random_records(args.game, args.games)
+    print(f"{args.game}, 2 players: {len(obs):,} records of {args.games:,} games of "
+          f"{args.agent or 'random'}; held-out correlation of the fitted value with the return")
     print("| epoch | all records | second half | last tenth |\n|---:|---:|---:|---:|")
     for epoch, row in enumerate(held_out_correlations(obs, returns, phase, index,
                                                       args.hidden), 1):

@@ -235,3 +235,15 @@ def test_bad_settings_and_files_are_one_line_errors(model, tmp_path):
         Trainer.load(path, game)
     with pytest.raises(ValueError, match="lam"):
         TDConfig(lam=1.5)
+
+
+def test_bad_train_arguments_are_one_line_errors(tmp_path, capsys):
+    from savanna.experiments.cli import main
+
+    assert main(["train", "td"]) == 2
+    assert main(["train", "td", "--resume", str(tmp_path)]) == 2
+    assert main(["train", "td", "bonobo", "--lam", "2"]) == 2
+    assert main(["train", "td", "bonobo", "--hidden", "wide"]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 4 and all(e.startswith("savanna train td: error:") for e in errors)
+    assert "no TD checkpoint" in errors[1] and "lam" in errors[2]
