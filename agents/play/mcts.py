@@ -152,10 +152,10 @@ class MCTSAgent:
         """The evaluator: the one given, else the ``value`` agent's for ``game``."""
         if self.evaluator is not None:
             return self.evaluator
-        key = id(game)
-        if key not in self._evaluators:
-            self._evaluators[key] = self._value_agent.evaluator(game)
-        return self._evaluators[key]
+        held = self._evaluators.get(id(game))
+        if held is None or held[0] is not game:  # the game itself is kept: ids are reused
+            held = self._evaluators[id(game)] = game, self._value_agent.evaluator(game)
+        return held[1]
 
     # ----- playing -------------------------------------------------------------------------
     def act(self, game: Game, states: np.ndarray, rng: Seed) -> np.ndarray:

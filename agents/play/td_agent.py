@@ -21,7 +21,7 @@ from importlib import resources
 import numpy as np
 
 from savanna.agents.models.td_checkpoint import load_model, net_from_contents
-from savanna.agents.models.td_value import new_work
+from savanna.agents.models.td_value import new_work, observed_value
 from savanna.agents.play import _td_kernels
 from savanna.agents.play.base import random_argmax
 from savanna.errors import check_at_least, check_range
@@ -29,7 +29,7 @@ from savanna.game import Game
 from savanna.metadata import game_options
 from savanna.rng import as_generator, make_streams
 
-__all__ = ["BASELINE", "TDAgent", "baseline_path", "buffers"]
+__all__ = ["BASELINE", "LeafValues", "TDAgent", "baseline_path", "buffers"]
 
 BASELINE = "baseline"
 DEPTHS = 5  # rows of the search buffers: a 2-ply search reaches row 4
@@ -125,28 +125,29 @@ class TDAgent:
                                                 new_work(net), out)
         return out
 
-    def evaluator(self, game: Game):
-        """MCTS's leaf evaluator (``savanna.agents.play.mcts``) on this network: uniform
-        priors over the legal actions; the mover's value from its observation, and for the
-        other seats the rest of a zero-sum game's total shared equally (exact with two
-        players)."""
-        from savanna.agents.models.td_value import observed_value
+    def evaluator(self, game: Game) -> "LeafValues":
+        """MCTS's leaf evaluator (``savanna.agents.play.mcts``) on this network for ``game``."""
+        return LeafValues(self.net(game), game.num_players, f"td:{self.checkpoint}")
 
-        net, work = self.net(game), new_work(self.net(game))
-        players = game.num_players
 
-        def evaluate(obs, mask, movers):
-            flat = obs.reshape(len(obs), -1)
-            values = np.empty((len(obs), players), np.float64)
-            for j in range(len(obs)):
-                v = observed_value(net, flat[j], work)
-                values[j, :] = -v / max(players - 1, 1)
-                values[j, movers[j]] = v
-            priors = mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
-            return priors, values
+class LeafValues:
+    """A TD network as MCTS's leaf evaluator: uniform priors over the legal actions; the
+    mover's value from its observation, and for the other seats the rest of a zero-sum
+    game's total shared equally (exact with two players). A plain object, so that an agent
+    holding one can be sent to worker processes."""
 
-        evaluate.__name__ = f"td:{self.checkpoint}"
-        return evaluate
+    def __init__(self, net, players, name):
+        self.net, self.players, self.__name__ = net, players, name
+        self.work = new_work(net)
+
+    def __call__(self, obs, mask, movers):
+        flat = obs.reshape(len(obs), -1)
+        values = np.empty((len(obs), self.players), np.float64)
+        for j in range(len(obs)):
+            v = observed_value(self.net, flat[j], self.work)
+            values[j, :] = -v / max(self.players - 1, 1)
+            values[j, movers[j]] = v
+        return mask / np.maximum(mask.sum(axis=1, keepdims=True), 1), values
 
 
 def _key(game):
