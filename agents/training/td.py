@@ -65,7 +65,7 @@ class Trainer:
     def step(self) -> dict:
         """Plays and learns from ``chunk`` games (fewer at the end of the budget)."""
         cfg = self.config
-        n = min(cfg.chunk, cfg.games - self.games) if self.games < cfg.games else cfg.chunk
+        n = max(1, min(cfg.chunk, cfg.games - self.games))
         kernels = self.game.compiled(_td_kernels)
         states = self.game.unchecked.init(n, self.rng)
         started = time.perf_counter()
