@@ -44,6 +44,7 @@ from savanna.experiments import (
     sweep,
     train_az,
     train_ppo,
+    train_td,
     warmup,
 )
 from savanna.experiments.arguments import Parser, UsageError
@@ -99,15 +100,17 @@ def build_parser():
     play.add_parser(commands)
     arena.add_parsers(commands)  # match, tournament
     trainer = commands.add_parser(
-        "train", help="train an agent: masked PPO (ppo) or AlphaZero (az)",
+        "train", help="train an agent: masked PPO (ppo), AlphaZero (az) or TD(lambda) (td)",
         description="Train an agent in a new run folder under runs/:\n\n"
                     "    savanna train ppo GAME    masked PPO with self-play\n"
-                    "    savanna train az GAME     AlphaZero with Gumbel search\n\n"
+                    "    savanna train az GAME     AlphaZero with Gumbel search\n"
+                    "    savanna train td GAME     TD(lambda) self-play of a value network\n\n"
                     "Every setting is a flag (see savanna train ppo --help); --config FILE "
                     "starts\nfrom a JSON file of settings, e.g. the config.json of an earlier run.")
     trainers = trainer.add_subparsers(dest="algorithm", required=True, metavar="ALGORITHM")
     train_ppo.add_parser(trainers, "ppo")
     train_az.add_parser(trainers, "az")
+    train_td.add_parser(trainers, "td")
     analyse.add_parser(commands)
     distill.add_parsers(commands)  # distill, fit
     ladder.add_parser(commands)

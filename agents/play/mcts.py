@@ -71,6 +71,9 @@ class MCTSAgent:
         determinizations  searches from resampled hidden states; None: 1 for perfect-information
                           games, 8 otherwise
         evaluator         PUCT evaluator (see the module docstring); None: UCT with rollouts
+        value             the spec of an agent whose ``evaluator(game)`` gives the evaluator,
+                          e.g. ``td:runs/x/best.pt`` (``mcts:value=td:PATH``); not with
+                          ``evaluator``
         leaf_batch        leaves per evaluator call (PUCT)
         max_nodes         hard limit on the tree size (memory): sims (per determinization) may not
                           exceed it, and a search that fills the tree stops early with a
@@ -83,7 +86,8 @@ class MCTSAgent:
                  rollouts: int = 1, dirichlet_alpha: float | None = None,
                  dirichlet_frac: float = 0.25, temperature: float = 0.0,
                  determinizations: int | None = None, evaluator=None, leaf_batch: int = 16,
-                 max_nodes: int = 1 << 22, rollout_weight: float = 0.0):
+                 max_nodes: int = 1 << 22, rollout_weight: float = 0.0,
+                 value: str | None = None):
         check_at_least("sims", sims, 1)
         check_at_least("rollouts", rollouts, 1)
         check_at_least("leaf_batch", leaf_batch, 1)
@@ -103,7 +107,7 @@ class MCTSAgent:
                              "node): raise max_nodes or lower sims")
         if dirichlet_alpha is not None:
             check_range("dirichlet_alpha", dirichlet_alpha, 0, above=True)
-            if evaluator is None:
+            if evaluator is None and value is None:
                 raise ValueError("dirichlet_alpha needs an evaluator: root noise perturbs "
                                  "PUCT priors, and UCT has none")
         if evaluator is not None and not callable(evaluator):
@@ -121,6 +125,9 @@ class MCTSAgent:
         self.leaf_batch = int(leaf_batch)
         self.max_nodes = int(max_nodes)
         self.rollout_weight = float(rollout_weight)
+        self.value = value
+        self._value_agent = None if value is None else _value_agent(value, evaluator)
+        self._evaluators: dict = {}
 
     def settings(self) -> dict:
         """``sims`` and ``c``, then every other setting that differs from its default."""
@@ -128,7 +135,7 @@ class MCTSAgent:
         out: dict[str, object] = {"sims": self.sims, "c": self.c}
         for key in ("time_budget", "rollouts", "dirichlet_alpha", "dirichlet_frac",
                     "temperature", "determinizations", "leaf_batch", "max_nodes",
-                    "rollout_weight"):
+                    "rollout_weight", "value"):
             if getattr(self, key) != getattr(defaults, key):
                 out[key] = getattr(self, key)
         if self.evaluator is not None:
@@ -139,7 +146,16 @@ class MCTSAgent:
     @property
     def rule(self) -> int:
         """The search's rule (``savanna.agents.play.search``): UCT, or PUCT with an evaluator."""
-        return UCT if self.evaluator is None else PUCT
+        return UCT if self.evaluator is None and self.value is None else PUCT
+
+    def _evaluator_for(self, game):
+        """The evaluator: the one given, else the ``value`` agent's for ``game``."""
+        if self.evaluator is not None:
+            return self.evaluator
+        held = self._evaluators.get(id(game))
+        if held is None or held[0] is not game:  # the game itself is kept: ids are reused
+            held = self._evaluators[id(game)] = game, self._value_agent.evaluator(game)
+        return held[1]
 
     # ----- playing -------------------------------------------------------------------------
     def act(self, game: Game, states: np.ndarray, rng: Seed) -> np.ndarray:
@@ -234,7 +250,7 @@ class MCTSAgent:
         tree = Tree(game, capacity, max(16, capacity // 8), self.max_nodes)
         kernels.set_roots(*tree.arrays, root)
         streams = make_streams(rng, 1)
-        if self.evaluator is None:
+        if self.rule == UCT:
             ran, full = self._run_uct(game, tree, kernels, most, streams, sims, deadline)
         else:
             ran, full = self._run_puct(game, tree, kernels, most, streams, rng, sims, deadline)
@@ -292,7 +308,7 @@ class MCTSAgent:
         mask = leaves.masks[:m].copy()
         players = leaves.players[:m].copy()
         obs = leaves.obs[:m].reshape(m, *game.obs_shape).copy()
-        priors, values = self.evaluator(obs, mask, players)
+        priors, values = self._evaluator_for(game)(obs, mask, players)
         priors = np.asarray(priors, np.float64)
         values = np.asarray(values, np.float64)
         if priors.shape != (m, game.num_actions) or values.shape != (m, game.num_players):
@@ -318,3 +334,17 @@ class MCTSAgent:
         children["prior"] = (1 - self.dirichlet_frac) * children["prior"] \
             + self.dirichlet_frac * noise
 
+
+
+def _value_agent(spec, evaluator):
+    """The agent of the ``value`` spec, which must offer ``evaluator(game)``."""
+    from savanna.agents.play.registry import make_agent
+
+    if evaluator is not None:
+        raise ValueError("give value or evaluator, not both")
+    if not isinstance(spec, str):
+        raise ValueError(f"value must be an agent spec such as td:PATH, got {clip(spec)}")
+    agent = make_agent(spec)
+    if not callable(getattr(agent, "evaluator", None)):
+        raise ValueError(f"value={clip(spec)}: that agent offers no leaf evaluator (td does)")
+    return agent
