@@ -34,7 +34,8 @@ import anyio
 from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, Review, review_decision
 from savanna.errors import check_int, check_range, clip
 from savanna.experiments.board import workers
-from savanna.experiments.board.tables import BadRequest, check_agent
+from savanna.experiments.board.refusals import Refused
+from savanna.experiments.board.seating import check_agent
 from savanna.experiments.board.workers import SearchError
 
 __all__ = ["FIELDS", "ReviewJob", "Reviews", "review_step"]
@@ -58,13 +59,13 @@ class ReviewJob:
         self.load, self.limits = load, limits
         self.agent = check_agent(spec, limits)  # reads a checkpoint: built off the event loop
         if not isinstance(self.agent.sims, int):
-            raise BadRequest(f"a review needs a search agent (mcts, ppo-mcts or az), got "
+            raise Refused(f"a review needs a search agent (mcts, ppo-mcts or az), got "
                              f"{clip(spec)}")
         try:
             self.threshold = check_range("threshold", threshold, 0)
             self.seed = check_int("seed", seed, 0, 2**63 - 1)
         except ValueError as err:
-            raise BadRequest(str(err)) from None
+            raise Refused(str(err)) from None
         self.cancelled, self.task, self.searching = False, None, False
         self.done, self.error, self.result, self.plies = False, None, None, None
         self.started = time.monotonic()
@@ -135,7 +136,7 @@ class Reviews:
     def add(self, job):
         """Start ``job`` on the running event loop; its id and status."""
         if sum(not j.done for j in self.jobs.values()) >= MAX_RUNNING:
-            raise BadRequest(f"{MAX_RUNNING} reviews are running; cancel one or wait", 429)
+            raise Refused(f"{MAX_RUNNING} reviews are running; cancel one or wait", "busy")
         for key in [k for k, j in self.jobs.items() if j.done][: max(0, len(self.jobs)
                                                                        - MAX_KEPT + 1)]:
             del self.jobs[key]
@@ -150,15 +151,15 @@ class Reviews:
         if "table" in body:
             table = self.tables.get(body["table"]) if isinstance(body["table"], str) else None
             if table is None:
-                raise BadRequest(f"no game {clip(body['table'])} on this server", 404)
+                raise Refused(f"no game {clip(body['table'])} on this server", "missing")
             if not table.over:
-                raise BadRequest("a game is reviewed once it has ended", 409)
+                raise Refused("a game is reviewed once it has ended", "conflict")
             return lambda: (table.record(), table.game)
         if "file" in body:
             file, index = body["file"], body.get("game", 0)
             count = len(self.replays.records(file))
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
-                raise BadRequest(f"game must be in 0..{count - 1} ({clip(file)} holds {count} "
+                raise Refused(f"game must be in 0..{count - 1} ({clip(file)} holds {count} "
                                  f"records), got {clip(index)}")
 
             def load():
@@ -166,14 +167,14 @@ class Reviews:
                 return record, game
 
             return load
-        raise BadRequest("say what to review: file (and game, its index), or table (a game of "
+        raise Refused("say what to review: file (and game, its index), or table (a game of "
                          "this server that has ended)")
 
     def status(self, key, cancel=False):
         """The status of review ``key`` (cancelled first when ``cancel``); 404 if unknown."""
         job = self.jobs.get(key)
         if job is None:
-            raise BadRequest(f"no review {clip(key)}", 404)
+            raise Refused(f"no review {clip(key)}", "missing")
         if cancel:
             job.cancel()
         return job.status()

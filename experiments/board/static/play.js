@@ -97,8 +97,26 @@ function watch(view) {
       if (S.tab === "play") renderPresence(S.play.view);
     },
     onRefused: (status, message) => showError(message),
+    onStatus: (status) => S.play.live && S.play.live.id === view.id && showLive(status),
   });
   S.play.live.seat = view.seat;
+}
+
+// Whether the board is live: hidden while it is, else why not and when it tries again.
+function showLive(status) {
+  const line = $("live-state");
+  line.hidden = status.live;
+  if (status.live) return;
+  line.textContent = "Not live: " + status.reason + (status.retryMs === null ? "."
+    : `; trying again in ${(status.retryMs / 1000).toFixed(1)} s (attempt ${status.attempt}).`);
+}
+
+// A notice pushed with the game (an agent's search failed: the game waits) stays while the
+// game says it, and goes with the push that no longer does.
+function showNotice(notice) {
+  if (notice) showError(notice);
+  else if (S.play.notice && $("error").textContent === S.play.notice) showError("");
+  S.play.notice = notice || null;
 }
 
 // Who is connected: a page per seat, and the spectators.
@@ -133,6 +151,17 @@ function renderInvitations(view) {
     row.append(el("span", label), field, button("Copy", () => copy(field), { "data-copy": id }));
     box.append(row);
   }
+  if (rows.some(([, link]) => onlyHere(new URL(link, location.href).hostname))) {
+    box.append(el("p", "These links work on this computer only: to invite someone on another " +
+      "machine, start savanna serve with --host 0.0.0.0, or with --public-url and the address " +
+      "others reach it at.", { id: "invite-local", class: "help" }));
+  }
+}
+
+// Whether `host` names this computer only (a loopback address, localhost).
+function onlyHere(host) {
+  const name = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return name === "localhost" || name === "::1" || /^127\./.test(name);
 }
 
 async function copy(field) {
@@ -202,7 +231,8 @@ export function renderPlay() {
         ? `Your move: ${groupBySpot(view.moves).size ? "click a lit spot on the board or " : ""}` +
           "choose a move below."
         : `${mover} (${view.seats[view.to_move]}) is to move` +
-          (view.agent_to_move ? (view.paused ? "; paused." : "...") : "."));
+          (view.agent_to_move ? (view.paused ? "; paused." : "...") : ".")) +
+    (view.preparing ? ` (${view.preparing}...)` : "");
   $("undo").disabled = !view.can_undo || view.seat === null ||  // a spectator has no move
     !heldSeats(view).includes(lastHuman(view));  // the last human move is another page's
   // a game with secrets (cards, a seed that deals) has no public record before its end
@@ -214,7 +244,7 @@ export function renderPlay() {
   $("pause").textContent = view.paused ? "Resume" : "Pause";
   $("pause").setAttribute("aria-pressed", String(view.paused));
   $("advance").disabled = !view.agent_to_move;
-  if (view.notice) showError(view.notice);  // an agent's search failed: the game waits
+  showNotice(view.notice);
   renderPresence(view);
   renderInvitations(view);
   $("analyse-here").disabled = view.over;
