@@ -23,6 +23,9 @@ from tests.web.browser import needs_chromium
 from tests.web.test_live import move, open_page, to_move
 
 TOKEN = "a-restart-test-token"
+DOWN = ("Failed to load resource: net::ERR_CONNECTION_REFUSED",
+        "Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING",
+        "Failed to load resource: net::ERR_EMPTY_RESPONSE")
 
 
 def free_port():
@@ -110,14 +113,13 @@ def test_a_game_killed_mid_way_resumes_on_the_open_pages_after_a_restart(browser
             if len(agent_moves) >= 2 and seat_view(host, table_id, 0)["agent_to_move"]:
                 break
         before = {p: seat_view(host if p == 0 else guest, table_id, p) for p in (0, 1)}
-        kept = journaled(save, table_id)
-        assert len(kept["events"]) == before[0]["version"]
-        seed = kept["seed"]
-        assert "keys" in kept and all(len(h) == 64 for h in kept["keys"].values())
         host_key = json.loads(host.evaluate(f"localStorage.getItem('savanna-keys/{table_id}')"))
+        kill(server)  # the agent's move in flight (it was to move a moment ago)
+        kept = journaled(save, table_id)  # every change committed before the kill
+        assert len(kept["events"]) >= before[0]["version"]
+        seed = kept["seed"]
+        assert all(len(h) == 64 for h in kept["keys"].values())
         assert host_key["0"] not in json.dumps(kept)  # the keys are kept hashed only
-
-        kill(server)  # the agent's move in flight (it was to move)
         for page in pages:
             page.wait_for_selector("#live-state:not([hidden])")
             assert "Not live" in page.locator("#live-state").text_content()
@@ -125,7 +127,7 @@ def test_a_game_killed_mid_way_resumes_on_the_open_pages_after_a_restart(browser
         for page in pages:  # back by themselves, the game as it was (or the agent moved on)
             page.wait_for_selector("#live-state", state="hidden")
             page.wait_for_function("Number(document.querySelector('#board').dataset.state) >= "
-                                   f"{before[0]['version']}")
+                                   f"{len(kept['events'])}")
         after = {p: seat_view(host if p == 0 else guest, table_id, p) for p in (0, 1)}
         for p in (0, 1):  # every earlier move, as each seat saw it
             assert after[p]["log"][: len(before[p]["log"])] == before[p]["log"]
@@ -143,9 +145,9 @@ def test_a_game_killed_mid_way_resumes_on_the_open_pages_after_a_restart(browser
             else:
                 time.sleep(0.05)  # the agent's turn
             assert time.monotonic() < deadline
-        for page in pages:
+        for page in pages:  # the browser logs the connections the kill broke, nothing else
             page.wait_for_selector("#winner")
-            assert page.errors == []
+            assert page.errors and all(e.startswith(DOWN) for e in page.errors), page.errors
         records = list(save.glob("bonobo-*.jsonl"))
         assert len(records) == 1
         record = read_record(records[0])

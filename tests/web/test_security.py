@@ -425,6 +425,10 @@ def test_no_malformed_request_gets_a_500_or_changes_a_game(server):
         view = client.post(f"{url}/move", headers=seat(key), json={
             "action": view["moves"][0]["action"], "version": view["version"],
             "agents": False}).json()
+    deadline = time.monotonic() + 600  # the agents play on their own (their first search
+    while client.get(url, headers=seat(key)).json()["agent_to_move"]:  # compiles)
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
     deep = b"[" * 1000 + b"]" * 1000
     cases = [
         ("POST", "/api/tables", deep, {}),
