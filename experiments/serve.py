@@ -162,4 +162,4 @@ def run(args, extra=None):
                             h11_max_incomplete_event_size=16 * 1024, http=HeaderDeadline,
                             timeout_graceful_shutdown=2)  # the pages' push connections never end
     with sock:
-        ReadyServer(config, ready).run(sockets=[sock])
+        ReadyServer(config, ready, stopping=app.state.hub.close).run(sockets=[sock])

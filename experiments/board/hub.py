@@ -56,6 +56,15 @@ class Hub:
         self._cache = {}       # (table id, seat) -> (table revision, message bytes)
         self._told = set()     # tables whose presence is about to be told
         self.keyed = self.spectators = 0  # pages open with a key, without one
+        self.closing = False   # the server is stopping: every answer ends
+
+    def close(self):
+        """End every page's answer now (the server is stopping), so that the server stops at
+        once rather than wait for connections that never end; a page then reconnects."""
+        self.closing = True
+        for here in self.watchers.values():
+            for watcher in here:
+                watcher.wake.set()
 
     def publish(self, table):
         """``table`` changed (its ``revision`` counts the changes): every page of it is sent
@@ -74,6 +83,8 @@ class Hub:
         ``key``: which of the table's keys the page showed (its seat, or ``"control"``), None
         for a spectator. A Refused (busy) past the caps of the module docstring."""
         here = self.watchers.get(table.id, ())
+        if self.closing:
+            raise Refused("the server is stopping; try again in a moment", "unavailable")
         if key is not None:
             mine = sum(w.key == key for w in here)
             if mine >= MAX_PER_KEY or self.keyed >= MAX_KEYED:
@@ -171,7 +182,7 @@ class _Stream:
         then the caller cancels this)."""
         hub, table, watcher = self.hub, self.table, self.watcher
         sent = (None, None)
-        while True:
+        while not hub.closing:
             watcher.wake.clear()
             now = (table.revision, hub.presence.get(table.id, 0))
             body = b""

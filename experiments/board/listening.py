@@ -104,16 +104,23 @@ def machine_addresses(version=4):
 
 
 class ReadyServer(uvicorn.Server):
-    """A uvicorn server that calls ``ready()`` once it listens, the app started."""
+    """A uvicorn server that calls ``ready()`` once it listens, the app started, and
+    ``stopping()`` as it begins to stop (before it waits for the open answers: the board's
+    push connections, which would otherwise hold it for the whole grace period and then be
+    cancelled, each with a traceback)."""
 
-    def __init__(self, config, ready):
+    def __init__(self, config, ready, stopping=lambda: None):
         super().__init__(config)
-        self.ready = ready
+        self.ready, self.stopping = ready, stopping
 
     async def startup(self, sockets=None):
         await super().startup(sockets)
         if self.started:
             self.ready()
+
+    async def shutdown(self, sockets=None):
+        self.stopping()
+        await super().shutdown(sockets)
 
 
 class HeaderDeadline(H11Protocol):

@@ -390,8 +390,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         try:
             yield
         finally:
+            await pool.close()  # first: a search cancelled then starts no fresh worker
             await master.referee.close()
-            await pool.close()
             journal.close()
 
     if public_url:  # the name others reach the server by (a proxy's) is its own

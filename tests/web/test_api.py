@@ -67,6 +67,11 @@ def first_human_game(client, game, seats, options=(), seed=0, **fields):
     assert set(view.pop("invitations")) == set(KEYS[view["id"]]) - {"control"}
     assert view.pop("spectate").endswith(f"#play/{view['id']}/")
     assert view["notice"] is None
+    deadline = time.monotonic() + 600  # agents whose first search compiles: pushed later
+    while not view["over"] and not view["moves"] and view["agent_to_move"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+        view = client.get(f"/api/tables/{view['id']}", headers=key(view)).json()
     return view
 
 

@@ -151,7 +151,9 @@ function renderInvitations(view) {
     row.append(el("span", label), field, button("Copy", () => copy(field), { "data-copy": id }));
     box.append(row);
   }
-  if (rows.some(([, link]) => onlyHere(new URL(link, location.href).hostname))) {
+  // a link from the server's root: the server knows no address for others (it listens on
+  // this machine only), so the link is this page's own address
+  if (rows.some(([, link]) => link.startsWith("/")) && onlyHere(location.hostname)) {
     box.append(el("p", "These links work on this computer only: to invite someone on another " +
       "machine, start savanna serve with --host 0.0.0.0, or with --public-url and the address " +
       "others reach it at.", { id: "invite-local", class: "help" }));
