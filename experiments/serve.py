@@ -148,7 +148,9 @@ def run(args, extra=None):
               "invitation links work on this machine only (savanna serve --public-url URL "
               "names the address)", file=sys.stderr)
     app = create_app(limits, workers=args.workers, token=token, host=args.host,
-                     allow_hosts=args.allow_host, public_url=shared)
+                     allow_hosts=args.allow_host, public_url=shared,
+                     warm=lambda text: print(f"savanna serve: {text}", file=sys.stderr,
+                                             flush=True))
     url = (shared or f"http://{url_host(args.host)}:{port}/") + (f"?token={token}" if token
                                                                  else "")
 

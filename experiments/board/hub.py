@@ -68,8 +68,9 @@ class Hub:
 
     def publish(self, table):
         """``table`` changed (its ``revision`` counts the changes): every page of it is sent
-        the new view."""
-        for watcher in self.watchers.get(table.id, ()):
+        the new view, the players' pages first (woken first, they send first)."""
+        here = self.watchers.get(table.id, ())
+        for watcher in sorted(here, key=lambda w: w.key is None):
             watcher.wake.set()
 
     def connected(self, table):

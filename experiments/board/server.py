@@ -47,12 +47,14 @@ when an agent is named, each given at most ``max_seconds`` (then stopped: the ga
 at that move with the reason as its "notice", a 503 from /advance). Files are read on
 threads, their size checked before they are read (``board.files``).
 """
+import asyncio
 import contextlib
 import json
 import math
 import mimetypes
 import secrets
 import time
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -82,7 +84,7 @@ from savanna.experiments.board.unplaced import Unplaced
 from savanna.experiments.board.workers import SearchPool
 from savanna.files import parse_json
 from savanna.numbers import parse_int
-from savanna.registry import GAMES
+from savanna.registry import GAMES, make_game
 
 __all__ = ["create_app"]
 
@@ -101,14 +103,17 @@ STATUS = {"invalid": 400, "forbidden": 403, "missing": 404, "conflict": 409, "to
 
 
 def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
-               frame_ancestors="'self'", clock=time.monotonic, public_url=None, journal=None):
+               frame_ancestors="'self'", clock=time.monotonic, public_url=None, journal=None,
+               warm=None):
     """The Starlette application for ``limits`` (``board.limits.Limits``), with ``workers``
     processes for searches, behind ``board.guard.Guard(token, host, allow_hosts, frame_ancestors)``
     (the pages that may frame it); ``clock`` times the idle tables. ``public_url``: the
     address other machines reach the server at (``http://192.0.2.7:8000/``), which every
     invitation and spectator link is built on; None: links relative to the page's own
     address. ``journal``: where the unfinished tables are kept (``board.journal.Journal``;
-    default: in ``limits.save``, or in memory without one); its tables resume at start."""
+    default: in ``limits.save``, or in memory without one); its tables resume at start.
+    ``warm``: at start, get every played game ready in the background (``warm_games``),
+    telling ``warm(text)`` how it goes; None: each game compiles at its first table."""
     jobs = {}
     journal = Journal.in_folder(limits.save) if journal is None else journal
     lobby = Lobby(limits, clock, freed=journal.forget)
@@ -387,9 +392,13 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             journal.restore, limits, lambda snapshot: Table.restore(snapshot, limits))
         await pool.start()  # the search workers warm before the first request
         master.restore(found)
+        warming = None if warm is None else asyncio.create_task(
+            anyio.to_thread.run_sync(warm_games, limits, warm, abandon_on_cancel=True))
         try:
             yield
         finally:
+            if warming is not None:
+                warming.cancel()
             await pool.close()  # first: a search cancelled then starts no fresh worker
             await master.referee.close()
             journal.close()
@@ -406,6 +415,23 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     app.state.limits, app.state.pool = limits, pool
     app.state.hub, app.state.master, app.state.journal = hub, master, journal
     return app
+
+
+def warm_games(limits, progress):
+    """Play a table of each game the page offers up to its first view, so that numba compiles
+    (or loads from its cache) what the server's process runs, before anyone asks; says so
+    through ``progress`` when it takes a while (a fresh install)."""
+    started = time.monotonic()
+    told = False
+    for k, name in enumerate(PLAYED):
+        if not told and time.monotonic() - started > 1:
+            progress(f"getting the games ready in the background ({name}, {k + 1} of "
+                     f"{len(PLAYED)}): a fresh install compiles them once")
+            told = True
+        seats = ["human"] * make_game(name).num_players
+        Table.new(name, None, seats, 0, replace(limits, save=None)).view(None)
+    if told:
+        progress(f"the games are ready ({time.monotonic() - started:.0f} s)")
 
 
 def record_with_spots(record):

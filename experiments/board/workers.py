@@ -20,7 +20,8 @@ read once per process); ``play`` is an agent's move.
 Compiling is not searching: the first search of an agent in a process compiles (numba) or
 loads from numba's cache what it needs, which on a fresh install takes far longer than a move
 may. ``run(..., ready=(key, fn, args))`` runs ``fn(*args)`` first, once per process and
-``key``, given ``READY_SECONDS``; the search's own ``seconds`` start after it. ``ready_keys``
+``key``, given ``READY_SECONDS`` (``rehearse``: the agent's search at its smallest, which runs
+the same code); the search's own ``seconds`` start after it. ``ready_keys``
 holds the keys some process got ready (then the compiled code is in numba's cache).
 """
 import asyncio
@@ -32,7 +33,7 @@ from collections import OrderedDict
 from savanna.agents import make_agent
 from savanna.experiments.board.refusals import Refused
 
-__all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play"]
+__all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play", "rehearse"]
 
 MAX_WAITING = 32  # searches waiting for a worker, per worker, before a 429
 MAX_AGENTS = 8    # agents a worker keeps built
@@ -208,6 +209,23 @@ def agent(spec, **overrides):
             _AGENTS.popitem(last=False)
     _AGENTS.move_to_end(key)
     return _AGENTS[key]
+
+
+REHEARSAL = {"sims": 2, "determinizations": 1, "rollouts": 1, "leaf_batch": 1,
+             "time_budget": None}  # the smallest search that runs the same code
+
+
+def rehearse(game, spec, row, rng):
+    """Agent ``spec``'s move in ``row`` searched as small as its settings allow: the code a
+    search runs, compiled (or loaded from numba's cache) without the search's length. An
+    agent that takes none of these settings plays its move as it is."""
+    built = agent(spec)
+    small = {k: v for k, v in REHEARSAL.items() if hasattr(built, k)}
+    try:
+        built = agent(spec, **small) if small else built
+    except ValueError:  # a combination the agent refuses: its own move then
+        pass
+    return int(built.act(game, row, rng)[0])
 
 
 def play(game, spec, row, rng):

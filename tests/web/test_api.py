@@ -68,7 +68,8 @@ def first_human_game(client, game, seats, options=(), seed=0, **fields):
     assert view.pop("spectate").endswith(f"#play/{view['id']}/")
     assert view["notice"] is None
     deadline = time.monotonic() + 600  # agents whose first search compiles: pushed later
-    while not view["over"] and not view["moves"] and view["agent_to_move"]:
+    while view["seat"] is not None and not view["paused"] and not view["moves"] \
+            and view["agent_to_move"] and not view["over"]:
         assert time.monotonic() < deadline
         time.sleep(0.1)
         view = client.get(f"/api/tables/{view['id']}", headers=key(view)).json()

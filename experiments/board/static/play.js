@@ -20,8 +20,20 @@ const newGame = guarded(async (event) => {
   const seats = splitSeats($("seats").value);
   const seed = $("seed").value === "" ? null : Number($("seed").value);  // none: the OS's
   const delay = $("watch").checked ? Number($("speed").value) / 1000 : 0;
-  const view = await api("POST", "/api/tables",
-                         { game: $("game").value, options, seats, seed, delay });
+  const state = $("new-game-state");
+  const started = Date.now();
+  const ticking = setInterval(() => {  // a table that takes a while says why, as it goes
+    state.hidden = false;
+    state.textContent = `Setting up the table... ${Math.round((Date.now() - started) / 1000)} s ` +
+      "(the first game of a fresh install compiles its rules, once: up to a minute)";
+  }, 1000);
+  let view;
+  try {
+    view = await api("POST", "/api/tables", { game: $("game").value, options, seats, seed, delay });
+  } finally {
+    clearInterval(ticking);
+    state.hidden = true;
+  }
   if (view.keys) keepKeys(view.id, { ...view.keys, control: view.control || null });
   if (view.invitations) keepInvitations(view.id, { ...view.invitations, spectate: view.spectate });
   S.play.spots = null;
