@@ -22,6 +22,16 @@ measurements:
   (the fan-out; the first arrival follows the move by the server's own push, a few
   milliseconds), its 95th percentile over every move; the server process's memory (resident,
   its workers apart) before and after; the connections that failed.
+
+And two of the journal that keeps the unfinished games over a restart (``board.journal``),
+measured in this process on a file in a temporary folder, as the server writes it:
+
+* its cost per move: the time to write a table after one move (``Journal.save``, one
+  committed SQLite statement, write-ahead log), the median and 90th percentile over every
+  move of 100 games (every game and player count in turn, ``random`` in every seat, played
+  to their 60th decision or end);
+* the time to restore those 100 unfinished games, as ``savanna serve`` does at its start:
+  read the journal, check the agents, replay every game from its seed and events.
 """
 import http.client
 import json
@@ -195,6 +205,39 @@ def pushed(port, pid, tables=10, pages=5):
     return spreads, before, after, errors
 
 
+def journal_costs(tables=100, plies=60):
+    """``(seconds per journal write, seconds to restore ``tables`` tables)`` (see the module
+    docstring)."""
+    from savanna.experiments.board.journal import JOURNAL, Journal
+    from savanna.experiments.board.tables import Limits, Table
+
+    with tempfile.TemporaryDirectory() as folder:
+        limits = Limits(save=Path(folder))
+        journal = Journal(str(Path(folder) / JOURNAL))
+        writes = []
+        for k in range(tables):
+            game, options = CONFIGS[k % len(CONFIGS)]
+            players = len(seats(game, options))
+            table = Table.new(game, options, ["human"] * players, k, limits)
+            rng = np.random.default_rng(k)
+            while len(table.events) < plies and not table.over:
+                mover = table.to_move
+                moves = table.view(mover)["moves"]
+                table.move(mover, moves[rng.integers(len(moves))]["action"], len(table.events))
+                started = time.perf_counter()
+                journal.save(table)
+                writes.append(time.perf_counter() - started)
+        journal.close()
+        journal = Journal(str(Path(folder) / JOURNAL))
+        started = time.perf_counter()
+        found = journal.restore(limits, lambda snapshot: Table.restore(snapshot, limits))
+        restore = time.perf_counter() - started
+        if len(found) != sum(1 for _ in journal.tables()):
+            raise RuntimeError("a journaled table was not restored")
+        journal.close()
+    return writes, restore, len(found)
+
+
 def measure(quick=False, progress=print):
     """``[(what, value, unit)]`` of the three measurements (see the module doc)."""
     with socket.socket() as s:
@@ -202,6 +245,9 @@ def measure(quick=False, progress=print):
         port = s.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     rng = np.random.default_rng(0)
+    progress("the journal: a write per move, 100 games restored")
+    journal_play = journal_costs(tables=20 if quick else 100)
+    journal_play = journal_costs(tables=20 if quick else 100)  # the first compiled the games
     with tempfile.TemporaryDirectory() as folder:
         process = serve(Path(folder), port)
         try:
@@ -255,4 +301,9 @@ def measure(quick=False, progress=print):
         ("the same: the server's memory before the pages", before / 2**20, "MiB"),
         ("the same: the server's memory after the games", after / 2**20, "MiB"),
         ("the same: push connections that failed", len(failed), "connections"),
+        (f"the journal: a table written after a move, median of {len(journal_play[0])} moves",
+         1000 * statistics.median(journal_play[0]), "ms"),
+        ("the same, 90th percentile", 1000 * float(np.percentile(journal_play[0], 90)), "ms"),
+        (f"{journal_play[2]} unfinished games restored at a start (journal read, games "
+         "replayed)", journal_play[1], "s"),
     ]
