@@ -28,9 +28,9 @@ measured in this process on a file in a temporary folder, as the server writes i
 
 * its cost per move: the time to write a table after one move (``Journal.save``, one
   committed SQLite statement, write-ahead log), the median and 90th percentile over every
-  move of 100 games (every game and player count in turn, ``random`` in every seat, played
-  to their 60th decision or end);
-* the time to restore those 100 unfinished games, as ``savanna serve`` does at its start:
+  move of the games played for the next measure (every game and player count in turn, a
+  random legal move for every seat, to their 40th decision or their end);
+* the time to restore 100 of those games, unfinished, as ``savanna serve`` does at its start:
   read the journal, check the agents, replay every game from its seed and events.
 """
 import http.client
@@ -205,17 +205,17 @@ def pushed(port, pid, tables=10, pages=5):
     return spreads, before, after, errors
 
 
-def journal_costs(tables=100, plies=60):
-    """``(seconds per journal write, seconds to restore ``tables`` tables)`` (see the module
-    docstring)."""
+def journal_costs(tables=100, plies=40):
+    """``(seconds per journal write, seconds to restore, tables restored)``: ``tables``
+    unfinished games of at most ``plies`` decisions (see the module docstring)."""
     from savanna.experiments.board.journal import JOURNAL, Journal
     from savanna.experiments.board.tables import Limits, Table
 
     with tempfile.TemporaryDirectory() as folder:
         limits = Limits(save=Path(folder))
         journal = Journal(str(Path(folder) / JOURNAL))
-        writes = []
-        for k in range(tables):
+        writes, k = [], 0
+        while len(journal.tables()) < tables:  # a game that ended leaves the journal
             game, options = CONFIGS[k % len(CONFIGS)]
             players = len(seats(game, options))
             table = Table.new(game, options, ["human"] * players, k, limits)
@@ -227,14 +227,15 @@ def journal_costs(tables=100, plies=60):
                 started = time.perf_counter()
                 journal.save(table)
                 writes.append(time.perf_counter() - started)
+            k += 1
         journal.close()
         journal = Journal(str(Path(folder) / JOURNAL))
         started = time.perf_counter()
         found = journal.restore(limits, lambda snapshot: Table.restore(snapshot, limits))
         restore = time.perf_counter() - started
-        if len(found) != sum(1 for _ in journal.tables()):
-            raise RuntimeError("a journaled table was not restored")
         journal.close()
+    if len(found) != tables:
+        raise RuntimeError(f"{tables - len(found)} journaled games were not restored")
     return writes, restore, len(found)
 
 

@@ -53,6 +53,7 @@ import json
 import math
 import mimetypes
 import secrets
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -422,15 +423,14 @@ def warm_games(limits, progress):
     (or loads from its cache) what the server's process runs, before anyone asks; says so
     through ``progress`` when it takes a while (a fresh install)."""
     started = time.monotonic()
-    told = False
-    for k, name in enumerate(PLAYED):
-        if not told and time.monotonic() - started > 1:
-            progress(f"getting the games ready in the background ({name}, {k + 1} of "
-                     f"{len(PLAYED)}): a fresh install compiles them once")
-            told = True
+    slow = threading.Timer(1.0, progress, ["getting the games ready in the background: a "
+                                           "fresh install compiles them once (a minute or so)"])
+    slow.start()
+    for name in PLAYED:
         seats = ["human"] * make_game(name).num_players
         Table.new(name, None, seats, 0, replace(limits, save=None)).view(None)
-    if told:
+    slow.cancel()
+    if time.monotonic() - started > 1:
         progress(f"the games are ready ({time.monotonic() - started:.0f} s)")
 
 
