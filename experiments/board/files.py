@@ -71,7 +71,7 @@ def list_files(folders):
                         and path.resolve().is_relative_to(root):  # once, links out left out
                     seen.add(path.resolve())
                     out.append({"file": str(path.relative_to(root)), "kind": kind,
-                                "folder": str(folder)})
+                                "folder": root.name})  # by name: no path of the server
                 if len(out) >= MAX_LISTED:
                     return out
     return out
