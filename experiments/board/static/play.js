@@ -102,7 +102,7 @@ function watch(view) {
   S.play.presence = null;
   const key = view.seat === null ? null : keyFor(view.id, view.seat);
   S.play.live = follow(view.id, key, {
-    onView: guarded((pushed) => S.play.view && S.play.view.id === pushed.id && showGame(pushed)),
+    onView: guarded((pushed) => S.play.view && S.play.view.id === pushed.id && whenReleased(pushed)),
     onPresence: (presence) => {
       if (!S.play.view || S.play.view.id !== view.id) return;
       S.play.presence = { id: view.id, ...presence };
@@ -112,6 +112,28 @@ function watch(view) {
     onStatus: (status) => S.play.live && S.play.live.id === view.id && showLive(status),
   });
   S.play.live.seat = view.seat;
+}
+
+// A push that comes while a button or spot of the game is pressed waits for its release (and
+// the click that follows it): drawing the board again under a press would swallow the click.
+let pressed = false;
+let pending = null;
+document.addEventListener("pointerdown", (e) => {
+  pressed = Boolean(e.target.closest && e.target.closest("#board, #play-panel"));
+}, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => {
+    pressed = false;
+    if (!pending) return;
+    const view = pending;
+    pending = null;
+    setTimeout(guarded(() => S.play.view && S.play.view.id === view.id && showGame(view)));
+  }, true);
+}
+
+function whenReleased(view) {
+  if (pressed) pending = view;
+  else return showGame(view);
 }
 
 // Whether the board is live: hidden while it is, else why not and when it tries again.
