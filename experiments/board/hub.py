@@ -52,7 +52,7 @@ class Hub:
     def __init__(self, view_of, alive):
         self.view_of, self.alive = view_of, alive
         self.watchers = {}     # table id -> set of _Watcher
-        self.presence = {}     # table id -> presence changes so far
+        self.presence = {}     # table id -> (presence changes so far, its message bytes)
         self._cache = {}       # (table id, seat) -> (table revision, message bytes)
         self._told = set()     # tables whose presence is about to be told
         self.keyed = self.spectators = 0  # pages open with a key, without one
@@ -134,7 +134,9 @@ class Hub:
             self._told.discard(table.id)
             if table.id not in self.watchers:
                 return  # every page left meanwhile
-            self.presence[table.id] = self.presence.get(table.id, 0) + 1
+            told = self.presence.get(table.id, (0, b""))[0] + 1  # built once, for every page
+            self.presence[table.id] = (told, b"event: presence\ndata: "
+                                       + json.dumps(self.connected(table)).encode() + b"\n\n")
             for watcher in self.watchers.get(table.id, ()):
                 watcher.wake.set()
 
@@ -185,13 +187,13 @@ class _Stream:
         sent = (None, None)
         while not hub.closing:
             watcher.wake.clear()
-            now = (table.revision, hub.presence.get(table.id, 0))
+            presence = hub.presence.get(table.id, (0, b""))
+            now = (table.revision, presence[0])
             body = b""
             if now[0] != sent[0]:
                 body += hub._view_message(table, watcher.seat)
             if now[1] != sent[1]:
-                body += b"event: presence\ndata: " + json.dumps(hub.connected(table)).encode() \
-                    + b"\n\n"
+                body += presence[1]
             sent = now
             if body:
                 await send({"type": "http.response.body", "body": body, "more_body": True})

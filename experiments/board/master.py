@@ -20,8 +20,6 @@ from savanna.experiments.board.tables import Table
 
 __all__ = ["Master"]
 
-READY_WAIT = 3.0  # seconds a new table's answer waits for agents still compiling their search
-
 
 class Master:
     """The tables of ``lobby``, changed here only; ``hub`` tells the pages, ``journal`` keeps the
@@ -35,21 +33,17 @@ class Master:
     # ----- what the routes ask ---------------------------------------------------------------
     async def create(self, fields):
         """A new table from a request's ``fields`` (``Table.new``'s), seated and told; the
-        agents seated before the first human have played when this returns, unless their
-        first search is still compiling after ``READY_WAIT`` seconds (the pages then hear
-        of their moves)."""
+        agents seated before the first human have played when this returns (the page counts
+        the seconds while a fresh install compiles)."""
         table = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
             Table.new, fields.get("game"), fields.get("options"), fields.get("seats"),
             fields.get("seed"), self.limits, fields.get("paused", False),
             fields.get("delay", 0.0))
         self.lobby.add(table)
-        ready = self.referee.ready(table)
         async with self.lobby.lock(table):
             self._commit(table)
         if any(agent is None for agent in table.seats):
-            # an agent compiling its search for the first time: the pages hear of its moves
-            with anyio.move_on_after(None if ready else READY_WAIT):
-                await self.referee.settled(table)
+            await self.referee.settled(table)
         return table
 
     async def move(self, table, key, action, version, agents=True):

@@ -66,11 +66,6 @@ class Referee:
         table.apply_agent(version, action)
         return True
 
-    def ready(self, table):
-        """Whether every agent of ``table`` has searched once in some worker (its code is
-        compiled)."""
-        return all(_ready_key(table, agent) in self.pool.ready_keys
-                   for agent in table.seats if agent is not None)
 
     async def close(self):
         """Stop every table's loop (the server is stopping)."""

@@ -25,7 +25,7 @@ const newGame = guarded(async (event) => {
   const ticking = setInterval(() => {  // a table that takes a while says why, as it goes
     state.hidden = false;
     state.textContent = `Setting up the table... ${Math.round((Date.now() - started) / 1000)} s ` +
-      "(the first game of a fresh install compiles its rules, once: up to a minute)";
+      "(the first game of a fresh install compiles its rules and its agents' search, once)";
   }, 1000);
   let view;
   try {
