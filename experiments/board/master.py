@@ -143,7 +143,3 @@ class Master:
         for table, idle in found:
             self.lobby.add(table, idle=idle)
             self.referee.wake(table)
-
-    def forget(self, table_id):
-        """A table freed by the lobby leaves the journal."""
-        self.journal.forget(table_id)
