@@ -149,8 +149,8 @@ def run(args, extra=None):
               "names the address)", file=sys.stderr)
     app = create_app(limits, workers=args.workers, token=token, host=args.host,
                      allow_hosts=args.allow_host, public_url=shared,
-                     warm=lambda text: print(f"savanna serve: {text}", file=sys.stderr,
-                                             flush=True))
+                     say=lambda text: print(f"savanna serve: {text}", file=sys.stderr,
+                                            flush=True))
     url = (shared or f"http://{url_host(args.host)}:{port}/") + (f"?token={token}" if token
                                                                  else "")
 

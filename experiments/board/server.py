@@ -105,7 +105,7 @@ STATUS = {"invalid": 400, "forbidden": 403, "missing": 404, "conflict": 409, "to
 
 def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
                frame_ancestors="'self'", clock=time.monotonic, public_url=None, journal=None,
-               warm=None):
+               say=None):
     """The Starlette application for ``limits`` (``board.limits.Limits``), with ``workers``
     processes for searches, behind ``board.guard.Guard(token, host, allow_hosts, frame_ancestors)``
     (the pages that may frame it); ``clock`` times the idle tables. ``public_url``: the
@@ -113,8 +113,9 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     invitation and spectator link is built on; None: links relative to the page's own
     address. ``journal``: where the unfinished tables are kept (``board.journal.Journal``;
     default: in ``limits.save``, or in memory without one); its tables resume at start.
-    ``warm``: at start, get every played game ready in the background (``warm_games``),
-    telling ``warm(text)`` how it goes; None: each game compiles at its first table."""
+    ``say``: the server's terminal (``say(text)``): given, the games it resumed are told
+    there, and every played game is got ready in the background at start (``warm_games``),
+    how it goes told there too; None: each game compiles at its first table."""
     jobs = {}
     journal = Journal.in_folder(limits.save) if journal is None else journal
     lobby = Lobby(limits, clock, freed=journal.forget)
@@ -389,12 +390,15 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        started = time.perf_counter()
         found = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
             journal.restore, limits, lambda snapshot: Table.restore(snapshot, limits))
+        if found and say is not None:
+            say(f"resumed {len(found)} unfinished games ({time.perf_counter() - started:.2f} s)")
         await pool.start()  # the search workers warm before the first request
         master.restore(found)
-        warming = None if warm is None else asyncio.create_task(
-            anyio.to_thread.run_sync(warm_games, limits, warm, abandon_on_cancel=True))
+        warming = None if say is None else asyncio.create_task(
+            anyio.to_thread.run_sync(warm_games, limits, say, abandon_on_cancel=True))
         try:
             yield
         finally:
