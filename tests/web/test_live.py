@@ -184,6 +184,8 @@ def test_a_push_that_comes_while_a_move_is_pressed_never_swallows_its_click(brow
     pressed = 0
     while pressed < 3:  # a lit spot of the board whose one move a click plays
         host.wait_for_selector(".hot")
+        host.wait_for_function("Number(document.querySelector('#board').dataset.state) === "
+                               f"{len(table.events)}")
         version, revision = len(table.events), table.revision
         spots = host.locator(".hot").evaluate_all("cs => cs.map(c => c.dataset.actions)")
         single = next((n for n, actions in enumerate(spots) if " " not in actions), None)
@@ -192,8 +194,10 @@ def test_a_push_that_comes_while_a_move_is_pressed_never_swallows_its_click(brow
             host.wait_for_function("Number(document.querySelector('#board').dataset.state) > "
                                    f"{version}")
             continue
-        pressed += 1
         box = host.locator(".hot").nth(single).bounding_box()
+        if box is None:  # drawn again meanwhile (the board turned to the other seat)
+            continue
+        pressed += 1
         host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         host.mouse.down()
         host.evaluate("""async (id) => {
