@@ -15,6 +15,7 @@ journal once its record is written; a table freed when idle leaves it too.
 """
 import json
 import logging
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -44,7 +45,9 @@ class Journal:
             return cls(":memory:")
         try:
             Path(folder).mkdir(parents=True, exist_ok=True)
-            return cls(str(Path(folder) / JOURNAL))
+            path = Path(folder) / JOURNAL  # its owner's only: it holds the games' seeds (SQLite
+            os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))  # gives its -wal the same)
+            return cls(str(path))
         except (OSError, sqlite3.Error) as err:
             LOG.error("savanna serve: cannot keep the games in %s (%s): a restart will lose "
                       "the games in progress", Path(folder) / JOURNAL, err)
