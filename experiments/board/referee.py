@@ -59,7 +59,7 @@ class Referee:
                                     "search compiles once per install (up to a few minutes)")
         try:
             action = await self.pool.run(workers.play, *args, seconds=self.limits.max_seconds,
-                                         ready=(key, workers.rehearse, args))
+                                         ready=(key, workers.rehearse))
         finally:
             if table.preparing:
                 self.master.note(table, None)

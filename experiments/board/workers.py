@@ -19,9 +19,9 @@ read once per process); ``play`` is an agent's move.
 
 Compiling is not searching: the first search of an agent in a process compiles (numba) or
 loads from numba's cache what it needs, which on a fresh install takes far longer than a move
-may. ``run(..., ready=(key, fn, args))`` runs ``fn(*args)`` first, once per process and
-``key``, given ``READY_SECONDS`` (``rehearse``: the agent's search at its smallest, which runs
-the same code); the search's own ``seconds`` start after it. ``ready_keys``
+may. ``run(fn, *args, ready=(key, first))`` runs ``first(*args)`` before ``fn(*args)``, once
+per process and ``key``, given ``READY_SECONDS`` (``rehearse``: the agent's search at its
+smallest, which runs the same code); the search's own ``seconds`` start after it. ``ready_keys``
 holds the keys some process got ready (then the compiled code is in numba's cache).
 """
 import asyncio
@@ -29,6 +29,8 @@ import multiprocessing
 import signal
 import threading
 from collections import OrderedDict
+
+import numpy as np
 
 from savanna.agents import make_agent
 from savanna.experiments.board.refusals import Refused
@@ -83,7 +85,7 @@ class SearchPool:
     async def run(self, fn, *args, seconds, ready=None):
         """``fn(*args)`` in a worker, given ``seconds`` in all (waiting and searching): its
         value, or a SearchError. Past the time, or cancelled (an analysis' Cancel), the
-        worker process is killed and a fresh one started. ``ready``: ``(key, fn, args)`` run
+        worker process is killed and a fresh one started. ``ready``: ``(key, first)``, run
         first where this worker has not (see the module docstring)."""
         await self.start()
         if self._waiting >= MAX_WAITING * self.workers:
@@ -103,16 +105,18 @@ class SearchPool:
         worker = self._idle.pop()
         self._busy.add(worker)
         try:
-            if ready is not None and ready[0] not in worker.ready:
+            first = ready is not None and ready[0] not in worker.ready
+            worker.send(fn, args, ready[1] if first else None)
+            if first:
                 async with asyncio.timeout(READY_SECONDS):
-                    status, value = await worker.call(ready[1], ready[2])
+                    status, value = await worker.answer()
                 if status != "ok":
                     raise SearchError(value, "invalid" if status == "refused" else "failed")
                 worker.ready.add(ready[0])
                 self.ready_keys.add(ready[0])
                 deadline = asyncio.get_running_loop().time() + seconds
             async with asyncio.timeout_at(deadline):
-                status, value = await worker.call(fn, args)
+                status, value = await worker.answer()
         except SearchError:
             raise
         except BaseException as err:  # time up, cancelled, or the process died
@@ -149,9 +153,13 @@ class _Worker:
         self.process.start()
         child.close()
 
-    async def call(self, fn, args):
-        """Send ``fn(*args)``, wait (without blocking the event loop) for the answer."""
-        self.conn.send((fn, args))
+    def send(self, fn, args, first=None):
+        """Ask for ``fn(*args)``, after ``first(*args)`` if given (then two answers come: the
+        first's, then the call's): the arguments are sent once."""
+        self.conn.send((fn, args, first))
+
+    async def answer(self):
+        """The next answer, waited for without blocking the event loop."""
         loop = asyncio.get_running_loop()
         ready = loop.create_future()
         loop.add_reader(self.conn.fileno(), lambda: ready.done() or ready.set_result(None))
@@ -184,16 +192,24 @@ def _serve(conn):
         pass
     while True:
         try:
-            fn, args = conn.recv()
+            fn, args, first = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            reply = ("ok", fn(*args))
-        except ValueError as err:  # a one-line refusal (a network for another game)
-            reply = ("refused", str(err).replace("\n", " "))
-        except Exception as err:
-            reply = ("failed", f"internal error in a search: {type(err).__name__}: {err}")
-        conn.send(reply)
+        for call in (first, fn) if first is not None else (fn,):
+            reply = _answer(call, args)
+            conn.send(reply)
+            if reply[0] != "ok":
+                break
+
+
+def _answer(fn, args):
+    """``(status, value or message)`` of ``fn(*args)``."""
+    try:
+        return "ok", fn(*args)
+    except ValueError as err:  # a one-line refusal (a network for another game)
+        return "refused", str(err).replace("\n", " ")
+    except Exception as err:
+        return "failed", f"internal error in a search: {type(err).__name__}: {err}"
 
 
 _AGENTS = OrderedDict()
@@ -225,7 +241,7 @@ def rehearse(game, spec, row, rng):
         built = agent(spec, **small) if small else built
     except ValueError:  # a combination the agent refuses: its own move then
         pass
-    return int(built.act(game, row, rng)[0])
+    return int(built.act(game, row.copy(), np.random.default_rng(0))[0])  # leaves rng as it was
 
 
 def play(game, spec, row, rng):
