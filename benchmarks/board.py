@@ -22,6 +22,17 @@ measurements:
   (the fan-out; the first arrival follows the move by the server's own push, a few
   milliseconds), its 95th percentile over every move; the server process's memory (resident,
   its workers apart) before and after; the connections that failed.
+
+And two of the journal that keeps the unfinished games over a restart:
+
+* the time to resume 100 unfinished games: made on a fresh server over HTTP (every game and
+  player count in turn, humans in every seat, a random legal move each, to their 40th
+  decision), the server stopped and started again on the same folder; the time it says it
+  took to read its journal, check the agents and replay every game from its seed and events;
+* its cost per move: the time to write a table after one move, as the server does (its
+  snapshot dumped as JSON, one SQLite statement committed to a write-ahead log), here in this
+  process with the snapshots
+  the server journaled, each at every one of its moves; the median and 90th percentile.
 """
 import http.client
 import json
@@ -29,6 +40,7 @@ import re
 import secrets
 import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -195,6 +207,81 @@ def pushed(port, pid, tables=10, pages=5):
     return spreads, before, after, errors
 
 
+JOURNAL = ".savanna-tables.sqlite3"  # where the server journals its games, in --save
+
+
+def restored(port, tables=100, plies=40):
+    """``(seconds to resume, games resumed, snapshots)``: ``tables`` unfinished games made on a
+    fresh server (every game and player count in turn, a random legal move for every seat,
+    to their ``plies``-th decision or end: one that ended makes room for another), the server
+    stopped and started again on the same folder, as its own line says how long it took to
+    resume them; the journal's snapshots as the server wrote them."""
+    base = f"http://127.0.0.1:{port}"
+    rng = np.random.default_rng(1)
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        process = serve(folder, port)
+        try:
+            unfinished, k = 0, 0
+            while unfinished < tables:
+                game, options = CONFIGS[k % len(CONFIGS)]
+                players = len(seats(game, options))
+                _, view = request(base, "POST", "/api/tables", {
+                    "game": game, "options": options, "seats": ["human"] * players})
+                keys = view["keys"]
+                while view["version"] < plies and not view["over"]:
+                    mover = str(view["to_move"])
+                    _, view = request(base, "GET", f"/api/tables/{view['id']}", key=keys[mover])
+                    action = view["moves"][rng.integers(len(view["moves"]))]["action"]
+                    _, view = request(base, "POST", f"/api/tables/{view['id']}/move",
+                                      {"action": action, "version": view["version"]},
+                                      keys[mover])
+                unfinished += not view["over"]
+                k += 1
+        finally:
+            process.terminate()
+            process.wait(10)
+        with sqlite3.connect(folder / "played" / JOURNAL) as db:
+            snapshots = [json.loads(text) for (text,) in
+                         db.execute("SELECT snapshot FROM tables")]
+        process = serve(folder, port)
+        try:
+            said = None
+            for line in iter(process.stderr.readline, ""):  # after the compiler's lines, if any
+                said = re.search(r"resumed (\d+) unfinished games \(([\d.]+) s\)", line)
+                if said is not None:
+                    break
+        finally:
+            process.terminate()
+            process.wait(10)
+    if said is None or int(said[1]) != len(snapshots):
+        raise RuntimeError("the server did not say it resumed its games")
+    return float(said[2]), int(said[1]), snapshots
+
+
+def journal_writes(snapshots):
+    """The seconds to write a table after each move, as the server's journal does (one
+    ``INSERT OR REPLACE`` of its snapshot, committed to a write-ahead log with
+    ``synchronous=NORMAL``): the snapshots of ``snapshots`` at each of their moves."""
+    times = []
+    with tempfile.TemporaryDirectory() as folder:
+        db = sqlite3.connect(Path(folder) / JOURNAL, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE tables (id TEXT PRIMARY KEY, snapshot TEXT NOT NULL, "
+                   "changed REAL NOT NULL)")
+        for snapshot in snapshots:
+            for k in range(1, len(snapshot["events"]) + 1):
+                moved = {**snapshot, "events": snapshot["events"][:k]}
+                started = time.perf_counter()
+                text = json.dumps(moved)  # the server's dump too
+                db.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?)",
+                           (snapshot["id"], text, time.time()))
+                times.append(time.perf_counter() - started)
+        db.close()
+    return times
+
+
 def measure(quick=False, progress=print):
     """``[(what, value, unit)]`` of the three measurements (see the module doc)."""
     with socket.socket() as s:
@@ -240,6 +327,9 @@ def measure(quick=False, progress=print):
         finally:
             process.terminate()
             process.wait(10)
+    progress("the journal: 100 unfinished games resumed, a write per move")
+    resume, resumed, snapshots = restored(port, tables=20 if quick else 100)
+    writes = journal_writes(snapshots)
     return [
         (f"warm page ready (median of {len(ready)} loads)", 1000 * statistics.median(ready),
          "ms"),
@@ -255,4 +345,9 @@ def measure(quick=False, progress=print):
         ("the same: the server's memory before the pages", before / 2**20, "MiB"),
         ("the same: the server's memory after the games", after / 2**20, "MiB"),
         ("the same: push connections that failed", len(failed), "connections"),
+        (f"the journal: a table written after a move, median of {len(writes)} moves",
+         1000 * statistics.median(writes), "ms"),
+        ("the same, 90th percentile", 1000 * float(np.percentile(writes, 90)), "ms"),
+        (f"{resumed} unfinished games resumed at a start (journal read, games replayed)",
+         resume, "s"),
     ]

@@ -63,6 +63,11 @@ def add_parser(commands):
                        help="one more name the Host header may carry (a name this server is "
                             "reached by, at any port or at PORT only; repeat for more; '*' "
                             "for any)")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the address other machines reach this server at (a proxy, a "
+                            "tunnel: https://board.example/), printed and used for every "
+                            "invitation and spectator link; default: listening beyond this "
+                            "machine, its own network address")
     serve.add_argument("--idle-minutes", type=number, default=60.0,
                        help="a game nobody asked about for this long is freed (default: 60)")
     serve.set_defaults(run=run)
@@ -83,7 +88,13 @@ def run(args, extra=None):
     from savanna.agents.play.registry import agent_class, is_import_path
     from savanna.errors import clip
     from savanna.experiments.board.guard import LOCAL_HOSTS, TOKEN, url_host
-    from savanna.experiments.board.listening import HeaderDeadline, ReadyServer, free_socket
+    from savanna.experiments.board.listening import (
+        HeaderDeadline,
+        ReadyServer,
+        free_socket,
+        is_loopback,
+        shared_url,
+    )
     from savanna.experiments.board.tables import Limits
     from savanna.files import make_folders
 
@@ -119,8 +130,7 @@ def run(args, extra=None):
     if not TOKEN.fullmatch(token):
         raise ValueError(f"{given} must be at most 256 letters, digits and . _ ~ -, got "
                          f"{clip(token)}")
-    app = create_app(limits, workers=args.workers, token=token, host=args.host,
-                     allow_hosts=args.allow_host)
+    shared_url(args.host, 0, args.public_url)  # a malformed --public-url refused now
     if not token:
         print("warning: --token '' turns the token off: any program or user of this machine "
               "that reaches the port can play and read the served folders", file=sys.stderr)
@@ -132,7 +142,17 @@ def run(args, extra=None):
     port = sock.getsockname()[1]
     if port != args.port:
         print(f"savanna serve: port {args.port} is in use, so port {port}", file=sys.stderr)
-    url = f"http://{url_host(args.host)}:{port}/" + (f"?token={token}" if token else "")
+    shared = shared_url(args.host, port, args.public_url)
+    if shared is None and not is_loopback(args.host):
+        print("warning: no address of this machine that others reach was found: the "
+              "invitation links work on this machine only (savanna serve --public-url URL "
+              "names the address)", file=sys.stderr)
+    app = create_app(limits, workers=args.workers, token=token, host=args.host,
+                     allow_hosts=args.allow_host, public_url=shared,
+                     say=lambda text: print(f"savanna serve: {text}", file=sys.stderr,
+                                            flush=True))
+    url = (shared or f"http://{url_host(args.host)}:{port}/") + (f"?token={token}" if token
+                                                                 else "")
 
     def ready():  # the address is printed, and the page opened, once the server answers
         print(f"savanna serve: {url} (Ctrl-C to stop); folders: "
@@ -144,4 +164,4 @@ def run(args, extra=None):
                             h11_max_incomplete_event_size=16 * 1024, http=HeaderDeadline,
                             timeout_graceful_shutdown=2)  # the pages' push connections never end
     with sock:
-        ReadyServer(config, ready).run(sockets=[sock])
+        ReadyServer(config, ready, stopping=app.state.hub.close).run(sockets=[sock])

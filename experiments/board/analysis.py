@@ -27,7 +27,9 @@ import numpy as np
 from savanna.agents.play.analysis import analyse
 from savanna.errors import clip
 from savanna.experiments.board import workers
-from savanna.experiments.board.tables import BadRequest, check_agent, outcome_name
+from savanna.experiments.board.refusals import Refused
+from savanna.experiments.board.seating import check_agent
+from savanna.experiments.board.tables import outcome_name
 from savanna.experiments.board.workers import SearchError
 from savanna.game import CHANCE
 
@@ -57,15 +59,15 @@ class AnalysisJob:
         self.agent = check_agent(spec, limits)  # reads a checkpoint: built off the event loop
         self.sims = self.agent.sims
         if not isinstance(self.sims, int) or self.agent.time_budget:
-            raise BadRequest(f"analysis needs a search agent (mcts, ppo-mcts or az) with a "
+            raise Refused(f"analysis needs a search agent (mcts, ppo-mcts or az) with a "
                              f"number of simulations, got {clip(spec)}")
         self.spec, self.seed, self.hide_position = spec, seed, hide_position
         try:
             player = int(game.current_player(self.row)[0])
         except ValueError as err:
-            raise BadRequest(str(err)) from None
+            raise Refused(str(err)) from None
         if player < 0:
-            raise BadRequest("the position is at the end of the game or at a chance node: "
+            raise Refused("the position is at the end of the game or at a chance node: "
                              "analysis needs a player to move")
         self.spots = game.move_spots(self.row)
         self.cancelled, self.task = False, None
@@ -89,7 +91,7 @@ class AnalysisJob:
                 self.result = self._json(found)
                 self.rounds += 1
         except SearchError as err:
-            if not (err.status == 503 and self.rounds):  # out of time after a round: done
+            if not (err.kind == "unavailable" and self.rounds):  # out of time after a round: done
                 self.error = str(err)
         except asyncio.CancelledError:
             pass  # cancel(): the worker was stopped, the rounds found so far stay

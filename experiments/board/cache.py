@@ -2,7 +2,7 @@
 
 The first request that asks for a key builds its value (on its own worker thread, never on
 the event loop); requests that ask meanwhile wait for that build instead of starting their
-own, and a refusal (a ``BadRequest``) is kept like a value. Keys name what a value was built
+own, and a refusal (a ``Refused``) is kept like a value. Keys name what a value was built
 from (a file's path, modification time and size), so a changed file is read again. The
 entries' weights (file sizes) add up to at most ``budget``, the least recently used going
 first.

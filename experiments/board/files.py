@@ -15,7 +15,9 @@ from pathlib import Path
 from savanna.agents.arena.ladder import Ladder
 from savanna.errors import clip
 from savanna.experiments.board.cache import SharedCache, stamp_of
-from savanna.experiments.board.tables import BadRequest, confined, outcome_name, view_picture
+from savanna.experiments.board.limits import confined
+from savanna.experiments.board.refusals import Refused
+from savanna.experiments.board.tables import outcome_name, view_picture
 from savanna.files import parse_json, read_text
 from savanna.records import read_records
 
@@ -30,10 +32,10 @@ _PARSED = SharedCache(budget=2**28)  # parsed files, by path, modification time 
 
 
 def resolve(text, folders):
-    """The file ``text`` (relative to one of ``folders``) names, or a BadRequest (404 where no
+    """The file ``text`` (relative to one of ``folders``) names, or a Refused (missing where no
     file is served: outside them, hidden, or missing alike)."""
     if not isinstance(text, str) or not text or len(text) > 4096 or "\0" in text:
-        raise BadRequest(f"file must be a path relative to a served folder, got {clip(text)}")
+        raise Refused(f"file must be a path relative to a served folder, got {clip(text)}")
     return confined(text, folders, "file")
 
 
@@ -45,10 +47,10 @@ def opened(text, folders, most, what):
     try:
         info = path.stat()
     except OSError:
-        raise BadRequest(f"no file {clip(text)} in the folders this server serves", 404) \
+        raise Refused(f"no file {clip(text)} in the folders this server serves", "missing") \
             from None
     if info.st_size > most:
-        raise BadRequest(f"{clip(text)} is {info.st_size:,} bytes; the board opens {what} "
+        raise Refused(f"{clip(text)} is {info.st_size:,} bytes; the board opens {what} "
                          f"of at most {most:,} bytes")
     return path, (str(path), *stamp_of(info))
 
@@ -69,7 +71,7 @@ def list_files(folders):
                         and path.resolve().is_relative_to(root):  # once, links out left out
                     seen.add(path.resolve())
                     out.append({"file": str(path.relative_to(root)), "kind": kind,
-                                "folder": str(folder)})
+                                "folder": root.name})  # by name: no path of the server
                 if len(out) >= MAX_LISTED:
                     return out
     return out
@@ -116,9 +118,9 @@ class Replays:
         page's offset (None after the last)."""
         records = self.records(file)
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise BadRequest(f"offset must be an int >= 0, got {clip(offset)}")
+            raise Refused(f"offset must be an int >= 0, got {clip(offset)}")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= PAGE:
-            raise BadRequest(f"limit must be an int in 1..{PAGE}, got {clip(limit)}")
+            raise Refused(f"limit must be an int in 1..{PAGE}, got {clip(limit)}")
         end = min(offset + limit, len(records))
         games = [{"index": k, "game": r.game_name, "options": r.options, "agents": r.agents,
                   "returns": r.returns, "plies": r.plies, "info": r.info}
@@ -131,7 +133,7 @@ class Replays:
         _, key, records = self._records(file)
         if isinstance(index, bool) or not isinstance(index, int) \
                 or not 0 <= index < len(records):
-            raise BadRequest(f"game must be in 0..{len(records) - 1} ({clip(file)} holds "
+            raise Refused(f"game must be in 0..{len(records) - 1} ({clip(file)} holds "
                              f"{len(records)} records), got {clip(index)}")
         return _PARSED.get(("replay", key, index), lambda: _replayed(records[index]),
                            weight=REPLAY_WEIGHT)
@@ -141,10 +143,10 @@ class Replays:
         events that led to it, and the moves and outcomes of the whole game for the list."""
         record, game, states, plies = self.game(file, index)
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(plies) - 1:
-            raise BadRequest(f"ply must be in 0..{len(plies) - 1}, got {clip(ply)}")
+            raise Refused(f"ply must be in 0..{len(plies) - 1}, got {clip(ply)}")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                                  or not 0 <= seat < game.num_players):
-            raise BadRequest(f"seat must be in 0..{game.num_players - 1} or none, got "
+            raise Refused(f"seat must be in 0..{game.num_players - 1} or none, got "
                              f"{clip(seat)}")
         k = plies[ply]
         row = states[k: k + 1]
@@ -173,7 +175,7 @@ def _read_records(path):
     try:
         return read_records(path)
     except ValueError as err:
-        raise BadRequest(str(err)) from None
+        raise Refused(str(err)) from None
 
 
 def _replayed(record):
@@ -182,7 +184,7 @@ def _replayed(record):
         states = record.states(game)
         plies = [record.ply_index(k) for k in range(record.plies + 1)]
     except ValueError as err:
-        raise BadRequest(str(err)) from None
+        raise Refused(str(err)) from None
     return record, game, states, plies
 
 
@@ -199,18 +201,18 @@ def _read_table(file, path):
         try:
             ladder = Ladder.load(path)
         except ValueError as err:
-            raise BadRequest(str(err)) from None
+            raise Refused(str(err)) from None
         return {"kind": "ladder", "game": ladder.game_name, "game_title": repr(ladder.game),
                 "ratings": ladder.ratings(), "agents": ladder.agents, "records": None}
     if kind != "tournament":
-        raise BadRequest(f"{clip(file)} is not a ladder (ladder*.json) or a tournament "
+        raise Refused(f"{clip(file)} is not a ladder (ladder*.json) or a tournament "
                          "(tournament.json) file")
     try:
         data = parse_json(read_text(path, "tournament file", MAX_TABLE_BYTES), file)
         ratings, agents = data["ratings"], data["agents"]
         score, games = data["pair_score"], data["pair_games"]
     except (ValueError, KeyError, TypeError) as err:
-        raise BadRequest(f"{clip(file)} is not a tournament file ({clip(str(err))})") from None
+        raise Refused(f"{clip(file)} is not a tournament file ({clip(str(err))})") from None
     records = path.parent / "records.jsonl"
     relative = str(Path(file).parent / "records.jsonl") if records.is_file() else None
     cross = [[None if not games[i][j] else score[i][j] / games[i][j]

@@ -1,6 +1,6 @@
 """How ``savanna serve`` listens: a port taken before anything is printed (the next free one
-when it is busy, as Jupyter Server does), a uvicorn server that says when it is ready, and a
-deadline for each request's headers.
+when it is busy, as Jupyter Server does), the address it gives others (``shared_url``), a
+uvicorn server that says when it is ready, and a deadline for each request's headers.
 
 uvicorn's keep-alive timeout stops at a connection's first byte and starts again only after an
 answer, so a client that sends half a request (slowloris) would hold its connection, and a
@@ -8,13 +8,16 @@ place in the server, for ever; ``HeaderDeadline`` closes a connection whose requ
 headers have not all arrived ``HEADER_SECONDS`` after it opened or after its last answer.
 """
 import errno
+import ipaddress
 import socket
+from urllib.parse import urlsplit
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEADER_SECONDS", "PORT_TRIES", "HeaderDeadline", "ReadyServer", "free_socket"]
+__all__ = ["HEADER_SECONDS", "PORT_TRIES", "HeaderDeadline", "ReadyServer", "free_socket",
+           "is_loopback", "machine_addresses", "shared_url"]
 
 HEADER_SECONDS = 10.0  # a request's line and headers arrive within this, or it is closed
 PORT_TRIES = 10        # the given port and the next ones tried when it is busy
@@ -41,17 +44,83 @@ def free_socket(host, port):
                      "--port")
 
 
-class ReadyServer(uvicorn.Server):
-    """A uvicorn server that calls ``ready()`` once it listens, the app started."""
+def shared_url(host, port, public_url=None):
+    """The address other machines reach the server at, which it prints and builds every
+    invitation and spectator link on (as Jupyter Server's ``custom_display_url``):
+    ``public_url`` when given (a proxy, a tunnel), else, listening beyond this machine, the
+    ``host`` it listens on or, for every interface, this machine's first non-loopback address;
+    None where the server listens on loopback only (its links then work on this machine
+    only, and the page says so) or no other address is found.
 
-    def __init__(self, config, ready):
+    >>> shared_url("0.0.0.0", 8000, "https://board.example/")
+    'https://board.example/'
+    >>> shared_url("127.0.0.1", 8000) is None
+    True
+    """
+    if public_url is not None:
+        url = urlsplit(public_url)
+        if url.scheme not in ("http", "https") or not url.hostname or url.query or url.fragment:
+            raise ValueError(f"--public-url must be an http:// or https:// address with a host "
+                             f"and no query, like http://192.0.2.7:8000/, got {public_url[:100]!r}")
+        return public_url.rstrip("/") + "/"
+    if is_loopback(host):
+        return None
+    if host in ("0.0.0.0", "::", ""):
+        found = machine_addresses(6 if host == "::" else 4)
+        if not found:
+            return None
+        host = found[0]
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+def is_loopback(host):
+    """Whether ``host`` (a name or an address) is this machine only."""
+    if host.lower().strip("[]") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def machine_addresses(version=4):
+    """This machine's non-loopback IP addresses of IP ``version``: those of its host name, and
+    the one its default route leaves from (a UDP socket connected, which sends nothing)."""
+    family = socket.AF_INET if version == 4 else socket.AF_INET6
+    found = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM)
+        found += [info[4][0] for info in infos]
+    except OSError:
+        pass
+    with socket.socket(family, socket.SOCK_DGRAM) as probe:
+        try:  # a documentation address (RFC 5737, 3849): only the route is looked up
+            probe.connect(("192.0.2.1" if version == 4 else "2001:db8::1", 9))
+            found.append(probe.getsockname()[0])
+        except OSError:
+            pass
+    return [a for a in dict.fromkeys(found) if not ipaddress.ip_address(a).is_loopback
+            and not ipaddress.ip_address(a).is_link_local]
+
+
+class ReadyServer(uvicorn.Server):
+    """A uvicorn server that calls ``ready()`` once it listens, the app started, and
+    ``stopping()`` as it begins to stop (before it waits for the open answers: the board's
+    push connections, which would otherwise hold it for the whole grace period and then be
+    cancelled, each with a traceback)."""
+
+    def __init__(self, config, ready, stopping=lambda: None):
         super().__init__(config)
-        self.ready = ready
+        self.ready, self.stopping = ready, stopping
 
     async def startup(self, sockets=None):
         await super().startup(sockets)
         if self.started:
             self.ready()
+
+    async def shutdown(self, sockets=None):
+        self.stopping()
+        await super().shutdown(sockets)
 
 
 class HeaderDeadline(H11Protocol):

@@ -14,7 +14,7 @@ import asyncio
 import time
 
 from savanna.errors import clip
-from savanna.experiments.board.tables import BadRequest
+from savanna.experiments.board.refusals import Refused
 
 __all__ = ["Lobby", "estimate_bytes"]
 
@@ -22,10 +22,11 @@ TABLE_BYTES = 2**16   # a table's own bookkeeping: events, log, keys (a generous
 
 
 class Lobby:
-    """The tables by id, with the time each was last asked about (``clock``: seconds)."""
+    """The tables by id, with the time each was last asked about (``clock``: seconds);
+    ``freed(table_id)`` is told of each table freed (the journal forgets it)."""
 
-    def __init__(self, limits, clock=time.monotonic):
-        self.limits, self.clock = limits, clock
+    def __init__(self, limits, clock=time.monotonic, freed=lambda table_id: None):
+        self.limits, self.clock, self.freed = limits, clock, freed
         self.tables, self.seen, self.locks, self.sizes = {}, {}, {}, {}
 
     def get(self, table_id):
@@ -35,8 +36,8 @@ class Lobby:
             self.free(table_id)
             table = None
         if table is None:
-            raise BadRequest(f"no game {clip(table_id)} on this server (it may have ended, "
-                             "been left idle or the server restarted)", 404)
+            raise Refused(f"no game {clip(table_id)} on this server (it may have ended or "
+                          "been left idle)", "missing")
         self.seen[table_id] = self.clock()
         return table
 
@@ -44,9 +45,10 @@ class Lobby:
         """The lock that keeps one change at a time on ``table``."""
         return self.locks.setdefault(table.id, asyncio.Lock())
 
-    def add(self, table):
-        """Seat ``table`` after freeing the idle ones; finished games make room for it, else
-        a 429 when the server holds as many games or as much memory as it may."""
+    def add(self, table, idle=0.0):
+        """Seat ``table`` (unasked for ``idle`` seconds: one resumed after a restart) after
+        freeing the idle ones; finished games make room for it, else a Refused (busy) when the
+        server holds as many games or as much memory as it may."""
         self.sweep()
         size = estimate_bytes(table)
         while len(self.tables) >= self.limits.max_tables or \
@@ -54,9 +56,9 @@ class Lobby:
             ended = next((k for k, t in self.tables.items() if self._freeable(t) and t.over),
                          None)
             if ended is None:
-                raise BadRequest(self._full(size), 429)
+                raise Refused(self._full(size), "busy")
             self.free(ended)
-        self.tables[table.id], self.seen[table.id] = table, self.clock()
+        self.tables[table.id], self.seen[table.id] = table, self.clock() - idle
         self.sizes[table.id] = (len(table.events), size)
 
     def sweep(self):
@@ -67,6 +69,7 @@ class Lobby:
     def free(self, key):
         for held in (self.tables, self.seen, self.locks, self.sizes):
             held.pop(key, None)
+        self.freed(key)
 
     def memory(self):
         """The estimated bytes the tables hold (re-estimated where the game moved on: each

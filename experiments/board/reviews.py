@@ -43,7 +43,8 @@ from savanna.agents.play.puzzles import dealt_before, puzzle_of, shown_drop
 from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, Review, review_decision
 from savanna.errors import check_int, check_range, clip
 from savanna.experiments.board import workers
-from savanna.experiments.board.tables import BadRequest, check_agent
+from savanna.experiments.board.refusals import Refused
+from savanna.experiments.board.seating import check_agent
 from savanna.experiments.board.workers import SearchError
 from savanna.experiments.review import json_text
 from savanna.files import atomic_write_text, parse_json, read_text
@@ -85,13 +86,13 @@ class ReviewJob:
         self.load, self.limits, self.source, self.stored = load, limits, source, stored
         self.agent = check_agent(spec, limits)  # reads a checkpoint: built off the event loop
         if not isinstance(self.agent.sims, int):
-            raise BadRequest(f"a review needs a search agent (mcts, ppo-mcts or az), got "
+            raise Refused(f"a review needs a search agent (mcts, ppo-mcts or az), got "
                              f"{clip(spec)}")
         try:
             self.threshold = check_range("threshold", threshold, 0)
             self.seed = check_int("seed", seed, 0, 2**63 - 1)
         except ValueError as err:
-            raise BadRequest(str(err)) from None
+            raise Refused(str(err)) from None
         self.cancelled, self.task, self.searching = False, None, False
         self.done, self.error, self.result, self.plies = False, None, None, None
         self.loaded = None  # (record, game, states) once read
@@ -157,12 +158,12 @@ class ReviewJob:
         """``player``'s marked moves as puzzles (dicts of ``Puzzle.to_json``), searched in
         ``pool`` once and kept."""
         if not (self.done and self.result and len(self.result["decisions"]) == self.plies):
-            raise BadRequest("mistakes are retried once the whole game is reviewed", 409)
+            raise Refused("mistakes are retried once the whole game is reviewed", "conflict")
         record, game, states = self.loaded
         try:
             player = check_int("player", player, 0, game.num_players - 1)
         except ValueError as err:
-            raise BadRequest(str(err)) from None
+            raise Refused(str(err)) from None
         if player not in self.puzzles:
             found = []
             for d in self.result["decisions"]:
@@ -218,7 +219,7 @@ class Reviews:
 
     def _stored(self, key, source):
         """The kept review ``key`` of ``source``, read from the save folder; 404 if none."""
-        missing = BadRequest(f"no kept review {clip(key)} of this game", 404)
+        missing = Refused(f"no kept review {clip(key)} of this game", "missing")
         if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{24}", key) \
                 or self.limits.save is None:
             raise missing
@@ -238,7 +239,7 @@ class Reviews:
     def add(self, job):
         """Start ``job`` on the running event loop; its id and status."""
         if sum(not j.done for j in self.jobs.values()) >= MAX_RUNNING:
-            raise BadRequest(f"{MAX_RUNNING} reviews are running; cancel one or wait", 429)
+            raise Refused(f"{MAX_RUNNING} reviews are running; cancel one or wait", "busy")
         for key in [k for k, j in self.jobs.items() if j.done][: max(0, len(self.jobs)
                                                                        - MAX_KEPT + 1)]:
             del self.jobs[key]
@@ -253,15 +254,15 @@ class Reviews:
         if "table" in body:
             table = self.tables.get(body["table"]) if isinstance(body["table"], str) else None
             if table is None:
-                raise BadRequest(f"no game {clip(body['table'])} on this server", 404)
+                raise Refused(f"no game {clip(body['table'])} on this server", "missing")
             if not table.over:
-                raise BadRequest("a game is reviewed once it has ended", 409)
+                raise Refused("a game is reviewed once it has ended", "conflict")
             return lambda: (table.record(), table.game)
         if "file" in body:
             file, index = body["file"], body.get("game", 0)
             count = len(self.replays.records(file))
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
-                raise BadRequest(f"game must be in 0..{count - 1} ({clip(file)} holds {count} "
+                raise Refused(f"game must be in 0..{count - 1} ({clip(file)} holds {count} "
                                  f"records), got {clip(index)}")
 
             def load():
@@ -269,14 +270,14 @@ class Reviews:
                 return record, game
 
             return load
-        raise BadRequest("say what to review: file (and game, its index), or table (a game of "
-                         "this server that has ended)")
+        raise Refused("say what to review: file (and game, its index), or table (a game of "
+                      "this server that has ended)")
 
     def find(self, key):
         """Review ``key``; 404 if unknown."""
         job = self.jobs.get(key)
         if job is None:
-            raise BadRequest(f"no review {clip(key)}", 404)
+            raise Refused(f"no review {clip(key)}", "missing")
         return job
 
     def status(self, key, cancel=False):

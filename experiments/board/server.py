@@ -37,8 +37,11 @@ every game as it was, and the server goes on answering)::
                                    picture, the player to move, its moves and their spots
 
 Every request passes ``board.guard`` first (the token, the Host, the Origin of a change or a
-push connection). The server plays the agents' moves itself (``board.referee``) and pushes
-each change to every page of the table (``board.hub``). A seat is a capability: the
+push connection). Every change of a table goes through ``board.master``: it journals the table
+(``board.journal``: the unfinished tables resume after a restart), pushes each change to every
+page of the table (``board.hub``) and lets the server play the agents' moves itself
+(``board.referee``). The board's modules refuse a request with ``refusals.Refused``, whose kind
+this module answers as an HTTP status (``STATUS``). A seat is a capability: the
 ``X-Seat-Key`` header decides which seat a request speaks for, and table and analysis ids are
 128-bit secrets. Searches (agents' moves, analyses, reviews) run in worker processes
 (``board.workers``), never in the server's process, bounded by ``Limits``: their size checked
@@ -46,13 +49,17 @@ when an agent is named, each given at most ``max_seconds`` (then stopped: the ga
 at that move with the reason as its "notice", a 503 from /advance). Files are read on
 threads, their size checked before they are read (``board.files``).
 """
+import asyncio
 import contextlib
 import json
 import math
 import mimetypes
 import secrets
+import threading
 import time
+from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import anyio
 from starlette.applications import Starlette
@@ -69,15 +76,18 @@ from savanna.experiments.board.analysis import AnalysisJob
 from savanna.experiments.board.files import PAGE, Replays, list_files, read_table
 from savanna.experiments.board.guard import Guard, allowed_names
 from savanna.experiments.board.hub import Hub
+from savanna.experiments.board.journal import Journal
 from savanna.experiments.board.lobby import Lobby
-from savanna.experiments.board.referee import Referee
+from savanna.experiments.board.master import Master
+from savanna.experiments.board.refusals import Refused
 from savanna.experiments.board.reviews import FIELDS, Reviews
-from savanna.experiments.board.tables import BadRequest, Table, parse_options
+from savanna.experiments.board.seating import parse_options
+from savanna.experiments.board.tables import Table
 from savanna.experiments.board.unplaced import Unplaced
-from savanna.experiments.board.workers import SearchError, SearchPool
+from savanna.experiments.board.workers import SearchPool
 from savanna.files import parse_json
 from savanna.numbers import parse_int
-from savanna.registry import GAMES
+from savanna.registry import GAMES, make_game
 
 __all__ = ["create_app"]
 
@@ -90,35 +100,44 @@ MAX_JOBS = 64
 # the games the page offers: every registered game but connect four, the benchmarks' yardstick
 # (API only)
 PLAYED = tuple(name for name in GAMES if name != "connect_four")
+# what each kind of refusal (refusals.Refused) is answered as
+STATUS = {"invalid": 400, "forbidden": 403, "missing": 404, "conflict": 409, "too_large": 413,
+          "busy": 429, "failed": 500, "unavailable": 503}
 
 
 def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
-               frame_ancestors="'self'", clock=time.monotonic):
-    """The Starlette application for ``limits`` (``board.tables.Limits``), with ``workers``
+               frame_ancestors="'self'", clock=time.monotonic, public_url=None, journal=None,
+               say=None):
+    """The Starlette application for ``limits`` (``board.limits.Limits``), with ``workers``
     processes for searches, behind ``board.guard.Guard(token, host, allow_hosts, frame_ancestors)``
-    (the pages that may frame it); ``clock`` times the idle tables."""
+    (the pages that may frame it); ``clock`` times the idle tables. ``public_url``: the
+    address other machines reach the server at (``http://192.0.2.7:8000/``), which every
+    invitation and spectator link is built on; None: links relative to the page's own
+    address. ``journal``: where the unfinished tables are kept (``board.journal.Journal``;
+    default: in ``limits.save``, or in memory without one); its tables resume at start.
+    ``say``: the server's terminal (``say(text)``): given, the games it resumed are told
+    there, and every played game is got ready in the background at start (``warm_games``),
+    how it goes told there too; None: each game compiles at its first table."""
     jobs = {}
-    lobby = Lobby(limits, clock)
+    journal = Journal.in_folder(limits.save) if journal is None else journal
+    lobby = Lobby(limits, clock, freed=journal.forget)
     replays = Replays(limits.folders)
     pool = SearchPool(workers)
     reviews = Reviews(replays, lobby.tables, limits, pool)
     unplaced = Unplaced(limits.folders)
     hub = Hub(lambda table, seat: as_json(table.view(seat)), lambda table: lobby.get(table.id))
-    referee = Referee(lobby, pool, hub, limits, unplaced)
+    master = Master(lobby, hub, journal, pool, limits, unplaced)
+    base = public_url.rstrip("/") + "/" if public_url else "/"
 
     def table_of(request):
         return lobby.get(request.path_params["id"])
 
-    def changed(table):
-        """Tell every page of ``table``, and let its agents play on."""
-        hub.publish(table)
-        referee.wake(table)
-
     def invitation(table, key):
-        """The address (from the server's root) that opens ``table`` at ``key``'s seat, or
-        as a spectator (no key), in another browser: the token's login, then the game."""
+        """The address that opens ``table`` at ``key``'s seat, or as a spectator (no key), in
+        another browser, on ``public_url`` (or from the server's root): the token's login,
+        then the game."""
         login = f"?token={token}" if token else ""
-        return f"/{login}#play/{table.id}/{key or ''}"
+        return f"{base}{login}#play/{table.id}/{key or ''}"
 
     # ----- the page ---------------------------------------------------------------------
     async def page(request):
@@ -130,7 +149,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
                       "agents": [*sorted(AGENTS), *limits.agents],
                       "limits": {"max_sims": limits.max_sims,
                                  "max_seconds": limits.max_seconds},
-                      "folders": [str(f) for f in limits.folders]})
+                      "folders": [f.name for f in map(Path, limits.folders)],
+                      "public_url": public_url})
 
     # ----- play ---------------------------------------------------------------------------
     # Each route checks everything it was sent (body, key) before it changes the game, so
@@ -139,83 +159,61 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     async def new_table(request):
         body = await json_body(request, {"game", "options", "seats", "seed", "paused",
                                          "delay"})
-        table = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
-            Table.new, body.get("game"), body.get("options"), body.get("seats"),
-            body.get("seed"), limits, body.get("paused", False), body.get("delay", 0.0))
-        lobby.add(table)
-        seat = first_human(table)
-        changed(table)
-        if seat is not None:  # the agents seated before the first human play at once
-            await referee.settled(table)
+        table = await master.create(body)
         keys = {str(p): key for p, key in table.keys.items()}
         invitations = {str(p): invitation(table, key) for p, key in table.keys.items()}
-        return reply({**table.view(seat), "keys": keys, "control": table.control,
+        return reply({**table.view(first_human(table)), "keys": keys, "control": table.control,
                       "invitations": invitations, "spectate": invitation(table, None)})
 
     async def view(request):
         table = table_of(request)
         if "seat" in request.query_params:
-            raise BadRequest("the seat is the X-Seat-Key header's, not a query parameter")
+            raise Refused("the seat is the X-Seat-Key header's, not a query parameter")
         return reply(table.view(table.seat_of(seat_key(request))))
 
     async def move(request):
         table = table_of(request)
         body = await json_body(request, {"action", "version", "agents"})
         if not isinstance(body.get("agents", True), bool):
-            raise BadRequest(f"agents must be true (the agents reply at once, the default) or "
-                             f"false (one at a time with /advance), got {clip(body['agents'])}")
-        seat = table.seat_of(seat_key(request))
-        async with lock_of(table):
-            table.move(seat, body.get("action"), body.get("version"))
-        changed(table)
-        if body.get("agents", True):
-            await referee.settled(table)
-        return reply(table.view(seat))
-
-    def keyholder(request, table):
-        """The seat of the request's key, which must be one of ``table``'s (a seat's or the
-        control key): the agents' pace is theirs to set, not a spectator's."""
-        if seat_key(request) is None:
-            raise BadRequest("the agents' pace and steps need a key of this game (header "
-                             "X-Seat-Key)", 403)
-        return table.seat_of(seat_key(request))
+            raise Refused(f"agents must be true (the agents reply at once, the default) or "
+                          f"false (one at a time with /advance), got {clip(body['agents'])}")
+        key = seat_key(request)
+        await master.move(table, key, body.get("action"), body.get("version"),
+                          body.get("agents", True))
+        return reply(table.view(table.seat_of(key)))
 
     async def advance(request):
         table = table_of(request)
         await json_body(request, set())
-        seat = keyholder(request, table)
-        await referee.step(table)
-        return reply(table.view(seat))
+        await master.advance(table, seat_key(request))
+        return reply(table.view(table.seat_of(seat_key(request))))
 
     async def pace(request):
         table = table_of(request)
         body = await json_body(request, {"paused", "delay"})
-        seat = keyholder(request, table)
-        table.set_pace(body.get("paused"), body.get("delay"))
-        changed(table)
-        return reply(table.view(seat))
+        await master.pace(table, seat_key(request), body.get("paused"), body.get("delay"))
+        return reply(table.view(table.seat_of(seat_key(request))))
 
     async def events(request):
         table = table_of(request)
-        return hub.stream(table, table.seat_of(seat_key(request)))
+        key = seat_key(request)
+        seat = table.seat_of(key)
+        keyed = None if key is None or not table.holds_key(key) else \
+            ("control" if seat is None else seat)
+        return hub.stream(table, seat, keyed)
 
     async def undo(request):
         table = table_of(request)
         await json_body(request, set())
-        seat = table.seat_of(seat_key(request))
-        async with lock_of(table):
-            table.undo(seat)
-        changed(table)
-        return reply(table.view(seat))
+        await master.undo(table, seat_key(request))
+        return reply(table.view(table.seat_of(seat_key(request))))
 
     async def table_record(request):
         table = table_of(request)
         if not table.game.perfect_information and not table.over:
-            raise BadRequest("this game has secrets: its record is public once it ends", 409)
+            raise Refused("this game has secrets: its record is public once it ends",
+                          "conflict")
         return reply(await anyio.to_thread.run_sync(record_with_spots, table.record()))
-
-    def lock_of(table):
-        return lobby.lock(table)
 
     # ----- analysis -----------------------------------------------------------------------
     async def new_analysis(request):
@@ -223,7 +221,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
                                          "options", "position", "seed"})
         seed = body.get("seed", 0)
         if not is_int(seed) or not 0 <= seed < 2**63:
-            raise BadRequest(f"seed must be an int in 0..2**63-1, got {clip(seed)}")
+            raise Refused(f"seed must be an int in 0..2**63-1, got {clip(seed)}")
         key = seat_key(request)
         source = source_position(body, key) if "table" in body else None  # the table, now
 
@@ -235,7 +233,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
 
         game, row, hide, seat, job = await anyio.to_thread.run_sync(prepared)
         if sum(not j.done for j in jobs.values()) >= MAX_JOBS:
-            raise BadRequest(f"{MAX_JOBS} analyses are running; cancel one or wait", 429)
+            raise Refused(f"{MAX_JOBS} analyses are running; cancel one or wait", "busy")
         for key in [k for k, j in jobs.items() if j.done][: max(0, len(jobs) - MAX_JOBS)]:
             del jobs[key]
         key = secrets.token_urlsafe(16)
@@ -253,26 +251,26 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             seat = table.seat_of(key)
             if hidden and (not is_int(seat) or seat != table.to_move
                            or table.seats[table.to_move] is not None):
-                raise BadRequest("in a game with secrets, only the human to move may "
-                                 "analyse the position before the end", 409)
+                raise Refused("in a game with secrets, only the human to move may "
+                                 "analyse the position before the end", "conflict")
             return table.game, table.state.copy(), hidden, seat
         if "file" in body:
             _, game, states, plies = replays.game(body["file"], body.get("game"))
             ply = body.get("ply")
             if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(plies):
-                raise BadRequest(f"ply must be in 0..{len(plies) - 1}, got {clip(ply)}")
+                raise Refused(f"ply must be in 0..{len(plies) - 1}, got {clip(ply)}")
             return game, states[plies[ply]: plies[ply] + 1], False, None
         if "position" in body:
             game, row = pasted_position(body.get("game"), body.get("options"), body["position"])
             return game, row, False, None
-        raise BadRequest("say what to analyse: table (with its seat's key), file (game, ply), "
+        raise Refused("say what to analyse: table (with its seat's key), file (game, ply), "
                          "or game "
                          "(options) and position")
 
     async def analysis(request):
         job = jobs.get(request.path_params["id"])
         if job is None:
-            raise BadRequest(f"no analysis {clip(request.path_params['id'])}", 404)
+            raise Refused(f"no analysis {clip(request.path_params['id'])}", "missing")
         if request.method == "DELETE":
             job.cancel()
         return reply(unplaced.status(job.status()))
@@ -289,10 +287,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     async def puzzles(request):  # a reviewed player's mistakes to retry
         job = reviews.find(request.path_params["id"])
         player = query_int(request, "player")
-        try:
-            return reply({"player": player, "puzzles": await job.puzzles_of(player, pool)})
-        except SearchError as err:
-            raise BadRequest(unplaced(str(err)), err.status) from None
+        return reply({"player": player, "puzzles": await job.puzzles_of(player, pool)})
 
     # ----- files: read, and their answers serialised, on worker threads --------------------
     async def files(request):
@@ -332,16 +327,16 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         ``(row, [{"action", "name", "spot"}, ...])``; a 400 for a move that is not legal where
         it comes (a chance node or the end included)."""
         if len(names) > game.max_plies:
-            raise BadRequest(f"then must name at most {game.max_plies} moves, got {len(names)}")
+            raise Refused(f"then must name at most {game.max_plies} moves, got {len(names)}")
         played = []
         for k, name in enumerate(names):
             if int(game.current_player(row)[0]) < 0:
-                raise BadRequest(f"then: move {k + 1} ({clip(name)}) comes where no one is to "
+                raise Refused(f"then: move {k + 1} ({clip(name)}) comes where no one is to "
                                  "move (a chance outcome or the end)")
             try:
                 action = game.string_to_action(row[0], name)
             except ValueError as err:
-                raise BadRequest(f"then: move {k + 1}: {one_line(err)}") from None
+                raise Refused(f"then: move {k + 1}: {one_line(err)}") from None
             played.append({"action": action, "name": game.action_to_string(row[0], action),
                            "spot": game.move_spots(row).get(action)})
             row, _ = game.step(row, [action])
@@ -350,22 +345,22 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     def pasted_position(name, options, text):
         """(game, row) of a position in game ``name``'s notation, with ``options``."""
         if not isinstance(text, str) or len(text) > limits.max_text:
-            raise BadRequest(f"position must be a text of at most {limits.max_text} "
+            raise Refused(f"position must be a text of at most {limits.max_text} "
                              f"characters in the game's notation, got {clip(text)}")
         if name not in GAMES:
-            raise BadRequest(f"game must be one of {', '.join(GAMES)}, got {clip(name)}")
+            raise Refused(f"game must be one of {', '.join(GAMES)}, got {clip(name)}")
         _, game = parse_options(name, options or [], limits)
         try:
             return game, game.from_text(text)
         except ValueError as err:
-            raise BadRequest(f"malformed position: {err}") from None
+            raise Refused(f"malformed position: {err}") from None
 
     async def ratings(request):
         return await replied(read_table, query(request, "file"), limits.folders)
 
     # ----- errors: one line each, without the server's own paths ------------------------
-    async def bad_request(request, err):
-        return reply({"error": unplaced(one_line(err))}, err.status)
+    async def refused(request, err):
+        return reply({"error": unplaced(one_line(err))}, STATUS[err.kind])
 
     async def http_error(request, err):
         message = {404: f"no such route {request.url.path!r}; see GET /api/info",
@@ -403,22 +398,52 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        started = time.perf_counter()
+        found = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
+            journal.restore, limits, lambda snapshot: Table.restore(snapshot, limits))
+        if found and say is not None:
+            say(f"resumed {len(found)} unfinished games ({time.perf_counter() - started:.2f} s)")
         await pool.start()  # the search workers warm before the first request
+        master.restore(found)
+        warming = None if say is None else asyncio.create_task(
+            anyio.to_thread.run_sync(warm_games, limits, say, abandon_on_cancel=True))
         try:
             yield
         finally:
-            await pool.close()
+            if warming is not None:
+                warming.cancel()
+            await pool.close()  # first: a search cancelled then starts no fresh worker
+            await master.referee.close()
+            journal.close()
 
+    if public_url:  # the name others reach the server by (a proxy's) is its own
+        allow_hosts = (*allow_hosts, urlsplit(public_url).netloc)
     allowed_names(allow_hosts)  # a mistake refused now, not at the first request
     guard = Middleware(Guard, token=token, host=host, allow_hosts=allow_hosts,
                        frame_ancestors=frame_ancestors)
     app = Starlette(routes=routes, middleware=[guard], lifespan=lifespan, exception_handlers={
-        BadRequest: bad_request, SearchError: bad_request, HTTPException: http_error,
+        Refused: refused, HTTPException: http_error,
         Exception: server_error})
     app.state.lobby, app.state.tables, app.state.jobs = lobby, lobby.tables, jobs
     app.state.limits, app.state.pool = limits, pool
-    app.state.hub, app.state.referee = hub, referee
+    app.state.hub, app.state.master, app.state.journal = hub, master, journal
     return app
+
+
+def warm_games(limits, progress):
+    """Play a table of each game the page offers up to its first view, so that numba compiles
+    (or loads from its cache) what the server's process runs, before anyone asks; says so
+    through ``progress`` when it takes a while (a fresh install)."""
+    started = time.monotonic()
+    slow = threading.Timer(1.0, progress, ["getting the games ready in the background: a "
+                                           "fresh install compiles them once (a minute or so)"])
+    slow.start()
+    for name in PLAYED:
+        seats = ["human"] * make_game(name).num_players
+        Table.new(name, None, seats, 0, replace(limits, save=None)).view(None)
+    slow.cancel()
+    if time.monotonic() - started > 1:
+        progress(f"the games are ready ({time.monotonic() - started:.0f} s)")
 
 
 def record_with_spots(record):
@@ -447,16 +472,16 @@ async def json_body(request, allowed):
     async for chunk in request.stream():  # read no more than allowed
         body += chunk
         if len(body) > MAX_BODY:
-            raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
+            raise Refused(f"the request body is larger than {MAX_BODY} bytes", "too_large")
     try:
         data = parse_json(body or b"{}", "the request body")
     except ValueError as err:
-        raise BadRequest(f"{err}; it must be a JSON object") from None
+        raise Refused(f"{err}; it must be a JSON object") from None
     if not isinstance(data, dict):
-        raise BadRequest(f"the request body must be a JSON object, got {clip(data)}")
+        raise Refused(f"the request body must be a JSON object, got {clip(data)}")
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise BadRequest(f"unknown field {clip(unknown[0])}; allowed: "
+        raise Refused(f"unknown field {clip(unknown[0])}; allowed: "
                          f"{', '.join(sorted(allowed)) or 'none'}")
     return data
 
@@ -464,7 +489,7 @@ async def json_body(request, allowed):
 def query(request, name):
     value = request.query_params.get(name)
     if value is None:
-        raise BadRequest(f"missing query parameter {name}")
+        raise Refused(f"missing query parameter {name}")
     return value
 
 
@@ -477,11 +502,11 @@ def query_int(request, name, optional=False):
     if value is None or (optional and value in ("", "none")):
         if optional:
             return None
-        raise BadRequest(f"missing query parameter {name} (an int)")
+        raise Refused(f"missing query parameter {name} (an int)")
     try:
         return parse_int(value)
     except ValueError:
-        raise BadRequest(f"{name} must be an int, got {clip(value)}") from None
+        raise Refused(f"{name} must be an int, got {clip(value)}") from None
 
 
 def one_line(err):

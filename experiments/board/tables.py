@@ -1,6 +1,7 @@
-"""The games ``savanna serve`` plays: seats (humans and agents), moves, chance, undo, what each
-seat may see, and the record written when a game ends. No HTTP here (``board.server`` is the
-web side), so that the rules of a table are tested without a server.
+"""One game being played by ``savanna serve``: its seats (humans and agents), moves, chance,
+undo, what each seat may see, and the record written when it ends. No HTTP here, no lock and no
+storage: ``board.master`` applies every change to a table, journals it (``board.journal``) and
+tells the pages; a table only checks a change and makes it.
 
 >>> from savanna.experiments.board.tables import Limits, Table
 >>> table = Table.new("zebres", {}, ["human", "random"], seed=0, limits=Limits())
@@ -10,211 +11,25 @@ web side), so that the rules of a table are tested without a server.
 """
 import hashlib
 import hmac
-import inspect
 import json
-import logging
-import math
-import re
 import secrets
-import tempfile
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from savanna.agents import describe, make_agent
-from savanna.agents.play.az_agent import BASELINE
-from savanna.agents.play.registry import agent_class, is_import_path, parse_spec, split_spec
-from savanna.errors import check_int, clip
-from savanna.experiments.arguments import option_names, parse_game_options
-from savanna.experiments.board import workers
-from savanna.experiments.board.cache import SharedCache, stamp_of
-from savanna.files import stamp
+from savanna.errors import clip
+from savanna.experiments.arguments import option_names
+from savanna.experiments.board import saving, workers
+from savanna.experiments.board.limits import Limits
+from savanna.experiments.board.refusals import Refused, checked_int
+from savanna.experiments.board.seating import HUMAN, check_agent, parse_options
 from savanna.game import CHANCE, TERMINAL
-from savanna.records import make_record, write_records
+from savanna.records import make_record
 from savanna.registry import make_game
 
-__all__ = ["AgentSpec", "BadRequest", "Limits", "Table", "check_agent", "outcome_name",
-           "parse_options", "view_picture"]
+__all__ = ["Limits", "Table", "outcome_name", "view_picture"]
 
-HUMAN = "human"
 MAX_DELAY = 10  # the slowest pace of the agents' moves, in seconds
-LOG = logging.getLogger(__name__)
-
-
-class BadRequest(ValueError):
-    """A request the server refuses with a 4xx and this one-line message (``status``: 400 for
-    bad input, 404 for what does not exist, 409 for a move that is stale or not allowed now)."""
-
-    def __init__(self, message, status=400):
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one request may ask of the server: searches are bounded in simulations and time,
-    games and texts in size, the games held in number, memory and idle time. ``folders``: the
-    only folders files are read from (records, ladders, tournaments, checkpoints); ``save``:
-    where finished games are written."""
-
-    max_sims: int = 2000         # the most simulations an agent or an analysis may search
-    max_seconds: float = 20.0    # the longest one agent move or one analysis may take
-    max_tables: int = 1000       # games kept in memory (then the oldest finished one goes)
-    max_memory: int = 2**31      # bytes the games may hold (networks live in the workers)
-    idle_minutes: float = 60.0   # a game nobody asked about for this long is freed
-    max_text: int = 4096         # the longest position, spec or option text accepted
-    folders: tuple = ()
-    save: Path | None = None
-    agents: tuple = ()           # the import paths offered at start (serve --agent)
-
-
-def parse_options(game, items, limits):
-    """``{"key": "value"}`` or ``["key=value", ...]`` from a request as game ``game``'s
-    options (``-o`` values: ``num_players=4``, ``berries=true``, ``course=K3,T8``); a
-    BadRequest naming the game's options otherwise."""
-    if isinstance(items, dict):
-        items = [f"{k}={v}" for k, v in items.items()]
-    if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-        raise BadRequest(f"options must be a list of 'key=value' texts, got {clip(items)}")
-    if sum(map(len, items)) > limits.max_text:
-        raise BadRequest(f"options are longer than {limits.max_text} characters")
-    try:
-        options = parse_game_options(game, [x.strip() for x in items if x.strip()])
-        return options, make_game(game, **options)
-    except ValueError as err:
-        raise BadRequest(str(err)) from None
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """An agent checked against a server's limits: the ``spec`` a search worker builds it
-    from (its files resolved to absolute paths inside the served folders), its ``label``
-    (``describe``) and its search size (``sims``: None for an agent that does not search)."""
-
-    spec: str
-    label: str
-    sims: int | None
-    time_budget: float | None
-
-
-MAX_AGENT_FILE_BYTES = 2**28  # a checkpoint a request names (the shipped ones hold ~2 MB)
-_CHECKED = SharedCache(budget=256)  # specs checked (their checkpoints read), by their files
-
-
-def check_agent(spec, limits):
-    """The ``AgentSpec`` of ``spec`` (``az:baseline``, ``mcts:sims=200``,
-    ``az:runs/x/best.pt``), or a BadRequest: an unknown agent or setting, a search larger
-    than ``limits.max_sims`` simulated playouts or longer than ``limits.max_seconds``, a file
-    outside ``limits.folders``. Reads checkpoints: call it off the event loop (each file is
-    read once while it is unchanged, and concurrent requests share that read)."""
-    if not isinstance(spec, str) or len(spec) > limits.max_text:
-        raise BadRequest(f"an agent spec must be a text of at most {limits.max_text} "
-                         f"characters, got {clip(spec)}")
-    name, _ = split_spec(spec)
-    if is_import_path(name) and name not in limits.agents:  # a request imports nothing new
-        raise BadRequest(f"agent {clip(name)} was not offered by this server (savanna serve "
-                         "--agent MODULE:CLASS offers one)")
-    resolved, files = _resolved(spec, limits)
-    key = (resolved, tuple((f, *stamp_of(f.stat())) for f in files))
-    for file, _, size in key[1]:  # refused unread
-        if size > MAX_AGENT_FILE_BYTES:
-            raise BadRequest(f"agent {clip(spec)}: {file.name} is {size:,} bytes; the board "
-                             f"reads agent files of at most {MAX_AGENT_FILE_BYTES:,} bytes")
-    checked, settings = _CHECKED.get(key, lambda: _built(resolved))
-    _check_size(spec, settings, limits)
-    return checked
-
-
-def _resolved(spec, limits):
-    """``spec`` with every file it names resolved inside the served folders (a checkpoint
-    setting, or a value that looks like a path), and those files."""
-    try:
-        name, positional, keyword = parse_spec(spec)
-        params = list(inspect.signature(agent_class(name)).parameters)
-    except ValueError as err:
-        raise BadRequest(str(err)) from None
-    files = []
-
-    def served(key, value):
-        shipped = key == "checkpoint" and value == BASELINE and name in ("az", "az-policy")
-        if shipped or not (key == "checkpoint" or any(c in value for c in "/\\")
-                           or value.endswith((".pt", ".json"))):
-            return value
-        files.append(confined(value, limits.folders, "file"))
-        return str(files[-1])
-
-    values = [served(params[i] if i < len(params) else None, v)
-              for i, v in enumerate(positional)]
-    values += [f"{k}={served(k, v)}" for k, v in keyword.items()]
-    return name + (":" + ",".join(values) if values else ""), files
-
-
-def _built(spec):
-    try:
-        agent = make_agent(spec)
-    except ValueError as err:
-        raise BadRequest(str(err)) from None
-    settings = {k: getattr(agent, k, None) for k in ("sims", "time_budget", "rollouts",
-                                                      "determinizations", "leaf_batch")}
-    checked = AgentSpec(spec, describe(agent), settings["sims"], settings["time_budget"])
-    return checked, settings
-
-
-def _check_size(spec, settings, limits):
-    """A BadRequest, with its arithmetic, for a search of more simulated playouts than
-    ``limits.max_sims`` (simulations, each valued by ``rollouts`` random playouts; the
-    determinizations share the simulations, each searching at least one), a leaf batch
-    larger than that, or more seconds than ``limits.max_seconds``."""
-    sims, budget = settings["sims"], settings["time_budget"]
-    if isinstance(sims, int):
-        factors = [(sims, "simulations")]
-        trees = settings["determinizations"]
-        if isinstance(trees, int) and trees > sims:
-            factors = [(trees, "determinizations of one simulation at least")]
-        rollouts = settings["rollouts"]
-        if isinstance(rollouts, int) and rollouts > 1:
-            factors.append((rollouts, "rollouts"))
-        total = math.prod(n for n, _ in factors)
-        if total > limits.max_sims:
-            asks = " x ".join(f"{n:,} {what}" for n, what in factors)
-            if len(factors) > 1:
-                asks += f" = {total:,} simulated playouts"
-            raise BadRequest(f"agent {clip(spec)} asks {asks}; this server allows at most "
-                             f"{limits.max_sims:,} (savanna serve --max-sims)")
-    batch = settings["leaf_batch"]
-    if isinstance(batch, int) and batch > limits.max_sims:
-        raise BadRequest(f"agent {clip(spec)} asks leaf_batch={batch:,}; this server allows "
-                         f"at most {limits.max_sims:,} (savanna serve --max-sims)")
-    if budget is not None and budget > limits.max_seconds:
-        raise BadRequest(f"agent {clip(spec)} searches {budget:g} s a move; this server allows "
-                         f"at most {limits.max_seconds:g} s (savanna serve --max-seconds)")
-
-
-def confined(text, folders, what):
-    """The file ``text`` names, resolved, if it lies inside one of ``folders`` (relative paths
-    are taken in each folder in turn, none through a hidden folder); otherwise one BadRequest
-    (404) whether it is missing or not allowed, so that no answer tells which files exist."""
-    if not folders:
-        raise BadRequest(f"{what} must lie in a folder given to savanna serve, and none was "
-                         "given (savanna serve FOLDER ...)")
-    missing = BadRequest(f"no {what} {clip(text)} in the folders this server serves", 404)
-    if "\0" in text:  # no file's name holds one (the OS refuses it)
-        raise missing
-    path = Path(text)
-    candidates = [path] if path.is_absolute() else [Path(f) / path for f in folders]
-    for candidate in candidates:
-        try:  # a name too long, a loop of links: no such file
-            found = candidate.resolve()
-            for folder in map(Path, folders):
-                root = folder.resolve()
-                if found.is_relative_to(root) and found.is_file() and not any(
-                        part.startswith(".") for part in found.relative_to(root).parts):
-                    return found
-        except OSError:
-            continue
-    raise missing
 
 
 def outcome_name(game, outcome):
@@ -230,15 +45,24 @@ def view_picture(game, row, seat):
 
 class Table:
     """One game being played: its seats (None for a human, else an ``AgentSpec``), states,
-    events and the points where undo returns. Every method checks its request and raises BadRequest;
-    the lock keeps a move and an agent's search from interleaving on one table."""
+    events and the points where undo returns. Every method checks its request and raises
+    ``Refused``, leaving the table as it was. ``snapshot`` and ``restore`` carry a table over
+    a restart (``board.journal``): its seat keys only as hashes, its state replayed from the
+    seed and the events."""
 
-    def __init__(self, game, options, seats, labels, seed, limits):
-        self.id = secrets.token_urlsafe(16)  # 128 bits: who knows it was told it
-        self.keys = {p: secrets.token_urlsafe(16) for p, agent in enumerate(seats)
-                     if agent is None}   # a human seat's key: whoever holds it plays there
-        self.control = secrets.token_urlsafe(16)  # asks the agents to move; no seat
+    def __init__(self, game, options, seats, labels, seed, limits, *, typed=None,
+                 table_id=None, key_hashes=None, control_hash=None):
+        self.id = table_id or secrets.token_urlsafe(16)  # 128 bits: who knows it was told it
+        self.keys, self.control = {}, None  # the keys in clear: only while the maker answers
+        if key_hashes is None:
+            self.keys = {p: secrets.token_urlsafe(16) for p, agent in enumerate(seats)
+                         if agent is None}  # a human seat's key: whoever holds it plays there
+            self.control = secrets.token_urlsafe(16)  # asks the agents to move; no seat
+            key_hashes = {p: _hashed(k) for p, k in self.keys.items()}
+            control_hash = _hashed(self.control)
+        self.key_hashes, self.control_hash = key_hashes, control_hash
         self.game, self.options, self.seats, self.labels = game, options, seats, labels
+        self.typed = typed or labels  # each seat as the person typed it (az:baseline)
         self.seed, self.limits = seed, limits  # the seed is secret until the end
         self.state = game.init(1, np.random.default_rng(seed))
         self.start = self.state.copy()
@@ -248,12 +72,11 @@ class Table:
         self.undo_points = []  # (seat, events, state, returns, log) before each human move
         self.takebacks = []    # {"seat", "at", "undone"}: the record's moves taken back
         self.saved = None      # the record's path once the game has ended
-        self.lock = threading.Lock()
         self.paused = False    # the agents wait (a click on Pause, or a search that failed)
         self.delay = 0.0       # seconds between two agents' moves (to watch them)
         self.notice = None     # why the agents wait, when a search failed
+        self.preparing = None  # what an agent is getting ready for (its first compile)
         self.revision = 0      # changes so far (moves, undos, pace): a page keeps the latest
-        self._settle()
 
     @classmethod
     def new(cls, game_name, options, seats, seed, limits, paused=False, delay=0.0):
@@ -262,14 +85,14 @@ class Table:
         options leave it out), ``seed`` (an int, or None for one from the operating system),
         and its pace (see ``set_pace``)."""
         if not isinstance(game_name, str):
-            raise BadRequest(f"game must be a name, got {clip(game_name)}")
+            raise Refused(f"game must be a name, got {clip(game_name)}")
         if not isinstance(seats, list) or not 1 <= len(seats) <= 8:
-            raise BadRequest(f"seats must be a list of 'human' or agent specs, one per seat, "
+            raise Refused(f"seats must be a list of 'human' or agent specs, one per seat, "
                              f"got {clip(seats)}")
         try:
             allowed = option_names(game_name)  # an unknown game is named here
         except ValueError as err:
-            raise BadRequest(str(err)) from None
+            raise Refused(str(err)) from None
         items = options if options is not None else []
         if isinstance(items, dict):
             items = [f"{k}={v}" for k, v in items.items()]
@@ -278,15 +101,56 @@ class Table:
             items = [*items, f"num_players={len(seats)}"]
         options, game = parse_options(game_name, items, limits)
         if len(seats) != game.num_players:
-            raise BadRequest(f"{game_name} with these options has {game.num_players} seats, "
+            raise Refused(f"{game_name} with these options has {game.num_players} seats, "
                              f"got {len(seats)}")
         agents = [None if s == HUMAN else check_agent(s, limits) for s in seats]
         labels = [HUMAN if a is None else a.label for a in agents]
         if seed is None:
             seed = secrets.randbits(63)
-        seed = _checked_int("seed", seed, 0, 2**63 - 1)
-        table = cls(game, options, agents, labels, seed, limits)
+        seed = checked_int("seed", seed, 0, 2**63 - 1)
+        table = cls(game, options, agents, labels, seed, limits, typed=list(seats))
         table.set_pace(paused, delay)
+        table.settle()
+        return table
+
+    # ----- over a restart ------------------------------------------------------------------
+    def snapshot(self):
+        """What ``restore`` needs, as JSON-able values: the game and its options, the seats as
+        typed, the seed, the events, the takebacks, the pace, the keys' hashes."""
+        return {"id": self.id, "game": self.game.name,
+                "options": {k: _jsonable(v) for k, v in self.options.items()},
+                "seats": self.typed, "seed": self.seed,
+                "events": [[int(who), int(value)] for who, value in self.events],
+                "takebacks": self.takebacks, "paused": self.paused, "delay": self.delay,
+                "notice": self.notice, "revision": self.revision,
+                "keys": {str(p): h for p, h in self.key_hashes.items()},
+                "control": self.control_hash}
+
+    @classmethod
+    def restore(cls, snapshot, limits):
+        """The table of ``snapshot`` (``Table.snapshot``), its moves replayed from the seed:
+        the same state, log, undo points and secrets; a ValueError if it no longer makes sense
+        (an agent whose checkpoint went, a game no longer installed)."""
+        options = snapshot["options"]
+        game = make_game(snapshot["game"], **{k: tuple(v) if isinstance(v, list) else v
+                                               for k, v in options.items()})
+        agents = [None if s == HUMAN else check_agent(s, limits) for s in snapshot["seats"]]
+        labels = [HUMAN if a is None else a.label for a in agents]
+        table = cls(game, options, agents, labels, snapshot["seed"], limits,
+                    typed=snapshot["seats"], table_id=snapshot["id"],
+                    key_hashes={int(p): h for p, h in snapshot["keys"].items()},
+                    control_hash=snapshot["control"])
+        for who, value in snapshot["events"]:
+            if who == CHANCE:
+                table._chance(value)
+            else:
+                if agents[who] is None:
+                    table._keep_undo_point(who)
+                table._step(who, value)
+        table.takebacks = snapshot["takebacks"]
+        table.paused, table.delay = snapshot["paused"], snapshot["delay"]
+        table.notice, table.revision = snapshot["notice"], snapshot["revision"]
+        table.settle()
         return table
 
     # ----- what a seat sees ---------------------------------------------------------------
@@ -300,16 +164,25 @@ class Table:
 
     def seat_of(self, key):
         """The seat whose key is ``key``; None for no key (a spectator) and for the control
-        key (which opens no seat); a 403 for a key that is not this table's."""
+        key (which opens no seat); a Refused (forbidden) for a key that is not this table's."""
         if key is None:
             return None
-        for seat, secret in self.keys.items():
-            if hmac.compare_digest(secret.encode(), key.encode()):
+        given = _hashed(key)
+        for seat, hashed in self.key_hashes.items():
+            if hmac.compare_digest(hashed, given):
                 return seat
-        if hmac.compare_digest(self.control.encode(), key.encode()):
+        if hmac.compare_digest(self.control_hash, given):
             return None
-        raise BadRequest("this X-Seat-Key opens no seat of this game: use the key the game's "
-                         "creation answered, or an invitation link", 403)
+        raise Refused("this X-Seat-Key opens no seat of this game: use the key the game's "
+                      "creation answered, or an invitation link", "forbidden")
+
+    def holds_key(self, key):
+        """Whether ``key`` is one of this table's (a seat's or the control key)."""
+        try:
+            return key is not None and (self.seat_of(key) is not None
+                                        or hmac.compare_digest(self.control_hash, _hashed(key)))
+        except Refused:
+            return False
 
     def view(self, seat):
         """What ``seat`` (a seat whose key was shown, or None: a spectator) may see: the
@@ -325,16 +198,17 @@ class Table:
                       "spot": spots.get(a)} for a in self.game.legal_actions(row[0])]
         view = {"id": self.id, "game": self.game.name, "title": repr(self.game),
                 "options": {k: _jsonable(v) for k, v in self.options.items()},
-                "seats": self.labels, "seat": seat, "seed": self.seed if self.over else None,
+                "seats": self.typed, "seat": seat, "seed": self.seed if self.over else None,
                 "version": len(self.events), "revision": self.revision,
                 "to_move": self.to_move, "over": self.over,
                 "agent_to_move": self.agent_to_move, "moves": moves,
                 "log": [self._line(entry, seat) for entry in self.log],
                 "paused": self.paused, "delay": self.delay, "notice": self.notice,
+                "preparing": self.preparing,
                 "svg": self._picture(seat) if hidden else self.game.render_svg(row),
                 "can_undo": bool(self.undo_points) and not self.over,
                 "returns": self.returns.tolist() if self.over else None,
-                "scores": self._scores(hidden, seat), "record": self.saved,
+                "scores": self._scores(hidden, seat), "record": self._shown_name(),
                 "record_file": self._served_name(),
                 # the position text only when it hides nothing (it holds every secret)
                 "position": None if hidden else self.game.to_text(row)}
@@ -360,6 +234,11 @@ class Table:
                 return str(Path(self.saved).relative_to(Path(folder).resolve()))
         return None
 
+    def _shown_name(self):
+        """The saved record as a page may name it: relative to its served folder, else its
+        file name alone (a page never sees the server's folders)."""
+        return self._served_name() or (Path(self.saved).name if self.saved else None)
+
     @property
     def agent_to_move(self):
         """Whether an agent is to move (then the server's game loop plays it)."""
@@ -376,44 +255,48 @@ class Table:
         """Seat ``seat`` (a human, whose key was shown) plays ``action`` in the game at
         ``version`` (the number of events the client has seen: a stale click is refused)."""
         if seat is None:
-            raise BadRequest("a move needs the key of the seat to move (header X-Seat-Key)",
-                             403)
-        action = _checked_int("action", action, 0, self.game.num_actions - 1)
-        version = _checked_int("version", version, 0, 10**9)
+            raise Refused("a move needs the key of the seat to move (header X-Seat-Key)",
+                             "forbidden")
+        action = checked_int("action", action, 0, self.game.num_actions - 1)
+        version = checked_int("version", version, 0, 10**9)
         if version != len(self.events):
-            raise BadRequest(f"stale move: the game is at version {len(self.events)}, the "
-                             f"move was made at version {version}; reload the game", 409)
+            raise Refused(f"stale move: the game is at version {len(self.events)}, the "
+                             f"move was made at version {version}; reload the game", "conflict")
         if self.over:
-            raise BadRequest("the game is over", 409)
+            raise Refused("the game is over", "conflict")
         if self.to_move != seat:
-            raise BadRequest(f"it is not seat {seat}'s turn (seat {self.to_move} is to move)",
-                             409)
+            raise Refused(f"it is not seat {seat}'s turn (seat {self.to_move} is to move)",
+                             "conflict")
         if self.seats[seat] is not None:
-            raise BadRequest(f"seat {seat} is played by {self.labels[seat]}, not a human", 409)
+            raise Refused(f"seat {seat} is played by {self.typed[seat]}, not a human",
+                          "conflict")
         legal = self.game.legal_actions(self.state[0])
         if action not in legal:
             names = ", ".join(f"{a} ({self.game.action_to_string(self.state[0], a)})"
                               for a in legal[:12])
-            raise BadRequest(f"illegal move {action} here; legal: {names}"
-                             + (", ..." if len(legal) > 12 else ""), 409)
+            raise Refused(f"illegal move {action} here; legal: {names}"
+                             + (", ..." if len(legal) > 12 else ""), "conflict")
+        self._keep_undo_point(seat)
+        self._apply(seat, action)
+
+    def _keep_undo_point(self, seat):
         self.undo_points.append((seat, len(self.events), self.state.copy(),
                                  self.returns.copy(), len(self.log)))
-        self._apply(seat, action)
 
     def undo(self, seat):
         """Take back ``seat``'s last move and everything after it (agents' moves, chance),
         if it is the last human move; the record keeps where moves were taken back."""
         if seat is None:
-            raise BadRequest("an undo needs the key of the seat whose move it takes back "
-                             "(header X-Seat-Key)", 403)
+            raise Refused("an undo needs the key of the seat whose move it takes back "
+                             "(header X-Seat-Key)", "forbidden")
         if self.over:
-            raise BadRequest("the game is over: it was saved as it ended", 409)
+            raise Refused("the game is over: it was saved as it ended", "conflict")
         last = self._last_mover()
         if last is None:
-            raise BadRequest("no human move to undo", 409)
+            raise Refused("no human move to undo", "conflict")
         if last != seat:
-            raise BadRequest(f"the last human move is seat {last}'s: only that seat may take "
-                             "it back", 409)
+            raise Refused(f"the last human move is seat {last}'s: only that seat may take "
+                             "it back", "conflict")
         _, n, self.state, self.returns, lines = self.undo_points.pop()
         self.takebacks.append({"seat": seat, "at": n, "undone": len(self.events) - n})
         del self.events[n:], self.log[lines:]
@@ -444,25 +327,29 @@ class Table:
             self.apply_agent(version, workers.play(*args))
 
     def _apply(self, seat, action):
+        self._step(seat, action)
+        self.revision += 1
+        self.settle()
+
+    def _step(self, seat, action):
         name = self.game.action_to_string(self.state[0], action)
         self.returns += self.game.step_inplace(self.state, np.array([action]))[0]
         self.events.append((seat, action))
-        self.log.append({"who": seat, "text": f"seat {seat} ({self.labels[seat]}): {name}"})
-        self.revision += 1
-        self._settle()
+        self.log.append({"who": seat, "text": f"seat {seat} ({self.typed[seat]}): {name}"})
 
-    def _settle(self):
+    def _chance(self, outcome):
+        private = self.game.chance_private_to(self.state) if self.game.private_chance else None
+        self.game.apply_chance(self.state, [outcome])
+        self.events.append((CHANCE, outcome))
+        self.log.append({"who": CHANCE, "to": private,
+                         "text": f"chance: {outcome_name(self.game, outcome)}"})
+
+    def settle(self):
         """Roll the dice and draw the tiles that come next; save the record at the end."""
         while self.to_move == CHANCE:
-            private = self.game.chance_private_to(self.state) if self.game.private_chance \
-                else None
-            outcome = int(self.game.sample_chance(self.state, self._stream("chance"))[0])
-            self.game.apply_chance(self.state, [outcome])
-            self.events.append((CHANCE, outcome))
-            self.log.append({"who": CHANCE, "to": private,
-                             "text": f"chance: {outcome_name(self.game, outcome)}"})
-        if self.over and self.saved is None and self.limits.save is not None:
-            self._keep()
+            self._chance(int(self.game.sample_chance(self.state, self._stream("chance"))[0]))
+        if self.unsaved:
+            self.saved = saving.keep(self.record(), self.game, self.limits.save)
 
     def _stream(self, purpose):
         """A generator fixed by the table's seed, ``purpose`` and the events so far: the same
@@ -471,25 +358,6 @@ class Table:
         text = json.dumps([purpose, self.seed, self.events])
         digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
         return np.random.default_rng(int.from_bytes(digest, "little"))
-
-    def _keep(self):
-        """Save the finished game to ``--save``, or, if it cannot be written there (the folder
-        became a file, a full disk), to a folder of the system's temporary files; either
-        way one log line. Until it is written the table is not freed."""
-        try:
-            self.saved = str(self.save(self.limits.save))
-            return
-        except (OSError, ValueError) as err:
-            problem = f"{err.strerror if isinstance(err, OSError) else err}"
-        try:
-            fallback = tempfile.mkdtemp(prefix="savanna-played-")  # private, new
-            self.saved = str(self.save(fallback))
-            LOG.warning("savanna serve: cannot write the finished game to --save %s (%s); "
-                        "written to %s instead", self.limits.save, problem, self.saved)
-        except (OSError, ValueError) as err:
-            LOG.error("savanna serve: cannot write the finished game to --save %s (%s) nor to "
-                      "a temporary folder (%s); it stays in memory", self.limits.save, problem,
-                      err)
 
     @property
     def unsaved(self):
@@ -510,10 +378,10 @@ class Table:
         resuming clears a failed search's notice), ``delay`` (seconds, 0 to 10, between two
         agents' moves). None leaves a setting as it is."""
         if paused is not None and not isinstance(paused, bool):
-            raise BadRequest(f"paused must be true or false, got {clip(paused)}")
+            raise Refused(f"paused must be true or false, got {clip(paused)}")
         if delay is not None and (isinstance(delay, bool) or not isinstance(delay, int | float)
                                   or not 0 <= delay <= MAX_DELAY):
-            raise BadRequest(f"delay must be a number of seconds in 0..{MAX_DELAY}, got "
+            raise Refused(f"delay must be a number of seconds in 0..{MAX_DELAY}, got "
                              f"{clip(delay)}")
         if paused is not None:
             self.paused = paused
@@ -527,48 +395,10 @@ class Table:
         self.paused, self.notice = True, notice
         self.revision += 1
 
-    def save(self, folder):
-        """Write the record to a new file in ``folder``, named as a player would: the game, the
-        date, the players and who won (``zebres-20261206-004512-greedy-vs-human-human-wins``);
-        its path."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        record = self.record()
-        name = f"{self.game.name}-{stamp()}-{played_by(record.agents, record.returns)}"
-        path, n = folder / f"{name}.jsonl", 1
-        while path.exists():  # two games ended in the same second
-            n += 1
-            path = folder / f"{name}-{n}.jsonl"
-        return write_records(path, [record])
-
-
-def played_by(agents, returns):
-    """The players (each agent's name, its settings left out) and the result as a file name's
-    words: ``greedy-vs-random-random-wins``, ``human-vs-human-seat1-wins`` (one name twice: the
-    seat), ``...-draw``, ``...-shared``.
-
-    >>> played_by(["mcts:sims=50", "random"], [1.0, -1.0])
-    'mcts-vs-random-mcts-wins'
-    """
-    names = [re.sub(r"[^A-Za-z0-9.]+", "-", a.split(":")[0]).strip("-")[:32] or "agent"
-             for a in agents]
-    best = max(returns)
-    winners = [p for p, r in enumerate(returns) if r == best]
-    if len(winners) == len(returns):
-        result = "draw"
-    elif len(winners) > 1:
-        result = "shared"
-    else:
-        p = winners[0]
-        result = f"{names[p] if names.count(names[p]) == 1 else f'seat{p}'}-wins"
-    return f"{'-vs-'.join(names)}-{result}"
-
-
-def _checked_int(name, value, low, high):
-    try:
-        return check_int(name, value, low, high)
-    except ValueError as err:
-        raise BadRequest(str(err)) from None
+def _hashed(key):
+    """A seat key as the table keeps it: its SHA-256 (a key is 128 random bits, so a fast hash
+    is enough; a stolen journal opens no seat)."""
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def _jsonable(value):

@@ -16,6 +16,13 @@ retry. More than ``MAX_WAITING`` waiting searches per worker are refused with a 
 
 In a worker, ``agent(spec)`` builds an agent once per spec and keeps it (a checkpoint is
 read once per process); ``play`` is an agent's move.
+
+Compiling is not searching: the first search of an agent in a process compiles (numba) or
+loads from numba's cache what it needs, which on a fresh install takes far longer than a move
+may. ``run(fn, *args, ready=(key, first))`` runs ``first(*args)`` before ``fn(*args)``, once
+per process and ``key``, given ``READY_SECONDS`` (``rehearse``: the agent's search at its
+smallest, which runs the same code); the search's own ``seconds`` start after it. ``ready_keys``
+holds the keys some process got ready (then the compiled code is in numba's cache).
 """
 import asyncio
 import multiprocessing
@@ -23,24 +30,25 @@ import signal
 import threading
 from collections import OrderedDict
 
-from savanna.agents import make_agent
+import numpy as np
 
-__all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play"]
+from savanna.agents import make_agent
+from savanna.experiments.board.refusals import Refused
+
+__all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play", "rehearse"]
 
 MAX_WAITING = 32  # searches waiting for a worker, per worker, before a 429
 MAX_AGENTS = 8    # agents a worker keeps built
+READY_SECONDS = 900  # the longest an agent's first search in a process may take to compile
 PRELOAD = ["savanna.experiments.board.workers", "savanna.agents.play.mcts",
            "savanna.agents.play.az_agent", "savanna.agents.play.analysis", "savanna.zebres",
            "savanna.bonobo", "savanna.banjooli"]
 
 
-class SearchError(Exception):
-    """A search the server could not run or finish, as a one-line message and an HTTP status
-    (400: the agent refused the position, 429: too many waiting, 503: out of time)."""
-
-    def __init__(self, message, status):
-        super().__init__(message)
-        self.status = status
+class SearchError(Refused):
+    """A search the server could not run or finish, as a one-line message and its kind
+    (invalid: the agent refused the position, busy: too many waiting, unavailable: out of
+    time or its process gone, failed: a bug in the search)."""
 
 
 class SearchPool:
@@ -53,6 +61,9 @@ class SearchPool:
         self._idle = []         # workers free to search
         self._slots = None      # an asyncio.Semaphore of the free workers, made on the loop
         self._waiting = 0
+        self._busy = set()      # workers searching now
+        self._closed = False
+        self.ready_keys = set()  # see the module docstring
 
     async def start(self):
         if self._slots is None:
@@ -63,18 +74,23 @@ class SearchPool:
                 self._slots.release()
 
     async def close(self):
-        for worker in self._idle:
-            worker.stop()  # a busy one is killed when its search ends or the server exits
-        self._idle = []
+        """Stop every worker: the idle ones end, the busy ones are killed (their searches'
+        answers are no longer wanted)."""
+        self._closed = True
+        for worker in self._busy:
+            worker.kill()
+        await asyncio.gather(*[asyncio.to_thread(w.stop) for w in self._idle])
+        self._idle, self._busy = [], set()
 
-    async def run(self, fn, *args, seconds):
+    async def run(self, fn, *args, seconds, ready=None):
         """``fn(*args)`` in a worker, given ``seconds`` in all (waiting and searching): its
         value, or a SearchError. Past the time, or cancelled (an analysis' Cancel), the
-        worker process is killed and a fresh one started."""
+        worker process is killed and a fresh one started. ``ready``: ``(key, first)``, run
+        first where this worker has not (see the module docstring)."""
         await self.start()
         if self._waiting >= MAX_WAITING * self.workers:
             raise SearchError(f"{self._waiting} searches are waiting for this server's "
-                              f"{self.workers} search workers; try again later", 429)
+                              f"{self.workers} search workers; try again later", "busy")
         deadline = asyncio.get_running_loop().time() + seconds
         self._waiting += 1
         try:
@@ -83,27 +99,44 @@ class SearchPool:
         except TimeoutError:
             raise SearchError(f"no search worker was free within {seconds:g} s (all "
                               f"{self.workers} were busy: savanna serve --workers); try "
-                              "again later", 503) from None
+                              "again later", "unavailable") from None
         finally:
             self._waiting -= 1
         worker = self._idle.pop()
+        self._busy.add(worker)
         try:
+            first = ready is not None and ready[0] not in worker.ready
+            worker.send(fn, args, ready[1] if first else None)
+            if first:
+                async with asyncio.timeout(READY_SECONDS):
+                    status, value = await worker.answer()
+                if status != "ok":
+                    raise SearchError(value, "invalid" if status == "refused" else "failed")
+                worker.ready.add(ready[0])
+                self.ready_keys.add(ready[0])
+                deadline = asyncio.get_running_loop().time() + seconds
             async with asyncio.timeout_at(deadline):
-                status, value = await worker.call(fn, args)
+                status, value = await worker.answer()
+        except SearchError:
+            raise
         except BaseException as err:  # time up, cancelled, or the process died
+            self._busy.discard(worker)
             worker.kill()
-            worker = _Worker()  # a fork of the warm fork server: milliseconds
+            worker = None if self._closed else _Worker()  # a fork of the warm fork server
             if isinstance(err, TimeoutError):
                 raise SearchError(f"the search took longer than {seconds:g} s (savanna serve "
-                                  "--max-seconds); it was stopped", 503) from None
+                                  "--max-seconds); it was stopped", "unavailable") from None
             if isinstance(err, EOFError | OSError):
-                raise SearchError("the search process ended before it answered", 503) from None
+                raise SearchError("the search process ended before it answered",
+                                  "unavailable") from None
             raise
         finally:
-            self._idle.append(worker)
-            self._slots.release()
+            if worker is not None:
+                self._busy.discard(worker)
+                self._idle.append(worker)
+                self._slots.release()
         if status != "ok":
-            raise SearchError(value, 400 if status == "refused" else 500)
+            raise SearchError(value, "invalid" if status == "refused" else "failed")
         return value
 
 
@@ -114,14 +147,19 @@ class _Worker:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
         self.conn, child = context.Pipe()
+        self.ready = set()  # the keys of run's ready this process has run
         self.process = context.Process(target=_serve, args=(child,), daemon=True,
                                        name="savanna-search")
         self.process.start()
         child.close()
 
-    async def call(self, fn, args):
-        """Send ``fn(*args)``, wait (without blocking the event loop) for the answer."""
-        self.conn.send((fn, args))
+    def send(self, fn, args, first=None):
+        """Ask for ``fn(*args)``, after ``first(*args)`` if given (then two answers come: the
+        first's, then the call's): the arguments are sent once."""
+        self.conn.send((fn, args, first))
+
+    async def answer(self):
+        """The next answer, waited for without blocking the event loop."""
         loop = asyncio.get_running_loop()
         ready = loop.create_future()
         loop.add_reader(self.conn.fileno(), lambda: ready.done() or ready.set_result(None))
@@ -154,16 +192,24 @@ def _serve(conn):
         pass
     while True:
         try:
-            fn, args = conn.recv()
+            fn, args, first = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            reply = ("ok", fn(*args))
-        except ValueError as err:  # a one-line refusal (a network for another game)
-            reply = ("refused", str(err).replace("\n", " "))
-        except Exception as err:
-            reply = ("failed", f"internal error in a search: {type(err).__name__}: {err}")
-        conn.send(reply)
+        for call in (first, fn) if first is not None else (fn,):
+            reply = _answer(call, args)
+            conn.send(reply)
+            if reply[0] != "ok":
+                break
+
+
+def _answer(fn, args):
+    """``(status, value or message)`` of ``fn(*args)``."""
+    try:
+        return "ok", fn(*args)
+    except ValueError as err:  # a one-line refusal (a network for another game)
+        return "refused", str(err).replace("\n", " ")
+    except Exception as err:
+        return "failed", f"internal error in a search: {type(err).__name__}: {err}"
 
 
 _AGENTS = OrderedDict()
@@ -179,6 +225,23 @@ def agent(spec, **overrides):
             _AGENTS.popitem(last=False)
     _AGENTS.move_to_end(key)
     return _AGENTS[key]
+
+
+REHEARSAL = {"sims": 2, "determinizations": 1, "rollouts": 1, "leaf_batch": 1,
+             "time_budget": None}  # the smallest search that runs the same code
+
+
+def rehearse(game, spec, row, rng):
+    """Agent ``spec``'s move in ``row`` searched as small as its settings allow: the code a
+    search runs, compiled (or loaded from numba's cache) without the search's length. An
+    agent that takes none of these settings plays its move as it is."""
+    built = agent(spec)
+    small = {k: v for k, v in REHEARSAL.items() if hasattr(built, k)}
+    try:
+        built = agent(spec, **small) if small else built
+    except ValueError:  # a combination the agent refuses: its own move then
+        pass
+    return int(built.act(game, row.copy(), np.random.default_rng(0))[0])  # leaves rng as it was
 
 
 def play(game, spec, row, rng):

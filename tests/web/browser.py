@@ -11,6 +11,8 @@ import pytest
 import uvicorn
 from playwright.sync_api import sync_playwright
 
+from savanna.experiments.board.listening import ReadyServer
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 needs_chromium = pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
@@ -36,8 +38,8 @@ def serving(app):
     """``app`` served on 127.0.0.1 at a free port while the block runs: its address."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
-                                           timeout_graceful_shutdown=2))  # push connections
+    server = ReadyServer(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2),
+                         ready=lambda: None, stopping=app.state.hub.close)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:

@@ -116,8 +116,8 @@ def a_move(page):
     ("banjooli", "num_players=2 berries=true", "human,random"),
     ("banjooli", "num_players=5 berries=true", "human,random,random,random,random"),
 ], ids=["zebres", "bonobo-2", "bonobo-4", "banjooli-2-berries", "banjooli-5-berries"])
-def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, game, options,
-                                                                       seats):
+def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, served, game,
+                                                                       options, seats):
     """Moves with a place on the board are clicked there (a spot shared by several moves,
     then the move's button); the others with their buttons."""
     new_game(page, game, options, seats, watch=game == "bonobo" and "random,random" in seats)
@@ -156,10 +156,11 @@ def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, gam
         clicks += 1
     shown = json.loads(page.locator("#result").get_attribute("data-returns"))
     saved = re.fullmatch(r"saved to (.+)", page.locator("#saved").text_content())[1]
-    record = read_record(saved)
+    record = read_record(served[1] / saved)  # named in the served folder
     assert shown == record.returns and len(shown) == len(seats.split(","))
     winner = page.locator("#winner").text_content()  # in words: "Red wins 58–25", "Draw"
-    assert re.fullmatch(r"Game over: (.+ wins|.+ share the win|Draw)( [\d–-]+|: .+)?\.", winner)
+    assert re.fullmatch(r"Game over: (.+ wins|.+ share the win|Draw)"
+                        r"( [\d–−]+( to [\d−]+)?|: .+)?\.", winner)
     assert board_clicks > 0  # Banjooli too: its ostriches, cells ahead and berries
     page.click("#replay-game")  # the saved game opens in the replay view
     page.wait_for_function("document.querySelector('#ply-label').textContent === "

@@ -167,3 +167,53 @@ def test_the_agents_play_on_when_the_hosts_page_is_closed(browser, served):
     for page in (guest, spectator):
         assert page.errors == []
         page.context.close()
+
+
+def test_a_push_that_comes_while_a_move_is_pressed_never_swallows_its_click(browser, served):
+    """The board drawn again under a press (a pace change pushed meanwhile) would take the
+    pressed spot away before its release: the push waits for the click."""
+    address, app, _ = served
+    host = open_page(browser, f"{address}?token={TOKEN}")
+    host.select_option("#game", "zebres")
+    host.set_checked("#watch", False)
+    host.fill("#options", "")
+    host.fill("#seats", "human,human")
+    host.click("#start")
+    host.wait_for_selector(".hot")
+    table = app.state.tables[host.locator("#play-panel").get_attribute("data-table")]
+    pressed = 0
+    while pressed < 3:  # a lit spot of the board whose one move a click plays
+        host.wait_for_selector(".hot")
+        host.wait_for_function("Number(document.querySelector('#board').dataset.state) === "
+                               f"{len(table.events)}")
+        version, revision = len(table.events), table.revision
+        spots = host.locator(".hot").evaluate_all("cs => cs.map(c => c.dataset.actions)")
+        single = next((n for n, actions in enumerate(spots) if " " not in actions), None)
+        if single is None:  # a spot of several moves: played as usual
+            move(host)
+            host.wait_for_function("Number(document.querySelector('#board').dataset.state) > "
+                                   f"{version}")
+            continue
+        box = host.locator(".hot").nth(single).bounding_box()
+        if box is None:  # drawn again meanwhile (the board turned to the other seat)
+            continue
+        pressed += 1
+        host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        host.mouse.down()
+        host.evaluate("""async (id) => {
+            const keys = JSON.parse(localStorage.getItem(`savanna-keys/${id}`));
+            await fetch(`/api/tables/${id}/pace`, { method: "POST", body: JSON.stringify(
+              { delay: 0.5 }), headers: { "X-Seat-Key": keys.control,
+                                          "Content-Type": "application/json" } }); }""",
+                      table.id)
+        deadline = time.monotonic() + 30
+        while table.revision == revision:  # the pace changed: its push is on its way
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(0.5)  # and arrived, while the button is held
+        host.mouse.up()
+        host.wait_for_function(f"Number(document.querySelector('#board').dataset.state) > "
+                               f"{version}")
+        assert len(table.events) > version
+    assert host.errors == []
+    host.context.close()

@@ -7,7 +7,7 @@ import statistics
 import time
 from urllib.parse import urlsplit
 
-from savanna.experiments.board.hub import MAX_PER_TABLE
+from savanna.experiments.board.hub import MAX_PER_KEY, MAX_SPECTATORS_PER_TABLE
 from tests.web.push import TOKEN, Watch, call
 
 
@@ -145,17 +145,71 @@ def test_a_thousand_idle_connections_and_a_reader_that_never_reads_slow_nobody(s
         assert end[2]["returns"] is not None  # the other page saw the game to its end
         # each answer as quick as without them (the median: the machine is shared)
         assert statistics.median(busy) < 0.2, (quiet, busy)
-        # the push connections are bounded per table: the next one is told so
-        first = tables[0]["id"]
-        while len(app.state.hub.watchers.get(first, ())) < len(range(0, 500, 3)):
-            time.sleep(0.05)
-        crowd = [Watch(address, first, token=TOKEN)
-                 for _ in range(MAX_PER_TABLE - len(app.state.hub.watchers[first]))]
-        over = Watch(address, first, token=TOKEN)
-        assert over.status == 429 and all(w.status == 200 for w in crowd)
-        for w in (*crowd, over):
-            w.close()
     finally:
         watch.close()
         for sock in (*idle, stuck):
+            sock.close()
+
+
+def spectators(address, table, n):
+    """``n`` push connections without a key to ``table``, which never read a byte."""
+    url = urlsplit(address)
+    socks = []
+    for _ in range(n):
+        sock = socket.create_connection((url.hostname, url.port))
+        sock.sendall(f"GET /api/tables/{table}/events HTTP/1.1\r\nHost: {url.netloc}\r\n"
+                     f"Authorization: token {TOKEN}\r\n\r\n".encode())
+        socks.append(sock)
+    return socks
+
+
+def test_a_thousand_spectators_on_a_table_crowd_out_neither_seat(served):
+    """Seats first: a table's spectators fill their own room (the next is refused, told
+    why), and both seats still connect and see every move within a second of the server
+    making it."""
+    address, app = served
+    made = {}  # version -> when the server pushed it
+
+    def noted(table, publish=app.state.hub.publish):
+        made.setdefault(len(table.events), time.monotonic())
+        publish(table)
+
+    app.state.hub.publish = noted
+    view = new_table(address, "zebres", ["human", "human"], seed=3)
+    table, keys = view["id"], view["keys"]
+    crowd = spectators(address, table, MAX_SPECTATORS_PER_TABLE)
+    seats = {}
+    try:
+        deadline = time.monotonic() + 120
+        while len(app.state.hub.watchers.get(table, ())) < MAX_SPECTATORS_PER_TABLE:
+            assert time.monotonic() < deadline, len(app.state.hub.watchers.get(table, ()))
+            time.sleep(0.05)
+        late = Watch(address, table, token=TOKEN)  # one spectator beyond the room
+        assert late.status == 429 and b"spectators watch this game" in late.raw
+        seats = {p: Watch(address, table, keys[str(p)], TOKEN) for p in (0, 1)}
+        assert all(w.status == 200 for w in seats.values())
+        delays = []
+        for _ in range(30):  # a bounded game: thirty moves at most
+            if view["over"]:
+                break
+            mover = view["to_move"]
+            view = call(address, "POST", f"/api/tables/{table}/move",
+                        {"action": view["moves"][0]["action"], "version": view["version"]},
+                        keys[str(mover)])
+            for watch in seats.values():
+                seen = watch.wait_for(at_version(view["version"]), timeout=10)[0]
+                delays.append(seen - made[view["version"]])
+            view = seats[view["to_move"]].views()[-1] if not view["over"] else view
+        assert len(delays) >= 20 and max(delays) < 1.0, sorted(delays)[-5:]
+        # a seat's own room is bounded too, apart from the spectators'
+        more = [Watch(address, table, keys["0"], TOKEN) for _ in range(MAX_PER_KEY - 1)]
+        extra = Watch(address, table, keys["0"], TOKEN)
+        assert all(w.status == 200 for w in more) and extra.status == 429
+        for w in (*more, extra, late):
+            w.close()
+    finally:
+        del app.state.hub.publish
+        for watch in seats.values():
+            watch.close()
+        for sock in crowd:
             sock.close()

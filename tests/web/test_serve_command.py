@@ -255,3 +255,37 @@ def test_a_half_sent_request_is_closed_at_the_header_deadline(monkeypatch):
         server.should_exit = True
         thread.join(30)
         sock.close()
+
+
+LOOPBACK = re.compile(r"(?:127\.\d+\.\d+\.\d+|localhost|\[::1\])")
+
+
+@pytest.mark.parametrize("flags, shared", [
+    ([], "192.0.2.7"),  # the machine's own address, found (here: told by the stand-in)
+    (["--public-url", "https://board.example/lab"], "board.example/lab"),
+])
+def test_serving_beyond_loopback_no_printed_or_copied_link_points_at_loopback(
+        served, capsys, monkeypatch, flags, shared):
+    """Checked on the text only: nothing is sent to the address printed."""
+    from savanna.experiments.board import listening
+
+    monkeypatch.setattr(listening, "machine_addresses", lambda version=4: ["192.0.2.7"])
+    monkeypatch.setenv("SAVANNA_TOKEN", "T")
+    assert main(["serve", "--host", "0.0.0.0", *flags]) == 0
+    out = capsys.readouterr().out
+    printed = re.findall(r"https?://\S+", out)
+    assert printed and not any(LOOPBACK.search(url) for url in printed), out
+    assert shared in printed[0]
+    client = TestClient(served["app"], base_url="http://127.0.0.1:8000",
+                        headers={"Authorization": "token T"})
+    made = client.post("/api/tables", json={"game": "zebres", "seats": ["human", "human"]})
+    links = [*made.json()["invitations"].values(), made.json()["spectate"]]
+    assert all(shared in link and not LOOPBACK.search(link) for link in links), links
+    assert shared in client.get("/api/info").json()["public_url"]
+
+
+def test_a_malformed_public_url_is_refused_in_one_line(served, capsys):
+    assert main(["serve", "--public-url", "board.example"]) != 0
+    err = capsys.readouterr().err
+    assert "--public-url must be an http:// or https:// address" in err
+    assert len(err.strip().splitlines()) == 1

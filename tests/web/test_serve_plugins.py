@@ -7,7 +7,9 @@ from starlette.testclient import TestClient
 
 from savanna.experiments.board import workers
 from savanna.experiments.board.listening import ReadyServer
-from savanna.experiments.board.tables import BadRequest, Limits, check_agent
+from savanna.experiments.board.refusals import Refused
+from savanna.experiments.board.seating import check_agent
+from savanna.experiments.board.tables import Limits
 from savanna.experiments.cli import main
 
 AGENT = '''
@@ -42,7 +44,7 @@ def test_a_request_never_imports_an_agent_that_was_not_offered(agent_file):
     limits = Limits(agents=("./mine.py:FirstMove",))
     for spec in ("./other.py:FirstMove", "other.py:FirstMove:depth=2",
                  f"{agent_file}/other.py:FirstMove", "os.path:join", "subprocess:Popen"):
-        with pytest.raises(BadRequest, match="was not offered by this server|unknown agent"):
+        with pytest.raises(Refused, match="was not offered by this server|unknown agent"):
             check_agent(spec, limits)
     assert not (agent_file / "other.imported").exists()
     spec = check_agent("./mine.py:FirstMove:depth=3", limits).spec
@@ -97,9 +99,9 @@ def test_a_broken_agent_plug_in_is_a_400_and_the_others_still_seat(agent_file, m
     (agent_file / "bugged.py").write_text("raise RuntimeError('a bug in the plug-in')\n")
     monkeypatch.syspath_prepend(str(agent_file))
     monkeypatch.setitem(registry.AGENTS, "bugged", "bugged:Agent")
-    with pytest.raises(BadRequest) as err:
+    with pytest.raises(Refused) as err:
         check_agent("bugged", Limits())
-    assert err.value.status == 400 and "\n" not in str(err.value)
+    assert err.value.kind == "invalid" and "\n" not in str(err.value)
     assert str(err.value) == ("agent 'bugged' is not available (RuntimeError: a bug in the "
                               "plug-in)")
     assert check_agent("random", Limits()).spec == "random"

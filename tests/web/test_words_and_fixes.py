@@ -35,8 +35,9 @@ def served(tmp_path_factory):
     ("zebres", [-1, 1], [30, 59], "Green wins 59–30"),
     ("zebres", [1, -1], [58, 25], "Red wins 58–25"),
     ("banjooli", [-0.5, -0.5, 1], [-61, 17, 48],
-     "Seat 2 wins: Seat 2 48, Seat 1 17, Seat 0 -61"),
+     "Seat 2 wins: Seat 2 48, Seat 1 17, Seat 0 −61"),  # a real minus sign
     ("bonobo", [0, 0], [12, 12], "Draw 12–12"),
+    ("bonobo", [1, -1], [55, -27], "Player 0 wins 55 to −27"),  # never "55–-27"
 ])
 def test_a_result_names_the_winner_and_its_points_first(page, game, returns, scores, words):
     said = page.evaluate("""async ([game, returns, scores]) =>
@@ -49,7 +50,8 @@ def test_a_played_file_is_named_by_its_game_date_players_and_result(page, served
     start_game(page, "zebres", "", "greedy,random")
     page.locator("#result #winner").wait_for()
     saved = page.locator("#saved").text_content().removeprefix("saved to ")
-    record = read_record(saved)
+    assert saved.startswith("played/")  # named in the served folder, no path of the server
+    record = read_record(served[1] / saved)
     name = saved.rsplit("/", 1)[-1]
     winner = ["greedy", "random"][record.returns.index(max(record.returns))]
     assert re.fullmatch(rf"zebres-\d{{8}}-\d{{6}}-greedy-vs-random-{winner}-wins\.jsonl", name)

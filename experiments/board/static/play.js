@@ -20,8 +20,20 @@ const newGame = guarded(async (event) => {
   const seats = splitSeats($("seats").value);
   const seed = $("seed").value === "" ? null : Number($("seed").value);  // none: the OS's
   const delay = $("watch").checked ? Number($("speed").value) / 1000 : 0;
-  const view = await api("POST", "/api/tables",
-                         { game: $("game").value, options, seats, seed, delay });
+  const state = $("new-game-state");
+  const started = Date.now();
+  const ticking = setInterval(() => {  // a table that takes a while says why, as it goes
+    state.hidden = false;
+    state.textContent = `Setting up the table... ${Math.round((Date.now() - started) / 1000)} s ` +
+      "(the first game of a fresh install compiles its rules and its agents' search, once)";
+  }, 1000);
+  let view;
+  try {
+    view = await api("POST", "/api/tables", { game: $("game").value, options, seats, seed, delay });
+  } finally {
+    clearInterval(ticking);
+    state.hidden = true;
+  }
   if (view.keys) keepKeys(view.id, { ...view.keys, control: view.control || null });
   if (view.invitations) keepInvitations(view.id, { ...view.invitations, spectate: view.spectate });
   S.play.spots = null;
@@ -90,15 +102,55 @@ function watch(view) {
   S.play.presence = null;
   const key = view.seat === null ? null : keyFor(view.id, view.seat);
   S.play.live = follow(view.id, key, {
-    onView: guarded((pushed) => S.play.view && S.play.view.id === pushed.id && showGame(pushed)),
+    onView: guarded((pushed) => S.play.view && S.play.view.id === pushed.id && whenReleased(pushed)),
     onPresence: (presence) => {
       if (!S.play.view || S.play.view.id !== view.id) return;
       S.play.presence = { id: view.id, ...presence };
       if (S.tab === "play") renderPresence(S.play.view);
     },
     onRefused: (status, message) => showError(message),
+    onStatus: (status) => S.play.live && S.play.live.id === view.id && showLive(status),
   });
   S.play.live.seat = view.seat;
+}
+
+// A push that comes while a button or spot of the game is pressed waits for its release (and
+// the click that follows it): drawing the board again under a press would swallow the click.
+let pressed = false;
+let pending = null;
+document.addEventListener("pointerdown", (e) => {
+  pressed = Boolean(e.target.closest && e.target.closest("#board, #play-panel"));
+}, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => {
+    pressed = false;
+    if (!pending) return;
+    const view = pending;
+    pending = null;
+    setTimeout(guarded(() => S.play.view && S.play.view.id === view.id && showGame(view)));
+  }, true);
+}
+
+function whenReleased(view) {
+  if (pressed) pending = view;
+  else return showGame(view);
+}
+
+// Whether the board is live: hidden while it is, else why not and when it tries again.
+function showLive(status) {
+  const line = $("live-state");
+  line.hidden = status.live;
+  if (status.live) return;
+  line.textContent = "Not live: " + status.reason + (status.retryMs === null ? "."
+    : `; trying again in ${(status.retryMs / 1000).toFixed(1)} s (attempt ${status.attempt}).`);
+}
+
+// A notice pushed with the game (an agent's search failed: the game waits) stays while the
+// game says it, and goes with the push that no longer does.
+function showNotice(notice) {
+  if (notice) showError(notice);
+  else if (S.play.notice && $("error").textContent === S.play.notice) showError("");
+  S.play.notice = notice || null;
 }
 
 // Who is connected: a page per seat, and the spectators.
@@ -133,6 +185,19 @@ function renderInvitations(view) {
     row.append(el("span", label), field, button("Copy", () => copy(field), { "data-copy": id }));
     box.append(row);
   }
+  // a link from the server's root: the server knows no address for others (it listens on
+  // this machine only), so the link is this page's own address
+  if (rows.some(([, link]) => link.startsWith("/")) && onlyHere(location.hostname)) {
+    box.append(el("p", "These links work on this computer only: to invite someone on another " +
+      "machine, start savanna serve with --host 0.0.0.0, or with --public-url and the address " +
+      "others reach it at.", { id: "invite-local", class: "help" }));
+  }
+}
+
+// Whether `host` names this computer only (a loopback address, localhost).
+function onlyHere(host) {
+  const name = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return name === "localhost" || name === "::1" || /^127\./.test(name);
 }
 
 async function copy(field) {
@@ -202,7 +267,8 @@ export function renderPlay() {
         ? `Your move: ${groupBySpot(view.moves).size ? "click a lit spot on the board or " : ""}` +
           "choose a move below."
         : `${mover} (${view.seats[view.to_move]}) is to move` +
-          (view.agent_to_move ? (view.paused ? "; paused." : "...") : "."));
+          (view.agent_to_move ? (view.paused ? "; paused." : "...") : ".")) +
+    (view.preparing ? ` (${view.preparing}...)` : "");
   $("undo").disabled = !view.can_undo || view.seat === null ||  // a spectator has no move
     !heldSeats(view).includes(lastHuman(view));  // the last human move is another page's
   // a game with secrets (cards, a seed that deals) has no public record before its end
@@ -214,7 +280,7 @@ export function renderPlay() {
   $("pause").textContent = view.paused ? "Resume" : "Pause";
   $("pause").setAttribute("aria-pressed", String(view.paused));
   $("advance").disabled = !view.agent_to_move;
-  if (view.notice) showError(view.notice);  // an agent's search failed: the game waits
+  showNotice(view.notice);
   renderPresence(view);
   renderInvitations(view);
   $("analyse-here").disabled = view.over;

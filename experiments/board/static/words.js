@@ -83,14 +83,18 @@ export function gameTitle(game, title) {
 
 // Who won, in words, the winner's points first: "Red wins 58–25", "Player 2 wins: Player 2 48,
 // Player 1 17, Player 0 -61", "Player 1 and Player 2 share the win", "Draw".
+// A score with a real minus sign ("−27"), never a hyphen.
+function signed(score) { return score < 0 ? `−${-score}` : String(score); }
+
 export function resultWords(game, returns, scores) {
   if (!returns) return "unfinished";
   const best = Math.max(...returns);
   const winners = returns.map((r, p) => (r === best ? p : -1)).filter((p) => p >= 0);
   const order = returns.map((_, p) => p)
     .sort((a, b) => returns[b] - returns[a] || (scores ? scores[b] - scores[a] : 0) || a - b);
-  const points = !scores ? "" : returns.length === 2 ? " " + order.map((p) => scores[p]).join("–")
-    : ": " + order.map((p) => `${seatName(game, p)} ${scores[p]}`).join(", ");
+  const points = !scores ? "" : returns.length === 2
+    ? " " + order.map((p) => signed(scores[p])).join(scores.some((x) => x < 0) ? " to " : "–")
+    : ": " + order.map((p) => `${seatName(game, p)} ${signed(scores[p])}`).join(", ");
   if (winners.length === returns.length) return "Draw" + points;
   const names = winners.map((p) => seatName(game, p));
   return (names.length === 1 ? `${names[0]} wins` : `${names.join(" and ")} share the win`) +
