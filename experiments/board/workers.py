@@ -24,6 +24,7 @@ import threading
 from collections import OrderedDict
 
 from savanna.agents import make_agent
+from savanna.seats import seat_act
 
 __all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play"]
 
@@ -184,4 +185,4 @@ def agent(spec, **overrides):
 def play(game, spec, row, rng):
     """The move of agent ``spec`` in ``row`` (a batch of one), drawing from ``rng`` (the
     table's stream for this decision, so that a worker plays as the server's process would)."""
-    return int(agent(spec).act(game, row, rng)[0])
+    return int(seat_act(agent(spec), game, row, rng)[0])
