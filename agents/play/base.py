@@ -15,8 +15,9 @@ not the referee's state: the others' secrets are redrawn consistently with what 
 seen (``savanna.seats.seat_act``, through which every caller asks an agent to move), so an
 agent that reads the whole state reads only a possible world. An agent that must see the truth
 sets ``oracle = True``; it is then named an oracle wherever it is listed (``describe``).
-``rng`` is a ``numpy.random.Generator`` and the only source of randomness, so a seeded caller replays exactly. Agents keep no state between calls: the arena
-may batch states of many games and copy agents into worker processes.
+``rng`` is a ``numpy.random.Generator`` and the only source of randomness, so a seeded caller
+replays exactly. Agents keep no state between calls: the arena may batch states of many games
+and copy agents into worker processes.
 
 >>> import numpy as np
 >>> from savanna import make_game
