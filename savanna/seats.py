@@ -19,7 +19,7 @@ import numpy as np
 from savanna.errors import clip, one_line
 from savanna.rng import as_generator
 
-__all__ = ["ORACLE_MARK", "AgentError", "is_oracle", "outcome_seen_by", "seat_act", "seat_view"]
+__all__ = ["ORACLE_MARK", "AgentError", "is_oracle", "outcome_owner", "outcome_seen_by", "seat_act", "seat_view"]
 
 ORACLE_MARK = " (oracle)"  # appended to an oracle agent's name in results and records
 
@@ -64,9 +64,15 @@ def seat_act(agent, game, states, rng):
                          f"{one_line(err)}") from err
 
 
+def outcome_owner(game, row):
+    """The seat that alone may see the outcome of chance node ``row`` (the game's declared
+    ``chance_private_to``), or None for an outcome every seat sees."""
+    return game.chance_private_to(row) if game.private_chance else None
+
+
 def outcome_seen_by(game, row, seat):
     """Whether ``seat`` (a seat number, or None for a spectator) may see the outcome of chance
-    node ``row`` once drawn: every seat sees a public outcome, only its owner a private one
-    (``chance_private_to``). Boards, records, reviews and the terminal ask this."""
-    owner = game.chance_private_to(row) if game.private_chance else None
+    node ``row`` once drawn: every seat sees a public outcome, only its owner a private one.
+    Boards, records, reviews and the terminal ask this."""
+    owner = outcome_owner(game, row)
     return owner is None or seat == owner

@@ -34,6 +34,7 @@ from savanna.files import stamp
 from savanna.game import CHANCE, TERMINAL
 from savanna.records import make_record, write_records
 from savanna.registry import make_game
+from savanna.seats import outcome_owner
 
 __all__ = ["AgentSpec", "BadRequest", "Limits", "Table", "check_agent", "outcome_name",
            "parse_options", "view_picture"]
@@ -454,8 +455,7 @@ class Table:
     def _settle(self):
         """Roll the dice and draw the tiles that come next; save the record at the end."""
         while self.to_move == CHANCE:
-            private = self.game.chance_private_to(self.state) if self.game.private_chance \
-                else None
+            private = outcome_owner(self.game, self.state)
             outcome = int(self.game.sample_chance(self.state, self._stream("chance"))[0])
             self.game.apply_chance(self.state, [outcome])
             self.events.append((CHANCE, outcome))

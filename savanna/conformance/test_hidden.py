@@ -94,8 +94,7 @@ def test_a_chance_outcome_some_seats_alone_see_is_declared_private(game):
                 f"the chance outcome at {game.to_text(row)} reaches the observation of seat "
                 f"{', '.join(map(str, seers))} but not of seat {', '.join(map(str, blind))}: "
                 "declare it private (private_chance = True, and chance_private_to(row) "
-                "returning the seat that sees it), so that no board, record or terminal shows "
-                "it to the others")
+                "returning the seat that sees it)")
 
 
 def test_resampled_worlds_keep_what_the_seat_has_seen(game):
