@@ -19,7 +19,8 @@ import numpy as np
 from savanna.errors import clip, one_line
 from savanna.rng import as_generator
 
-__all__ = ["ORACLE_MARK", "AgentError", "is_oracle", "outcome_owner", "outcome_seen_by", "seat_act", "seat_view"]
+__all__ = ["ORACLE_MARK", "AgentError", "is_oracle", "outcome_owner", "outcome_seen_by",
+           "seat_act", "seat_view"]
 
 ORACLE_MARK = " (oracle)"  # appended to an oracle agent's name in results and records
 

@@ -114,7 +114,7 @@ def check_agent(spec, limits):
         raise BadRequest(f"an agent spec must be a text of at most {limits.max_text} "
                          f"characters, got {clip(spec)}")
     name, _ = split_spec(spec)
-    if is_import_path(name) and name not in limits.agents:  # a request imports nothing new
+    if is_import_path(name) and not _offered(name, limits):  # a request imports nothing new
         raise BadRequest(f"agent {clip(name)} was not offered by this server (savanna serve "
                          "--agent MODULE:CLASS offers one)")
     resolved, files = _resolved(spec, limits)
@@ -126,6 +126,16 @@ def check_agent(spec, limits):
     checked, settings = _CHECKED.get(key, lambda: _built(resolved))
     _check_size(spec, settings, limits)
     return checked
+
+
+def _offered(name, limits):
+    """Whether the agent of import path ``name`` was offered (``savanna serve --agent``),
+    by any spelling of it: a file by a relative path or by the absolute one records use."""
+    def same(path):
+        module, _, attr = path.rpartition(":")
+        return f"{Path(module).resolve()}:{attr}" if module.endswith(".py") else path
+
+    return same(name) in {same(split_spec(offered)[0]) for offered in limits.agents}
 
 
 def _resolved(spec, limits):
@@ -542,6 +552,12 @@ class Table:
         return write_records(path, [record])
 
 
+def _short_name(label):
+    """An agent's name without its settings, and for an import path only its class."""
+    name, _ = split_spec(label)
+    return name.rpartition(":")[2] if is_import_path(name) else name
+
+
 def played_by(agents, returns):
     """The players (each agent's name, its settings left out) and the result as a file name's
     words: ``greedy-vs-random-random-wins``, ``human-vs-human-seat1-wins`` (one name twice: the
@@ -549,8 +565,13 @@ def played_by(agents, returns):
 
     >>> played_by(["mcts:sims=50", "random"], [1.0, -1.0])
     'mcts-vs-random-mcts-wins'
+
+    An agent of one's own is named by its class, not by the path of its file:
+
+    >>> played_by(["/home/ada/bots/mine.py:FirstMove:depth=2", "random"], [1.0, -1.0])
+    'FirstMove-vs-random-FirstMove-wins'
     """
-    names = [re.sub(r"[^A-Za-z0-9.]+", "-", a.split(":")[0]).strip("-")[:32] or "agent"
+    names = [re.sub(r"[^A-Za-z0-9.]+", "-", _short_name(a)).strip("-")[:32] or "agent"
              for a in agents]
     best = max(returns)
     winners = [p for p, r in enumerate(returns) if r == best]
