@@ -15,10 +15,13 @@ the marked moves are listed after it.
 import sys
 from pathlib import Path
 
+from savanna.agents.play.az_agent import baseline_path
 from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, review
 from savanna.experiments.arguments import add_record_arguments, number, seed
 from savanna.files import check_new_file
 from savanna.records import read_record
+
+FALLBACK_AGENT = "mcts:sims=400"  # the reviewer of a game without a shipped baseline
 
 __all__ = ["add_parser", "run"]
 
@@ -29,9 +32,10 @@ def add_parser(commands):
         "review", help="a search's value of every decision of a recorded game, mistakes labelled",
         description=__doc__)
     add_record_arguments(parser)
-    parser.add_argument("--agent", default=DEFAULT_AGENT,
+    parser.add_argument("--agent",
                         help="the searching agent: az:<checkpoint>[,sims=N], mcts[:sims=N,...] "
-                             f"or ppo-mcts:<checkpoint> (default: {DEFAULT_AGENT})")
+                             f"or ppo-mcts:<checkpoint> (default: {DEFAULT_AGENT} where an "
+                             f"AlphaZero baseline is shipped for the game, else {FALLBACK_AGENT})")
     parser.add_argument("--threshold", type=number, default=DEFAULT_THRESHOLD, metavar="T",
                         help="a drop of the mover's expected result (0 to 1) above T is an "
                              "inaccuracy, above 2T a mistake, above 3T a blunder (default: "
@@ -51,9 +55,11 @@ def run(args, extra=None):
     if args.out is not None:
         check_new_file(args.out, args.overwrite)
     record = read_record(args.file, args.game)
+    game = record.game()
+    agent = args.agent or default_reviewer(game)
     bar = Progress(record.plies, not args.no_progress)
     try:
-        result = review(record, args.agent, threshold=args.threshold, seed=args.seed,
+        result = review(record, agent, threshold=args.threshold, seed=args.seed, game=game,
                         progress=bar.update)
     finally:
         bar.close()
@@ -65,6 +71,16 @@ def run(args, extra=None):
         report = sys.stdout
         print(f"saved {args.out}", file=report)
     print(summary(result), file=report)
+
+
+def default_reviewer(game):
+    """The shipped AlphaZero baseline of ``game`` and its player count, else MCTS, which
+    every game has (a plug-in game ships no baseline)."""
+    try:
+        baseline_path(game)
+    except ValueError:
+        return FALLBACK_AGENT
+    return DEFAULT_AGENT
 
 
 def summary(result):
