@@ -3,6 +3,8 @@ checks every game and agent shares."""
 import math
 import numbers
 
+__all__ = ["check_int", "check_range", "clip"]
+
 LIMIT = 80
 
 
