@@ -17,6 +17,9 @@ def visited(game, seed, games=4):
     return np.concatenate(seen)
 
 
+VIEWS = ("observation", "text picture", "picture", "spectators' picture")  # as views() lists
+
+
 def views(game, row, seat):
     """Everything ``seat`` is shown of ``row``: its observation, text and picture, and the
     spectators' picture."""
@@ -108,6 +111,9 @@ def test_resampled_worlds_keep_what_the_seat_has_seen(game):
         assert (game.current_player(worlds) == game.current_player(states)).all()
         assert (game.legal_mask(worlds) == game.legal_mask(states)).all()
         for k in range(len(states)):
-            assert views(game, worlds[k : k + 1], seat) == views(game, states[k : k + 1], seat)
+            changed = [name for name, a, b in zip(VIEWS, views(game, worlds[k : k + 1], seat),
+                                                  views(game, states[k : k + 1], seat)) if a != b]
+            assert not changed, (f"resample_hidden(s, {seat}) changed seat {seat}'s "
+                                 f"{' and '.join(changed)} of {game.to_text(states[k : k + 1])}")
         if game.perfect_information:
             assert worlds.tobytes() == states.tobytes()
