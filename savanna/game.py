@@ -321,13 +321,15 @@ class Game:
         ``_drawing``) sees it; the notation unless the game draws one."""
         return self.to_text(row)
 
-    def render_svg(self, row: Row, player: int | None = None) -> str:
-        """An SVG picture (a str) of one state; with a ``player``, only what that seat may see."""
-        return self.render_drawing(row, player).svg()
+    def render_svg(self, row: Row, player: int | None = None, *, public: bool = False) -> str:
+        """An SVG picture (a str) of one state; with a ``player``, only what that seat may see;
+        with ``public``, what a spectator sees."""
+        return self.render_drawing(row, player, public=public).svg()
 
-    def render_rgb(self, row: Row, player: int | None = None) -> np.ndarray:
+    def render_rgb(self, row: Row, player: int | None = None, *,
+                   public: bool = False) -> np.ndarray:
         """An ``uint8[H, W, 3]`` picture of one state, the same drawing as ``render_svg``."""
-        return self.render_drawing(row, player).rgb()
+        return self.render_drawing(row, player, public=public).rgb()
 
     def show(self, states: States | Row, player: int | None = None) -> draw.Drawing:
         """One state, or a batch as a grid, as a drawing that shows itself in a notebook
