@@ -74,6 +74,6 @@ def outcome_owner(game, row):
 def outcome_seen_by(game, row, seat):
     """Whether ``seat`` (a seat number, or None for a spectator) may see the outcome of chance
     node ``row`` once drawn: every seat sees a public outcome, only its owner a private one.
-    Boards, records, reviews and the terminal ask this."""
+    The terminal asks this, the board ``outcome_owner``."""
     owner = outcome_owner(game, row)
     return owner is None or seat == owner
