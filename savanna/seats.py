@@ -9,10 +9,14 @@ the caller's seeded ``rng``, so a match replays exactly). An agent that must see
 oracle, for research) says so with a true ``oracle`` attribute; results, records and tables
 then name it with ``ORACLE_MARK``.
 
->>> from savanna import make_game
->>> game = make_game("banjooli")
->>> s = game.init(2, rng=0)
->>> view = seat_view(game, s, np.random.default_rng(0))   # what each mover could know
+>>> from savanna import CHANCE, make_game
+>>> game, rng = make_game("banjooli"), np.random.default_rng(0)
+>>> s = game.init(1, rng=rng)
+>>> while game.current_player(s)[0] == CHANCE:   # the dice, before seat 0 decides
+...     game.apply_chance(s, game.sample_chance(s, rng))
+>>> view = seat_view(game, s, rng)   # a world seat 0 cannot tell from the true one
+>>> bool((game.observe(view, 0) == game.observe(s, 0)).all())   # its own card kept
+True
 """
 import numpy as np
 
@@ -31,16 +35,17 @@ def is_oracle(agent) -> bool:
 
 
 def seat_view(game, states, rng, players=None):
-    """Copies of ``states`` (checked, decision nodes) in which everything the player to move
-    (or ``players[i]`` for state ``i``) has not seen is redrawn consistently with what it has
-    seen; the states themselves with perfect information."""
+    """Copies of ``states`` (checked) in which everything the player to move (or
+    ``players[i]`` for state ``i``) has not seen is redrawn consistently with what it has seen
+    (a chance node or the end, which no seat decides, is copied as it is); the states
+    themselves with perfect information."""
     if game.perfect_information:
         return states
     api = game.unchecked
     players = api.current_player(states) if players is None else np.asarray(players)
     view = states.copy()
     rng = as_generator(rng)
-    for p in np.unique(players):
+    for p in np.unique(players[players >= 0]):
         rows = np.flatnonzero(players == p)
         view[rows] = api.resample_hidden(states[rows], int(p), rng)
     return view
