@@ -65,7 +65,7 @@ check-full: $(STAMP) lint
 	$(PY) -m pytest -n 2 --hypothesis-profile=full
 
 bench: $(STAMP)
-	$(PY) -m savanna.benchmarks
+	$(PY) -m savanna.benchmarks --out benchmarks
 
 clean:
 	rm -rf $(NUMBA_CACHE_DIR) .pytest_cache build dist *.egg-info docs/_build docs/api

@@ -22,7 +22,7 @@ from savanna.benchmarks.throughput import GAMES, measure_game
 from savanna.files import atomic_write_text
 from savanna.registry import game_class
 
-RESULTS = Path(__file__).with_name("RESULTS.md")
+RESULTS = "RESULTS.md"  # written into --out (the project's own: make bench, into benchmarks/)
 
 
 def machine():
@@ -73,18 +73,20 @@ def quick_table(games=("zebres",)):
                        for name in available_games(list(games)))
 
 
-def write_results(sections):
-    """Replace each game's section of RESULTS.md, keeping the other games' sections."""
+def write_results(sections, results):
+    """Replace each game's section of the file ``results`` (a RESULTS.md), keeping the other
+    games' sections."""
     header = ("# Benchmark results\n\nRandom-play throughput, medians of repeated runs after "
               "warm-up.\n")
-    old = RESULTS.read_text() if RESULTS.exists() else ""
+    results.parent.mkdir(parents=True, exist_ok=True)
+    old = results.read_text() if results.exists() else ""
     kept = {}
     for block in old.split("\n## ")[1:]:
         title = block.split("\n", 1)[0]
         kept[title] = "## " + block.rstrip() + "\n"
     for title, body in sections.items():
         kept[title] = body
-    atomic_write_text(RESULTS, header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
+    atomic_write_text(results, header + "\n" + "\n".join(kept[t] for t in sorted(kept)))
 
 
 def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.ArgumentParser):
@@ -97,6 +99,9 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
     parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller batches")
     parser.add_argument("--no-write", action="store_true",
                         help="print only, do not touch RESULTS.md")
+    parser.add_argument("--out", type=Path, default=Path("."), metavar="FOLDER",
+                        help="the folder of RESULTS.md and the peers' chart, made if missing "
+                             "(default: the working folder)")
     parser.add_argument("--peers", action="store_true",
                         help="instead: Savanna side by side with OpenSpiel, sb3, PettingZoo, pgx")
     parser.add_argument("--validation", action="store_true",
@@ -116,6 +121,7 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
     parser.add_argument("--gates", nargs="+", metavar="FIT_DIR",
                         help="instead: the gate reports of these savanna fit run folders")
     args = parser.parse_args(argv)
+    args.results = args.out / RESULTS
     command = f"{prog} " + shlex.join(argv or [])
     sections = {}
     where = machine()
@@ -141,8 +147,8 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
         print(body)
         sections[f"{name} — random play"] = body
     if not args.no_write and not args.quick:
-        write_results(sections)
-        print(f"written to {RESULTS}")
+        write_results(sections, args.results)
+        print(f"written to {args.results}")
     return 0
 
 
@@ -150,8 +156,8 @@ def publish(args, title, body):
     """Prints a section and, unless ``--no-write`` or ``--quick``, writes it into RESULTS.md."""
     print(body)
     if not args.no_write and not args.quick:
-        write_results({title: body})
-        print(f"written to {RESULTS}")
+        write_results({title: body}, args.results)
+        print(f"written to {args.results}")
     return 0
 
 
@@ -163,8 +169,9 @@ def peers_main(args, when, command, where):
     body = peers.section(results, when, command, where)
     print(body)
     if not args.no_write and not args.quick:
-        write_results({"peers — side by side": body})
-        print(f"written to {RESULTS} and {peers.chart(results)}")
+        write_results({"peers — side by side": body}, args.results)
+        print(f"written to {args.results} and "
+              f"{peers.chart(results, args.out / peers.CHART.name)}")
     return 0
 
 

@@ -21,6 +21,7 @@ from savanna.agents.settings import MAX_GAMES
 from savanna.experiments.arguments import count, positive_int, seed
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import make_game
+from savanna.seats import seat_act
 
 SEAT_NAMES = ("red", "green")
 BASELINE_GAMES = 10  # the baseline's games against mcts:sims=300: a look, not a measurement
@@ -78,7 +79,7 @@ def explain_random_game(game, rng, write):
         if player == CHANCE:
             game.apply_chance(states, game.sample_chance(states, rng))
             continue
-        action = int(agent.act(game, states, rng)[0])
+        action = int(seat_act(agent, game, states, rng)[0])
         moves.append(f"{SEAT_NAMES[player][0]}:{game.action_to_string(states[0], action)}")
         returns += game.step_inplace(states, np.array([action]))[0]
     write(f"{len(moves)} decisions (r = red, g = green; a placement is followed by an Impala "

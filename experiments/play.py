@@ -26,6 +26,7 @@ from savanna.experiments.arguments import (
 from savanna.files import check_new_file
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import GAMES, make_game
+from savanna.seats import outcome_seen_by, seat_act
 
 QUIT = ("quit", "exit", "q")
 HELP = ("Type a move by its name ({examples}), 'moves' for the legal moves, 'hint' for an "
@@ -54,14 +55,21 @@ def play_seats(game, seats, rng, read=None, write=print, start=None, log=None, h
     log = [] if log is None else log
     advise = None if hint is None else (lambda row: hint_text(game, hint, row, rng))
     returns = np.zeros(game.num_players)
+    secrets = []  # the private outcomes kept from this terminal, shown at the end
     changed = True  # since the last picture
     while True:
         player = int(game.current_player(states)[0])
         if player == CHANCE:
+            shown = outcome_seen_by(game, states, view.seer)
+            owner = None if shown else game.chance_private_to(states)
             outcome = int(game.sample_chance(states, rng)[0])
             game.apply_chance(states, [outcome])
             log.append((CHANCE, outcome))
-            write(f"chance: outcome {outcome}")
+            if shown:
+                write(f"chance: {game.outcome_to_string(outcome)}")
+            else:
+                write(f"chance: dealt to seat {owner}")
+                secrets.append(f"seat {owner} was dealt {game.outcome_to_string(outcome)}")
             changed = True
             continue
         if changed:  # after a move, or after the dice or draws that followed it
@@ -77,12 +85,15 @@ def play_seats(game, seats, rng, read=None, write=print, start=None, log=None, h
                 write("You left the game." if len(humans) == 1 else f"Seat {player} left the game.")
                 return None
         else:
-            action = int(seats[player].act(game, states, rng)[0])
+            action = int(seat_act(seats[player], game, states, rng)[0])
         name = game.action_to_string(states[0], action)
         returns += game.step_inplace(states, np.array([action]))[0]
         log.append((player, action))
         write(f"{labels[player]} (seat {player}): {name}")
         changed = True
+    if secrets:
+        write("Revealed: " + "; ".join(secrets) + ".")
+        write(game.render(states))
     write(outcome_line(game, states, returns, humans))
     return returns
 
@@ -98,12 +109,15 @@ def intro_line(game, seats, humans, labels):
 
 class View:
     """Draws the pictures: the whole state with perfect information, else one human's view
-    (the only human's, or that of the human about to move; kept while agents play)."""
+    (the only human's, or that of the human about to move; kept while agents play), or with
+    no human a spectator's. ``seer``: the seat whose private chance outcomes this terminal
+    prints (the only human's; None, nobody's, when several share it or none plays)."""
 
     def __init__(self, game, humans, write):
         self.game, self.write = game, write
-        self.hidden = not game.perfect_information and bool(humans)
+        self.hidden = not game.perfect_information
         self.viewer = humans[0] if humans else None
+        self.seer = humans[0] if len(humans) == 1 else None
         self.humans, self.shown = humans, None
 
     def draw(self, row, to_move):
@@ -111,6 +125,10 @@ class View:
             self.viewer = to_move
         if not self.hidden:
             self.write(self.game.render(row))
+            return
+        if self.viewer is None:
+            self.write("(a spectator's view; every seat's secrets are hidden)")
+            self.write(self.game.render(row, public=True))
             return
         whose = "your view" if len(self.humans) == 1 else f"view of seat {self.viewer}"
         self.write(f"({whose}; the other seats' secrets are hidden)")

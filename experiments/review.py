@@ -19,6 +19,7 @@ import json
 import sys
 from pathlib import Path
 
+from savanna.agents.play.az_agent import baseline_path
 from savanna.agents.play.review import (
     DEFAULT_AGENT,
     DEFAULT_CONFIRM,
@@ -31,6 +32,8 @@ from savanna.experiments.arguments import add_record_arguments, index, number, s
 from savanna.files import atomic_write_text, check_new_file
 from savanna.records import read_record
 
+FALLBACK_AGENT = "mcts:sims=400"  # the reviewer of a game without a shipped baseline
+
 __all__ = ["add_parser", "json_text", "run"]
 
 
@@ -40,9 +43,10 @@ def add_parser(commands):
         "review", help="a search's value of every decision of a recorded game, mistakes labelled",
         description=__doc__)
     add_record_arguments(parser)
-    parser.add_argument("--agent", default=DEFAULT_AGENT,
+    parser.add_argument("--agent",
                         help="the searching agent: az:<checkpoint>[,sims=N], mcts[:sims=N,...] "
-                             f"or ppo-mcts:<checkpoint> (default: {DEFAULT_AGENT})")
+                             f"or ppo-mcts:<checkpoint> (default: {DEFAULT_AGENT} where an "
+                             f"AlphaZero baseline is shipped for the game, else {FALLBACK_AGENT})")
     parser.add_argument("--threshold", type=number, default=DEFAULT_THRESHOLD, metavar="T",
                         help="a drop of the mover's expected result (0 to 1) above T is an "
                              "inaccuracy, above 2T a mistake, above 3T a blunder (default: "
@@ -71,9 +75,11 @@ def run(args, extra=None):
         if path is not None:
             check_new_file(path, args.overwrite)
     record = read_record(args.file, args.game)
+    game = record.game()
+    agent = args.agent or default_reviewer(game)
     bar = Progress(record.plies, not args.no_progress)
     try:
-        result = review(record, args.agent, threshold=args.threshold, seed=args.seed,
+        result = review(record, agent, threshold=args.threshold, seed=args.seed, game=game,
                         progress=bar.update, confirm=args.confirm)
     finally:
         bar.close()
@@ -94,6 +100,16 @@ def json_text(review):
     """A review's JSON (``Review.to_json()``) as the file that keeps it: one text for the
     command and the board, so that the two files are equal."""
     return json.dumps(review, ensure_ascii=False, indent=1) + "\n"
+
+
+def default_reviewer(game):
+    """The shipped AlphaZero baseline of ``game`` and its player count, else MCTS, which
+    every game has (a plug-in game ships no baseline)."""
+    try:
+        baseline_path(game)
+    except ValueError:
+        return FALLBACK_AGENT
+    return DEFAULT_AGENT
 
 
 def summary(result):

@@ -11,6 +11,7 @@ from savanna._drivers import NEW_GAME
 from savanna.codes import OPPONENT_EXTERNAL, OPPONENT_NONE, OPPONENT_RANDOM, TERMINAL
 from savanna.errors import clip
 from savanna.rng import as_generator, make_streams
+from savanna.seats import seat_act
 
 
 def opponent_mode(opponent):
@@ -133,7 +134,7 @@ class BatchPlay:
             idx = np.flatnonzero(self.waiting)
             sub = self.states[idx]
             if hasattr(self.opponent, "act"):
-                moves = self.opponent.act(self.game, sub, self._rng)
+                moves = seat_act(self.opponent, self.game, sub, self._rng)
             else:
                 api = self.game.unchecked  # the kernels' own states
                 players = api.current_player(sub)

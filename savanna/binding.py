@@ -24,6 +24,8 @@ from numba.core.dispatcher import Dispatcher
 
 from savanna import compile_ahead, compile_log
 
+__all__ = ["Kernels"]
+
 _LOCK = threading.Lock()  # one thread loads a generated module; the others wait for it
 _BOUND: dict = {}  # (template, game class, A, C, extra values) -> (kernels, module), this process
 compile_log.install_notice()  # the first compilation of a process says so, in one line

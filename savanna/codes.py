@@ -6,6 +6,8 @@ its non-learning seats as an ``OPPONENT_*`` code says; a state that passed its g
 by the protocol checks for one of the negative codes below.
 """
 
+__all__ = ["CHANCE", "TERMINAL"]
+
 CHANCE = -1
 TERMINAL = -2
 

@@ -22,6 +22,8 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+__all__ = ["Drawing"]
+
 INK = (30, 30, 30)
 FONT_FAMILY = "Aileron, Helvetica, Arial, sans-serif"  # the SVG's; Aileron is Pillow's font
 SUPERSAMPLE = 3

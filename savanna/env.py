@@ -159,10 +159,13 @@ class SavannaEnv(gym.Env):
                 "action_mask": self._play.mask[0].copy()}
 
     def render(self) -> str | np.ndarray | None:
+        """The picture (``render_mode`` "ansi" or "rgb_array") as the agent's seat sees it:
+        in a game with hidden information the opponents' secrets stay hidden."""
+        player = None if self.game.perfect_information else self.seat
         if self.render_mode == "ansi":
-            return self.game.render(self.state)
+            return self.game.render(self.state, player)
         if self.render_mode == "rgb_array":
-            return self.game.render_rgb(self.state)
+            return self.game.render_rgb(self.state, player)
         return None
 
 

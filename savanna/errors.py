@@ -3,6 +3,8 @@ checks every game and agent shares."""
 import math
 import numbers
 
+__all__ = ["check_int", "check_range", "clip"]
+
 LIMIT = 80
 
 
@@ -62,3 +64,10 @@ def check_at_least(name, value, low):
     if not (is_int(value) and value >= low):
         raise ValueError(f"{name} must be an int >= {low}, got {clip(value)}")
     return int(value)
+
+
+def one_line(err, limit=200):
+    """The message of exception ``err`` on one line, cut to ``limit`` characters: what a
+    plug-in's failure shows of itself in a one-line error."""
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."

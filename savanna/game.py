@@ -301,24 +301,35 @@ class Game:
             raise ValueError(f"illegal move {text!r} here; legal: {names}")
         return action
 
-    def render(self, row: Row, player: int | None = None) -> str:
+    def render(self, row: Row, player: int | None = None, *, public: bool = False) -> str:
         """A readable text picture of one state. With a ``player`` (a seat), only what that
-        seat may see."""
+        seat may see; with ``public``, what a spectator sees (every seat's secrets hidden)."""
         row = self.check_row(row)
-        return self._text(row, None if player is None else self.check_player(player))
+        return self._text(row, self._viewer(player, public))
+
+    def _viewer(self, player, public):
+        """The ``player`` argument of ``_text`` and ``_drawing``: a seat, None (everything)
+        or ``num_players`` (a spectator), from a public API's ``player`` and ``public``."""
+        if public and player is not None:
+            raise ValueError(f"a public picture is no seat's: give player or public, not both "
+                             f"(got player {player!r})")
+        return self.num_players if public else (
+            None if player is None else self.check_player(player))
 
     def _text(self, row, player):
         """The game's text picture of a checked state (a batch of one) as ``player`` (as for
         ``_drawing``) sees it; the notation unless the game draws one."""
         return self.to_text(row)
 
-    def render_svg(self, row: Row, player: int | None = None) -> str:
-        """An SVG picture (a str) of one state; with a ``player``, only what that seat may see."""
-        return self.render_drawing(row, player).svg()
+    def render_svg(self, row: Row, player: int | None = None, *, public: bool = False) -> str:
+        """An SVG picture (a str) of one state; with a ``player``, only what that seat may see;
+        with ``public``, what a spectator sees."""
+        return self.render_drawing(row, player, public=public).svg()
 
-    def render_rgb(self, row: Row, player: int | None = None) -> np.ndarray:
+    def render_rgb(self, row: Row, player: int | None = None, *,
+                   public: bool = False) -> np.ndarray:
         """An ``uint8[H, W, 3]`` picture of one state, the same drawing as ``render_svg``."""
-        return self.render_drawing(row, player).rgb()
+        return self.render_drawing(row, player, public=public).rgb()
 
     def show(self, states: States | Row, player: int | None = None) -> draw.Drawing:
         """One state, or a batch as a grid, as a drawing that shows itself in a notebook
@@ -336,11 +347,7 @@ class Game:
         ``public``, as a spectator sees it: every seat's secrets face down) that
         ``render_svg``, ``render_rgb`` and ``show`` output; its text fallback is ``render``'s."""
         row = self.check_row(row)
-        if public and player is not None:
-            raise ValueError(f"a public picture is no seat's: give player or public, not both "
-                             f"(got player {player!r})")
-        seat = self.num_players if public else (
-            None if player is None else self.check_player(player))
+        seat = self._viewer(player, public)
         picture = self._drawing(row, seat)
         picture.text_fallback = self._text(row, seat)
         return picture

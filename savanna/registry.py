@@ -18,6 +18,8 @@ import gymnasium
 
 from savanna.errors import clip, is_int
 
+__all__ = ["register_game"]
+
 
 @dataclass(frozen=True)
 class GameEntry:

@@ -184,11 +184,13 @@ class SavannaVectorEnv(VectorEnv):
                 "action_mask": mask}
 
     def render(self) -> tuple | None:
-        """The first env's picture (``render_mode`` "ansi" or "rgb_array")."""
+        """The first env's picture (``render_mode`` "ansi" or "rgb_array"), as its learner's
+        seat sees it (in a game with hidden information the others' secrets stay hidden)."""
+        player = None if self.game.perfect_information else int(self._play.seats[0])
         if self.render_mode == "ansi":
-            return self.game.render(self._play.states[0])
+            return self.game.render(self._play.states[0], player)
         if self.render_mode == "rgb_array":
-            return self.game.render_rgb(self._play.states[0])
+            return self.game.render_rgb(self._play.states[0], player)
         return None
 
 

@@ -308,8 +308,13 @@ def game_folder(package):
 
 def test_every_game_package_holds_the_required_modules_and_no_others():
     found = {game: {path.stem for path in game_folder(game).glob("*.py")} for game in GAMES}
-    assert {game: REQUIRED_MODULES <= modules <= REQUIRED_MODULES | OPTIONAL_MODULES
-            for game, modules in found.items()} == dict.fromkeys(GAMES, True), found
+    wrong = [f"{game}: missing {sorted(REQUIRED_MODULES - modules)}, unknown "
+             f"{sorted(modules - REQUIRED_MODULES - OPTIONAL_MODULES)}"
+             + (" (move twin.py into the game's package, beside reference.py)"
+                if "twin" not in modules else "")
+             for game, modules in found.items()
+             if not REQUIRED_MODULES <= modules <= REQUIRED_MODULES | OPTIONAL_MODULES]
+    assert not wrong, "; ".join(wrong)
     assert not [path for game in GAMES for path in game_folder(game).iterdir()
                 if path.is_dir() and path.name != "__pycache__"]
 

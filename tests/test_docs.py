@@ -164,3 +164,15 @@ def test_readme_python_runs(tmp_path, monkeypatch):
     for body in code:
         exec(compile(body, "README.md", "exec"), {"__name__": "readme"})
 
+
+
+def test_no_page_points_outside_the_repository_for_the_rules():
+    """Each game's complete rules are in its own page: no page (nor the README) sends a reader
+    to a folder that a user of the package never has."""
+    pointing = [page.name for page in [*PAGES, ROOT / "README.md"]
+                if "shared/" in page.read_text()]
+    assert pointing == []
+    for name in ("zebres", "bonobo", "banjooli"):
+        text = (ROOT / "docs" / "games" / f"{name}.md").read_text()
+        rules = text.partition("\n## The complete rules\n")[2].partition("\n## ")[0]
+        assert len(rules.split()) > 600, name  # the whole rules, not a summary

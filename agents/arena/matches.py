@@ -35,6 +35,7 @@ from savanna.errors import check_int, clip
 from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
 from savanna.records import make_records
+from savanna.seats import seat_act
 
 __all__ = ["BACKENDS", "default_start_method", "match_jobs", "match_result", "play_batches",
            "play_job", "play_match", "tournament"]
@@ -259,7 +260,7 @@ def _play_batch(game, agents, seed, k, first, count, chance_seed=None):
 
 
 def _checked_act(game, agent, states, rng):
-    actions = np.asarray(agent.act(game, states, rng))
+    actions = np.asarray(seat_act(agent, game, states, rng))
     if actions.shape != (len(states),) or not np.issubdtype(actions.dtype, np.integer):
         raise ValueError(f"agent {describe(agent)} returned {actions.dtype} actions of shape "
                          f"{actions.shape} for {len(states)} states")
@@ -298,7 +299,7 @@ def _warm_up(game, agents, seed):
     while game.current_player(states)[0] == CHANCE:
         game.apply_chance(states, game.sample_chance(states, rng))
     for agent in agents:
-        agent.act(game, states, rng)
+        seat_act(agent, game, states, rng)
 
 
 _WORKER: dict = {}

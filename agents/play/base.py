@@ -10,9 +10,14 @@ An agent is any object with
   names.
 
 Every state handed to ``act`` is a decision node (the caller resolves chance nodes), possibly
-of different players; ``rng`` is a ``numpy.random.Generator`` and the only source of
-randomness, so a seeded caller replays exactly. Agents keep no state between calls: the arena
-may batch states of many games and copy agents into worker processes.
+of different players. In a game with hidden information it is what the seat to move may know,
+not the referee's state: the others' secrets are redrawn consistently with what that seat has
+seen (``savanna.seats.seat_act``, through which every caller asks an agent to move), so an
+agent that reads the whole state reads only a possible world. An agent that must see the truth
+sets ``oracle = True``; it is then named an oracle wherever it is listed (``describe``).
+``rng`` is a ``numpy.random.Generator`` and the only source of randomness, so a seeded caller
+replays exactly. Agents keep no state between calls: the arena may batch states of many games
+and copy agents into worker processes.
 
 >>> import numpy as np
 >>> from savanna import make_game
@@ -30,9 +35,10 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from savanna.game import CHANCE
+from savanna.seats import ORACLE_MARK, is_oracle, seat_act
 
 __all__ = ["Agent", "agent_name", "agent_settings", "check_decisions", "describe",
-           "random_argmax"]
+           "random_argmax", "seat_act"]
 
 # Agent classes loaded from an import path, by the path that loads them again
 # (``savanna.agents.play.registry`` fills it): a record names such an agent by its path.
@@ -50,11 +56,12 @@ def describe(agent):
     """The agent's spec, e.g. ``'mcts:sims=1000,c=1.4'`` or, for an agent loaded by its import
     path, ``'mypkg.agents:MyAgent:depth=3'``; ``savanna.agents.play.registry.make_agent``
     turns it back into an equal agent (records and reviews name agents so, and the ladder
-    rebuilds its agents from it)."""
+    rebuilds its agents from it). An oracle agent, which is handed the true state of a game
+    with hidden information, is named so: ``'cheat (oracle)'`` (``savanna.seats``)."""
     settings = agent_settings(agent)
-    if not settings:
-        return agent_name(agent)
-    return agent_name(agent) + ":" + ",".join(f"{k}={v}" for k, v in settings.items())
+    spec = agent_name(agent) + ("" if not settings else ":" + ",".join(
+        f"{k}={v}" for k, v in settings.items()))
+    return spec + ORACLE_MARK if is_oracle(agent) else spec
 
 
 def agent_name(agent):

@@ -20,6 +20,7 @@ import numpy as np
 
 from savanna.agents.play.search import GUMBEL, Leaves, Tree, compiled_search, width
 from savanna.rng import make_streams
+from savanna.seats import seat_view
 
 __all__ = ["GumbelSearch", "SearchResult", "considered_visits"]
 
@@ -113,8 +114,8 @@ class GumbelSearch:
         if self.trees > 1:
             states, players = np.repeat(states, self.trees), np.repeat(players, self.trees)
         n = len(states)
-        roots = states.copy() if game.perfect_information else _resampled(game.unchecked,
-                                                                          states, players, rng)
+        roots = (states.copy() if game.perfect_information
+                 else seat_view(game, states, rng, players))
         started = time.perf_counter()
         if self.pool is None or len(self.pool.nodes) < n:
             self.pool = Tree(game, n * (self.sims + 1) * 16, n * (self.sims + 1) * 2,
@@ -195,13 +196,3 @@ class GumbelSearch:
         game.drivers.random_playouts(states, make_streams(rng, len(states)), returns,
                                      np.zeros(len(states), np.int64))
         return np.take_along_axis(returns, (players[:, None] + np.arange(p)) % p, axis=1)
-
-
-def _resampled(api, states, players, rng):
-    """Each state redrawn from what its player to move knows (``resample_hidden`` of the
-    game's unchecked calls ``api``)."""
-    roots = states.copy()
-    for p in np.unique(players):
-        rows = np.flatnonzero(players == p)
-        roots[rows] = api.resample_hidden(states[rows], int(p), rng)
-    return roots

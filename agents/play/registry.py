@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from savanna.agents.play.base import IMPORT_PATHS, Agent
-from savanna.errors import clip
+from savanna.errors import clip, one_line
 from savanna.numbers import parse_float, parse_int
 from savanna.plugins import plugins, report
 from savanna.registry import load_entry
+from savanna.seats import ORACLE_MARK
 
 __all__ = ["AGENTS", "agent_class", "is_import_path", "make_agent", "parse_spec", "split_spec"]
 
@@ -157,6 +158,8 @@ def parse_spec(spec):
 def make_agent(spec: str, **overrides: Any) -> Agent:
     """The agent for ``spec``; ``overrides`` (already typed, e.g. ``sims=2000`` from a command
     line flag) replace the spec's settings."""
+    if isinstance(spec, str):  # as describe names an oracle agent; its class says it is one
+        spec = spec.removesuffix(ORACLE_MARK)
     name, positional, keyword = parse_spec(spec)
     cls = agent_class(name)
     params = _settings_of(cls)
@@ -180,6 +183,9 @@ def make_agent(spec: str, **overrides: Any) -> Agent:
         return cls(**kwargs)
     except (TypeError, ValueError, OSError) as err:  # OSError: a checkpoint that cannot be read
         raise ValueError(f"agent {clip(name)}: {err}") from None
+    except Exception as err:  # a plug-in's own failure: one line naming it, not a traceback
+        raise ValueError(f"agent {clip(name)} failed to start: {type(err).__name__}: "
+                         f"{one_line(err)}") from None
 
 
 def _settings_of(cls):

@@ -61,6 +61,7 @@ from savanna.game import CHANCE, TERMINAL, Game
 from savanna.metadata import game_options, option_differences, package_version
 from savanna.registry import resolve_game
 from savanna.rng import make_streams
+from savanna.seats import seat_act
 
 __all__ = ["Dataset", "DistillConfig", "Teacher", "compiled_distill", "distill", "load_dataset",
            "load_datasets", "merge"]
@@ -304,7 +305,7 @@ def played(game, config, agents, episodes, states, players, decisions, chosen, r
         players[late] == episodes[late] % game.num_players]
     for agent, rows in ((student, by_student), (opponent, np.setdiff1d(late, by_student))):
         if agent is not None and len(rows):
-            chosen[rows] = agent.act(game, states[rows], rng)
+            chosen[rows] = seat_act(agent, game, states[rows], rng)
     return chosen
 
 

@@ -5,6 +5,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from savanna.agents.play.registry import is_import_path, split_spec
 from savanna.files import stamp
 from savanna.records import write_records
 
@@ -46,6 +47,12 @@ def save(record, game, folder):
     return write_records(path, [record])
 
 
+def _short_name(label):
+    """An agent's name without its settings, and for an import path only its class."""
+    name, _ = split_spec(label)
+    return name.rpartition(":")[2] if is_import_path(name) else name
+
+
 def played_by(agents, returns):
     """The players (each agent's name, its settings left out) and the result as a file name's
     words: ``greedy-vs-random-random-wins``, ``human-vs-human-seat1-wins`` (one name twice: the
@@ -53,8 +60,13 @@ def played_by(agents, returns):
 
     >>> played_by(["mcts:sims=50", "random"], [1.0, -1.0])
     'mcts-vs-random-mcts-wins'
+
+    An agent of one's own is named by its class, not by the path of its file:
+
+    >>> played_by(["/home/ada/bots/mine.py:FirstMove:depth=2", "random"], [1.0, -1.0])
+    'FirstMove-vs-random-FirstMove-wins'
     """
-    names = [re.sub(r"[^A-Za-z0-9.]+", "-", a.split(":")[0]).strip("-")[:32] or "agent"
+    names = [re.sub(r"[^A-Za-z0-9.]+", "-", _short_name(a)).strip("-")[:32] or "agent"
              for a in agents]
     best = max(returns)
     winners = [p for p, r in enumerate(returns) if r == best]

@@ -3,6 +3,7 @@ agent checked against the server's limits (``check_agent``) before any table is 
 import inspect
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from savanna.agents import describe, make_agent
 from savanna.agents.play.az_agent import BASELINE
@@ -62,7 +63,7 @@ def check_agent(spec, limits):
         raise Refused(f"an agent spec must be a text of at most {limits.max_text} "
                          f"characters, got {clip(spec)}")
     name, _ = split_spec(spec)
-    if is_import_path(name) and name not in limits.agents:  # a request imports nothing new
+    if is_import_path(name) and not _offered(name, limits):  # a request imports nothing new
         raise Refused(f"agent {clip(name)} was not offered by this server (savanna serve "
                          "--agent MODULE:CLASS offers one)")
     resolved, files = _resolved(spec, limits)
@@ -74,6 +75,17 @@ def check_agent(spec, limits):
     checked, settings = _CHECKED.get(key, lambda: _built(resolved))
     _check_size(spec, settings, limits)
     return checked
+
+
+
+def _offered(name, limits):
+    """Whether the agent of import path ``name`` was offered (``savanna serve --agent``),
+    by any spelling of it: a file by a relative path or by the absolute one records use."""
+    def same(path):
+        module, _, attr = path.rpartition(":")
+        return f"{Path(module).resolve()}:{attr}" if module.endswith(".py") else path
+
+    return same(name) in {same(split_spec(offered)[0]) for offered in limits.agents}
 
 
 def _resolved(spec, limits):

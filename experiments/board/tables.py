@@ -26,6 +26,7 @@ from savanna.experiments.board.seating import HUMAN, check_agent, parse_options
 from savanna.game import CHANCE, TERMINAL
 from savanna.records import make_record
 from savanna.registry import make_game
+from savanna.seats import outcome_owner
 
 __all__ = ["Limits", "Table", "outcome_name", "view_picture"]
 
@@ -338,7 +339,7 @@ class Table:
         self.log.append({"who": seat, "text": f"seat {seat} ({self.typed[seat]}): {name}"})
 
     def _chance(self, outcome):
-        private = self.game.chance_private_to(self.state) if self.game.private_chance else None
+        private = outcome_owner(self.game, self.state)
         self.game.apply_chance(self.state, [outcome])
         self.events.append((CHANCE, outcome))
         self.log.append({"who": CHANCE, "to": private,

@@ -34,6 +34,7 @@ import numpy as np
 
 from savanna.agents import make_agent
 from savanna.experiments.board.refusals import Refused
+from savanna.seats import seat_act
 
 __all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play", "rehearse"]
 
@@ -247,4 +248,4 @@ def rehearse(game, spec, row, rng):
 def play(game, spec, row, rng):
     """The move of agent ``spec`` in ``row`` (a batch of one), drawing from ``rng`` (the
     table's stream for this decision, so that a worker plays as the server's process would)."""
-    return int(agent(spec).act(game, row, rng)[0])
+    return int(seat_act(agent(spec), game, row, rng)[0])

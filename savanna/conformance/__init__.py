@@ -19,6 +19,8 @@ agents, records and analysis, and a speed smoke test. Hypothesis runs a seeded s
 ['bonobo-num_players=2', 'bonobo-num_players=3', 'bonobo-num_players=4']
 """
 import importlib
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 
@@ -47,15 +49,35 @@ def make(name, options):
 
 def twin(game):
     """The module ``<package>.twin`` beside ``game``'s modules: its ``play_lockstep(game, s,
-    plies, rng)`` plays the kernels against ``reference.py`` move by move."""
-    module = f"{GAMES[game.name].package}.twin"
+    plies, rng)`` plays the kernels against ``reference.py`` move by move. Missing, one line
+    that says where it goes (and which file to move, for the layout of a game written before
+    the twin lived in the game's package: ``tests/<name>/twin.py``)."""
+    package = GAMES[game.name].package
+    module = f"{package}.twin"
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as err:
         if err.name != module:
             raise
-        raise AssertionError(f"{game.name} has no {module} (play_lockstep(game, s, plies, rng): "
-                             "its kernels against reference.py, move by move)") from None
+    folder = Path(importlib.util.find_spec(package).submodule_search_locations[0])
+    old = old_twin(folder, game.name)
+    where = folder / "twin.py"
+    raise AssertionError(
+        (f"move {old} into the game's package, as {where}" if old else
+         f"{game.name} has no {module}: write {where}")
+        + " (play_lockstep(game, s, plies, rng): its kernels against reference.py, move by "
+        "move; savanna check imports it from the game's package)")
+
+
+def old_twin(folder, name):
+    """A ``twin.py`` of the layout before the twin lived in the game's package
+    (``tests/<name>/twin.py`` beside the package, or in the working folder), or None."""
+    for root in (folder.parent, Path.cwd()):
+        for candidate in (root / "tests" / name / "twin.py", root / "tests" / "twin.py",
+                          root / f"{name}_twin.py", root / "twin.py"):
+            if candidate.is_file():
+                return candidate
+    return None
 
 
 def play_random(game, states, rng, on_step=None, max_steps=None):

@@ -1,6 +1,8 @@
 """The conformance suite's pytest plugin (``pytest -p savanna.conformance.plugin``): the
 ``--savanna-game`` option, the Hypothesis profiles, and with ``--savanna-clauses`` one line per
 failing test naming its clause (what ``savanna check`` prints instead of pytest's report)."""
+import re
+
 import pytest
 from hypothesis import settings
 
@@ -29,6 +31,18 @@ def clause(report):
     return f"{params.rstrip(']') or 'all games'}: {module}: {words}"
 
 
+def readable(why):
+    """A failure's message on one line, with what reads as noise replaced by what it is: a
+    long bytes literal (an observation's raw bytes) and an SVG picture by words saying what
+    they were, and a traceback by its last line (the cause)."""
+    if "Traceback (most recent call last)" in why:
+        why = why.rstrip().splitlines()[-1]
+    why = re.sub(r"'<svg.*?</svg>'", "<an SVG picture>", why, flags=re.S)
+    why = re.sub(r"""(?<!\w)b(['"]).*?(?<!\\)\1""",
+                 lambda m: m[0] if len(m[0]) <= 40 else "<raw bytes>", why)
+    return " ".join(why.split())
+
+
 class Clauses:
     """Collects the outcomes; prints the failures, one line each, and a count at the end."""
 
@@ -38,8 +52,7 @@ class Clauses:
     def pytest_runtest_logreport(self, report):
         if report.failed:
             crash = getattr(report.longrepr, "reprcrash", None)
-            why = crash.message if crash else str(report.longrepr)
-            why = " ".join(why.split())
+            why = readable(crash.message if crash else str(report.longrepr))
             self.failed.append(f"FAILED {clause(report)} -- {why[:300]}")
         elif report.when == "call" and report.passed:
             self.passed += 1

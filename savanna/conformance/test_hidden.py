@@ -17,6 +17,9 @@ def visited(game, seed, games=4):
     return np.concatenate(seen)
 
 
+VIEWS = ("observation", "text picture", "picture", "spectators' picture")  # as views() lists
+
+
 def views(game, row, seat):
     """Everything ``seat`` is shown of ``row``: its observation, text and picture, and the
     spectators' picture."""
@@ -71,6 +74,32 @@ def test_a_private_chance_outcome_reaches_no_other_seat(game):
     assert private or not game.private_chance, "private_chance, yet no private chance node"
 
 
+def test_a_chance_outcome_some_seats_alone_see_is_declared_private(game):
+    """A chance outcome that reaches one seat's observation and not another's is a secret: the
+    game must declare it (``private_chance = True`` and ``chance_private_to``), or the board,
+    records and terminal, which ask the declaration, show it to every seat."""
+    states = visited(game, seed=13, games=2)
+    nodes = states[game.current_player(states) == CHANCE]
+    for k in range(min(len(nodes), 64)):
+        row = nodes[k : k + 1]
+        outcomes = np.flatnonzero(game.chance_probs(row)[0])
+        if len(outcomes) < 2:
+            continue
+        children = np.repeat(row, len(outcomes))
+        game.apply_chance(children, outcomes)
+        tell = [len({game.observe(children[i : i + 1], seat).tobytes()
+                     for i in range(len(children))}) > 1 for seat in range(game.num_players)]
+        owner = game.chance_private_to(row) if game.private_chance else None
+        if any(tell) and not all(tell) and owner is None:
+            seers = [seat for seat in range(game.num_players) if tell[seat]]
+            blind = [seat for seat in range(game.num_players) if not tell[seat]]
+            raise AssertionError(
+                f"the chance outcome at {game.to_text(row)} reaches the observation of seat "
+                f"{', '.join(map(str, seers))} but not of seat {', '.join(map(str, blind))}: "
+                "declare it private (private_chance = True, and chance_private_to(row) "
+                "returning the seat that sees it)")
+
+
 def test_resampled_worlds_keep_what_the_seat_has_seen(game):
     """``resample_hidden(s, seat)`` gives accepted states that ``seat`` cannot tell from
     ``s``: the same views, the same player to move and legal moves."""
@@ -82,6 +111,9 @@ def test_resampled_worlds_keep_what_the_seat_has_seen(game):
         assert (game.current_player(worlds) == game.current_player(states)).all()
         assert (game.legal_mask(worlds) == game.legal_mask(states)).all()
         for k in range(len(states)):
-            assert views(game, worlds[k : k + 1], seat) == views(game, states[k : k + 1], seat)
+            changed = [name for name, a, b in zip(VIEWS, views(game, worlds[k : k + 1], seat),
+                                                  views(game, states[k : k + 1], seat)) if a != b]
+            assert not changed, (f"resample_hidden(s, {seat}) changed seat {seat}'s "
+                                 f"{' and '.join(changed)} of {game.to_text(states[k : k + 1])}")
         if game.perfect_information:
             assert worlds.tobytes() == states.tobytes()

@@ -137,10 +137,13 @@ class SavannaAECEnv(AECEnv):
                 "action_mask": self._mask[0].astype(np.int8) if to_move else self._no_mask.copy()}
 
     def render(self):
+        """The picture every agent may see: with hidden information a spectator's (every
+        seat's secrets face down)."""
+        public = not self.game.perfect_information
         if self.render_mode == "ansi":
-            return self.game.render(self._state[0])
+            return self.game.render(self._state[0], public=public)
         if self.render_mode == "rgb_array":
-            return self.game.render_rgb(self._state[0])
+            return self.game.render_rgb(self._state[0], public=public)
         return None
 
     def close(self):

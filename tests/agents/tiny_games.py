@@ -1,4 +1,4 @@
-"""Three tiny games, real ``savanna.Game`` subclasses on numba kernels, for testing agents.
+"""Four tiny games, real ``savanna.Game`` subclasses on numba kernels, for testing agents.
 
 Each exercises one general case that Zèbres does not, and each is small enough to solve
 exactly by brute force:
@@ -8,6 +8,9 @@ exactly by brute force:
 * ``DiceRace``     2 players, chance nodes (two dice per turn, one die per chance node).
 * ``HighCard``     3 players, a secret card each (imperfect information), and non-alternating
                    turns (a player who stays then picks a stake: two decisions in a row).
+* ``LiarsDice``    2 players, dice rolled at chance nodes that only their owner sees
+                   (``private_chance``): an agent that reads the others' dice wins nearly
+                   every game, so it shows whether agents are handed only their seat's view.
 
 States print as ``field=value`` pairs of the dtype (``Nim().to_text(s[0])`` gives
 ``heaps=2,3,4 to_move=0``), which is all the notation these test games need.
@@ -360,4 +363,124 @@ class HighCard(TinyGame):
             own = row["cards"][player] if player < row["dealt"] else -1
             pool = [c for c in range(CARDS) if c != own]
             row["cards"][others] = rng.permutation(pool)[: len(others)]
+        return s
+
+
+# ----- LiarsDice --------------------------------------------------------------------------------
+# Each of two players rolls three three-sided dice (faces 0..2, one chance node per die, seen
+# by its owner only). In turn from seat 0 each player bids "at least q dice show face f" (q 1..6,
+# action (q - 1) * 3 + f), each bid higher than the last, or, after a bid, calls "liar" (action
+# 18). The call ends the game: the bidder wins (+1, the caller -1) if the six dice hold at
+# least q of face f, else the caller wins.
+
+DICE, FACES = 3, 3
+BIDS = 2 * DICE * FACES
+LIAR = BIDS
+LIARS_DTYPE = np.dtype([("dice", np.int8, (2 * DICE,)), ("rolled", np.int8), ("to_move", np.int8),
+                        ("bid", np.int8), ("over", np.int8)])
+
+
+@njit(cache=True)
+def _liars_player(s, i):
+    r = s[i]
+    if r.over:
+        return TERMINAL
+    if r.rolled < 2 * DICE:
+        return CHANCE
+    return r.to_move
+
+
+@njit(cache=True)
+def _liars_legal(s, i, out):
+    r = s[i]
+    n = 0
+    for b in range(r.bid + 1, BIDS):
+        out[n] = b
+        n += 1
+    if r.bid >= 0:
+        out[n] = LIAR
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _liars_step(s, i, action, rewards):
+    r = s[i]
+    p = r.to_move
+    rewards[:] = 0.0
+    if action != LIAR:
+        r.bid = action
+        r.to_move = 1 - p
+        return
+    r.over = 1
+    face = r.bid % FACES
+    shown = 0
+    for d in range(2 * DICE):
+        shown += r.dice[d] == face
+    bidder_wins = shown >= r.bid // FACES + 1
+    rewards[1 - p] = 1.0 if bidder_wins else -1.0
+    rewards[p] = -rewards[1 - p]
+
+
+@njit(cache=True)
+def _liars_chance_probs(s, i, probs):
+    for f in range(FACES):
+        probs[f] = 1.0 / FACES
+
+
+@njit(cache=True)
+def _liars_apply_chance(s, i, outcome):
+    r = s[i]
+    r.dice[r.rolled] = outcome
+    r.rolled += 1
+
+
+@njit(cache=True)
+def _liars_observe(s, i, player, out):
+    """[own dice per face (4), the bid one-hot (16), whether the observer made it, whether it
+    is to move]. The other player's dice are never written."""
+    r = s[i]
+    out[:] = 0
+    for d in range(DICE * player, min(DICE * (player + 1), r.rolled)):
+        out[r.dice[d]] += 1
+    if r.bid >= 0:
+        out[FACES + r.bid] = 1
+        out[FACES + BIDS] = r.to_move != player
+    out[FACES + BIDS + 1] = not r.over and r.rolled == 2 * DICE and r.to_move == player
+
+
+class LiarsDice(TinyGame):
+    name = "liars_dice"
+    num_players = 2
+    num_actions = BIDS + 1
+    max_chance_outcomes = FACES
+    max_plies = BIDS + 1
+    obs_shape = (FACES + BIDS + 2,)
+    obs_high = DICE
+    state_dtype = LIARS_DTYPE
+    zero_sum = True
+    has_chance = True
+    perfect_information = False
+    private_chance = True
+    kernels = Kernels(_copy_base, _liars_player, _liars_legal, _liars_step, _liars_chance_probs,
+                      _liars_apply_chance, _liars_observe)
+    action_names = tuple(f"{q} x {f + 1}" for q in range(1, 2 * DICE + 1)
+                         for f in range(FACES)) + ("liar",)
+
+    def __init__(self):
+        self._base_state = np.zeros(1, LIARS_DTYPE)
+        self._base_state[0]["dice"] = -1
+        self._base_state[0]["bid"] = -1
+
+    def chance_private_to(self, row):
+        """The owner of the die rolled at chance node ``row``."""
+        r = self.as_batch(row)[0]
+        return None if self.current_player(self.as_batch(row))[0] != CHANCE else \
+            int(r["rolled"]) // DICE
+
+    def _resample_hidden(self, s, player, rng):
+        """The other player's rolled dice rolled again (the bids prove nothing about them)."""
+        for row in s:
+            other = range(DICE * (1 - player), min(DICE * (2 - player), row["rolled"]))
+            row["dice"][list(other)] = rng.integers(0, FACES, len(other))
         return s

@@ -113,3 +113,14 @@ def test_bad_input_is_a_one_line_error_and_writes_nothing(records, tmp_path, cap
     assert err.startswith("savanna review: error: ") and message in err, err
     assert len(err.splitlines()) == 1
     assert not out.exists()
+
+
+def test_a_game_without_a_shipped_baseline_is_reviewed_by_mcts(tmp_path, capsys):
+    """Connect four, like any plug-in game, ships no AlphaZero baseline: the default reviewer
+    is then MCTS, which every game has."""
+    assert main(["match", "connect_four", "random", "random", "--games", "1", "--workers", "1",
+                 "--out", str(tmp_path / "m")]) == 0
+    capsys.readouterr()
+    code, out, err = run(["review", tmp_path / "m" / "records.jsonl", "--no-progress"], capsys)
+    assert code == 0, err
+    assert "decisions reviewed by mcts:sims=400" in err, err

@@ -222,5 +222,5 @@ def test_the_board_is_drawn_after_chance_before_a_human_decides(argv, script, ma
     monkeypatch.setattr("sys.stdin", io.StringIO(script))
     assert main([*argv, "--seed", "4"]) == 0
     *answered, last = capsys.readouterr().out.split("'quit')> ")
-    since_chance = answered[-1].rsplit("chance: outcome ", 1)[1]
+    since_chance = answered[-1].rsplit("chance: ", 1)[1]
     assert marker in since_chance

@@ -93,3 +93,10 @@ def test_render_ansi_shows_the_state():
     assert env.render() == env.game.render(env.state_row)
     with pytest.raises(ValueError, match="render_mode"):
         aec_env("zebres", render_mode="human")
+
+
+def test_render_of_a_game_with_hidden_information_hides_every_seat_s_secrets():
+    env = aec_env("banjooli", num_players=3, render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == env.game.render(env.state_row, public=True)
+    assert env.render() != env.game.render(env.state_row)
