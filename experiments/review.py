@@ -19,7 +19,6 @@ import json
 import sys
 from pathlib import Path
 
-from savanna.agents.play.az_agent import baseline_path
 from savanna.agents.play.review import (
     DEFAULT_AGENT,
     DEFAULT_CONFIRM,
@@ -104,7 +103,10 @@ def json_text(review):
 
 def default_reviewer(game):
     """The shipped AlphaZero baseline of ``game`` and its player count, else MCTS, which
-    every game has (a plug-in game ships no baseline)."""
+    every game has (a plug-in game ships no baseline). Imported here: the AlphaZero agent
+    loads torch, which the command line's other commands never need."""
+    from savanna.agents.play.az_agent import baseline_path
+
     try:
         baseline_path(game)
     except ValueError:

@@ -209,7 +209,7 @@ def test_review_names_the_seat_of_an_agent_of_ones_own_and_takes_a_search_of_one
         assert main(["review", str(records), "--agent", reviewer, "--no-progress"]) == 0
         reviews[reviewer], summary = capsys.readouterr()
         assert f"reviewed by {describe(make_agent(reviewer))};" in summary
-        assert f"seat 0 ({recorded_spec(here, MINIMAL_SPECS[0])}): " in summary
+        assert f"player 0 ({recorded_spec(here, MINIMAL_SPECS[0])}): " in summary
     assert len(set(reviews.values())) == 1  # the same analysis
     assert main(["review", str(records), "--agent", f"{here}/minimal.py:Highest"]) == 2
     error = capsys.readouterr().err
