@@ -38,20 +38,15 @@ class Study:
                                   f"{s['win_ci'][1]:.0%}]" for s in b["seats"])
                 lines.append(f"  balance {b['agent']:<14} n={_n(b):<5} seat wins {seats}; "
                              f"draws {b['draw_rate']:.0%}")
-            c = v["chain"]
-            share = (f", chance share {c['chance_share']:.0%} "
-                     f"[{c['chance_share_ci'][0]:.0%}, {c['chance_share_ci'][1]:.0%}]"
-                     if "chance_share" in c else "")
-            lines.append(f"  skill chain {c['length']} of {len(c['steps'])} steps "
-                         f"(score >= {c['threshold']:.0%}), spread {c['spread']:.0f} Elo "
-                         f"[{c['spread_ci'][0]:.0f}, {c['spread_ci'][1]:.0f}]{share}")
+            lines += ["  " + line for line in skill_lines(v["chain"])]
             u = v["luck"]["upset"]
             lines.append(f"  upset {u['weaker']} vs {u['stronger']}: {u['rate']:.0%} "
                          f"[{u['ci'][0]:.0%}, {u['ci'][1]:.0%}] n={u['games']}")
             if "chance" in v["luck"]:
                 ch = v["luck"]["chance"]
-                lines.append(f"  result changed by chance alone: {ch['rate']:.0%} "
-                             f"[{ch['ci'][0]:.0%}, {ch['ci'][1]:.0%}] n={ch['games']}")
+                lines.append(f"  result changed with chance redrawn {_pct(ch, 'redrawn')}, "
+                             f"with the agents' randomness redrawn {_pct(ch, 'control')}: "
+                             f"chance alone {_pct(ch, 'chance_alone')} n={ch['games']}")
             s = v["shape"]
             r = s["reviews"]
             lines.append(f"  {s['decisions']['mean']:.1f} decisions, "
@@ -84,19 +79,21 @@ class Study:
                  for b in v["balance"]], even=0.0, percent=True)
             c = v["chain"]
             out[f"{key}: chain ratings"] = interval_chart(
-                f"{key}: skill chain, Elo (random = 0, 95%)",
+                f"{key}: skill population, Elo (mean 0, 95% clustered by game)",
                 [(r["agent"], r["elo"], *r["elo_ci"], r["games"]) for r in c["ratings"]],
                 even=0.0)
             out[f"{key}: chain steps"] = interval_chart(
-                f"{key}: each step's score, stronger vs weaker (95%)",
+                f"{key}: each direct match's score, first vs second (95%)",
                 [(f"{s['stronger']} vs {s['weaker']}", s["score"], *s["score_ci"], s["games"])
-                 for s in c["steps"]],
-                even=c["threshold"], percent=True)
+                 for s in c["matches"]],
+                even=0.5, percent=True)
             luck = [("upset rate", v["luck"]["upset"]["rate"], *v["luck"]["upset"]["ci"],
                      v["luck"]["upset"]["games"])]
             if "chance" in v["luck"]:
                 ch = v["luck"]["chance"]
-                luck.append(("changed by chance", ch["rate"], *ch["ci"], ch["games"]))
+                luck += [(label, ch[k], *ch[k + "_ci"], ch["games"]) for label, k in (
+                    ("changed, chance redrawn", "redrawn"),
+                    ("changed, agents redrawn", "control"), ("chance alone", "chance_alone"))]
             out[f"{key}: luck"] = interval_chart(f"{key}: luck (95%)", luck, even=0.5,
                                                  percent=True)
             out[f"{key}: curves"] = curves_chart(
@@ -136,7 +133,7 @@ class Study:
             for b in v["balance"]:
                 for s in b["seats"]:
                     balance.append(_flat({**head, "agent": b["agent"], **s}))
-            for s in v["chain"]["steps"]:
+            for s in v["chain"]["matches"]:
                 chain.append(_flat({**head, **s}))
             for name, row in v["luck"].items():
                 luck.append(_flat({**head, "measure": name, **row}))
@@ -157,7 +154,7 @@ class Study:
                            for k, v in self.settings.to_json().items())
         reference = ("" if self.reference is None else
                      f"<p>Share of chance measured against {html.escape(self.reference['variant'])}"
-                     f": its skill chain spreads {self.reference['spread']:.0f} Elo.</p>")
+                     f": its ratings disperse {self.reference['dispersion']:.0f} Elo.</p>")
         body = "".join(f"<h2>{html.escape(name)}</h2>{d.svg()}" for name, d in figures.items())
         name = self.settings.budget_name
         budget = "counts of no budget" if name is None else f"the {name} budget"
@@ -169,6 +166,29 @@ class Study:
                 "named (mcts:sims=N), the shipped network (az:baseline) where named.</p>"
                 f"<table>{settings}</table>{reference}"
                 f"<pre>{html.escape(self.table())}</pre>{body}</body></html>")
+
+
+def _pct(row, key):
+    low, high = row[key + "_ci"]
+    return f"{row[key]:.0%} [{low:.0%}, {high:.0%}]"
+
+
+def skill_lines(c):
+    """The skill section in words, every figure with its 95% interval."""
+    low, high = c["length_ci"]
+    lines = [f"skill: ratings disperse {c['dispersion']:.0f} Elo [{c['dispersion_ci'][0]:.0f},"
+             f" {c['dispersion_ci'][1]:.0f}] over {len(c['population'])} agents"
+             + ("" if c["skill_measured"] else
+                f"; no skill measured (no two agents told apart, p = {c['no_skill_p']:.2f})"),
+             f"skill chain {c['length']} [{low:.0f}, {high:.0f}] (each beating the one below by"
+             f" a score >= {c['threshold']:.0%}); ratings "
+             + ("transitive" if c["transitive"] else "not transitive")
+             + f" within their intervals over {len(c['matches'])} direct matches"]
+    if "chance_share" in c:
+        lines.append(f"share of chance {_pct(c, 'chance_share')}")
+    elif "reference_dispersion" in c:
+        lines.append("share of chance: none measured (no skill measured)")
+    return lines
 
 
 def _n(balance):
