@@ -17,9 +17,8 @@
 """
 import math
 
-from scipy import stats
-
 import numpy as np
+from scipy import stats
 
 from savanna.agents.arena.stats import pair_scores, wilson_interval
 

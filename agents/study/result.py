@@ -9,7 +9,7 @@ import html
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from savanna.agents.study.charts import curves_chart, interval_chart
 from savanna.agents.study.shape import PHASES
@@ -25,7 +25,9 @@ class Study:
     settings: object        # StudySettings
     seed: int
     variants: list          # one dict per game variant
-    reference: dict | None  # the reference game's skill chain, or None
+    reference: dict | None  # the reference game's skill measures, or None
+    tested: int = 0         # the seat rows Holm's correction covered
+    run: dict = field(default_factory=dict)  # version, commit, wall and CPU seconds
 
     # ----- text -----------------------------------------------------------------------------
     def table(self):
@@ -107,9 +109,10 @@ class Study:
 
     # ----- files ----------------------------------------------------------------------------
     def to_json(self):
-        return _finite({"format": "savanna-study", "seed": self.seed,
+        return _finite({"format": "savanna-study", "version": 2, "seed": self.seed,
                         "budget": self.settings.budget_name,
-                        "settings": self.settings.to_json(), "variants": self.variants,
+                        "settings": self.settings.to_json(), "run": self.run,
+                        "rows_tested": self.tested, "variants": self.variants,
                         "reference": self.reference})
 
     def save(self, folder):

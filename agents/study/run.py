@@ -21,11 +21,13 @@ the report by those the study varies or changes from the defaults (``variant_lab
 import inspect
 import json
 import re
+import resource
+import time
 from pathlib import Path
 
 import numpy as np
 
-from savanna.agents.study.balance import seat_rows
+from savanna.agents.study.balance import mark_findings, seat_rows
 from savanna.agents.study.luck import chance_sensitivity, upset_rate
 from savanna.agents.study.plan import mcts, plan, skill_population
 from savanna.agents.study.play import play_planned, review_records
@@ -34,7 +36,7 @@ from savanna.agents.study.shape import drama, play_shape
 from savanna.agents.study.skill import measure_skill
 from savanna.errors import clip
 from savanna.files import CLAIM_FILE, atomic_write_text, claimed, parse_json
-from savanna.metadata import game_options
+from savanna.metadata import game_options, git_commit, package_version
 from savanna.registry import make_game
 
 __all__ = ["run_study", "variant_labels"]
@@ -115,6 +117,7 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
             p.name != CLAIM_FILE for p in folder.iterdir()):
         raise ValueError(f"{clip(str(folder))} holds files but no study; give a new or empty "
                          "folder")
+    started, cpu = time.perf_counter(), _cpu_seconds()
     with claimed(folder, "study folder"):
         named = None if reference is None else _stored_name(reference)
         _check_plan(folder, {"format": FORMAT, "seed": seed,
@@ -134,9 +137,28 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
                                    variant=variant_labels([reference])[0])
         measured = [_measure(game, label, folder / _slug(_stored_name(game)), settings, seed,
                              reference_matches, where) for game, label in zip(variants, labels)]
-        study = Study(settings, seed, measured, reference_skill)
+        tested = mark_findings(measured)
+        study = Study(settings, seed, measured, reference_skill, tested,
+                      _run_facts(started, cpu, where["workers"], backend))
         study.save(folder)
     return study
+
+
+def _cpu_seconds():
+    """CPU seconds of this process and its finished children (the workers)."""
+    own, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                      resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _run_facts(started, cpu, workers, backend):
+    """What made the numbers and what they cost: this run's version, commit, workers, and wall
+    and CPU seconds (a resumed study's are those of its last part; Ray's workers' CPU is not
+    seen here)."""
+    return {"package_version": package_version(), "git_commit": git_commit(),
+            "workers": workers, "backend": backend,
+            "wall_seconds": round(time.perf_counter() - started, 1),
+            "cpu_seconds": round(_cpu_seconds() - cpu, 1)}
 
 
 def _check_plan(folder, data):
