@@ -82,9 +82,15 @@ class Fit(NamedTuple):
     def dispersion(self):
         """The ratings' standard deviation over the population, less the part the sampling
         noise adds (its expected square is the covariance's trace over n - 1); 0 at least."""
+        return self.debiased(1)
+
+    def debiased(self, noises):
+        """The dispersion less ``noises`` times the noise's part: 1 for the estimate; 2 in a
+        bootstrap draw, whose games carry the sample's noise and the draw's own."""
         n = len(self.elo)
         centred = self.elo - self.elo.mean()
-        return math.sqrt(max((centred @ centred - np.trace(self.covariance)) / (n - 1), 0.0))
+        return math.sqrt(max((centred @ centred - noises * np.trace(self.covariance))
+                             / (n - 1), 0.0))
 
     @property
     def no_skill_p(self):
@@ -130,17 +136,18 @@ def _meat(comparisons, beta):
     return meat
 
 
-def mixed(comparisons, dispersion, base=None):
+def mixed(comparisons, dispersion, base=None, noises=1):
     """The share ``x`` in [0, 1] at which ``comparisons`` (a reference game without chance),
     with ``x`` of its games replaced by coin flips, have the ratings' ``dispersion``: 0 when
     the reference at full skill disperses less, 1 for no dispersion at all. The reference's
-    dispersion falls as ``x`` grows (to 0 at 1); found by Brent's method."""
+    dispersion falls as ``x`` grows (to 0 at 1); found by Brent's method. ``noises``: as
+    ``Fit.debiased`` (2 for a bootstrap draw of the reference)."""
     from scipy.optimize import brentq
 
     base = fit(comparisons) if base is None else base
 
     def gap(x):
-        return fit(comparisons, x, base).dispersion - dispersion
+        return fit(comparisons, x, base).debiased(noises) - dispersion
 
     if dispersion <= 0:
         return 1.0

@@ -135,11 +135,15 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
                                                  settings.threshold, None, settings.resamples,
                                                  seed),
                                    variant=variant_labels([reference])[0])
-        measured = [_measure(game, label, folder / _slug(_stored_name(game)), settings, seed,
-                             reference_matches, where) for game, label in zip(variants, labels)]
+        measured, games = [], []
+        for game, label in zip(variants, labels):
+            variant, rows = _measure(game, label, folder / _slug(_stored_name(game)), settings,
+                                     seed, reference_matches, where)
+            measured.append(variant)
+            games += rows
         tested = mark_findings(measured)
         study = Study(settings, seed, measured, reference_skill, tested,
-                      _run_facts(started, cpu, where["workers"], backend))
+                      _run_facts(started, cpu, where["workers"], backend), games)
         study.save(folder)
     return study
 
@@ -180,6 +184,7 @@ def _measure(game, label, folder, settings, seed, reference_matches, where):
     """Play and measure one variant: a JSON-ready dict of its sections."""
     planned = plan(game, settings, seed)
     results = play_planned(game, planned, folder, **where)
+    games = [game_row for m in planned for game_row in _game_rows(label, m, results[m.name])]
     by_section = {}
     for m in planned:
         by_section.setdefault(m.section, []).append(m)
@@ -216,7 +221,17 @@ def _measure(game, label, folder, settings, seed, reference_matches, where):
     return {"variant": label, "game": game.name, "players": game.num_players,
             "options": {k: _text(v) for k, v in game_options(game).items()},
             "has_chance": bool(game.has_chance), "balance": balance, "chain": chain,
-            "luck": luck, "shape": shape}
+            "luck": luck, "shape": shape}, games
+
+
+def _game_rows(label, planned, result):
+    """One row per game of a match: its variant, match, number, seed, agents and returns by
+    seat (separated by ``|``) and plies."""
+    by_seat = np.argsort(result.seats, axis=1)
+    return [{"variant": label, "match": planned.name, "game": g, "match_seed": planned.seed,
+             "agents": "|".join(planned.agents[j] for j in by_seat[g]),
+             "returns": "|".join(f"{result.returns[g, j]:g}" for j in by_seat[g]),
+             "plies": int(result.plies[g])} for g in range(result.games)]
 
 
 def _strongest_mcts(balance, settings):

@@ -22,7 +22,8 @@ its top.
   the reference.
 
 Every interval on the dispersion, the chain's length and the share is a percentile bootstrap
-over games, match by match (``resamples`` draws).
+over games, match by match (``resamples`` draws); a draw's dispersion has the noise taken
+out twice (the sample's and the draw's), so that the draws centre on the estimate.
 """
 import numpy as np
 
@@ -97,11 +98,10 @@ def measure_skill(population, matches, threshold, reference=None, resamples=400,
     for _ in range(resamples):
         g = game.resampled(rng)
         f = fit(g)
-        draws["dispersion"].append(f.dispersion)
+        draws["dispersion"].append(f.debiased(2))
         draws["length"].append(_chain(g, f.elo, threshold)[0])
         if ref is not None:
-            r = ref.resampled(rng)
-            draws["share"].append(mixed(r, f.dispersion))
+            draws["share"].append(mixed(ref.resampled(rng), f.debiased(2), noises=2))
     errors = whole.errors
     skill = {
         "population": list(population), "threshold": threshold,

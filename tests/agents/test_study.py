@@ -194,11 +194,20 @@ def _numbers(study):
 def test_the_report_holds_every_figure_and_the_files(coin, tmp_path_factory):
     folder = next(tmp_path_factory.getbasetemp().glob("coin*"))
     report = (folder / "report.html").read_text()
-    assert report.count("<svg") == len(list((folder / "figures").glob("*.svg"))) == 6
-    for name in ("balance", "chain", "luck", "shape"):
+    assert report.count("<svg") == len(list((folder / "figures").glob("*.svg"))) == 7
+    for name in ("balance", "chain", "matches", "luck", "shape", "games"):
         assert (folder / f"{name}.csv").read_text().count("\n") > 1
     data = json.loads((folder / "study.json").read_text())
     assert data["variants"][0]["chain"]["length"] == coin["chain"]["length"]
+    assert data["version"] == 2 and data["run"]["cpu_seconds"] > 0 and data["rows_tested"] == 6
+    assert "seats even (no seat differs after Holm's correction over 6 rows)" in report
+    assert "no skill measured" in report and "a first look" not in report
+    ratings = (folder / "chain.csv").read_text().splitlines()
+    assert ratings[0].startswith("variant,agent,elo,elo_ci_low,elo_ci_high,games,dispersion")
+    assert len(ratings) == 1 + len(coin["chain"]["population"])
+    games = (folder / "games.csv").read_text().splitlines()
+    assert games[0] == "variant,match,game,match_seed,agents,returns,plies"
+    assert games[1].startswith("coin_flip 2p,balance random,0,")
 
 
 def test_the_report_names_what_a_study_changes_and_the_folder_every_option(coin,
@@ -207,7 +216,7 @@ def test_the_report_names_what_a_study_changes_and_the_folder_every_option(coin,
     assert coin["variant"] == "coin_flip 2p"  # seat_zero=50 is the default
     assert {p.name for p in (folder / "figures").glob("*.svg")} == {
         f"coin_flip_2p_{name}.svg" for name in
-        ("balance", "first_seat", "chain_ratings", "chain_steps", "luck", "curves")}
+        ("balance", "first_seat", "chain_ratings", "chain_steps", "luck", "shape", "curves")}
     # the plan and the games' folders name every option, whatever the study compares, so that
     # a folder resumes under any labels
     plan = json.loads((folder / "plan.json").read_text())
