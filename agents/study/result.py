@@ -94,10 +94,14 @@ class Study:
             lines.append(f"  {s['decisions']['mean']:.1f} decisions, "
                          f"{s['chance_nodes']['mean']:.1f} chance nodes per game; branching "
                          + ", ".join(f"{p} {s['branching'][p]['mean']:.1f}" for p in PHASES))
+            lines.append(f"  decision moves {_stat(s['decision_moves'], '.0%')}, decision "
+                         f"factor {_stat(s['decision_factor'], '.1f')}, game-tree complexity "
+                         f"10^{_stat(s['complexity'], '.1f')}, completion "
+                         f"{_stat(s['completion'], '.0%')}")
             lines.append(f"  reviewed by {r['agent']}: lead changes "
-                         f"{r['lead_changes']['mean']:.1f}, decided at "
-                         f"{r['decided_at']['mean']:.0%}, drama {r['drama']['mean']:.2f} "
-                         f"(n={r['games']})")
+                         f"{_stat(r['lead_changes'], '.1f')}, decided at "
+                         f"{_stat(r['decided_at'], '.0%')}, drama {_stat(r['drama'], '.2f')}, "
+                         f"stability {_stat(r['stability'], '.2f')} (n={r['games']})")
         return "\n".join(lines)
 
     def __repr__(self):
@@ -202,10 +206,13 @@ class Study:
             for name, row in v["luck"].items():
                 luck.append(_flat({**head, "measure": name, **row}))
             s = v["shape"]
-            stats = {"decisions": s["decisions"], "chance_nodes": s["chance_nodes"],
-                     "draw_rate": s["draw_rate"],
+            stats = {k: s[k] for k in ("decisions", "chance_nodes", "decision_moves",
+                                       "decision_factor", "complexity", "completion",
+                                       "draw_rate")}
+            stats = {**stats,
                      **{f"branching_{p}": s["branching"][p] for p in PHASES},
-                     **{k: s["reviews"][k] for k in ("lead_changes", "decided_at", "drama")}}
+                     **{k: s["reviews"][k] for k in ("lead_changes", "decided_at", "drama",
+                                                     "stability")}}
             for name, stat in stats.items():
                 shape.append(_flat({**head, "measure": name, **stat}))
         return {name: _uniform(rows) for name, rows in
@@ -220,8 +227,9 @@ class Study:
         reference = ("" if self.reference is None else
                      f"<p>Share of chance measured against {html.escape(self.reference['variant'])}"
                      f": its ratings disperse {self.reference['dispersion']:.0f} Elo.</p>")
-        body = "".join(f"<h2>{html.escape(name)}</h2><p>{html.escape(_definition(name), quote=False)}</p>"
-                       f"{d.svg()}" for name, d in figures.items())
+        body = "".join(f"<h2>{html.escape(name)}</h2>"
+                       f"<p>{html.escape(_definition(name), quote=False)}</p>{d.svg()}"
+                       for name, d in figures.items())
         stamp = (f"<p><strong>{html.escape(FIRST_LOOK)}</strong></p>"
                  if self.settings.budget_name == "quick" else "")
         summary = "".join(f"<li>{html.escape(line, quote=False)}</li>" for line in
@@ -262,6 +270,12 @@ def _summary(v, tested):
     else:
         clauses.append("no chance")
     return clauses
+
+
+def _stat(stat, spec):
+    """A shape measure with its interval: ``"0.42 [0.30, 0.55]"``."""
+    low, high = stat["ci"]
+    return f"{stat['mean']:{spec}} [{low:{spec}}, {high:{spec}}]"
 
 
 def _pct(row, key):

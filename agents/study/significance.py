@@ -21,11 +21,11 @@ def holm(p_values, alpha=ALPHA):
     return rejected
 
 
-def score_tests(per_game, expected):
+def score_tests(per_game, expected, bounds=(0.0, 1.0)):
     """``(mean, low, high, p)`` per sample of per-game scores in ``per_game``: the mean, its
-    95% t interval (within [0, 1]) and the two-sided p-value of the mean being ``expected``
-    (one per sample), the games independent. Without variation the interval is the mean
-    itself and p is 0 or 1."""
+    95% t interval (within ``bounds``, the quantity's own) and the two-sided p-value of the
+    mean being ``expected`` (one per sample), the games independent. Without variation the
+    interval is the mean itself and p is 0 or 1."""
     means = np.array([float(np.mean(y)) for y in per_game])
     n = np.array([len(y) for y in per_game], np.float64)
     sds = np.array([float(np.std(y, ddof=1)) if len(y) > 1 else 0.0 for y in per_game])
@@ -35,5 +35,6 @@ def score_tests(per_game, expected):
     half = np.where(varies, stats.t.ppf(0.975, np.maximum(n - 1, 1)) * se, 0.0)
     p = np.where(varies, 2 * stats.t.sf(np.abs(means - expected) / se, np.maximum(n - 1, 1)),
                  (np.abs(means - expected) < 1e-12).astype(float))
-    return [(float(m), max(float(m - h), 0.0), min(float(m + h), 1.0), float(q))
+    low, high = bounds
+    return [(float(m), max(float(m - h), low), min(float(m + h), high), float(q))
             for m, h, q in zip(means, half, p)]

@@ -250,6 +250,8 @@ def test_a_variant_is_named_by_the_options_that_differ_from_the_defaults_or_are_
     (["study", "zebres", "--budget", "quick", "--threshold", "0.4", "--out", "x"],
      "threshold"),
     (["study", "zebres", "--reference", "banjooli", "--out", "x"], "has chance"),
+    (["study", "--out", "x"], "give a game to study"),
+    (["study", "zebres", "--calibrate", "--out", "x"], "--calibrate studies its own games"),
 ])
 def test_the_command_names_its_mistakes_in_one_line(argv, message, capsys, tmp_path,
                                                     monkeypatch):
@@ -424,3 +426,12 @@ def test_the_clustered_ratings_are_statsmodels_logit_clustered_by_game():
     for k in (1, 2):
         theirs = np.sqrt(model.cov_params()[k - 1, k - 1]) * 400 / np.log(10)
         assert ours.difference_error(0, k) == pytest.approx(theirs, rel=0.1)
+
+
+@pytest.mark.slow
+def test_the_command_calibrates_itself_on_the_known_answers(tmp_path, capsys):
+    assert main(["study", "--calibrate", "--budget", "quick", "--workers", "2",
+                 "--no-progress", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("expected") == 11 and "DOES NOT HOLD" not in out.replace(
+        "seats after Holm", "")  # quick's 60 games leave some biased seats untold
