@@ -170,6 +170,11 @@ def test_a_study_folder_keeps_its_plan(tmp_path):
               workers=1, progress=False)
     with pytest.raises(ValueError, match="holds a study with other settings"):
         run_study([CoinFlip(50)], tmp_path, StudySettings(**SMALL), workers=1, progress=False)
+    old = tmp_path / "old"  # a folder of the first version of the study
+    old.mkdir()
+    (old / "plan.json").write_text(json.dumps({"format": "savanna-study-plan", "seed": 0}))
+    with pytest.raises(ValueError, match="an earlier version of savanna study"):
+        run_study([CoinFlip(50)], old, StudySettings(**SMALL), workers=1, progress=False)
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="holds files but no study"):
