@@ -304,10 +304,15 @@ def _direct_matches(game, settings, seed, folder):
 
 @pytest.fixture(scope="module")
 def nim_reference(tmp_path_factory):
-    """Nim's skill population at seeds 0 and 1: the reference of the x%-Nim games."""
-    return {seed: _direct_matches(MixedNim(), SKILL, 100 + seed,
-                                  tmp_path_factory.mktemp(f"nim{seed}"))
-            for seed in (0, 1)}
+    """Nim's skill population at a seed (played once): the reference of the x%-Nim games."""
+    played = {}
+
+    def at(seed):
+        if seed not in played:
+            played[seed] = _direct_matches(MixedNim(), SKILL, 100 + seed,
+                                           tmp_path_factory.mktemp(f"nim{seed}"))
+        return played[seed]
+    return at
 
 
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
@@ -318,7 +323,7 @@ def test_the_share_of_chance_of_nim_mixed_with_coin_flips_is_the_share_mixed_in(
     against Nim itself (x = 0: Nim against Nim); the interval holds x."""
     skill = measure_skill(skill_population(SKILL),
                           _direct_matches(MixedNim(coin=coin), SKILL, seed, tmp_path),
-                          SKILL.threshold, nim_reference[seed], SKILL.resamples, seed)
+                          SKILL.threshold, nim_reference(seed), SKILL.resamples, seed)
     if "chance_share" in skill:
         assert inside(coin / 100, skill["chance_share_ci"]), skill["chance_share_ci"]
     else:  # no skill told apart: a pure coin (or nearly), never Nim at full skill
@@ -330,7 +335,7 @@ def test_nim_without_choice_measures_no_skill_not_a_share_of_chance(nim_referenc
     """Heaps 1, 1, 0: seat 1 always wins, whoever plays: no skill and no chance."""
     skill = measure_skill(skill_population(SKILL),
                           _direct_matches(MixedNim((1, 1, 0)), SKILL, 0, tmp_path),
-                          SKILL.threshold, nim_reference[0], SKILL.resamples, 0)
+                          SKILL.threshold, nim_reference(0), SKILL.resamples, 0)
     assert not skill["skill_measured"] and skill["no_skill_p"] == 1.0
     assert "chance_share" not in skill and skill["length"] == 0 and skill["dispersion"] == 0
 
