@@ -61,7 +61,8 @@ def calibrate(folder, budget="standard", seed=0, workers=None, progress=True):
         if "chance_share" in c:
             checks.append(Check(v["variant"], "share of chance", f"{x}% in the interval",
                                 _pct(c["chance_share"], c["chance_share_ci"]),
-                                c["chance_share_ci"][0] <= x / 100 <= c["chance_share_ci"][1]))
+                                bool(c["chance_share_ci"][0] <= x / 100
+                                     <= c["chance_share_ci"][1])))
         else:
             checks.append(Check(v["variant"], "share of chance", f"{x}% in the interval",
                                 "no skill measured", True if x == 100 else None))
@@ -75,7 +76,8 @@ def calibrate(folder, budget="standard", seed=0, workers=None, progress=True):
     chance = fair["luck"]["chance"]
     checks.append(Check(fair["variant"], "chance alone", "50% in the interval",
                         _pct(chance["chance_alone"], chance["chance_alone_ci"]),
-                        chance["chance_alone_ci"][0] <= 0.5 <= chance["chance_alone_ci"][1]))
+                        bool(chance["chance_alone_ci"][0] <= 0.5
+                             <= chance["chance_alone_ci"][1])))
     seats = [s for b in biased["balance"] for s in b["seats"]]
     checks.append(Check(biased["variant"], "seats after Holm", f"its {len(seats)} rows differ",
                         f"{sum(s['finding'] for s in seats)} differ of {study.tested} tested",
@@ -100,5 +102,5 @@ def _deterministic(games, seed):
     measured = chance_sensitivity(*results)
     return Check("mixed_nim 2p, perfect players", "chance alone", "0, interval at 0",
                  _pct(measured["chance_alone"], measured["chance_alone_ci"]),
-                 measured["chance_alone"] == 0 and measured["chance_alone_ci"][0] <= 0
-                 <= measured["chance_alone_ci"][1])
+                 bool(measured["chance_alone"] == 0 and measured["chance_alone_ci"][0] <= 0
+                      <= measured["chance_alone_ci"][1]))

@@ -241,9 +241,20 @@ class Study:
                 "td{padding:0 1em}pre{white-space:pre-wrap}</style></head><body>"
                 f"<h1>Savanna study</h1>{stamp}<h2>Summary</h2><ul>{summary}</ul>"
                 f"<p>Seed {self.seed}, {budget}. Agents: random, MCTS with the simulations "
-                "named (mcts:sims=N), the shipped network (az:baseline) where named.</p>"
+                "named (mcts:sims=N; temperature=1: drawing its move in proportion to its "
+                "visits), the shipped network (az:baseline) where named. "
+                f"{_run_text(self.run)}</p>"
                 f"<table>{settings}</table>{reference}"
                 f"<pre>{html.escape(self.table())}</pre>{body}</body></html>")
+
+
+def _run_text(run):
+    """The version, commit and cost of the run, in words."""
+    if not run:
+        return ""
+    return (f"Savanna {run['package_version']}, commit {run['git_commit'] or 'unknown'}; "
+            f"{run['wall_seconds']:.0f} s of wall time and {run['cpu_seconds']:.0f} s of CPU "
+            f"with {run['workers'] or 'every core as'} workers ({run['backend']}).")
 
 
 def _definition(name):
