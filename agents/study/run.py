@@ -149,7 +149,8 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
 
 
 def _cpu_seconds():
-    """CPU seconds of this process and its finished children (the workers)."""
+    """CPU seconds of this process and of the children it has reaped (worker processes that a
+    pool terminates are not always among them: a lower bound)."""
     own, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
                                                       resource.RUSAGE_CHILDREN))
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
@@ -157,8 +158,8 @@ def _cpu_seconds():
 
 def _run_facts(started, cpu, workers, backend):
     """What made the numbers and what they cost: this run's version, commit, workers, and wall
-    and CPU seconds (a resumed study's are those of its last part; Ray's workers' CPU is not
-    seen here)."""
+    and CPU seconds (a resumed study's are those of its last part; the CPU a lower bound, as
+    ``_cpu_seconds`` says; Ray's workers' CPU is not seen here)."""
     return {"package_version": package_version(), "git_commit": git_commit(),
             "workers": workers, "backend": backend,
             "wall_seconds": round(time.perf_counter() - started, 1),
