@@ -23,18 +23,30 @@ def holm(p_values, alpha=ALPHA):
 
 def score_tests(per_game, expected, bounds=(0.0, 1.0)):
     """``(mean, low, high, p)`` per sample of per-game scores in ``per_game``: the mean, its
-    95% t interval (within ``bounds``, the quantity's own) and the two-sided p-value of the
-    mean being ``expected`` (one per sample), the games independent. Without variation the
-    interval is the mean itself and p is 0 or 1."""
-    means = np.array([float(np.mean(y)) for y in per_game])
-    n = np.array([len(y) for y in per_game], np.float64)
-    sds = np.array([float(np.std(y, ddof=1)) if len(y) > 1 else 0.0 for y in per_game])
-    expected = np.broadcast_to(np.asarray(expected, np.float64), means.shape)
-    varies = sds > 1e-12
-    se = np.where(varies, sds, 1.0) / np.sqrt(n)
-    half = np.where(varies, stats.t.ppf(0.975, np.maximum(n - 1, 1)) * se, 0.0)
-    p = np.where(varies, 2 * stats.t.sf(np.abs(means - expected) / se, np.maximum(n - 1, 1)),
-                 (np.abs(means - expected) < 1e-12).astype(float))
-    low, high = bounds
-    return [(float(m), max(float(m - h), low), min(float(m + h), high), float(q))
-            for m, h, q in zip(means, half, p)]
+    95% interval (within ``bounds``, the quantity's own) and the two-sided p-value of the mean
+    being ``expected`` (one per sample), the games independent. Scores all 0 or 1 (wins and
+    losses) get SciPy's exact binomial test and Clopper-Pearson interval; others a t test and
+    interval. Without variation the interval is the mean itself and p is 0 or 1."""
+    out = []
+    expected = np.broadcast_to(np.asarray(expected, np.float64), (len(per_game),))
+    low_bound, high_bound = bounds
+    for y, mu in zip(per_game, expected):
+        y = np.asarray(y, np.float64)
+        mean = float(y.mean())
+        n = len(y)
+        binary = bool(np.isin(y, (0.0, 1.0)).all())
+        if binary and 0 < mu < 1:
+            test = stats.binomtest(int(y.sum()), n, float(mu))
+            ci = test.proportion_ci()
+            out.append((mean, max(ci.low, low_bound), min(ci.high, high_bound),
+                        float(test.pvalue)))
+            continue
+        sd = float(y.std(ddof=1)) if n > 1 else 0.0
+        if sd < 1e-12:
+            out.append((mean, mean, mean, float(abs(mean - mu) < 1e-12)))
+            continue
+        se = sd / np.sqrt(n)
+        half = float(stats.t.ppf(0.975, n - 1) * se)
+        p = float(2 * stats.t.sf(abs(mean - mu) / se, n - 1))
+        out.append((mean, max(mean - half, low_bound), min(mean + half, high_bound), p))
+    return out

@@ -396,14 +396,18 @@ def test_holm_is_statsmodels_holm():
         assert (holm(p) == multipletests(p, alpha=0.05, method="holm")[0]).all()
 
 
-def test_the_score_test_is_scipys_one_sample_t_test():
-    from scipy.stats import ttest_1samp
+def test_the_score_test_is_scipys_t_test_with_draws_and_exact_binomial_without():
+    from scipy.stats import binomtest, ttest_1samp
 
     y = np.random.default_rng(1).choice([0.0, 0.5, 1.0], 60, p=[0.3, 0.1, 0.6])
     mean, low, high, p = score_tests([y], 0.5)[0]
     test = ttest_1samp(y, 0.5)
     assert p == pytest.approx(test.pvalue, rel=1e-9)
     assert (low, high) == pytest.approx(tuple(test.confidence_interval()), rel=1e-9)
+    wins = (y > 0.25).astype(float)
+    _, low, high, p = score_tests([wins], 0.4)[0]
+    exact = binomtest(int(wins.sum()), 60, 0.4)
+    assert p == exact.pvalue and (low, high) == tuple(exact.proportion_ci())
 
 
 def test_the_clustered_ratings_are_statsmodels_logit_clustered_by_game():
