@@ -13,7 +13,7 @@ its top.
 * The skill chain (Lantz, Isaksen, Jaffe, Nealen and Togelius, "Depth in strategic games",
   2017): the longest chain of agents each beating the one below it in their direct match, by
   a score of at least ``threshold`` that differs from 1/2 after Holm's correction over the
-  direct matches; ordered by rating.
+  direct matches, the winner rated above the loser beyond the difference's 95% interval.
 * Transitivity: whether every direct match's score agrees with the one the ratings predict
   (two-sided tests, Holm's correction over the matches).
 * The share of chance: the share ``x`` of a reference game's games (without chance, played by
@@ -42,9 +42,12 @@ def _direct(comparisons):
     return out
 
 
-def _chain(comparisons, elo, threshold):
+def _chain(comparisons, ratings, threshold):
     """``(length, agents)``: the longest chain of agents each beating the one below it
-    (module docstring), and each match's ``(score, low, high, p, beats)``."""
+    (module docstring), and each match's ``(score, low, high, p, beats)``. ``ratings``: the
+    population's ``Fit``; a step also needs the winner rated above the loser beyond the
+    difference's 95% interval, so that one lucky match among many agrees with the rest."""
+    elo = ratings.elo
     direct = _direct(comparisons)
     tests = score_tests([y for _, _, y in direct], 0.5)
     differ = holm([t[3] for t in tests])
@@ -59,7 +62,8 @@ def _chain(comparisons, elo, threshold):
     best = {int(i): (0, [int(i)]) for i in order}
     for i in order:  # the longest chain ending at i, from agents rated below it
         for j in order:
-            if elo[j] >= elo[i] or (int(i), int(j)) not in beats:
+            if (int(i), int(j)) not in beats or (
+                    elo[i] - elo[j] <= 1.96 * ratings.difference_error(i, j)):
                 continue
             length, agents = best[int(j)]
             if length + 1 > best[int(i)][0]:
@@ -89,7 +93,7 @@ def measure_skill(population, matches, threshold, reference=None, resamples=400,
     for the reference game, or None."""
     game = Comparisons.of(population, matches)
     whole = fit(game)
-    length, longest, rows = _chain(game, whole.elo, threshold)
+    length, longest, rows = _chain(game, whole, threshold)
     predicted, intransitive = _transitivity(game, whole.elo)
     ref = None if reference is None else Comparisons.of(population, reference)
     ref_fit = None if ref is None else fit(ref)
@@ -99,7 +103,7 @@ def measure_skill(population, matches, threshold, reference=None, resamples=400,
         g = game.resampled(rng)
         f = fit(g)
         draws["dispersion"].append(f.debiased(2))
-        draws["length"].append(_chain(g, f.elo, threshold)[0])
+        draws["length"].append(_chain(g, f, threshold)[0])
         if ref is not None:
             draws["share"].append(mixed(ref.resampled(rng), f.debiased(2), noises=2))
     errors = whole.errors
