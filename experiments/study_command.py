@@ -13,6 +13,12 @@ and the game's shape (decisions, branching, chance nodes, draws, lead changes, d
 decisiveness), and writes ``report.html``, CSV and JSON to ``--out``. A study stopped in the
 middle resumes where it was when run again with the same arguments; ``--ray`` plays on a Ray
 cluster with the same numbers. ``study(...)`` does the same from Python (a notebook).
+
+    savanna study --calibrate --out studies/calibration
+
+runs the measures on games whose answers are known (Nim mixed with coin flips, Nim without
+choice, fair and biased coins, Nim with a perfect player) and prints expected against
+measured.
 """
 import itertools
 from pathlib import Path
@@ -39,7 +45,10 @@ def add_parser(commands):
     """Register ``study`` on the ``savanna`` command's subparsers."""
     parser = commands.add_parser("study", help="balance, skill depth, luck and shape of a game",
                                  description=__doc__)
-    parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+    parser.add_argument("game", nargs="?", help=f"one of: {', '.join(GAMES)}")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="study the games whose answers are known instead, and print "
+                             "expected against measured")
     add_game_options(parser)
     parser.add_argument("--players", type=count(64), nargs="+", metavar="N",
                         help="player counts to study (default: every count the game takes)")
@@ -67,6 +76,10 @@ def add_parser(commands):
 def run(args, extra=None):
     if args.address is not None and not args.ray:
         raise ValueError("--address is the Ray cluster's: give it with --ray")
+    if args.calibrate:
+        return _calibrate(args)
+    if args.game is None:
+        raise ValueError(f"give a game to study (one of: {', '.join(GAMES)}) or --calibrate")
     changes = {}
     if args.threshold is not None:
         changes["threshold"] = args.threshold
@@ -79,6 +92,21 @@ def run(args, extra=None):
                    progress=not args.no_progress, **changes)
     print(result.table())
     print(f"saved to {args.out} (report.html)")
+
+
+def _calibrate(args):
+    """``--calibrate``: the known answers at ``--budget`` (``savanna.agents.study.calibrate``)."""
+    if args.game is not None or args.option or args.players or args.ray:
+        raise ValueError("--calibrate studies its own games: give no game, -o, --players or "
+                         "--ray with it")
+    from savanna.agents.study.calibrate import calibrate
+
+    checks = calibrate(args.out, args.budget, args.seed, args.workers,
+                       progress=not args.no_progress)
+    for check in checks:
+        print(check)
+    print(f"{sum(c.holds is True for c in checks)} of {len(checks)} known answers hold "
+          f"({args.budget} budget, seed {args.seed}); games kept in {args.out}")
 
 
 def _grouped(name, items):

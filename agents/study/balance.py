@@ -2,17 +2,20 @@
 
 ``seat_rows(result)`` turns a match of identical agents (``savanna.agents.arena.matches``, seats
 rotated) into one row per seat: games, win, draw and loss rates with 95% Wilson intervals, the
-pairwise score (draws half; 1/2 is even) with its interval, and the mean points with a 95%
-normal interval where the game keeps scores. With P players an even seat wins 1/P of the games
-(less where there are draws).
+pairwise score (draws half; 1/2 is even) with its interval and the two-sided p-value of its
+being 1/2 (a t test over the games), and the mean points with a 95% normal interval where the
+game keeps scores. With P players an even seat wins 1/P of the games less its share of the
+draws (``even``, the row's own even line). ``mark_findings(variants)`` applies Holm's
+correction over every seat row of a study: a seat differs from even only where it survives.
 """
 import math
 
 import numpy as np
 
 from savanna.agents.arena.stats import Z95, wilson_interval
+from savanna.agents.study.significance import holm, score_tests
 
-__all__ = ["by_seat", "mean_interval", "seat_rows"]
+__all__ = ["by_seat", "mark_findings", "mean_interval", "seat_rows"]
 
 
 def by_seat(result, values):
@@ -45,8 +48,21 @@ def seat_rows(result):
             row[rate + "_ci"] = wilson_interval(k / n, n)
         row["score"] = float(scores[:, seat].mean())
         row["score_ci"] = wilson_interval(row["score"], n)
+        row["p"] = score_tests([scores[:, seat]], 0.5)[0][3]
+        row["even"] = (1 - row["draw_rate"]) / len(result.agents)
         if points is not None:
             mean, low, high = mean_interval(points[:, seat])
             row["points"], row["points_ci"] = mean, (low, high)
         rows.append(row)
     return rows
+
+
+def mark_findings(variants):
+    """Holm's correction over every seat row of ``variants`` (a study's measured dicts) whose
+    games differ (a deterministic agent's repeated game is no sample): each such row gets
+    ``finding`` (its score differs from 1/2 after the correction); the number of rows tested."""
+    rows = [seat for v in variants for b in v["balance"] if b["distinct"] > 1
+            for seat in b["seats"]]
+    for row, differs in zip(rows, holm([row["p"] for row in rows])):
+        row["finding"] = bool(differs)
+    return len(rows)

@@ -1,7 +1,9 @@
 """The study's pictures (``savanna.draw`` drawings: ``.svg()``, ``.png()``, shown in a notebook).
 
-* ``interval_chart``: one row per estimate, a dot at its value and a bar over its 95% interval,
-  a dashed line at the value that means "even" (or "no skill"), each row's sample size beside it.
+* ``interval_chart``: one row per estimate, a dot at its value and a bar over its 95% interval
+  (none where the interval is unknown, as for a deterministic agent's one repeated game), a
+  dashed line at the value that means "even" (or "no skill"), or a tick on each row at its own,
+  each row's sample size beside it and the value axis named below.
 * ``curves_chart``: the review's curves, one line per game: the eventual winner's value minus
   the best other player's, over the share of the game played.
 """
@@ -24,9 +26,11 @@ def _ticks(low, high):
     return [first + k * step for k in range(int((high - first) / step) + 1)]
 
 
-def interval_chart(title, rows, even=None, percent=False):
-    """``rows``: ``(label, value, low, high, n)``; ``even``: where the dashed line goes."""
-    finite = [x for r in rows for x in r[1:4] if math.isfinite(x)] + (
+def interval_chart(title, rows, even=None, percent=False, axis=""):
+    """``rows``: ``(label, value, low, high, n)`` or ``(label, value, low, high, n, even)``
+    (the row's own even value); ``even``: where the dashed line goes; ``axis``: what the
+    values are."""
+    finite = [x for r in rows for x in (*r[1:4], *r[5:6]) if math.isfinite(x)] + (
         [even] if even is not None else [])
     low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
     span = max(high - low, 0.1 if percent else 10.0)
@@ -35,7 +39,7 @@ def interval_chart(title, rows, even=None, percent=False):
     plot_w, row_h, top = 380.0, 24.0, 36.0
     bottom = top + row_h * len(rows)
     n_w = 6.5 * max(len(f"n={r[4]}") for r in rows) + 16
-    d = draw.Drawing(max(label_w + plot_w + n_w, 7.5 * len(title)), bottom + 34,
+    d = draw.Drawing(max(label_w + plot_w + n_w, 7.5 * len(title)), bottom + 50,
                      background=(255, 255, 255), text=title)
 
     def x(v):
@@ -46,11 +50,16 @@ def interval_chart(title, rows, even=None, percent=False):
         d.line([(x(t), top - 4), (x(t), bottom)], stroke=GRID)
         d.text(x(t), bottom + 14, f"{t:.0%}" if percent else f"{t:+.0f}" if t else "0",
                size=10)
+    if axis:
+        d.text(label_w + plot_w / 2, bottom + 32, axis, size=10)
     if even is not None:
         for y in range(int(top - 4), int(bottom), 6):
             d.line([(x(even), y), (x(even), y + 3)], stroke=EVEN)
-    for k, (label, value, lo, hi, n) in enumerate(rows):
+    for k, (label, value, lo, hi, n, *own) in enumerate(rows):
         y = top + row_h * (k + 0.5)
+        if own and math.isfinite(own[0]):
+            for dy in (-9, -3, 3):
+                d.line([(x(own[0]), y + dy), (x(own[0]), y + dy + 3)], stroke=EVEN)
         d.text(label_w - 8, y, label, size=11, anchor="end")
         if math.isfinite(lo) and math.isfinite(hi):
             d.line([(x(lo), y), (x(hi), y)], stroke=BAR, width=4)

@@ -1,11 +1,13 @@
 """What a study plays: every match of every section for one game, named and seeded.
 
 ``plan(game, settings, seed)`` lists the ``Planned`` matches: ``balance`` (identical agents in
-every seat, one match per strength), ``chain`` (each agent of the skill chain against the one
-below it), ``upset`` (an agent against one with ``upset_ratio`` times its budget) and, for a
-game with chance, ``chance`` (the same agents with the same decision seeds, twice, chance drawn
-from two streams). A match's seeds come from the study's seed and the match's name alone, so
-that adding a section or a strength never changes the games of the others.
+every seat, one match per strength), ``chain`` (the direct matches of the skill population,
+``skill_matches``), ``upset`` (an agent against one with ``upset_ratio`` times its budget)
+and, for a game with chance, ``chance``: three matches of the same agents whose randomness is
+keyed to each decision (``savanna.agents.study.coupled``), "a" and "b" with the same decision
+seeds and chance from two streams, "c" with a's chance and other decision seeds (the
+control). A match's seeds come from the study's seed and the match's name alone, so that
+adding a section or a strength never changes the games of the others.
 """
 import zlib
 from typing import NamedTuple
@@ -14,7 +16,8 @@ import numpy as np
 
 from savanna.registry import GAMES
 
-__all__ = ["Planned", "balance_agents", "chain_agents", "plan"]
+__all__ = ["Planned", "balance_agents", "chain_agents", "other_agents", "plan", "skill_matches",
+           "skill_population"]
 
 RANDOM = "random"
 
@@ -27,7 +30,7 @@ class Planned(NamedTuple):
     agents: tuple
     games: int
     seed: int
-    chance_seed: int | None  # None: chance comes from the decisions' stream
+    chance_seed: int | None  # None: chance comes from the decisions' stream; else keyed play
     record: bool       # keep the games' records (the shape section reads them)
 
 
@@ -62,6 +65,34 @@ def chain_agents(settings):
     return [RANDOM, *(mcts(s) for s in sims)]
 
 
+def other_agents(settings):
+    """The skill population's second family: ``settings.other_agents``, or by default MCTS
+    drawing its move in proportion to its visits (temperature 1) at the chain's top budget
+    and at an eighth of it."""
+    if settings.other_agents:
+        return list(settings.other_agents)
+    sims = sorted({max(settings.chain_top // 8, 1), settings.chain_top})
+    return [f"mcts:sims={s},temperature=1" for s in sims]
+
+
+def skill_population(settings):
+    """The agents whose ratings measure skill: the chain, then the second family."""
+    chain = chain_agents(settings)
+    return chain + [a for a in other_agents(settings) if a not in chain]
+
+
+def skill_matches(settings):
+    """``(stronger, weaker)`` of every direct match of the skill population: each adjacent
+    pair of the chain, each pair two apart, and each agent of the second family against
+    random, the chain's middle and its top."""
+    chain = chain_agents(settings)
+    pairs = list(zip(chain[1:], chain)) + list(zip(chain[2:], chain))
+    anchors = list(dict.fromkeys([chain[0], chain[len(chain) // 2], chain[-1]]))
+    pairs += [(other, anchor) for other in skill_population(settings)[len(chain):]
+              for anchor in anchors]
+    return pairs
+
+
 def plan(game, settings, seed):
     """Every ``Planned`` match of a study of ``game`` (module docstring)."""
     p = game.num_players
@@ -73,18 +104,18 @@ def plan(game, settings, seed):
 
     for spec in balance_agents(game, settings):
         add("balance", f"balance {spec}", [spec] * p, settings.balance_games, record=True)
-    chain = chain_agents(settings)
-    for weak, strong in zip(chain, chain[1:]):
+    for strong, weak in skill_matches(settings):
         add("chain", f"chain {strong} vs {weak}", [strong] + [weak] * (p - 1),
             settings.chain_games)
     weak, strong = mcts(settings.upset_sims), mcts(settings.upset_sims * settings.upset_ratio)
     add("upset", f"upset {strong} vs {weak}", [strong] + [weak] * (p - 1), settings.upset_games)
     if game.has_chance:
         agents = [mcts(settings.upset_sims)] * p
-        for tag in ("a", "b"):  # the same name for the seed: the same decision seeds
+        for tag, decisions, chance in (("a", "chance", "chance a"), ("b", "chance", "chance b"),
+                                       ("c", "chance c", "chance a")):
             matches.append(Planned("chance", f"chance {tag}", tuple(agents),
-                                   settings.chance_games, _seed(seed, "chance"),
-                                   _seed(seed, "chance " + tag), False))
+                                   settings.chance_games, _seed(seed, decisions),
+                                   _seed(seed, chance), False))
     return matches
 
 

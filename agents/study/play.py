@@ -7,6 +7,7 @@ so the games of a resumed study are those of one that ran through, on processes 
 
 The parts are pickles, read back only from the study's own folder.
 """
+import itertools
 import json
 import pickle
 import re
@@ -17,6 +18,7 @@ from tqdm.auto import tqdm
 from savanna.agents.arena.matches import match_jobs, match_result, play_batches
 from savanna.agents.play.registry import make_agent
 from savanna.agents.play.review import review
+from savanna.agents.study.coupled import keyed_map
 from savanna.files import atomic_write_bytes, atomic_write_text, make_folders
 
 __all__ = ["BATCH_SIZE", "play_planned", "review_records"]
@@ -27,7 +29,9 @@ BATCH_SIZE = 16  # games of one batch: what a kill can cost, and what one task p
 def play_planned(game, planned, folder, workers=None, backend="local", address=None,
                  progress=True):
     """The ``MatchResult`` of every ``Planned`` match in ``planned``, by name: the batches kept
-    under ``folder/parts`` are read back, the others played (``play_batches``) and kept."""
+    under ``folder/parts`` are read back, the others played (``play_batches``; those with a
+    ``chance_seed`` by ``savanna.agents.study.coupled``, randomness keyed to each decision)
+    and kept."""
     specs = sorted({spec for m in planned for spec in m.agents})
     index = {spec: i for i, spec in enumerate(specs)}
     agents = [make_agent(spec) for spec in specs]
@@ -43,8 +47,12 @@ def play_planned(game, planned, folder, workers=None, backend="local", address=N
         else:
             missing.append(job)
     if missing:
-        done = play_batches(game, agents, matches, missing, workers, backend=backend,
-                            address=address)
+        keyed = [job for job in missing if matches[job[0]][4] is not None]
+        done = itertools.chain(
+            play_batches(game, agents, matches, [j for j in missing if j not in keyed],
+                         workers, backend=backend, address=address) if len(keyed) < len(
+                missing) else (),
+            keyed_map(game, agents, matches, keyed, workers) if keyed else ())
         with tqdm(total=sum(job[3] for job in missing), unit="game", disable=not progress,
                   desc=f"{game.name} {game.num_players}p study", leave=False) as bar:
             for (m, k, _, count), part in done:

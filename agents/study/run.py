@@ -21,25 +21,28 @@ the report by those the study varies or changes from the defaults (``variant_lab
 import inspect
 import json
 import re
+import resource
+import time
 from pathlib import Path
 
 import numpy as np
 
-from savanna.agents.study.balance import seat_rows
+from savanna.agents.study.balance import mark_findings, seat_rows
 from savanna.agents.study.luck import chance_sensitivity, upset_rate
-from savanna.agents.study.plan import chain_agents, mcts, plan
+from savanna.agents.study.plan import mcts, plan, skill_population
 from savanna.agents.study.play import play_planned, review_records
 from savanna.agents.study.result import Study
 from savanna.agents.study.shape import drama, play_shape
-from savanna.agents.study.skill import chain_ratings, chance_share
+from savanna.agents.study.skill import measure_skill
 from savanna.errors import clip
 from savanna.files import CLAIM_FILE, atomic_write_text, claimed, parse_json
-from savanna.metadata import game_options
+from savanna.metadata import game_options, git_commit, package_version
 from savanna.registry import make_game
 
 __all__ = ["run_study", "variant_labels"]
 
 PLAN = "plan.json"
+FORMAT = "savanna-study-plan-2"  # 2: the skill population, keyed chance matches
 
 
 def variant_labels(games):
@@ -114,27 +117,53 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
             p.name != CLAIM_FILE for p in folder.iterdir()):
         raise ValueError(f"{clip(str(folder))} holds files but no study; give a new or empty "
                          "folder")
+    started, cpu = time.perf_counter(), _cpu_seconds()
     with claimed(folder, "study folder"):
         named = None if reference is None else _stored_name(reference)
-        _check_plan(folder, {"format": "savanna-study-plan", "seed": seed,
+        _check_plan(folder, {"format": FORMAT, "seed": seed,
                              "settings": settings.to_json(),
                              "variants": [_stored_name(g) for g in variants],
                              "reference": named})
         where = dict(workers=workers, backend=backend, address=address, progress=progress)
-        reference_chain = None
+        reference_matches, reference_skill = None, None
         if reference is not None:
             chain = [m for m in plan(reference, settings, seed) if m.section == "chain"]
             results = play_planned(reference, chain, folder / _slug("reference " + named),
                                    **where)
-            reference_chain = dict(chain_ratings(chain_agents(settings),
-                                                 [results[m.name] for m in chain],
-                                                 settings.threshold),
+            reference_matches = [(m.agents, results[m.name]) for m in chain]
+            reference_skill = dict(measure_skill(skill_population(settings), reference_matches,
+                                                 settings.threshold, None, settings.resamples,
+                                                 seed),
                                    variant=variant_labels([reference])[0])
-        measured = [_measure(game, label, folder / _slug(_stored_name(game)), settings, seed,
-                             reference_chain, where) for game, label in zip(variants, labels)]
-        study = Study(settings, seed, measured, reference_chain)
+        measured, games = [], []
+        for game, label in zip(variants, labels):
+            variant, rows = _measure(game, label, folder / _slug(_stored_name(game)), settings,
+                                     seed, reference_matches, where)
+            measured.append(variant)
+            games += rows
+        tested = mark_findings(measured)
+        study = Study(settings, seed, measured, reference_skill, tested,
+                      _run_facts(started, cpu, where["workers"], backend), games)
         study.save(folder)
     return study
+
+
+def _cpu_seconds():
+    """CPU seconds of this process and of the children it has reaped (worker processes that a
+    pool terminates are not always among them: a lower bound)."""
+    own, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                      resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _run_facts(started, cpu, workers, backend):
+    """What made the numbers and what they cost: this run's version, commit, workers, and wall
+    and CPU seconds (a resumed study's are those of its last part; the CPU a lower bound, as
+    ``_cpu_seconds`` says; Ray's workers' CPU is not seen here)."""
+    return {"package_version": package_version(), "git_commit": git_commit(),
+            "workers": workers, "backend": backend,
+            "wall_seconds": round(time.perf_counter() - started, 1),
+            "cpu_seconds": round(_cpu_seconds() - cpu, 1)}
 
 
 def _check_plan(folder, data):
@@ -142,6 +171,9 @@ def _check_plan(folder, data):
     path = folder / PLAN
     if path.exists():
         kept = parse_json(path.read_text(), f"study plan {path}")
+        if kept.get("format") != FORMAT:
+            raise ValueError(f"{clip(str(folder))} holds a study of an earlier version of "
+                             "savanna study, whose measures differ; give a new folder")
         if kept != json.loads(json.dumps(data)):
             raise ValueError(f"{clip(str(folder))} holds a study with other settings, seed or "
                              "variants; give a new folder, or the same settings to resume it")
@@ -149,10 +181,11 @@ def _check_plan(folder, data):
     atomic_write_text(path, json.dumps(data, indent=1))
 
 
-def _measure(game, label, folder, settings, seed, reference_chain, where):
+def _measure(game, label, folder, settings, seed, reference_matches, where):
     """Play and measure one variant: a JSON-ready dict of its sections."""
     planned = plan(game, settings, seed)
     results = play_planned(game, planned, folder, **where)
+    games = [game_row for m in planned for game_row in _game_rows(label, m, results[m.name])]
     by_section = {}
     for m in planned:
         by_section.setdefault(m.section, []).append(m)
@@ -166,19 +199,16 @@ def _measure(game, label, folder, settings, seed, reference_chain, where):
                         "draw_rate": seats[0]["draw_rate"], "draw_ci": seats[0]["draw_ci"],
                         "first_seat_advantage": seats[0]["score"] - 0.5,
                         "first_seat_ci": tuple(x - 0.5 for x in seats[0]["score_ci"])})
-    chain = chain_ratings(chain_agents(settings),
-                          [results[m.name] for m in by_section["chain"]], settings.threshold)
-    if reference_chain is not None:
-        low, high = chain["spread_ci"]
-        chain["chance_share"] = chance_share(chain["spread"], reference_chain)
-        chain["chance_share_ci"] = (chance_share(high, reference_chain),
-                                    chance_share(low, reference_chain))
+    chain = measure_skill(skill_population(settings),
+                          [(m.agents, results[m.name]) for m in by_section["chain"]],
+                          settings.threshold, reference_matches, settings.resamples, seed)
     upset_match = by_section["upset"][0]
     luck = {"upset": dict(upset_rate(results[upset_match.name]),
                           stronger=upset_match.agents[0], weaker=upset_match.agents[1])}
     if "chance" in by_section:
-        a, b = (results[m.name] for m in by_section["chance"])
-        luck["chance"] = dict(chance_sensitivity(a, b), agent=by_section["chance"][0].agents[0])
+        a, b, c = (results[m.name] for m in by_section["chance"])
+        luck["chance"] = dict(chance_sensitivity(a, b, c),
+                              agent=by_section["chance"][0].agents[0])
     strongest = _strongest_mcts(by_section["balance"], settings)
     shown = results[strongest.name]
     shape = dict(play_shape(game, shown), agent=strongest.agents[0])
@@ -192,7 +222,17 @@ def _measure(game, label, folder, settings, seed, reference_chain, where):
     return {"variant": label, "game": game.name, "players": game.num_players,
             "options": {k: _text(v) for k, v in game_options(game).items()},
             "has_chance": bool(game.has_chance), "balance": balance, "chain": chain,
-            "luck": luck, "shape": shape}
+            "luck": luck, "shape": shape}, games
+
+
+def _game_rows(label, planned, result):
+    """One row per game of a match: its variant, match, number, seed, agents and returns by
+    seat (separated by ``|``) and plies."""
+    by_seat = np.argsort(result.seats, axis=1)
+    return [{"variant": label, "match": planned.name, "game": g, "match_seed": planned.seed,
+             "agents": "|".join(planned.agents[j] for j in by_seat[g]),
+             "returns": "|".join(f"{result.returns[g, j]:g}" for j in by_seat[g]),
+             "plies": int(result.plies[g])} for g in range(result.games)]
 
 
 def _strongest_mcts(balance, settings):

@@ -29,18 +29,24 @@ class StudySettings:
                                   "matches where the game and player count have one")
     chain_top: int = setting(64, "largest MCTS budget of the skill chain: random, then MCTS "
                                  "with 1, 2, 4, ... simulations up to it", 2**20)
-    chain_games: int = setting(60, "games of each adjacent match of the skill chain", MAX_GAMES)
-    threshold: float = setting(0.6, "the score the stronger of two adjacent agents needs for "
-                                    "a step of the skill chain")
+    other_agents: tuple = setting((), "the skill population's second family, as agent specs "
+                                      "(empty: MCTS at temperature 1 with the chain's top "
+                                      "budget and an eighth of it)")
+    chain_games: int = setting(60, "games of each direct match of the skill population",
+                               MAX_GAMES)
+    threshold: float = setting(0.6, "the score an agent needs against the one below it in "
+                                    "the skill chain (and to differ from 1/2 after Holm)")
+    resamples: int = setting(400, "bootstrap draws of the skill measures' intervals", 100_000)
     upset_sims: int = setting(16, "the weaker agent's MCTS budget in the upset match", 2**20)
     upset_ratio: int = setting(4, "how many times the weaker's budget the stronger has", 2**10)
     upset_games: int = setting(100, "games of the upset match", MAX_GAMES)
-    chance_games: int = setting(100, "games played twice, chance resampled, to measure the "
-                                     "outcome's sensitivity to chance alone", MAX_GAMES)
+    chance_games: int = setting(100, "games played three times (chance redrawn; the agents' "
+                                     "randomness redrawn) to measure the outcome's "
+                                     "sensitivity to chance alone", MAX_GAMES)
     review_games: int = setting(4, "games with a winner of the strongest MCTS balance match "
                                    "reviewed for lead changes, drama and decisiveness", 10_000)
     review_sims: int = setting(64, "MCTS budget of the reviewing search", 2**20)
-    reference: str = setting("connect_four", "a game without chance whose skill chain, "
+    reference: str = setting("connect_four", "a game without chance whose skill population, "
                                              "measured the same way, gives the share of chance "
                                              "(empty: none)")
 
@@ -53,8 +59,10 @@ class StudySettings:
                                             for s in self.balance_sims):
             raise ValueError(f"balance_sims must be one or more positive budgets, got "
                              f"{clip(self.balance_sims)}")
-        if not all(isinstance(spec, str) for spec in self.extra_agents):
-            raise ValueError(f"extra_agents must be agent specs, got {clip(self.extra_agents)}")
+        for name in ("extra_agents", "other_agents"):
+            if not all(isinstance(spec, str) for spec in getattr(self, name)):
+                raise ValueError(f"{name} must be agent specs, got "
+                                 f"{clip(getattr(self, name))}")
         if self.upset_ratio < 2:
             raise ValueError(f"upset_ratio must be at least 2, got {self.upset_ratio}")
 
