@@ -6,7 +6,8 @@ setup) at ply ``t`` from ``default_rng([chance_seed, g, t])``: never from a stre
 earlier draws consumed. Two matches with the same ``seed`` and different ``chance_seed`` then
 make the same decision wherever they reach the same position at the same ply, so the share of
 games whose result differs measures chance, not the agents' own randomness redrawn (common
-random numbers, the coupling of simulation studies). Each game is played on its own, so the
+random numbers, the coupling of simulation studies). An agent decides from its seat's view
+(``savanna.seats.seat_act``, drawn from the decision's key). Each game is played on its own, so the
 numbers are the same for any batch or worker count.
 """
 import multiprocessing
@@ -15,6 +16,7 @@ import os
 import numpy as np
 
 from savanna.game import CHANCE
+from savanna.seats import seat_act
 
 __all__ = ["keyed_map", "play_keyed"]
 
@@ -45,7 +47,7 @@ def play_keyed(game, agents, seed, chance_seed, first, count):
                 game.apply_chance(state, game.sample_chance(state, _keyed(chance_seed, g, ply)))
             elif player >= 0:
                 j = agent_at[player]
-                action = np.asarray(agents[j].act(game, state, _keyed(seed, g, ply)))
+                action = np.asarray(seat_act(agents[j], game, state, _keyed(seed, g, ply)))
                 returns[row] += game.step_inplace(state, action)[0][seats[row]]
                 decisions[j] += 1
                 plies[row] += 1
