@@ -12,9 +12,12 @@ numbers are the same for any batch or worker count.
 """
 import multiprocessing
 import os
+import sys
 
 import numpy as np
 
+from savanna.agents.arena.matches import default_start_method
+from savanna.agents.processes import main_not_rerun
 from savanna.game import CHANCE
 from savanna.seats import seat_act
 
@@ -78,12 +81,19 @@ def _job(job):
 
 
 def keyed_map(game, agents, matches, jobs, workers=None):
-    """``(job, part)`` for each of ``jobs`` (``match_jobs``), here or on ``workers`` forked
-    processes; ``matches`` as ``play_batches`` takes them, each with its ``chance_seed``."""
+    """``(job, part)`` for each of ``jobs`` (``match_jobs``), here or on ``workers``
+    processes; ``matches`` as ``play_batches`` takes them, each with its ``chance_seed``.
+    Workers start as the arena's do (``default_start_method``), and are spawned while Ray
+    runs in this process: a child forked beside Ray's threads can hang."""
     shared = (game, agents, matches)
     workers = min(os.cpu_count() if workers is None else workers, len(jobs))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1:
         yield from (_play(shared, job) for job in jobs)
         return
-    with multiprocessing.get_context("fork").Pool(workers, _init, (shared,)) as pool:
+    ray = sys.modules.get("ray")
+    method = "spawn" if ray is not None and ray.is_initialized() else default_start_method()
+    context = multiprocessing.get_context(method)
+    with main_not_rerun(context, (game, *agents)):
+        pool = context.Pool(workers, _init, (shared,))
+    with pool:
         yield from pool.imap_unordered(_job, jobs)
