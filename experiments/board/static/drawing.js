@@ -77,9 +77,10 @@ function panelsUnder(svg) {
   under.setAttribute("viewBox", `0 0 ${width} ${y}`);
   const rest = [...svg.children].filter((c) => c !== paper).map((c) => c.getBBox());
   if (!rest.length) return;
+  const top = Math.max(0, Math.min(...rest.map((b) => b.y)) - ROOM);
   const right = Math.max(...rest.map((b) => b.x + b.width)) + ROOM;
   const bottom = Math.max(...rest.map((b) => b.y + b.height)) + ROOM;
-  svg.setAttribute("viewBox", `0 0 ${right} ${bottom}`);
+  svg.setAttribute("viewBox", `0 ${top} ${right} ${bottom - top}`);
   svg.removeAttribute("width");
   svg.removeAttribute("height");
 }
