@@ -177,3 +177,20 @@ def test_the_pictures_views_pass_the_accessibility_check(browser, served, width,
         page.wait_for_selector("body[data-ready=true]")
     page.close()
     assert findings == {view: [] for view in findings}
+
+
+def test_a_desk_keeps_the_picture_as_drawn(browser, served):
+    """At 1280 px nothing moves: the panel beside the board in the one picture, every name
+    shown, every text at its own size."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(120_000)
+    page.goto(served)
+    page.wait_for_selector("body[data-ready=true]")
+    start_game(page, "zebres", "", "human,random")
+    page.wait_for_selector("#moves [data-action]", state="attached")
+    assert page.locator("#board-panel").is_hidden()
+    shown = {t["text"]: t for t in texts(page)}
+    assert {"c4", "Legend"} <= set(shown) and not shown["Legend"]["panel"]
+    assert page.evaluate("""() => [...document.querySelectorAll('#board svg text')]
+        .every(t => !t.style.fontSize && t.checkVisibility())""")
+    page.close()
