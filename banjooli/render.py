@@ -2,10 +2,11 @@
 
 The drawing runs from the start (left) to the finish (right), lanes a-c top to bottom, every
 cell named as moves name it (``b5``, as in ``berry b5``), each tile labelled (``START``,
-``K2 curve``, ``LAVA``); beside it the arrivals, then the dice (five movement dice and the
-sorcery die), whose turn and what they do, each seat's prediction card and points, and a
-legend. With a ``player``, only what that seat knows: the others' cards and points, and the
-kinds of berries that seat has not seen, show as ``?``.
+``K2 curve``, ``LAVA``); beside it the arrivals. Above it the title and whose turn and what they
+do, under it the dice (five movement dice and the sorcery die) and each seat's prediction card
+and points, and beside those a legend: panels that a phone lays under the track, which it draws
+large enough to read and scrolls sideways. With a ``player``, only what that seat knows: the
+others' cards and points, and the kinds of berries that seat has not seen, show as ``?``.
 """
 from savanna.banjooli import notation, reference, spec
 from savanna.draw import Drawing
@@ -89,6 +90,9 @@ def render_text(pos, player=None):
 # ----- the drawing ----------------------------------------------------------------------------
 CELL = 40
 LEFT, TOP = 34, 62                   # the track's top-left corner
+UNDER = TOP + 3 * CELL + 30          # the top of the panels under the track
+LEGEND = 390                         # the left edge of the legend, beside the dice and seats
+READABLE = 0.9                       # screen pixels per unit at least: cells 36 px wide
 OSTRICH_RGB = ((210, 40, 40), (40, 85, 220), (40, 160, 60), (230, 190, 20), (140, 60, 170))
 OSTRICH_NAMES = ("red", "blue", "green", "yellow", "purple")
 KIND_RGB = {spec.GROUND: (236, 212, 160), spec.ROCK: (128, 124, 120),
@@ -191,11 +195,13 @@ def render_drawing(pos, scores, player=None):
     rows = pos.last_row + 1
     finish = LEFT + rows * CELL
     width = max(finish + 150, 720)
-    d = Drawing(width, TOP + 3 * CELL + 300 + 16 * pos.players, background=PAPER)
-    d.text(12, 18, "Banjooli Xeet", size=17, bold=True, anchor="start")
-    d.text(150, 18, _phase_text(pos) + f"   (turn {pos.turn}, seat order "
-           + ("increasing)" if pos.direction > 0 else "reversed by a U-turn)"), size=13,
-           anchor="start", bold=True)
+    table, legend = _table(pos, scores, player), _legend(pos, player, width - LEGEND)
+    d = Drawing(width, UNDER + max(table.height, legend.height), background=PAPER,
+                min_scale=READABLE)
+    title = Drawing(150, 36)
+    title.text(12, 18, "Banjooli Xeet", size=17, bold=True, anchor="start")
+    d.place(title, 0, 0, panel=True)
+    d.place(_turn(pos), 150, 0, panel=True)
     _track(d, pos, rows)
     _ostriches(d, pos, finish)
     for k, cell in enumerate(pos.berry_cells):
@@ -205,10 +211,26 @@ def render_drawing(pos, scores, player=None):
             d.circle(x + CELL / 2, y + CELL / 2 + 2, 11, fill=BERRY, stroke=(255, 255, 255))
             d.text(x + CELL / 2, y + CELL / 2 + 2, spec.BERRY_LETTERS[pos.berry_kinds[k]]
                    if known else "?", size=12, bold=True, fill=(255, 255, 255))
-    y = TOP + 3 * CELL + 44
-    _dice(d, pos, y)
-    _seats(d, pos, scores, player, 330, y)
-    _legend(d, pos, player, y + 44 + 24 * pos.players)
+    d.place(table, 0, UNDER, panel=True)
+    d.place(legend, LEGEND, UNDER, panel=True)
+    return d
+
+
+def _turn(pos):
+    """Who acts and what they do, then the turn and the seats' order, in two lines."""
+    d = Drawing(360, 40)
+    d.text(0, 12, _phase_text(pos), size=13, anchor="start", bold=True)
+    d.text(0, 29, f"Turn {pos.turn}, seat order "
+           + ("increasing" if pos.direction > 0 else "reversed by a U-turn"), size=12,
+           anchor="start", fill=FAINT)
+    return d
+
+
+def _table(pos, scores, player):
+    """The dice, then each seat's card and points."""
+    d = Drawing(LEGEND - 10, 70 + 40 * pos.players)
+    _dice(d, pos, 16)
+    _seats(d, pos, scores, player, 12, 72)
     return d
 
 
@@ -230,7 +252,7 @@ def _track(d, pos, rows):
                        fill=(255, 255, 255), anchor="end")
             d.text(x + 3, y + 7, notation.cell_name(cell), size=8, anchor="start",
                    fill=(255, 255, 255) if kinds[cell] in (spec.CHASM, spec.ROCK)
-                   else FAINT)
+                   else FAINT, label=True)
     labels = ["START"] + [spec.FACE_NAMES[f] + (" curve" if spec.FACE_CURVE[f] else "")
                           for f in pos.course]
     for t, label in enumerate(labels):
@@ -312,32 +334,39 @@ def _seats(d, pos, scores, player, x, y):
         if p in pos.spear:
             extra.append("speared: no reroll")
         d.text(x + 250, y, f"{scores[p]}" if mine else "?", size=12, anchor="start")
-        d.text(x + 280, y, ", ".join(extra), size=11, anchor="start", fill=FAINT)
+        if extra:  # on a line of its own, under the seat's
+            y += 16
+            d.text(x + 52, y, ", ".join(extra), size=11, anchor="start", fill=FAINT)
 
 
-def _legend(d, pos, player, y):
-    d.text(12, y, "Legend", size=13, bold=True, anchor="start")
-    y += 22
-    x = 12
+def _legend(pos, player, width):
+    """The legend, one entry a line: the kinds of cells, the ostriches, the nests, the berries."""
+    entries = len(KIND_NAMES) + 3 + (5 if pos.variant else 0)
+    d = Drawing(width, 30 + 21 * entries)
+    d.text(12, 16, "Legend", size=13, bold=True, anchor="start")
+    y = 16
     for kind, name in KIND_NAMES.items():
-        d.rect(x, y - 9, 18, 18, fill=KIND_RGB[kind], stroke=INK)
-        d.text(x + 24, y, f"{TEXT_CHARS[kind]} {name}", size=11, anchor="start")
-        x, y = (x + 230, y) if x < 400 else (12, y + 22)
-    y += 22
+        y += 21
+        d.rect(12, y - 9, 18, 18, fill=KIND_RGB[kind], stroke=INK)
+        d.text(36, y, f"{TEXT_CHARS[kind]} {name}", size=11, anchor="start")
+    y += 21
     _ostrich(d, 0, 21, y, False, r=9)
     d.text(36, y, "running ostrich", size=11, anchor="start")
-    _ostrich(d, 0, 160, y, True, r=9)
-    d.text(175, y, "scared (lower case): cannot move", size=11, anchor="start")
-    d.circle(402, y, 12, stroke=(150, 110, 60), width=2)
-    d.text(420, y, "nest on the start tile", size=11, anchor="start")
+    y += 21
+    _ostrich(d, 0, 21, y, True, r=9)
+    d.text(36, y, "scared (lower case): cannot move", size=11, anchor="start")
+    y += 21
+    d.circle(21, y, 10, stroke=(150, 110, 60), width=2)
+    d.text(36, y, "nest on the start tile", size=11, anchor="start")
     if pos.variant:
-        y += 24
+        y += 21
         d.circle(21, y, 9, fill=BERRY)
         d.text(21, y, "?", size=10, bold=True, fill=(255, 255, 255))
         d.text(36, y, "berry, face down (every kind shown)" if player is None else
                "berry, face down: ? is a kind you have not seen", size=11, anchor="start")
-        for i in range(0, 11, 4):
+        for i in range(0, 11, 3):
             y += 18
             d.text(36, y, ", ".join(f"{spec.BERRY_LETTERS[b]} {spec.BERRY_NAMES[b]}"
-                                    for b in range(i, min(i + 4, 11))), size=11,
+                                    for b in range(i, min(i + 3, 11))), size=11,
                    anchor="start", fill=FAINT)
+    return d

@@ -5,8 +5,10 @@ Free triangles show their name (``t07``, as in ``tile t07-t08``) and symbol (T t
 D dune) on a brown, sea or sand ground, framed in white once activated; tiles are rhombi, green
 when positive and red when negative, with the number each corner shows toward it (a at the acute
 corners, 2a at the obtuse ones); spots are named (``s07``, as in ``pawn s07``) and hold pawns in
-their owner's colour; a spot barred by an activated toilet shows a cross. Beside the board: whose
-turn and what they do, scores, pawns in supply, the pile, and a legend.
+their owner's colour; a spot barred by an activated toilet shows a cross. Beside the board, in a
+panel: whose turn and what they do, scores, pawns in supply, the pile, and a legend (a phone lays
+the title and the panel under the board and leaves out the triangles' and spots' names where
+they would be too small).
 """
 from savanna.bonobo import notation, spec
 from savanna.bonobo.notation import activated, value_name
@@ -91,9 +93,12 @@ def _barred(act):
 
 def render_drawing(pos):
     """The ``Drawing`` of a ``notation.Position`` (perfect information: one view for all)."""
-    d = Drawing(WIDTH, HEIGHT, background=PAPER, panel=PANEL)
+    d = Drawing(WIDTH, HEIGHT, background=PAPER)
     d.rect(0, 0, PANEL - 10, HEIGHT, fill=BACKGROUND)
-    d.text(MARGIN, 20, "Bonobo Beach", size=17, bold=True, fill=(255, 255, 255), anchor="start")
+    title = Drawing(MARGIN + 140, 36, background=BACKGROUND)
+    title.text(MARGIN, 20, "Bonobo Beach", size=17, bold=True, fill=(255, 255, 255),
+               anchor="start")
+    d.place(title, 0, 0, panel=True)
     covered = {t: v for k, v in pos.tiles for t in spec.SLOTS[k]}
     act = notation.activated(covered)
     for t, corners in enumerate(spec.TRIANGLES):
@@ -104,7 +109,7 @@ def render_drawing(pos):
     for k, v in pos.tiles:
         _tile(d, k, v)
     _spots(d, pos, _barred(act))
-    _panel(d, pos)
+    d.place(_panel(pos), PANEL, 0, panel=True)
     return d
 
 
@@ -119,7 +124,7 @@ def _free_triangle(d, t, points, activated):
     d.text(cx, cy + shift - 7, symbol, size=15, bold=activated,
            fill=(255, 255, 255) if light else INK)
     d.text(cx, cy + shift + 7, notation.triangle_name(t), size=10,
-           fill=(235, 225, 210) if light else (90, 80, 60))
+           fill=(235, 225, 210) if light else (90, 80, 60), label=True)
 
 
 def _tile(d, slot, value):
@@ -149,8 +154,8 @@ def _spots(d, pos, barred):
             _cross(d, x, y)
         else:
             d.circle(x, y, 4, fill=(255, 255, 255), stroke=INK, width=1)
-        d.rect(x + 8, y - 6, 21, 12, fill=(255, 255, 255), radius=3)  # on the edge
-        d.text(x + 18.5, y, notation.spot_name(s), size=9, fill=INK)
+        d.rect(x + 8, y - 6, 21, 12, fill=(255, 255, 255), radius=3, label=True)  # on the edge
+        d.text(x + 18.5, y, notation.spot_name(s), size=9, fill=INK, label=True)
 
 
 def _cross(d, x, y):
@@ -167,8 +172,10 @@ def _phase(pos):
             "end": "Game over"}[pos.phase]
 
 
-def _panel(d, pos):
-    x, y = PANEL, 22
+def _panel(pos):
+    """The panel of text beside the board (its pile is the target of ``draw``)."""
+    d = Drawing(WIDTH - PANEL, HEIGHT)
+    x, y = 0, 22
     d.text(x, y, _phase(pos), size=13, bold=True, anchor="start",
            fill=INK if pos.phase == "end" else PLAYER_COLOURS[pos.to_move])
     y += 30
@@ -212,6 +219,7 @@ def _panel(d, pos):
                  "activated dune doubles its sum."):
         d.text(x, y, line, size=11, anchor="start", fill=(110, 110, 110))
         y += 16
+    return d
 
 
 # ----- the text picture --------------------------------------------------------------------

@@ -39,25 +39,32 @@ def _num(x):
 
 
 class Drawing:
-    """A picture of ``width`` x ``height`` user units (one unit is one pixel at ``scale=1``);
-    ``panel``: the x where a side panel of text beside the board starts, if the picture has one
-    (the SVG says it, ``data-panel``, and a page on a phone lays the panel under the board).
+    """A picture of ``width`` x ``height`` user units (one unit is one pixel at ``scale=1``).
+
+    For a page on a phone, a picture says what it can spare: its panels of text (hands, scores,
+    a legend: drawings placed with ``panel=True``) are laid one under another below the board,
+    as wide as the screen; its labels (``label=True``: a cell's name, which the moves and the
+    notation also carry) are left out where they would be drawn too small to read; and
+    ``min_scale`` (screen pixels per unit) is the least it is drawn at, a narrower screen
+    scrolling it sideways (a long track). The SVG carries them as ``class="panel"``,
+    ``class="label"`` and ``data-min-scale``.
 
     Shapes are kept in drawing order; ``text`` is the plain-text stand-in ``repr`` shows
     outside a notebook.
     """
 
-    def __init__(self, width, height, background=None, text="", panel=None):
+    def __init__(self, width, height, background=None, text="", min_scale=None):
         self.width, self.height = width, height
-        self.panel = panel  # the x where a side panel of text starts: a narrow page stacks it
+        self.min_scale = min_scale
         self.background = background
         self.text_fallback = text
         self.items = []
 
     # ----- shapes -----------------------------------------------------------------------------
-    def rect(self, x, y, w, h, fill=None, stroke=None, width=1.0, radius=0.0):
-        """An axis-aligned rectangle, corners rounded by ``radius``."""
-        self.items.append(("rect", (x, y, w, h, radius), fill, stroke, width))
+    def rect(self, x, y, w, h, fill=None, stroke=None, width=1.0, radius=0.0, label=False):
+        """An axis-aligned rectangle, corners rounded by ``radius``; ``label``: the ground of a
+        label, left out with it."""
+        self.items.append(("rect", (x, y, w, h, radius, label), fill, stroke, width))
 
     def polygon(self, points, fill=None, stroke=None, width=1.0):
         """A closed polygon through ``points`` [(x, y), ...] (rounded joins)."""
@@ -70,23 +77,27 @@ class Drawing:
         """An open path through ``points``, with round ends and joins."""
         self.items.append(("line", tuple(points), None, stroke, width))
 
-    def text(self, x, y, string, size=12.0, fill=INK, anchor="middle", bold=False):
-        """``string`` vertically centred on ``y``; ``anchor`` start, middle or end at ``x``."""
+    def text(self, x, y, string, size=12.0, fill=INK, anchor="middle", bold=False,
+             label=False):
+        """``string`` vertically centred on ``y``; ``anchor`` start, middle or end at ``x``;
+        ``label``: a name a phone may leave out (see the class)."""
         if anchor not in _ANCHORS:
             raise ValueError(f"anchor must be start, middle or end, got {anchor!r}")
-        self.items.append(("text", (x, y, str(string), size, anchor, bold), fill, None, 0))
+        self.items.append(("text", (x, y, str(string), size, anchor, bold, label), fill, None,
+                           0))
 
-    def place(self, drawing, x, y):
-        """Draw ``drawing`` here with its top-left corner at ``(x, y)``."""
-        self.items.append(("place", (drawing, x, y), None, None, 0))
+    def place(self, drawing, x, y, panel=False):
+        """Draw ``drawing`` here with its top-left corner at ``(x, y)``; ``panel``: it is a
+        panel of text that a phone lays under the board (see the class)."""
+        self.items.append(("place", (drawing, x, y, panel), None, None, 0))
 
     # ----- SVG ----------------------------------------------------------------------------------
     def svg(self):
         """The drawing as a standalone SVG document (a str)."""
         w, h = _num(self.width), _num(self.height)
-        panel = "" if self.panel is None else f' data-panel="{_num(self.panel)}"'
+        least = "" if self.min_scale is None else f' data-min-scale="{_num(self.min_scale)}"'
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-                f'viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}"{panel}>'
+                f'viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}"{least}>'
                 + "".join(self._svg_body()) + "</svg>")
 
     def _svg_body(self):
@@ -99,9 +110,10 @@ class Drawing:
                 paint += (f' stroke="{_hex(stroke)}" stroke-width="{_num(width)}" '
                           'stroke-linejoin="round" stroke-linecap="round"')
             if kind == "rect":
-                x, y, w, h, radius = geometry
+                x, y, w, h, radius, label = geometry
                 yield (f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}"'
-                       + (f' rx="{_num(radius)}"' if radius else "") + f" {paint}/>")
+                       + (f' rx="{_num(radius)}"' if radius else "")
+                       + (' class="label"' if label else "") + f" {paint}/>")
             elif kind in ("polygon", "line"):
                 tag = "polygon" if kind == "polygon" else "polyline"
                 points = " ".join(f"{_num(x)},{_num(y)}" for x, y in geometry)
@@ -110,14 +122,17 @@ class Drawing:
                 cx, cy, r = geometry
                 yield f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" {paint}/>'
             elif kind == "text":
-                x, y, string, size, anchor, bold = geometry
+                x, y, string, size, anchor, bold, label = geometry
                 yield (f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" '
                        f'text-anchor="{anchor}" dominant-baseline="central"'
                        + (' font-weight="bold"' if bold else "")
+                       + (' class="label"' if label else "")
                        + f' fill="{_hex(fill)}">{escape(string)}</text>')
             else:
-                drawing, x, y = geometry
-                yield f'<g transform="translate({_num(x)},{_num(y)})">'
+                drawing, x, y, panel = geometry
+                box = (f' class="panel" data-box="{_num(x)} {_num(y)} {_num(drawing.width)} '
+                       f'{_num(drawing.height)}"' if panel else "")
+                yield f'<g transform="translate({_num(x)},{_num(y)})"{box}>'
                 yield from drawing._svg_body()
                 yield "</g>"
 
@@ -146,7 +161,7 @@ class Drawing:
         for kind, geometry, fill, stroke, width in self.items:
             w = max(1, round(width * k)) if stroke is not None else 0
             if kind == "rect":
-                x, y, rw, rh, radius = geometry
+                x, y, rw, rh, radius, _ = geometry
                 box = [at(x - width / 2 * bool(w), y - width / 2 * bool(w)),
                        at(x + rw + width / 2 * bool(w), y + rh + width / 2 * bool(w))]
                 pen.rounded_rectangle(box, radius=radius * k, fill=fill, outline=stroke, width=w)
@@ -164,13 +179,13 @@ class Drawing:
             elif kind == "line":
                 _round_line(pen, [at(x, y) for x, y in geometry], stroke, w)
             elif kind == "text":
-                x, y, string, size, anchor, bold = geometry
+                x, y, string, size, anchor, bold, _ = geometry
                 pen.text(at(x, y), _ascii(string), fill=fill, font=_font(round(size * k)),
                          anchor=_ANCHORS[anchor] + "m",
                          stroke_width=max(1, round(size * k / 28)) if bold else 0,
                          stroke_fill=fill)
             else:
-                drawing, x, y = geometry
+                drawing, x, y, _ = geometry
                 drawing._paint(pen, k, dx + x, dy + y)
 
     def png(self, scale=1.0):

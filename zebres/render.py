@@ -6,7 +6,8 @@ Both take a ``notation.Position``, the board name and the current (red, green) s
 the cells' column letters a-f above the board and row numbers 1-5 beside it, the track positions
 around the board with Impala Jones marked by ``v > < ^`` pointing at the line it faces, and the
 sector letters beside the board. The drawing shows the same, with every cell named (``c4``), a
-legend and the hands, phase and points beside the board.
+legend and the hands, phase and points in a panel beside the board (a phone lays it under the
+board and leaves out the cells' names and sector letters where they would be too small).
 """
 from savanna.draw import Drawing
 from savanna.zebres.notation import cell_name
@@ -187,15 +188,16 @@ def render_drawing(pos, board, scores):
     """The ``Drawing`` of ``pos``: sectors, rivers, named cells, tokens, the track with Impala,
     then the hands, phase, points and a legend beside the board."""
     sectors = SECTOR_MAPS[board]
-    d = Drawing(WIDTH, HEIGHT, background=BACKGROUND, panel=PANEL)
+    d = Drawing(WIDTH, HEIGHT, background=BACKGROUND)
     faced = set(TRACK_LINES[pos.impala]) if pos.impala is not None else set()
     for cell in range(NUM_CELLS):
         x, y = _cell_xy(cell)
         colour = SECTOR_COLOURS[sectors[cell]]
         d.rect(x, y, CELL, CELL, fill=_lighter(colour, 0.45) if cell in faced else colour,
                stroke=(175, 165, 150), width=1)
-        d.text(x + 4, y + 9, cell_name(cell), size=11, fill=FAINT, anchor="start")
-        d.text(x + CELL - 5, y + CELL - 9, sectors[cell], size=10, fill=FAINT, anchor="end")
+        d.text(x + 4, y + 9, cell_name(cell), size=11, fill=FAINT, anchor="start", label=True)
+        d.text(x + CELL - 5, y + CELL - 9, sectors[cell], size=10, fill=FAINT, anchor="end",
+               label=True)
     _rivers(d, sectors)
     d.rect(X0, Y0, NUM_COLS * CELL, NUM_ROWS * CELL, stroke=INK, width=2)
     for col in range(NUM_COLS):  # the axes, outside the track
@@ -208,7 +210,7 @@ def render_drawing(pos, board, scores):
                 cell == pos.croc_cell or cell in pos.swapped))
     for position in range(TRACK_LENGTH):
         _track_position(d, position, position == pos.impala)
-    _panel(d, pos, board, scores)
+    d.place(_panel(pos, board, scores), PANEL, 0, panel=True)
     return d
 
 
@@ -242,13 +244,14 @@ def _track_position(d, position, impala):
         d.circle(cx, cy, 14, fill=IMPALA, stroke=INK, width=1.5)
         d.text(cx, cy, str(position), size=13, fill=INK, bold=True)
     else:
-        d.circle(cx, cy, 10, fill=(255, 255, 255), stroke=(190, 180, 165), width=1)
+        d.circle(cx, cy, 12, fill=(255, 255, 255), stroke=(190, 180, 165), width=1)
         d.text(cx, cy, str(position), size=10, fill=FAINT)
 
 
-def _panel(d, pos, board, scores):
-    """The text beside the board: title, phase, hands and points, legend."""
-    x, y = PANEL, 22
+def _panel(pos, board, scores):
+    """The panel of text beside the board: title, phase, hands and points, legend."""
+    d = Drawing(WIDTH - PANEL, HEIGHT)
+    x, y = 0, 22
     d.text(x, y, f"Drôles de Zèbres ({board} board)", size=16, bold=True, anchor="start")
     y += 24
     phase = _phase(pos)
@@ -289,3 +292,4 @@ def _panel(d, pos, board, scores):
     y += 21
     d.text(x, y, "Majority of a sector scores its face-up tokens.", size=11, anchor="start",
            fill=FAINT)
+    return d

@@ -118,8 +118,8 @@ def test_the_board_takes_the_width_and_its_targets_never_overlap(phone, game, op
 def test_the_side_panel_is_under_the_board(phone):
     start_game(phone, "zebres", "", "human,random")
     phone.wait_for_selector("#moves [data-action]", state="attached")
-    box = phone.evaluate("""name => [...document.querySelectorAll('#board svg text')]
+    box = phone.evaluate("""name => [...document.querySelectorAll('#board-panel svg text')]
         .find(t => t.textContent === name).getBoundingClientRect().toJSON()""", "Legend")
     corner = phone.evaluate("""name => [...document.querySelectorAll('#board svg text')]
-        .find(t => t.textContent === name).getBoundingClientRect().toJSON()""", "e5")
-    assert box["y"] > corner["y"] + 50 and box["x"] < corner["x"]  # under the board, not beside
+        .find(t => t.textContent === name).getBoundingClientRect().toJSON()""", "12")
+    assert box["y"] > corner["y"] + 20 and box["x"] < corner["x"]  # under the board, not beside

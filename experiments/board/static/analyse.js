@@ -1,7 +1,7 @@
 // The Analyse view: a search agent's weights of every move of a position (from Play, Replay or
 // pasted), as a heat map and the best line on the board, and as a table.
 import { openTab, render } from "./core.js";
-import { drawBoard, evalBar, groupBySpot, positionLink, showPosition, spotAt,
+import { drawBoard, evalBar, groupBySpot, layerAt, positionLink, showPosition, spotAt,
   spotKey } from "./drawing.js";
 import { $, api, el, guarded, header, keyFor, S, saveForm, showError,
   svgEl } from "./shared.js";
@@ -168,14 +168,15 @@ function showAnalysis(a, overlay, game) {
     const prior = moves.reduce((s, m) => s + m.prior, 0);
     const best = moves.reduce((b, m) => (m.visits > b.visits ? m : b), moves[0]);
     const [x, y] = spotAt(best.spot);
-    overlay.appendChild(svgEl("circle", { cx: x, cy: y, r: 5 + 26 * Math.sqrt(prior),
+    const layer = layerAt(overlay, best.spot);
+    layer.appendChild(svgEl("circle", { cx: x, cy: y, r: 5 + 26 * Math.sqrt(prior),
       fill: "none", stroke: "#333", "stroke-dasharray": "3 2", class: "heat prior" }));
-    overlay.appendChild(svgEl("circle", { cx: x, cy: y, r: 4 + 26 * Math.sqrt(share),
+    layer.appendChild(svgEl("circle", { cx: x, cy: y, r: 4 + 26 * Math.sqrt(share),
       fill: scale.colour(best[mover]), "fill-opacity": 0.9, class: "heat",
       "data-share": share.toFixed(4) }));
     if (share >= 0.01) {
-      overlay.appendChild(svgEl("text", { x, y: y + 4, "text-anchor": "middle",
-                                          class: "heat-label" }, `${Math.round(100 * share)}%`));
+      layer.appendChild(svgEl("text", { x, y: y + 4, "text-anchor": "middle",
+                                        class: "heat-label" }, `${Math.round(100 * share)}%`));
     }
   }
   // the best line's first moves, numbered on the board (a spot played twice: side by side),
@@ -194,7 +195,7 @@ function showAnalysis(a, overlay, game) {
     if (k === line.length - 1 && a.pv.length > PV_SHOWN) {
       g.append(svgEl("text", { x: cx + 12, y: cy + 4, class: "pv-more" }, "…"));
     }
-    overlay.appendChild(g);
+    layerAt(overlay, spot).appendChild(g);
   });
   $("heat-legend").hidden = false;
   const centre = a.values[a.player] ?? 0;

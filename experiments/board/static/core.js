@@ -6,7 +6,7 @@
 // One source of truth: each view keeps its own state (S.play, S.replay, S.analyse, S.tables);
 // render() draws the board and the panels of the open view from it, after every switch and
 // every answer, so nothing of one view or position survives into another.
-import { focusKey, restoreFocus } from "./drawing.js";
+import { focusKey, readable, restoreFocus } from "./drawing.js";
 import { $, S, TABS } from "./shared.js";
 
 // {name: {render(), open()?}}: what each view draws, and what it reads when it opens; then
@@ -50,6 +50,7 @@ export function render() {
   clearBoardParts();
   views[S.tab].render();
   for (const draw of overlays) draw();
+  readable();  // on a phone, once everything is drawn on the board
   setAddress(address());
   restoreFocus(key);
 }

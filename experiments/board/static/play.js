@@ -4,7 +4,7 @@
 // asks for a move.
 import { runAnalysis, setSource, sourceFromView } from "./analyse.js";
 import { openTab, render } from "./core.js";
-import { drawBoard, groupBySpot, lastSpot, markLastMove, positionLink, showPosition,
+import { drawBoard, groupBySpot, lastSpot, layerAt, markLastMove, positionLink, showPosition,
   roomForTargets, spotAt, spotKey } from "./drawing.js";
 import { follow } from "./live.js";
 import { openReplay } from "./replay.js";
@@ -257,7 +257,7 @@ export function renderPlay() {
     hot.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); }
     });
-    overlay.appendChild(hot);
+    layerAt(overlay, moves[0].spot).appendChild(hot);
   }
   renderMoves(view);
   $("turn").textContent = gameTitle(g, view.title) + ". " +

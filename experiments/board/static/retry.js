@@ -9,7 +9,7 @@
 //   drawRetry()          called by the review's overlay while a retry runs: the position on the
 //                        board, its moves to click, the verdict and the controls in #lesson
 import { currentGameId, render } from "./core.js";
-import { drawBoard, groupBySpot, roomForTargets, spotAt, spotKey } from "./drawing.js";
+import { drawBoard, groupBySpot, layerAt, roomForTargets, spotAt, spotKey } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
 import { moveWords, optionWords, seatName, withArticle, words } from "./words.js";
 
@@ -113,8 +113,8 @@ export function drawRetry() {
     const spot = t.frame.moves.find((m) => m.action === t.verdict.move.action)?.spot;
     if (spot) {
       const [x, y] = spotAt(spot);
-      overlay.appendChild(svgEl("circle", { cx: x, cy: y, r: 22, class: "retry-answer",
-                                            "aria-hidden": "true" }));
+      layerAt(overlay, spot).appendChild(svgEl("circle", { cx: x, cy: y, r: 22,
+        class: "retry-answer", "aria-hidden": "true" }));
     }
   }
   const dealt = puzzle.dealt.length ? ` ${words(r.result.game).chance[0].toUpperCase()}` +
@@ -193,7 +193,7 @@ function hotSpots(overlay, scale, puzzle) {
     hot.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); }
     });
-    overlay.appendChild(hot);
+    layerAt(overlay, moves[0].spot).appendChild(hot);
   }
 }
 

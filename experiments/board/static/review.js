@@ -16,7 +16,7 @@
 //       called by render(): the picked decision's lesson on the board and beside it (#lesson),
 //       while the view shows it
 import { currentGameId, render } from "./core.js";
-import { boardOnly, drawBoard, evalBar, spotAt } from "./drawing.js";
+import { boardOnly, drawBoard, evalBar, layerAt, showInFrame, spotAt } from "./drawing.js";
 import { $, api, el, guarded, S, svgEl } from "./shared.js";
 import { drawRetry, retrying, startRetry } from "./retry.js";
 import { expectedShare, moveWords, optionWords, percentOf, SEAT_COLOURS, seatName,
@@ -302,8 +302,9 @@ function ring(overlay, spot, kind, text, under = false) {
   const g = svgEl("g", { class: `review-mark ${kind}`, "aria-hidden": "true" });
   const label = svgEl("text", { x, y: y + (under ? 36 : -27), "text-anchor": "middle" }, text);
   g.append(svgEl("circle", { cx: x, cy: y, r: under ? 17 : 22 }), label);
-  overlay.appendChild(g);
-  const width = overlay.ownerSVGElement.viewBox.baseVal.width;  // the label kept on the picture
+  const layer = layerAt(overlay, spot);
+  layer.appendChild(g);
+  const width = layer.ownerSVGElement.viewBox.baseVal.width;  // the label kept on the picture
   const box = label.getBBox();
   const shift = Math.max(0, 2 - box.x) - Math.max(0, box.x + box.width - (width - 2));
   if (shift) label.setAttribute("x", x + shift);
@@ -376,6 +377,8 @@ export function drawReviewed() {
     r.frame.played.forEach((m, k) => ring(overlay, m.spot, k === r.step - 1 ? "line now" : "line",
                                           String(k + 1)));
   }
+  showInFrame([...overlay.querySelectorAll(".review-mark circle")]  // a long track: the rings
+    .map((c) => [Number(c.getAttribute("cx")), 0]));
 }
 
 // The lesson beside the board (#lesson): what was played and lost, the steps of the best line.
