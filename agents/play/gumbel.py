@@ -117,7 +117,7 @@ class GumbelSearch:
         roots = (states.copy() if game.perfect_information
                  else seat_view(game, states, rng, players))
         started = time.perf_counter()
-        pool = self.pool = self._new_pool(n)  # not the last call's: its rounds would differ
+        pool = self._empty_pool(n)
         k.set_roots(*pool.arrays, roots)
         leaves = Leaves(game, n)
         k.collect_roots(pool.nodes, pool.states, n, leaves.leaves, leaves.obs, leaves.masks,
@@ -155,11 +155,22 @@ class GumbelSearch:
             actions = policy.argmax(axis=1)  # zero where illegal, positive somewhere
         return SearchResult(actions, policy, values)
 
-    def _new_pool(self, n):
-        """An empty pool for ``n`` trees, of a size that depends on nothing else, so that a
-        call's rounds (the leaves evaluated together) are the same whatever came before."""
+    def _empty_pool(self, n):
+        """The pool, emptied for ``n`` trees and sized by ``pool_rows(n)`` alone (the memory
+        of the calls before kept): a call's rounds, the leaves evaluated together, are the
+        same whatever the calls before grew (the network's value of a leaf may depend, in its
+        last bits, on the other leaves of its batch)."""
+        nodes, states = self.pool_rows(n)
+        if self.pool is None:
+            self.pool = Tree(self.game, nodes, states, leaf_values=True)
+        else:
+            self.pool.empty(nodes, states)
+        return self.pool
+
+    def pool_rows(self, n):
+        """The node and state rows of an empty pool for ``n`` trees; it grows on demand."""
         rows = n * (self.sims + 1)
-        return Tree(self.game, rows * 16, rows * 2, leaf_values=True)
+        return rows * 16, rows * 2
 
     def action_values(self, g):
         """After ``run``: ``float64[A, P]``, the mean returns (absolute seats) of the

@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 
 from savanna.agents.play.gumbel import GumbelSearch
-from savanna.agents.play.search import Tree
 from savanna.conformance import play_random
 from savanna.registry import make_game
 from tests.agents.tiny_games import DiceRace, Nim
@@ -20,8 +19,8 @@ def uniform_evaluator(num_players):
 class SmallPoolSearch(GumbelSearch):
     """A search whose pool starts with 8 rows: it fills and grows many times in a search."""
 
-    def _new_pool(self, n):
-        return Tree(self.game, 8, 8, leaf_values=True)
+    def pool_rows(self, n):
+        return 8, 8
 
 
 def start(game, n=4):
@@ -56,7 +55,8 @@ def test_gumbel_search_is_the_same_from_a_pool_that_must_grow(game, expect_chanc
 
 def test_gumbel_search_answers_a_call_as_a_fresh_search_does():
     """A search's pool grew in a larger call before: the same states and seed still give the
-    same search, playouts included (an agent's moves do not depend on what it played
+    same search, playouts included, with an evaluator whose values move with the size of its
+    batch as a network's last bits may (an agent's moves do not depend on what it played
     before). Banjooli's many actions make a fresh pool grow in the middle of the call."""
     game = make_game("banjooli", num_players=2)
     rng = np.random.default_rng(4)
@@ -64,12 +64,19 @@ def test_gumbel_search_answers_a_call_as_a_fresh_search_does():
     play_random(game, game.init(2, rng=4), rng, on_step=lambda s: states.append(s.copy()))
     states = np.concatenate(states)
     states = states[game.current_player(states) >= 0]
-    evaluate = uniform_evaluator(game.num_players)
+    uniform = uniform_evaluator(game.num_players)
+    batches = []
+
+    def evaluate(obs, mask):
+        batches.append(len(obs))
+        priors, values = uniform(obs, mask)
+        return priors, values + np.float32(1e-4 * len(obs))
 
     def searched(search):
-        return search.run(states[::9][:4], evaluate, np.random.default_rng(5))
+        return search.run(states[::9][:4], evaluate, np.random.default_rng(3))
 
     fresh = searched(GumbelSearch(game, sims=16, rollout_weight=0.5))
+    assert min(batches) < 4  # a round the pool's growth cut short: some trees came later
     used = GumbelSearch(game, sims=16, rollout_weight=0.5)
     used.run(states[:60], evaluate, np.random.default_rng(6))
     again = searched(used)
