@@ -117,17 +117,14 @@ class GumbelSearch:
         roots = (states.copy() if game.perfect_information
                  else seat_view(game, states, rng, players))
         started = time.perf_counter()
-        if self.pool is None or len(self.pool.nodes) < n:
-            self.pool = Tree(game, n * (self.sims + 1) * 16, n * (self.sims + 1) * 2,
-                             leaf_values=True)
-        pool = self.pool
-        pool.counts[:] = 0
+        pool = self._empty_pool(n)
         k.set_roots(*pool.arrays, roots)
         leaves = Leaves(game, n)
         k.collect_roots(pool.nodes, pool.states, n, leaves.leaves, leaves.obs, leaves.masks,
                         leaves.players)
+        playouts = make_streams(rng, n) if self.rollout_weight else None  # one per tree
         self.stats["search_seconds"] += time.perf_counter() - started
-        self._evaluate(evaluate, n, leaves, rng)  # the roots' priors and values
+        self._evaluate(evaluate, n, leaves, playouts)  # the roots' priors and values
         started = time.perf_counter()
         sims_done = np.zeros(n, np.int64)
         gumbel = self.gumbel_scale * rng.gumbel(size=(n, game.num_actions))
@@ -139,7 +136,7 @@ class GumbelSearch:
             got, short = k.simulate(*pool.arrays, *rule)
             if got:
                 self.stats["search_seconds"] += time.perf_counter() - started
-                self._evaluate(evaluate, got, leaves, rng)
+                self._evaluate(evaluate, got, leaves, playouts)
                 started = time.perf_counter()
             elif short:
                 pool.reserve(len(pool.nodes), len(pool.states))
@@ -158,6 +155,23 @@ class GumbelSearch:
             actions = policy.argmax(axis=1)  # zero where illegal, positive somewhere
         return SearchResult(actions, policy, values)
 
+    def _empty_pool(self, n):
+        """The pool, emptied for ``n`` trees and sized by ``pool_rows(n)`` alone (the memory
+        of the calls before kept): a call's rounds, the leaves evaluated together, are the
+        same whatever the calls before grew (the network's value of a leaf may depend, in its
+        last bits, on the other leaves of its batch)."""
+        nodes, states = self.pool_rows(n)
+        if self.pool is None:
+            self.pool = Tree(self.game, nodes, states, leaf_values=True)
+        else:
+            self.pool.empty(nodes, states)
+        return self.pool
+
+    def pool_rows(self, n):
+        """The node and state rows of an empty pool for ``n`` trees; it grows on demand."""
+        rows = n * (self.sims + 1)
+        return rows * 16, rows * 2
+
     def action_values(self, g):
         """After ``run``: ``float64[A, P]``, the mean returns (absolute seats) of the
         simulations through each root action of tree ``g`` (state ``g // determinizations``;
@@ -171,7 +185,9 @@ class GumbelSearch:
                                       / nodes["visits"][kids, None])
         return out
 
-    def _evaluate(self, evaluate, got, leaves, rng):
+    def _evaluate(self, evaluate, got, leaves, playouts):
+        """Evaluates the first ``got`` leaves, mixing in a random playout from each (drawn
+        from its tree's stream in ``playouts``), and expands and backs them up."""
         started = time.perf_counter()
         priors, values = evaluate(leaves.obs[:got], leaves.masks[:got])
         self.stats["inference_seconds"] += time.perf_counter() - started
@@ -180,7 +196,7 @@ class GumbelSearch:
         if self.rollout_weight:
             w = self.rollout_weight
             values = (1 - w) * values + w * self._playouts(leaves.leaves[:got],
-                                                           leaves.players[:got], rng)
+                                                           leaves.players[:got], playouts)
         self.pool.reserve(got * self.game.num_actions, 0)
         self.kernels.expand_and_backup(  # values at the network's precision, as raw keeps them
             *self.pool.arrays, leaves.leaves[:got], leaves.players[:got],
@@ -188,11 +204,24 @@ class GumbelSearch:
             self.expect_chance)
         self.stats["search_seconds"] += time.perf_counter() - started
 
-    def _playouts(self, leaves, players, rng):
-        """The returns of one random playout from each leaf, in its player's relative seats."""
+    def _playouts(self, leaves, players, playouts):
+        """The returns of one random playout from each leaf, in its player's relative seats.
+        A leaf's playout draws from its own tree's stream, which it advances: a tree's
+        playouts do not depend on which round, nor with which other leaves, its leaves
+        came (the pool's size decides that)."""
         game, p = self.game, self.game.num_players
         states = self.pool.states[self.pool.nodes["slot"][leaves]]  # a copy, played in place
+        trees = self._roots(leaves)  # one leaf per tree and round: a tree comes once here
+        streams = playouts[trees]
         returns = np.zeros((len(states), p), np.float32)
-        game.drivers.random_playouts(states, make_streams(rng, len(states)), returns,
-                                     np.zeros(len(states), np.int64))
+        game.drivers.random_playouts(states, streams, returns, np.zeros(len(states), np.int64))
+        playouts[trees] = streams
         return np.take_along_axis(returns, (players[:, None] + np.arange(p)) % p, axis=1)
+
+    def _roots(self, leaves):
+        """The tree of each node of ``leaves``: its root, node ``g`` of tree ``g``."""
+        parents = self.pool.nodes["parent"]
+        nodes = leaves.astype(np.int64)
+        while (up := parents[nodes] >= 0).any():
+            nodes = np.where(up, parents[nodes], nodes)
+        return nodes

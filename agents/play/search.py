@@ -33,8 +33,11 @@ class Tree:
     ``nodes`` and ``states`` rows to start with, grown on demand up to ``max_nodes`` rows.
     ``leaf_values``: keep the network's value and the log priors of each node (Gumbel)."""
 
+    GROUPS = (("nodes", "values", "rewards", "raw", "log_priors"), ("states",))
+
     def __init__(self, game, nodes, states, max_nodes=None, leaf_values=False):
         p, kept = game.num_players, nodes if leaf_values else 0
+        self.leaf_values = leaf_values
         self.max_nodes = max_nodes or np.iinfo(np.int32).max
         self.nodes = np.empty(nodes, NODE_DTYPE)
         self.values = np.empty((nodes, p), np.float64)
@@ -49,6 +52,14 @@ class Tree:
         return (self.nodes, self.values, self.rewards, self.raw, self.log_priors, self.states,
                 self.counts)
 
+    def empty(self, nodes, states):
+        """Empties the trees and sizes the arrays as ``Tree(game, nodes, states)`` does,
+        keeping their memory: a search then grows them exactly as it grows a new tree (the
+        same rounds, the same results) without allocating again what it had."""
+        self.counts[:] = 0
+        for names, size in zip(self.GROUPS, (nodes, states)):
+            self._resize(names, size, 0)
+
     def room(self):
         """Free node rows."""
         return len(self.nodes) - int(self.counts[0])
@@ -60,22 +71,28 @@ class Tree:
         if (len(self.nodes) - used_nodes >= nodes
                 and len(self.states) - used_states >= states):
             return True  # the usual case, once per search round: nothing to grow
-        for names, need, used in (
-                (("nodes", "values", "rewards", "raw", "log_priors"), nodes, used_nodes),
-                (("states",), states, used_states)):
+        for names, need, used in zip(self.GROUPS, (nodes, states), (used_nodes, used_states)):
             length = len(getattr(self, names[0]))
             if length - used >= need:
                 continue
             size = min(max(2 * length, used + need), self.max_nodes)
             if size < used + need:
                 return False
-            for name in names:
-                array = getattr(self, name)
-                if len(array):  # the Gumbel-only arrays stay empty for the other rules
-                    new = np.empty((size, *array.shape[1:]), array.dtype)
-                    new[:used] = array[:used]
-                    setattr(self, name, new)
+            self._resize(names, size, used)
         return True
+
+    def _resize(self, names, size, used):
+        """The arrays ``names`` made ``size`` rows long, their first ``used`` rows kept: a
+        view of their memory where it is large enough, else new memory."""
+        for name in names:
+            if name in self.GROUPS[0][3:] and not self.leaf_values:
+                continue  # the Gumbel-only arrays stay empty for the other rules
+            array = getattr(self, name)
+            memory = array if array.base is None else array.base
+            if len(memory) < size:
+                memory = np.empty((size, *array.shape[1:]), array.dtype)
+                memory[:used] = array[:used]
+            setattr(self, name, memory[:size])
 
     def grow_after_stop(self, most_children):
         """The compiled search stopped because an expansion (up to ``most_children``

@@ -235,14 +235,16 @@ REHEARSAL = {"sims": 2, "determinizations": 1, "rollouts": 1, "leaf_batch": 1,
 def rehearse(game, spec, row, rng):
     """Agent ``spec``'s move in ``row`` searched as small as its settings allow: the code a
     search runs, compiled (or loaded from numba's cache) without the search's length. An
-    agent that takes none of these settings plays its move as it is."""
+    agent that takes none of these settings plays its move as it is. It decides from its
+    seat's view, as in ``play``, and fails as there (one line naming it: a 400)."""
     built = agent(spec)
     small = {k: v for k, v in REHEARSAL.items() if hasattr(built, k)}
     try:
         built = agent(spec, **small) if small else built
     except ValueError:  # a combination the agent refuses: its own move then
         pass
-    return int(built.act(game, row.copy(), np.random.default_rng(0))[0])  # leaves rng as it was
+    own = np.random.default_rng(0)  # the table's stream is left as it was for the move
+    return int(seat_act(built, game, row.copy(), own)[0])
 
 
 def play(game, spec, row, rng):

@@ -100,6 +100,49 @@ def test_a_chance_outcome_some_seats_alone_see_is_declared_private(game):
                 "returning the seat that sees it)")
 
 
+def test_a_seat_decides_from_nothing_it_has_not_seen(game):
+    """At every node of seeded random games, redrawing what a seat has not seen
+    (``resample_hidden(s, seat)``, the world the arena hands its agent) changes nothing the
+    seat decides from: its observation, the player to move, and its legal moves when it is
+    to move. A difference is a leak, whatever its path (a chance outcome, another seat's
+    secret choice): the seat's view depends on what it may not see."""
+    if game.perfect_information:
+        pytest.skip("perfect information: nothing hidden")
+    rng = np.random.default_rng(3)
+
+    def check(s):
+        n = len(s)
+        for seat in range(game.num_players):
+            world = game.resample_hidden(s, seat, rng)
+            to_move = game.current_player(s) == seat
+            for what, a, b, rows in (
+                    ("observation", game.observe(s, seat), game.observe(world, seat), True),
+                    ("player to move", game.current_player(s), game.current_player(world),
+                     True),
+                    ("legal moves", game.legal_mask(s), game.legal_mask(world), to_move)):
+                differ = np.flatnonzero((a != b).reshape(n, -1).any(axis=1) & rows)
+                if len(differ):
+                    k = differ[0]
+                    raise AssertionError(
+                        f"redrawing what seat {seat} has not seen (resample_hidden(s, "
+                        f"{seat})) changes its {what} at {game.to_text(s[k : k + 1])}: "
+                        f"{_difference(what, a[k], b[k])}; it must depend only on what seat "
+                        f"{seat} has seen")
+
+    play_random(game, game.init(6, rng=4), rng, on_step=check)
+
+
+def _difference(what, true, redrawn):
+    """Where an observation, a player or a legal mask (``what``) differs, in a few words."""
+    true, redrawn = np.ravel(true), np.ravel(redrawn)
+    if what == "legal moves":
+        return (f"legal moves {np.flatnonzero(true).tolist()} in the true state, "
+                f"{np.flatnonzero(redrawn).tolist()} in the redrawn one")
+    at = np.flatnonzero(true != redrawn)[:8]
+    return (f"entries {at.tolist()} are {true[at].tolist()} in the true state, "
+            f"{redrawn[at].tolist()} in the redrawn one")
+
+
 def test_resampled_worlds_keep_what_the_seat_has_seen(game):
     """``resample_hidden(s, seat)`` gives accepted states that ``seat`` cannot tell from
     ``s``: the same views, the same player to move and legal moves."""

@@ -117,24 +117,6 @@ def test_text_round_trip_and_action_names(game):
     play_random(game, game.init(4, rng=2), rng, on_step=check)
 
 
-def test_no_information_leak(game):
-    """A player's observation and mask are unchanged when the others' secrets are redrawn."""
-    if game.perfect_information:
-        pytest.skip("perfect information: nothing hidden")
-    rng = np.random.default_rng(3)
-
-    def check(s):
-        for p in range(game.num_players):
-            other = game.resample_hidden(s, p, rng)
-            np.testing.assert_array_equal(game.observe(s, p), game.observe(other, p))
-            np.testing.assert_array_equal(game.current_player(s), game.current_player(other))
-            to_move = game.current_player(s) == p
-            np.testing.assert_array_equal(game.legal_mask(s)[to_move],
-                                          game.legal_mask(other)[to_move])
-
-    play_random(game, game.init(6, rng=4), rng, on_step=check)
-
-
 @pytest.mark.parametrize("bad", [
     lambda g: np.zeros(2, [("x", np.int8)]),
     lambda g: np.zeros(2, np.int64),
