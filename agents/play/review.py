@@ -36,10 +36,11 @@ one analysis:
 * ``position``: the position before the move, in the game's notation (where to look at it).
 
 ``Review.summary()`` counts each player's inaccuracies, mistakes and blunders, its average
-drop (the score that orders play by strength) and its accuracy (lichess's formula from the
-drop in win probability, of the marked drops) with a bootstrap interval; ``by_agent(reviews)``
-averages each agent's average drop (or accuracy) over many reviewed games, its interval
-bootstrapped by game.
+drop (of every move, negative drops included) and its accuracy (lichess's formula from the
+drop in win probability, of the marked drops) with a bootstrap interval;
+``by_agent(reviews, measure)`` averages each agent's average drop or accuracy over many reviewed
+games, its interval bootstrapped by game (the records guide measures how well each orders play
+by strength).
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent, play_match, review
@@ -199,10 +200,9 @@ def accuracy_by_agent(reviews, level=0.95, resamples=4000, seed=0):
     return by_agent(reviews, "accuracy", level, resamples, seed)
 
 
-def by_agent(reviews, measure="average_drop", level=0.95, resamples=4000, seed=0):
-    """Each agent's ``measure`` (a key of ``Review.summary``: ``average_drop``, the points of
-    expected result its moves lose on average, orders play by strength; the records guide
-    measures it) over ``reviews`` (of different games): ``{agent: {"games": n, measure: the
+def by_agent(reviews, measure, level=0.95, resamples=4000, seed=0):
+    """Each agent's ``measure`` (a key of ``Review.summary``: ``average_drop`` or
+    ``accuracy``) over ``reviews`` (of different games): ``{agent: {"games": n, measure: the
     mean of its measure in each game it played, "interval": (low, high)}}``, agents named as
     the records name them. The interval is a percentile bootstrap by game (each game drawn
     whole, so that the decisions of one game, which share its course, are not taken as

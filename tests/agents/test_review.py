@@ -224,7 +224,7 @@ def test_average_drop_and_accuracy_rank_random_clicks_below_a_search():
         records += play_match(game, [make_agent(player), make_agent("greedy")], games=2,
                               seed=11 + seed, workers=1, progress=False, record=True).records
     reviews = [review(r, "az:baseline,sims=32", game=game) for r in records]
-    ranked = by_agent(reviews)
+    ranked = by_agent(reviews, "average_drop")
     clicks, search = ranked["random"], ranked["mcts:sims=400,c=1.4"]
     assert clicks["games"] == search["games"] == 2
     assert search["interval"][0] <= search["interval"][1] < clicks["interval"][0] \
