@@ -24,13 +24,14 @@ one analysis:
   spread measures and Bhatia and Davis's bound on the variance of returns within [lo, hi]);
 * ``label``: ``inaccuracy`` when ``confirmed_drop > threshold``, ``mistake`` above twice it,
   ``blunder`` above three times it, else empty (lichess's 10, 20 and 30 points of win
-  probability with the default ``threshold`` of 0.1), and only where the confirmed drop is
-  above the threshold by more than the noise of one confirming search (the standard deviation
-  of their drops; 0 for a search without randomness, whose repeats agree): a mark only where
-  the deeper searches find the drop beyond their own noise (with ``confirm=0``, wherever
-  ``drop`` passes). One search alone marked moves that a search four times deeper did not
-  find a quarter to a third of the time, and in Banjooli's dice and hidden cards one
-  confirming search was not enough (the records guide measures it);
+  probability with the default ``threshold`` of 0.1), and only where another such search would
+  find the drop above the threshold too with a chance of 90% (``PREDICTION``: the one-sided
+  prediction bound from the searches' mean and spread, Student's t; for a search without
+  randomness, whose repeats agree, the mean itself): a mark only where the deeper searches
+  find the drop beyond their own noise (with ``confirm=0``, wherever ``drop`` passes). One
+  search alone marked moves that a search four times deeper did not find a quarter to a third
+  of the time, and in Banjooli's dice and hidden cards one confirming search was not enough
+  (the records guide measures it);
 * ``line``: the search's best line from the position, its move names joined by ``"; "``
   (a chance outcome in parentheses);
 * ``position``: the position before the move, in the game's notation (where to look at it).
@@ -75,6 +76,7 @@ DEFAULT_AGENT = "az:baseline,sims=128"  # chosen by measurement (the records gui
 DEFAULT_THRESHOLD = 0.1  # of the mover's expected result, 0..1
 DEFAULT_CONFIRM = 4  # a confirming search's simulations, times the reviewing agent's
 DEFAULT_REPEATS = 3  # confirming searches, each with its own seed: their spread is the noise
+PREDICTION = 0.9  # a mark needs this chance that another confirming search finds it too
 MAX_REPEATS = 16
 MAX_CONFIRM = 64
 CHANCE_DRAWS = 4  # chance outcomes averaged in the value of a move the search never tried
@@ -295,11 +297,10 @@ def review_decision(game, row, played, agent, seed, ply, threshold, confirm=DEFA
     if not confirm:
         shown = label(drop, threshold)
     elif drop > threshold:
-        confirmed, noise, error = _confirm(game, row, action, deeper(agent, confirm), seed,
-                                           repeats)
-        confirmed, noise, error = confirmed * share, noise * share, error * share
+        confirmed, low, error = _confirm(game, row, action, deeper(agent, confirm), seed, repeats)
+        confirmed, low, error = confirmed * share, low * share, error * share
         sure = _sure(confirmed, error, threshold)
-        shown = label(confirmed, threshold) if confirmed - noise > threshold else ""
+        shown = label(confirmed, threshold) if low > threshold else ""
     return (ply, mover, action, game.action_to_string(row[0], action), best["action"],
             best["move"], LINE.join(found.pv), *found.values, best_value, played_value, loss,
             drop, shown, found.position, confirmed, sure)
@@ -307,10 +308,13 @@ def review_decision(game, row, played, agent, seed, ply, threshold, confirm=DEFA
 
 def _confirm(game, row, action, deep, seed, repeats):
     """The mover's loss by ``action`` as ``repeats`` searches by ``deep`` find it, each with
-    its own seed (chance and hidden cards redrawn): their mean, the noise of one search (the
-    standard deviation of their losses, 0 for one search) and the standard error of the mean
-    (the larger of the measured one and Bhatia and Davis's bound; a search without randomness
-    finds the same loss every time, its noise 0)."""
+    its own seed (chance and hidden cards redrawn): their mean; the loss that another such
+    search finds above with chance ``PREDICTION``, the one-sided prediction bound from their
+    mean and spread (Student's t; the mean itself for one search, or for a search without
+    randomness, which finds the same loss every time); and the standard error of the mean
+    (the larger of the measured one and Bhatia and Davis's bound)."""
+    from scipy import stats
+
     losses, bounds = [], []
     for j in range(repeats):
         found = analyse(game, row, deep, rng=np.random.default_rng((seed, 2, j)))
@@ -318,9 +322,10 @@ def _confirm(game, row, action, deep, seed, repeats):
                                                        (seed, 3, j))
         losses.append(best_value - played_value)
         bounds.append(bound)
-    noise = float(np.std(losses, ddof=1)) if len(losses) > 1 else 0.0
-    error = max(noise, float(np.mean(bounds))) / math.sqrt(len(losses))
-    return float(np.mean(losses)), noise, error
+    n, mean = len(losses), float(np.mean(losses))
+    noise = float(np.std(losses, ddof=1)) if n > 1 else 0.0
+    low = mean - (stats.t.ppf(PREDICTION, n - 1) * noise * math.sqrt(1 + 1 / n) if noise else 0)
+    return mean, low, max(noise, float(np.mean(bounds))) / math.sqrt(n)
 
 
 def deeper(agent, factor):
