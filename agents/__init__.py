@@ -35,6 +35,7 @@ _LAZY = {
     "Review": "savanna.agents.play.review:Review",
     "review": "savanna.agents.play.review:review",
     "accuracy_by_agent": "savanna.agents.play.review:accuracy_by_agent",
+    "by_agent": "savanna.agents.play.review:by_agent",
     "Puzzle": "savanna.agents.play.puzzles:Puzzle",
     "puzzles": "savanna.agents.play.puzzles:puzzles",
     "Ladder": "savanna.agents.arena.ladder:Ladder",
@@ -53,7 +54,8 @@ _LAZY = {
 __all__ = ["AGENTS", "AZAgent", "AZConfig", "AZPolicyAgent", "AZTrainer", "Agent", "Analysis",
            "DistillConfig", "FitConfig", "GreedyAgent", "Ladder", "MCTSAgent", "MatchResult",
            "PPOAgent", "PPOConfig", "PPOMCTSAgent", "PPOTrainer", "Puzzle", "RandomAgent",
-           "Review", "TournamentResult", "accuracy_by_agent", "analyse", "describe", "distill",
+           "Review", "TournamentResult", "accuracy_by_agent", "analyse", "by_agent", "describe",
+           "distill",
            "fit", "load_dataset",
            "make_agent", "play_match", "puzzles", "review", "save_model",
            "tournament"]

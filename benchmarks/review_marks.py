@@ -4,15 +4,16 @@ the records guide's "How far a review can be trusted".
     python -m savanna.benchmarks.review_marks --out review-marks.json
 
 For each game, a round robin of ``random``, ``greedy``, ``mcts:sims=32`` and ``mcts:sims=400``
-(every pair, each seat once: 12 recorded games) is reviewed with the default review
+(every pair, each seat once: 12 recorded games; ``--agents`` and ``--pair-games`` choose
+others) is reviewed with the default review
 (``savanna.agents.play.review``). Every decision whose first drop passes the threshold (what
 a review marked before marks needed confirming) is searched again by an independent search
 (its own seed) 4 times deeper than the review's first search, and every mark shown also by
 one 4 times deeper than its confirming search (``--checks``): a mark survives a check when
 that search also finds a drop above the threshold. Printed per game: the first search's marks
 and the share that survive each check, the marks shown and the share that survive each
-check, their mean ``sure``; then each agent's accuracy with its 95% bootstrap interval by
-game.
+check, their mean ``sure``; then each agent's average drop and accuracy, each with its 95%
+bootstrap interval by game.
 """
 import argparse
 import itertools
@@ -25,7 +26,7 @@ from savanna.agents import make_agent, play_match
 from savanna.agents.play.review import (
     DEFAULT_AGENT,
     DEFAULT_THRESHOLD,
-    accuracy_by_agent,
+    by_agent,
     deeper,
     review,
     review_decision,
@@ -35,14 +36,16 @@ from savanna.registry import make_game
 
 AGENTS = ("random", "greedy", "mcts:sims=32", "mcts:sims=400")
 GAMES = {"zebres": {}, "bonobo": {"num_players": 2}, "banjooli": {"num_players": 2}}
+MEASURES = ("average_drop", "accuracy")  # the summary's scores, printed per agent
 CHECK_SEED = 777  # the checking searches' seed, apart from the review's own streams
 
 
-def round_robin(game, seed):
-    """The records of every pair of ``AGENTS``, each seat once (match ``k`` at ``seed + k``)."""
+def round_robin(game, seed, agents=AGENTS, games=2):
+    """The records of every pair of ``agents``, ``games`` games a pair, seats rotated (match
+    ``k`` at ``seed + k``)."""
     records = []
-    for k, pair in enumerate(itertools.combinations(AGENTS, 2)):
-        records += play_match(game, [make_agent(a) for a in pair], games=2, seed=seed + k,
+    for k, pair in enumerate(itertools.combinations(agents, 2)):
+        records += play_match(game, [make_agent(a) for a in pair], games=games, seed=seed + k,
                               workers=1, progress=False, record=True).records
     return records
 
@@ -61,14 +64,15 @@ def check_marks(record, result, game, checker, rows):
     return found
 
 
-def measure(name, agent, seed, checks):
-    """The figures of one game (see the module docstring)."""
+def measure(name, agent, seed, checks, agents=AGENTS, games=2):
+    """The figures of one game (see the module docstring), ``games`` games a pair of
+    ``agents``."""
     game = make_game(name, **GAMES[name])
     reviewer = make_agent(agent)
     checkers = {k: deeper(reviewer, k) for k in checks}
     reviews, sure = [], []
     first, shown = {k: [] for k in checks}, {k: [] for k in checks}
-    for record in round_robin(game, seed):
+    for record in round_robin(game, seed, agents, games):
         result = review(record, reviewer, game=game)
         d = result.decisions
         candidates = d[d["drop"] > result.threshold]
@@ -85,14 +89,15 @@ def measure(name, agent, seed, checks):
         print(f"  {name} game {len(reviews)}: {' vs '.join(record.agents)}; "
               f"{len(candidates)} first marks, {len(result.marked)} shown", file=sys.stderr,
               flush=True)
-    by_agent = accuracy_by_agent(reviews)
+    scores = {measure: by_agent(reviews, measure) for measure in MEASURES}
     return {"game": name, "reviewer": reviews[0].agent, "confirm": reviews[0].confirm,
             "records": len(reviews), "decisions": int(sum(len(r.decisions) for r in reviews)),
             "first_marks": len(first[checks[0]]), "shown": len(shown[checks[0]]),
             "first_survive": {k: _share(v) for k, v in first.items() if v},
             "shown_survive": {k: _share(v) for k, v in shown.items()},
             "mean_sure": float(np.mean(sure)) if sure else None,
-            "accuracy": {a: by_agent[a] for a in sorted(by_agent, key=_order)},
+            **{measure: {a: found[a] for a in sorted(found, key=lambda a: _order(a, agents))}
+               for measure, found in scores.items()},
             "reviews": [r.to_json() for r in reviews]}
 
 
@@ -100,8 +105,8 @@ def _share(flags):
     return float(np.mean(flags)) if flags else None
 
 
-def _order(agent):
-    return next(k for k, a in enumerate(AGENTS) if agent.startswith(a.split(":")[0])
+def _order(agent, agents):
+    return next(k for k, a in enumerate(agents) if agent.startswith(a.split(":")[0])
                 and all(part in agent for part in a.split(":")[1:]))
 
 
@@ -116,10 +121,11 @@ def lines(figures):
         out.append(f"  marks shown (confirmed {f['confirm']}x deeper): {f['shown']}, surviving "
                    f"a search {_survival(f['shown_survive'])}; mean sure "
                    f"{_percent(f['mean_sure'])}")
-        for agent, a in f["accuracy"].items():
-            low, high = a["interval"] or (float("nan"),) * 2
-            out.append(f"  {agent}: accuracy {a['accuracy']:.1f} [{low:.1f}, {high:.1f}] "
-                       f"over {a['games']} games")
+        for measure in MEASURES:
+            for agent, a in f[measure].items():
+                low, high = a["interval"] or (float("nan"),) * 2
+                out.append(f"  {agent}: {measure.replace('_', ' ')} {a[measure]:.1f} "
+                           f"[{low:.1f}, {high:.1f}] over {a['games']} games")
     return "\n".join(out)
 
 
@@ -136,6 +142,10 @@ def main(argv=None):
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--agent", default=DEFAULT_AGENT, help="the reviewing agent")
+    parser.add_argument("--agents", nargs="+", default=list(AGENTS),
+                        help="the agents of the round robin (default: %(default)s)")
+    parser.add_argument("--pair-games", type=int, default=2,
+                        help="games a pair, seats rotated (default: 2)")
     parser.add_argument("--checks", type=int, nargs="+", default=[4, 16],
                         help="the checking searches, times the review's simulations "
                              "(default: 4 16)")
@@ -147,7 +157,8 @@ def main(argv=None):
         check_new_file(args.out, False)
     figures = []
     for name in args.games:
-        figures.append(measure(name, args.agent, args.seed, args.checks))
+        figures.append(measure(name, args.agent, args.seed, args.checks, args.agents,
+                               args.pair_games))
         print(lines(figures[-1:]), flush=True)
     if args.out:
         atomic_write_text(args.out, json.dumps({"threshold": DEFAULT_THRESHOLD,

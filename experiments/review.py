@@ -8,8 +8,9 @@ Each decision's position is analysed (``savanna.agents.play.review``): one CSV l
 decision with each player's value, the search's best move and best line, the value the mover
 lost by the move played (``loss``), the same as a drop of its expected result (``drop``, its
 share of the win from 0 to 1) and its ``label``: inaccuracy above ``--threshold``, mistake above
-twice it, blunder above three times it, shown only where a search ``--confirm`` times deeper
-finds the drop too (``confirmed_drop``, and ``sure``: how sure that search is of it). The CSV
+twice it, blunder above three times it, shown only where ``--repeats`` searches ``--confirm``
+times deeper, each with its own seed, find it beyond their own noise (``confirmed_drop``, their
+mean, and ``sure``: how sure they are of it). The CSV
 goes to ``--out`` (written whole or not at all; an existing file only with ``--overwrite``),
 else to standard output; each player's summary and the marked moves are listed after it.
 ``--json FILE`` also writes the whole review as JSON, the file ``savanna serve`` keeps beside the
@@ -22,6 +23,7 @@ from pathlib import Path
 from savanna.agents.play.review import (
     DEFAULT_AGENT,
     DEFAULT_CONFIRM,
+    DEFAULT_REPEATS,
     DEFAULT_THRESHOLD,
     LABELS,
     PLURALS,
@@ -54,6 +56,11 @@ def add_parser(commands):
                         metavar="K", help="a drop above T is marked only when a search K times "
                                           "deeper finds it too (0: every drop above T is "
                                           f"marked; default: {DEFAULT_CONFIRM})")
+    parser.add_argument("--repeats", type=index, default=DEFAULT_REPEATS, metavar="N",
+                        help="how many confirming searches, each with its own seed: a drop is "
+                             "marked only when, from their mean and spread, another such "
+                             "search would find it above T too with a chance of 90% "
+                             f"(default: {DEFAULT_REPEATS})")
     parser.add_argument("--seed", type=seed, default=0, help="random seed of every analysis "
                                                              "(default: 0)")
     parser.add_argument("--out", type=Path, metavar="FILE.csv",
@@ -79,7 +86,8 @@ def run(args, extra=None):
     bar = Progress(record.plies, not args.no_progress)
     try:
         result = review(record, agent, threshold=args.threshold, seed=args.seed, game=game,
-                        progress=bar.update, confirm=args.confirm)
+                        progress=bar.update, confirm=args.confirm,
+                        repeats=args.repeats)
     finally:
         bar.close()
     if args.out is None:
@@ -117,8 +125,9 @@ def default_reviewer(game):
 def summary(result):
     """A line that counts the marked moves, one per player (lichess's summary), then the marked
     moves in words, numbered as the board's move list (move 1 is ply 0)."""
-    confirmed = (f", each confirmed by a search {result.confirm} times deeper"
-                 if result.confirm else "")
+    searches = "a search" if result.repeats == 1 else f"{result.repeats} searches"
+    confirmed = (f", each confirmed by {searches} {result.confirm} times deeper, beyond their "
+                 "noise" if result.confirm else "")
     lines = [f"{len(result.decisions)} decisions reviewed by {result.agent}; "
              f"{len(result.marked)} marked (inaccuracy: the mover's expected result dropped by "
              f"more than {100 * result.threshold:g} points of 100{confirmed})"]

@@ -17,24 +17,31 @@ one analysis:
 * ``drop``: the same loss as the mover's expected result, its share of the win from 0 to 1
   (``expected_result``: ``(P-1)/P * value + 1/P``, the win probability of a two-player game
   with a draw as half a win), so ``drop = loss * (P-1)/P``;
-* ``confirmed_drop``: where ``drop > threshold``, the drop that a search ``confirm`` times
-  deeper (``deeper``, its own seed) finds, else NaN; ``sure``: how sure that search is of it,
-  the normal chance that the drop is above the threshold given the standard error of its two
-  means (Bhatia and Davis's bound on the variance of returns within [lo, hi]);
+* ``confirmed_drop``: where ``drop > threshold``, the mean drop that ``repeats`` searches
+  ``confirm`` times deeper (``deeper``, each with its own seed, so chance and hidden cards
+  redrawn) find, else NaN; ``sure``: how sure they are of it, the normal chance that the drop
+  is above the threshold given the standard error of their mean (the larger of the one their
+  spread measures and Bhatia and Davis's bound on the variance of returns within [lo, hi]);
 * ``label``: ``inaccuracy`` when ``confirmed_drop > threshold``, ``mistake`` above twice it,
   ``blunder`` above three times it, else empty (lichess's 10, 20 and 30 points of win
-  probability with the default ``threshold`` of 0.1): a mark only where both searches find the
-  drop (with ``confirm=0``, wherever ``drop`` passes). One search alone marked moves that a
-  search four times deeper did not find a quarter to a third of the time (the records guide
-  measures it);
+  probability with the default ``threshold`` of 0.1), and only where another such search would
+  find the drop above the threshold too with a chance of 90% (``PREDICTION``: the one-sided
+  prediction bound from the searches' mean and spread, Student's t; for a search without
+  randomness, whose repeats agree, the mean itself): a mark only where the deeper searches
+  find the drop beyond their own noise (with ``confirm=0``, wherever ``drop`` passes). One
+  search alone marked moves that a search four times deeper did not find a quarter to a third
+  of the time, and in Banjooli's dice and hidden cards one confirming search was not enough
+  (the records guide measures it);
 * ``line``: the search's best line from the position, its move names joined by ``"; "``
   (a chance outcome in parentheses);
 * ``position``: the position before the move, in the game's notation (where to look at it).
 
 ``Review.summary()`` counts each player's inaccuracies, mistakes and blunders, its average
-drop and its accuracy (lichess's formula from the drop in win probability, of the marked
-drops) with a bootstrap interval; ``accuracy_by_agent(reviews)`` averages each
-agent's accuracy over many reviewed games, its interval bootstrapped by game.
+drop (of every move, negative drops included) and its accuracy (lichess's formula from the
+drop in win probability, of the marked drops) with a bootstrap interval;
+``by_agent(reviews, measure)`` averages each agent's average drop or accuracy over many reviewed
+games, its interval bootstrapped by game (the records guide measures how well each orders play
+by strength).
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent, play_match, review
@@ -62,12 +69,15 @@ from savanna.errors import check_int, check_range
 from savanna.files import atomic_write_text, check_new_file
 
 __all__ = ["DEFAULT_AGENT", "DEFAULT_CONFIRM", "DEFAULT_THRESHOLD", "LABELS", "Review",
-           "accuracy_by_agent", "bootstrap_interval", "deeper", "expected_result",
+           "accuracy_by_agent", "bootstrap_interval", "by_agent", "deeper", "expected_result",
            "move_accuracy", "review", "review_decision"]
 
 DEFAULT_AGENT = "az:baseline,sims=128"  # chosen by measurement (the records guide)
 DEFAULT_THRESHOLD = 0.1  # of the mover's expected result, 0..1
 DEFAULT_CONFIRM = 4  # a confirming search's simulations, times the reviewing agent's
+DEFAULT_REPEATS = 3  # confirming searches, each with its own seed: their spread is the noise
+PREDICTION = 0.9  # a mark needs this chance that another confirming search finds it too
+MAX_REPEATS = 16
 MAX_CONFIRM = 64
 CHANCE_DRAWS = 4  # chance outcomes averaged in the value of a move the search never tried
 LABELS = ("inaccuracy", "mistake", "blunder")  # a drop above 1, 2, 3 times the threshold
@@ -90,13 +100,15 @@ class Review:
     plies: int
     decisions: np.ndarray
     confirm: int = DEFAULT_CONFIRM  # how many times deeper the confirming search is (0: none)
+    repeats: int = DEFAULT_REPEATS  # how many confirming searches, each with its own seed
 
     @classmethod
-    def of(cls, record, game, agent, seed, threshold, rows=(), confirm=DEFAULT_CONFIRM):
+    def of(cls, record, game, agent, seed, threshold, rows=(), confirm=DEFAULT_CONFIRM,
+           repeats=DEFAULT_REPEATS):
         """The review by ``agent`` (its label) of ``record``'s decisions ``rows`` (tuples of
         ``review_decision``) so far."""
         return cls(game.name, agent, seed, threshold, record.where, list(record.agents),
-                   record.plies, _array(list(rows), game.num_players), confirm)
+                   record.plies, _array(list(rows), game.num_players), confirm, repeats)
 
     @property
     def complete(self):
@@ -111,19 +123,21 @@ class Review:
     def summary(self):
         """One dict per player, of the decisions it made: ``decisions``, its ``inaccuracies``,
         ``mistakes`` and ``blunders`` (the marks shown), ``average_drop`` (of its expected
-        result, in points of 100, over every decision by the first search, a move better
-        than the search's best counted as 0), ``accuracy`` (0-100, the mean of lichess's
-        per-move accuracy ``103.1668 * exp(-0.04354 * drop) - 3.1669`` where ``drop`` is
-        the marked drop, 0 for a move not marked) and ``accuracy_interval`` (its 95%
-        percentile bootstrap over the player's decisions, None below two); None without
-        any decision. Only marked drops count: below the threshold, or not confirmed, a
-        drop is within the search's noise, and counting it ranked random clicks in Zèbres
-        near a search's play."""
+        result, in points of 100, the mean over its decisions of each move's drop as the
+        review measured it best: the confirming searches' mean where they ran, else the first
+        search's; a move that looked better than the search's best counts negative, so that
+        the searches' noise cancels in the mean rather than adding up), ``accuracy`` (0-100,
+        the mean of lichess's per-move accuracy ``103.1668 * exp(-0.04354 * drop) - 3.1669``
+        where ``drop`` is the marked drop, 0 for a move not marked) and
+        ``accuracy_interval`` (its 95% percentile bootstrap over the player's decisions, None
+        below two); None without any decision. Only marked drops count in the accuracy:
+        below the threshold, or not confirmed, a drop is within the search's noise, and
+        counting it ranked random clicks in Zèbres near a search's play."""
         out = []
         for p in range(len(self.agents)):
             mine = self.decisions[self.decisions["player"] == p]
             accuracy = move_accuracy(100 * self.marked_drops(mine))
-            drops = 100 * np.maximum(mine["drop"], 0)
+            drops = 100 * self.measured_drops(mine)
             out.append({"player": p, "decisions": len(mine),
                         **{PLURALS[name]: int(np.sum(mine["label"] == name)) for name in LABELS},
                         "average_drop": float(drops.mean()) if len(mine) else None,
@@ -138,6 +152,12 @@ class Review:
         rows = self.decisions if rows is None else rows
         shown = rows["confirmed_drop"] if self.confirm else rows["drop"]
         return np.where(rows["label"] != "", shown, 0.0)
+
+    def measured_drops(self, rows=None):
+        """Each decision's drop as the review measured it best: the confirming searches' mean
+        where they ran, else the first search's."""
+        rows = self.decisions if rows is None else rows
+        return np.where(np.isnan(rows["confirmed_drop"]), rows["drop"], rows["confirmed_drop"])
 
     def columns(self):
         """The column names, in order (those of ``to_csv``)."""
@@ -160,7 +180,8 @@ class Review:
         rows = [dict(zip(self.columns(), (_finite(x) for x in row)))
                 for row in self.decisions.tolist()]
         return {"game": self.game, "agent": self.agent, "seed": self.seed,
-                "threshold": self.threshold, "confirm": self.confirm, "agents": self.agents,
+                "threshold": self.threshold, "confirm": self.confirm, "repeats": self.repeats,
+                "agents": self.agents,
                 "plies": self.plies,
                 "decisions": rows, "summary": self.summary()}
 
@@ -176,21 +197,29 @@ class Review:
 
 def accuracy_by_agent(reviews, level=0.95, resamples=4000, seed=0):
     """Each agent's accuracy over ``reviews`` (of different games): ``{agent: {"games": n,
-    "accuracy": the mean of its accuracy in each game it played, "interval": (low, high)}}``,
-    agents named as the records name them. The interval is a percentile bootstrap by game
-    (each game drawn whole, so that the decisions of one game, which share its course, are not
-    taken as independent), ``level`` of ``resamples`` means: it lies within [0, 100] as the
-    accuracies do; None below two games. An agent in two seats of a game counts their mean."""
+    "accuracy": the mean of its accuracy in each game it played, "interval": (low, high)}}``
+    (``by_agent`` of ``"accuracy"``): the interval lies within [0, 100] as the accuracies do."""
+    return by_agent(reviews, "accuracy", level, resamples, seed)
+
+
+def by_agent(reviews, measure, level=0.95, resamples=4000, seed=0):
+    """Each agent's ``measure`` (a key of ``Review.summary``: ``average_drop`` or
+    ``accuracy``) over ``reviews`` (of different games): ``{agent: {"games": n, measure: the
+    mean of its measure in each game it played, "interval": (low, high)}}``, agents named as
+    the records name them. The interval is a percentile bootstrap by game (each game drawn
+    whole, so that the decisions of one game, which share its course, are not taken as
+    independent), ``level`` of ``resamples`` means; None below two games. An agent in two
+    seats of a game counts their mean."""
     per_game = {}
     for r in reviews:
         mine = {}
         for s in r.summary():
-            if s["accuracy"] is not None:
-                mine.setdefault(r.agents[s["player"]], []).append(s["accuracy"])
+            if s[measure] is not None:
+                mine.setdefault(r.agents[s["player"]], []).append(s[measure])
         for agent, values in mine.items():
             per_game.setdefault(agent, []).append(float(np.mean(values)))
     rng = np.random.default_rng(seed)
-    return {agent: {"games": len(values), "accuracy": float(np.mean(values)),
+    return {agent: {"games": len(values), measure: float(np.mean(values)),
                     "interval": bootstrap_interval(values, np.mean, level, resamples, rng)}
             for agent, values in per_game.items()}
 
@@ -218,40 +247,45 @@ def move_accuracy(drops):
 
 
 def review(record, agent=DEFAULT_AGENT, *, threshold=DEFAULT_THRESHOLD, seed=0, game=None,
-           progress=None, stop=None, confirm=DEFAULT_CONFIRM):
+           progress=None, stop=None, confirm=DEFAULT_CONFIRM, repeats=DEFAULT_REPEATS):
     """Review every decision of ``record`` (a ``savanna.records.Record``) with ``agent`` (a
     search agent or its spec: ``mcts``, ``ppo-mcts``, ``az``); a ``Review``.
 
     ``game``: the record's game if already built; ``progress(partial)`` is called with the
     ``Review`` so far after each decision; ``stop`` (e.g. a ``threading.Event``) is checked
     before each decision, and once set the review returns what it has; ``confirm``: how many
-    times deeper the search is that confirms a mark (0: none, every drop above the threshold
-    marked). A ValueError for a record that does not replay, an agent that does not search, a
-    bad threshold or confirm."""
+    times deeper the searches are that confirm a mark (0: none, every drop above the threshold
+    marked), ``repeats``: how many of them, each with its own seed. A ValueError for a record
+    that does not replay, an agent that does not search, a bad threshold, confirm or
+    repeats."""
     threshold = float(check_range("threshold", threshold, 0))
     seed = check_int("seed", seed, 0, MAX_SEED)
     confirm = check_int("confirm", confirm, 0, MAX_CONFIRM)
+    repeats = check_int("repeats", repeats, 1, MAX_REPEATS)
     game = game or record.game()
     states = record.states(game)
     agent = make_agent(agent) if isinstance(agent, str) else agent
     rows = []
-    done = Review.of(record, game, describe(agent), seed, threshold, confirm=confirm)
+    done = Review.of(record, game, describe(agent), seed, threshold, confirm=confirm,
+                     repeats=repeats)
     for ply in range(record.plies):
         if stop is not None and stop.is_set():
             break
         k = record.ply_index(ply)
         rows.append(review_decision(game, states[k: k + 1], record.moves[k], agent, seed, ply,
-                                    threshold, confirm))
+                                    threshold, confirm, repeats))
         done.decisions = _array(rows, game.num_players)
         if progress is not None:
             progress(done)
     return done
 
 
-def review_decision(game, row, played, agent, seed, ply, threshold, confirm=DEFAULT_CONFIRM):
+def review_decision(game, row, played, agent, seed, ply, threshold, confirm=DEFAULT_CONFIRM,
+                    repeats=DEFAULT_REPEATS):
     """The tuple of one row of ``decisions``: decision ``ply``, ``played`` (the record's
     move) in state ``row``, as ``agent`` searching with ``seed`` sees it; a drop above
-    ``threshold`` searched again by ``deeper(agent, confirm)`` (none with ``confirm=0``)."""
+    ``threshold`` searched again by ``repeats`` searches ``deeper(agent, confirm)`` (none with
+    ``confirm=0``), each with its own seed."""
     found = analyse(game, row, agent, rng=seed)
     mover, share = found.player, (game.num_players - 1) / game.num_players
     best = found.rows[0]  # the most visited
@@ -259,17 +293,39 @@ def review_decision(game, row, played, agent, seed, ply, threshold, confirm=DEFA
     best_value, played_value, _ = _move_values(game, row, found, action, agent, (seed, 1))
     loss = best_value - played_value
     drop = loss * share  # of the mover's expected result (expected_result is linear)
-    confirmed, sure = math.nan, math.nan
-    if confirm and drop > threshold:
-        deep = deeper(agent, confirm)
-        again = analyse(game, row, deep, rng=np.random.default_rng((seed, 2)))
-        deep_best, deep_played, spread = _move_values(game, row, again, action, deep, (seed, 3))
-        confirmed = (deep_best - deep_played) * share
-        sure = _sure(confirmed, spread * share, threshold)
-    shown = confirmed if confirm else drop
+    confirmed, sure, shown = math.nan, math.nan, ""
+    if not confirm:
+        shown = label(drop, threshold)
+    elif drop > threshold:
+        confirmed, low, error = _confirm(game, row, action, deeper(agent, confirm), seed, repeats)
+        confirmed, low, error = confirmed * share, low * share, error * share
+        sure = _sure(confirmed, error, threshold)
+        shown = label(confirmed, threshold) if low > threshold else ""
     return (ply, mover, action, game.action_to_string(row[0], action), best["action"],
             best["move"], LINE.join(found.pv), *found.values, best_value, played_value, loss,
-            drop, label(shown, threshold), found.position, confirmed, sure)
+            drop, shown, found.position, confirmed, sure)
+
+
+def _confirm(game, row, action, deep, seed, repeats):
+    """The mover's loss by ``action`` as ``repeats`` searches by ``deep`` find it, each with
+    its own seed (chance and hidden cards redrawn): their mean; the loss that another such
+    search finds above with chance ``PREDICTION``, the one-sided prediction bound from their
+    mean and spread (Student's t; the mean itself for one search, or for a search without
+    randomness, which finds the same loss every time); and the standard error of the mean
+    (the larger of the measured one and Bhatia and Davis's bound)."""
+    from scipy import stats
+
+    losses, bounds = [], []
+    for j in range(repeats):
+        found = analyse(game, row, deep, rng=np.random.default_rng((seed, 2, j)))
+        best_value, played_value, bound = _move_values(game, row, found, action, deep,
+                                                       (seed, 3, j))
+        losses.append(best_value - played_value)
+        bounds.append(bound)
+    n, mean = len(losses), float(np.mean(losses))
+    noise = float(np.std(losses, ddof=1)) if n > 1 else 0.0
+    low = mean - (stats.t.ppf(PREDICTION, n - 1) * noise * math.sqrt(1 + 1 / n) if noise else 0)
+    return mean, low, max(noise, float(np.mean(bounds))) / math.sqrt(n)
 
 
 def deeper(agent, factor):

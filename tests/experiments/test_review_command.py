@@ -76,6 +76,15 @@ def test_confirm_0_marks_every_first_drop_past_the_threshold(records, capsys):
     assert set(confirmed.marked["ply"]) <= set(expected.marked["ply"])
 
 
+def test_repeats_sets_how_many_searches_confirm_a_mark(records, capsys):
+    record = read_records(records)[0]
+    code, printed, err = run(["review", records, "--agent", AGENT, "--repeats", 1,
+                              "--threshold", 0.05, "--no-progress"], capsys)
+    assert code == 0
+    assert printed == review(record, AGENT, threshold=0.05, repeats=1).to_csv()
+    assert "each confirmed by a search 4 times deeper" in err.splitlines()[0]
+
+
 def test_an_existing_file_is_kept_without_overwrite(records, tmp_path, capsys):
     out = tmp_path / "review.csv"
     out.write_text("mine")
@@ -99,6 +108,7 @@ def test_an_existing_file_is_kept_without_overwrite(records, tmp_path, capsys):
     (["{records}", "--out", "{tmp}/none/x.csv"], "no folder"),
     (["{records}", "--confirm", "65"], "confirm must be an int in 0..64"),
     (["{records}", "--confirm", "-1"], "expected an int"),
+    (["{records}", "--repeats", "0"], "repeats must be an int in 1..16"),
 ])
 def test_bad_input_is_a_one_line_error_and_writes_nothing(records, tmp_path, capsys, argv,
                                                           message):
