@@ -124,30 +124,45 @@ def by_phase(predicted, returns, phase):
     return rows
 
 
-def held_out_fit(inputs, targets, returns, phase, index, hidden=64, epochs=5, seed=0):
-    """Fits the value network's shape (one hidden layer of ReLU units, tanh output) with Adam
-    to ``targets`` on the first 80% of the games; after each epoch, ``by_phase`` of its
-    predictions against the *returns* on the other 20%."""
+def fit_network(inputs, targets, hidden=64, epochs=5, seed=0, after_epoch=None):
+    """The value network's shape (one hidden layer of ReLU units, tanh output) fitted with
+    Adam to ``targets``; ``after_epoch(net)`` is called after each epoch. Returns the torch
+    network."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    cut = held_out_split(index)
     x = torch.from_numpy(np.asarray(inputs, np.float32))
     y = torch.from_numpy(np.asarray(targets, np.float32))
     net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], hidden), torch.nn.ReLU(),
                               torch.nn.Linear(hidden, 1), torch.nn.Tanh())
     optimizer = torch.optim.Adam(net.parameters(), 1e-3)
-    rows = []
     for _ in range(epochs):
-        for batch in torch.randperm(cut).split(256):
+        for batch in torch.randperm(len(x)).split(256):
             loss = ((net(x[batch]).squeeze(1) - y[batch]) ** 2).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
+        if after_epoch is not None:
+            after_epoch(net)
+    return net
+
+
+def held_out_fit(inputs, targets, returns, phase, index, hidden=64, epochs=5, seed=0):
+    """``fit_network`` on the first 80% of the games; after each epoch, ``by_phase`` of its
+    predictions against the *returns* on the other 20%."""
+    import torch
+
+    cut = held_out_split(index)
+    held = torch.from_numpy(np.asarray(inputs[cut:], np.float32))
+    rows = []
+
+    def measure(net):
         with torch.no_grad():
-            predicted = net(x[cut:]).squeeze(1).numpy()
+            predicted = net(held).squeeze(1).numpy()
         rows.append(by_phase(predicted, returns[cut:], phase[cut:]))
+
+    fit_network(inputs[:cut], targets[:cut], hidden, epochs, seed, measure)
     return rows
 
 

@@ -89,3 +89,24 @@ def test_search_records_are_the_movers_view_and_value():
     assert np.all(obs[:, bonobo_spec.OBS.offset("to_move")] == 1)  # the mover's own view
     for game in (0, 1):  # each game's records hold both seats' views and returns
         assert sorted(set(returns[index == game])) in ([-1.0, 1.0], [0.0])
+
+
+def test_scored_value_plays_legal_moves_and_averages_chance(tmp_path):
+    from savanna.benchmarks.td_predictability import search_records
+    from savanna.benchmarks.td_search_targets import ScoredValue, fit
+
+    game = make_game("bonobo", num_players=2)
+    np.savez(tmp_path / "v.npz", **fit("bonobo", search_records("bonobo", 2, 8), epochs=1))
+    agent, rng = ScoredValue(str(tmp_path / "v.npz"), ply=1), np.random.default_rng(0)
+    states = [s for s in random_states(game, 1, seed=4) if game.current_player(s)[0] >= 0]
+    batch = np.concatenate(states[:6])
+    actions = agent.act(game, batch, rng)
+    assert game.legal_mask(batch)[np.arange(6), actions].all()
+    drawn, _ = game.step(batch[:1], [bonobo_spec.DRAW])  # a draw: one chance node, 8 values
+    flat, weight, parent = agent.resolve_chance(game, np.concatenate([batch[:1], drawn]), rng)
+    assert np.bincount(parent, weight) == pytest.approx([1.0, 1.0])
+    assert len(flat) == 1 + np.count_nonzero(game.chance_probs(drawn)[0])
+    obs = game.observe(batch[:2], game.current_player(batch[:2]))
+    _, values = agent.evaluator(game)(obs, game.legal_mask(batch[:2]), np.array([0, 1]))
+    assert values[:, 0] == pytest.approx(-values[:, 1])
+    assert values[0, 0] == pytest.approx(agent.value(obs[:1])[0])
