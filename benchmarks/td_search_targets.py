@@ -19,6 +19,7 @@ the value is worth, before the compiled TD recipe is given its inputs.
 import argparse
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from savanna.agents.models.td_scoring import scoring_features
 from savanna.agents.play.base import random_argmax
@@ -60,8 +61,10 @@ class ScoredValue:
     def value(self, obs):
         """float64[n]: the value of each observation for its observer."""
         flat = obs.reshape(len(obs), -1)
-        x = np.concatenate([flat.astype(np.float32), scoring_features(self.game, flat)], 1)
-        return np.tanh(np.maximum(x @ self.w1 + self.b1, 0) @ self.w2 + self.b2[0])
+        size = flat.shape[1]  # the observation is mostly zeros: a sparse product
+        hidden = (csr_matrix(flat, dtype=np.float32) @ self.w1[:size]
+                  + scoring_features(self.game, flat) @ self.w1[size:] + self.b1)
+        return np.tanh(np.maximum(hidden, 0) @ self.w2 + self.b2[0])
 
     def evaluator(self, game):
         return self._leaf_values
