@@ -1,6 +1,6 @@
 """A value fitted to search targets over the observation and the scoring features, and the
 players that use it: ``python -m savanna.benchmarks.td_search_targets GAME --load
-RECORDS.npz --out VALUE.npz [--games N] [--epochs E]``.
+RECORDS.npz [MORE.npz ...] --out VALUE.npz [--games N] [--epochs E] [--to-returns]``.
 
 TreeStrap's idea at its simplest: the records of ``td_predictability --search SIMS --save``
 (MCTS self-play, every decision with the search's root value for its mover) train the value
@@ -28,13 +28,15 @@ from savanna.codes import CHANCE
 from savanna.rng import as_generator
 
 
-def fit(name, records, games=None, hidden=64, epochs=5, seed=0):
+def fit(name, records, games=None, hidden=64, epochs=5, seed=0, to_returns=False):
     """``{"w1", "b1", "w2", "b2", "game"}``: the network fitted to the teacher's values of
-    the first ``games`` games of ``records`` (all by default)."""
-    obs, _, _, index, teacher = records
+    the first ``games`` games of ``records`` (all by default), or to the games' returns
+    (``to_returns``: the control that tells the targets' share from the features')."""
+    obs, returns, _, index, teacher = records
     keep = index < (games if games is not None else index.max() + 1)
     inputs = np.concatenate([obs[keep], scoring_features(name, obs[keep])], 1)
-    net = fit_network(inputs, teacher[keep], hidden, epochs, seed)
+    targets = returns if to_returns else teacher
+    net = fit_network(inputs, targets[keep], hidden, epochs, seed)
     (w1, b1), (w2, b2) = ((layer.weight.detach().numpy(), layer.bias.detach().numpy())
                           for layer in (net[0], net[2]))
     return {"w1": w1.T.copy(), "b1": b1, "w2": w2[0], "b2": b2, "game": np.array(name)}
@@ -146,17 +148,26 @@ def moves(game, states):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--load", required=True, help="records of td_predictability --search")
+    parser.add_argument("--load", required=True, nargs="+",
+                        help="records of td_predictability --search (several: concatenated)")
     parser.add_argument("--out", required=True, help="the value file to write (.npz)")
     parser.add_argument("--games", type=int, help="fit on the first N games only")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--to-returns", action="store_true",
+                        help="fit to the games' returns instead of the search's values")
     args = parser.parse_args(argv)
-    with np.load(args.load) as held:
-        if "teacher" not in held:
-            parser.error(f"{args.load} holds no search values: record it with --search")
-        records = tuple(held[k] for k in ("obs", "returns", "phase", "index", "teacher"))
-    np.savez(args.out, **fit(args.game, records, args.games, args.hidden, args.epochs))
+    parts = []
+    for path in args.load:
+        with np.load(path) as held:
+            if "teacher" not in held:
+                parser.error(f"{path} holds no search values: record it with --search")
+            part = [held[k] for k in ("obs", "returns", "phase", "index", "teacher")]
+        part[3] = part[3] + (int(parts[-1][3].max()) + 1 if parts else 0)  # numbered on
+        parts.append(part)
+    records = tuple(np.concatenate(column) for column in zip(*parts))
+    np.savez(args.out, **fit(args.game, records, args.games, args.hidden, args.epochs,
+                              seed=0, to_returns=args.to_returns))
 
 
 if __name__ == "__main__":
