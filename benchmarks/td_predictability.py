@@ -10,7 +10,7 @@ return to seat 0), fits the value network's shape (one hidden layer of ``--hidde
 units, tanh output) with Adam on the first 80% of the games, and prints, on the other 20% and
 by phase of the game, the correlation of its predictions with the returns and their mean
 squared error: from the observation, from the observation with the scoring features
-(``savanna.agents.models.td_scoring``) and from the features alone. ``--agent SPEC`` plays
+(``savanna.benchmarks.td_scoring``) and from the features alone. ``--agent SPEC`` plays
 the games with that agent in every seat instead (for example ``mcts:sims=64``). ``--search
 SIMS`` plays them with MCTS of SIMS simulations and records every decision as its mover sees
 it with the search's root value: the table adds that value's own figures (the teacher's) and
@@ -21,7 +21,7 @@ import argparse
 import numpy as np
 
 from savanna.agents.models.td_config import TDConfig
-from savanna.agents.models.td_scoring import scoring_features
+from savanna.benchmarks.td_scoring import scoring_features
 from savanna.agents.play import _td_kernels
 from savanna.agents.play.base import random_argmax
 from savanna.agents.play.registry import make_agent

@@ -4,7 +4,7 @@ RECORDS.npz [MORE.npz ...] --out VALUE.npz [--games N] [--epochs E] [--to-return
 
 TreeStrap's idea at its simplest: the records of ``td_predictability --search SIMS --save``
 (MCTS self-play, every decision with the search's root value for its mover) train the value
-network's shape, over the observation and ``savanna.agents.models.td_scoring``'s features,
+network's shape, over the observation and ``savanna.benchmarks.td_scoring``'s features,
 toward those root values; ``--games N`` fits on the first N games only (a learning curve in
 games of data). The file it writes is played by the agent ``ScoredValue`` through its import
 path, as any agent (``PLAYER=savanna.benchmarks.td_search_targets:ScoredValue``)::
@@ -21,7 +21,7 @@ import argparse
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from savanna.agents.models.td_scoring import scoring_features
+from savanna.benchmarks.td_scoring import scoring_features
 from savanna.agents.play.base import random_argmax
 from savanna.benchmarks.td_predictability import fit_network
 from savanna.codes import CHANCE

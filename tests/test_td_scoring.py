@@ -3,7 +3,7 @@ the final score counts is what the rules count."""
 import numpy as np
 import pytest
 
-from savanna.agents.models.td_scoring import card_scores, scoring_features
+from savanna.benchmarks.td_scoring import card_scores, scoring_features
 from savanna.banjooli import notation as banjooli_notation
 from savanna.banjooli import reference as banjooli_ref
 from savanna.bonobo import notation as bonobo_notation
