@@ -21,11 +21,11 @@ import argparse
 import numpy as np
 
 from savanna.agents.models.td_config import TDConfig
-from savanna.benchmarks.td_scoring import scoring_features
 from savanna.agents.play import _td_kernels
 from savanna.agents.play.base import random_argmax
 from savanna.agents.play.registry import make_agent
 from savanna.agents.training.td import Trainer
+from savanna.benchmarks.td_scoring import scoring_features
 from savanna.codes import CHANCE, TERMINAL
 from savanna.registry import make_game
 

@@ -21,9 +21,9 @@ import argparse
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from savanna.benchmarks.td_scoring import scoring_features
 from savanna.agents.play.base import random_argmax
 from savanna.benchmarks.td_predictability import fit_network
+from savanna.benchmarks.td_scoring import scoring_features
 from savanna.codes import CHANCE
 from savanna.rng import as_generator
 

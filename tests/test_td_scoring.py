@@ -3,9 +3,9 @@ the final score counts is what the rules count."""
 import numpy as np
 import pytest
 
-from savanna.benchmarks.td_scoring import card_scores, scoring_features
 from savanna.banjooli import notation as banjooli_notation
 from savanna.banjooli import reference as banjooli_ref
+from savanna.benchmarks.td_scoring import card_scores, scoring_features
 from savanna.bonobo import notation as bonobo_notation
 from savanna.bonobo import reference as bonobo_ref
 from savanna.bonobo import spec as bonobo_spec
