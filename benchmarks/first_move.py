@@ -2,6 +2,7 @@
 numba cache, then a Bonobo Beach table ``human,human,az:baseline`` played to its agent's move.
 
     python -m savanna.benchmarks.first_move [--setup-seconds S | --until-ready]
+    NUMBA_CACHE_DIR=$(mktemp -d) python -m savanna.benchmarks.first_move --profile
 
 The server runs as its own process (the ``savanna serve`` command beside this Python, two
 search workers, the default ``--max-seconds``) with ``NUMBA_CACHE_DIR`` a fresh temporary
@@ -11,6 +12,10 @@ are ready (``board.readying``), creates the table, plays the two humans' first l
 waits for the agent's. It prints, in seconds from the server's start: when it answered, when
 the table was created, when the agent moved; the New game's round trip; the time from the last
 human move to the agent's; and every notice a view carried (a search stopped: an error line).
+
+``--profile`` says where the time goes instead, in this process (give it an empty numba cache):
+what numba compiles for the table (``Table.new`` and a view) and for the agent's first search
+(``board.workers.rehearse``), with ``savanna.compile_log.CompileLog``'s table of each.
 """
 import argparse
 import json
@@ -113,12 +118,38 @@ def measure(setup_seconds=0.0, until_ready=False, progress=print):
             "notices": notices, "terminal": terminal}
 
 
+def profile(progress=print):
+    """Compile the table, then ``az:baseline``'s first search, here; print what compiled."""
+    from savanna.compile_log import CompileLog
+    from savanna.experiments.board import workers
+    from savanna.experiments.board.tables import Limits, Table
+
+    started = time.perf_counter()
+    with CompileLog() as log:
+        table = Table.new("bonobo", ["num_players=3"], SEATS, 1, Limits(save=None))
+        table.view(0)
+    progress(f"New game (Table.new, a view): {time.perf_counter() - started:.1f} s\n"
+             + log.table(10))
+    while table.to_move in (0, 1):  # the humans' first moves
+        view = table.view(table.to_move)
+        table.move(table.to_move, view["moves"][0]["action"], view["version"])
+    started = time.perf_counter()
+    with CompileLog() as log:
+        workers.rehearse(*table.agent_search()[1])
+    progress(f"the agent's first search (rehearsed): {time.perf_counter() - started:.1f} s\n"
+             + log.table(10))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--setup-seconds", type=float, default=0.0)
     parser.add_argument("--until-ready", action="store_true")
+    parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
-    figures = measure(args.setup_seconds, args.until_ready, lambda m: print(m, file=sys.stderr, flush=True))
+    if args.profile:
+        return profile()
+    figures = measure(args.setup_seconds, args.until_ready,
+                      lambda text: print(text, file=sys.stderr, flush=True))
     for what, value in figures.items():
         print(f"{what}: {value:.1f}" if isinstance(value, float) else f"{what}: {value}")
 

@@ -8,8 +8,11 @@ it is compiled, into numba's cache. A unit is a game's table (``(game, None)``: 
 process runs for a new table, a move and a view) or an agent's search on a game (``(game,
 spec)``: ``workers.rehearse`` at each of the game's configurations, ``AGENTS``). The workers
 take the games' tables first, then the agents' searches, in the order the page offers the games;
-a table set up meanwhile puts its own game and agents first (``first``), and until they are
-ready no worker starts another unit: the person waiting gets every core.
+a table set up meanwhile puts its own game and agents first (``first``): until they are ready
+no worker starts another unit, and the units nobody waits for are stopped (their workers
+replaced; they start again later, what numba cached of them kept), so that the person waiting
+gets the cores. An agent's move whose search is being got ready waits for
+that (``wait_for``) rather than compile it a second time beside it.
 
 Once a worker has got a game's table ready, the server's process loads it from numba's cache
 (on a thread: no compiling, only loading) and ``table_ready(game)`` returns: a New game of that
@@ -47,6 +50,9 @@ class Readying:
         self.urgent = set()  # the units a table being set up waits for, until ready
         self.calm = asyncio.Event()  # set while none is urgent
         self.calm.set()
+        self.ended = {u: asyncio.Event() for u in self.todo}  # set: done or failed
+        self.running = {}  # unit -> the task getting it ready
+        self.stopped = set()  # the running units stopped for urgent ones (to start again)
         self.started = self.finished = None
 
     async def run(self):
@@ -75,13 +81,20 @@ class Readying:
                 continue
             unit = self.todo.pop(0)
             started = time.monotonic()
+            self.running[unit] = asyncio.ensure_future(self.pool.run(
+                prepare, *unit, self.limits, seconds=workers.READY_SECONDS))
             try:
-                keys = await self.pool.run(prepare, *unit, self.limits,
-                                           seconds=workers.READY_SECONDS)
+                keys = await self.running[unit]
                 self.pool.ready_keys.update(keys)
                 if unit[1] is None:  # the same, in the server's process: loaded, not compiled
                     await anyio.to_thread.run_sync(prepare, unit[0], None, self.limits,
                                                    abandon_on_cancel=True)
+            except asyncio.CancelledError:
+                if unit not in self.stopped:
+                    raise
+                self.stopped.discard(unit)  # for an urgent one: again later
+                self.todo.append(unit)
+                continue
             except workers.SearchError as err:
                 if self.pool.closed:  # the server stops: its workers went first
                     return
@@ -92,20 +105,38 @@ class Readying:
                 if time.monotonic() - started > SLOW:
                     self.say(f"ready: {_named(unit)} ({time.monotonic() - started:.0f} s)")
             finally:
-                if unit[1] is None:
-                    self.tables[unit[0]].set()
-                self.urgent.discard(unit)
-                if not self.urgent:
-                    self.calm.set()
+                del self.running[unit]
+            if unit[1] is None:
+                self.tables[unit[0]].set()
+            self.ended[unit].set()
+            self.urgent.discard(unit)
+            if not self.urgent:
+                self.calm.set()
+            await asyncio.sleep(0)  # a search that waited for this unit takes the worker
 
     def first(self, game, specs=()):
         """Put ``game``'s table and its agents ``specs`` (those among ``AGENTS``) first, for a
         table of them is being set up."""
-        wanted = [u for u in [(game, None), *((game, s) for s in specs)] if u in self.todo]
+        asked = [(game, None), *((game, s) for s in specs)]
+        wanted = [u for u in asked if u in self.todo]
         self.todo = wanted + [u for u in self.todo if u not in wanted]
-        if wanted:
-            self.urgent.update(wanted)
-            self.calm.clear()
+        wanted += [u for u in asked if u in self.running]
+        if not wanted:
+            return
+        self.urgent.update(wanted)
+        self.calm.clear()
+        for unit, task in list(self.running.items()):  # the cores to the one waited for
+            if unit not in self.urgent and unit not in self.stopped and not task.done():
+                self.stopped.add(unit)
+                task.cancel()
+
+    async def wait_for(self, game, spec):
+        """Return once agent ``spec``'s search on ``game`` is ready, put first if it is still
+        to do (at once if it is not being got ready)."""
+        unit = (game, spec)
+        if unit in self.ended and not self.ended[unit].is_set():
+            self.first(game, [spec])
+            await self.ended[unit].wait()
 
     async def table_ready(self, game):
         """Return once the server's process has ``game``'s table ready (at once for a game

@@ -58,6 +58,8 @@ class Referee:
             self.master.note(table, f"{table.typed[table.to_move]} is getting ready: its "
                                     "search compiles once per install (up to a few minutes)")
         try:
+            if self.master.readying is not None:  # its search being compiled: not twice
+                await self.master.readying.wait_for(table.game.name, table.typed[table.to_move])
             action = await self.pool.run(workers.play, *args, seconds=self.limits.max_seconds,
                                          ready=(key, workers.rehearse))
         finally:
