@@ -67,8 +67,8 @@ class Readying:
         finally:
             self.pool.readying = False
             slow.cancel()
-            for event in self.tables.values():
-                event.set()  # a failed or cancelled unit: the server's process compiles then
+            for event in [*self.tables.values(), *self.ended.values()]:
+                event.set()  # a failed or cancelled unit: compiled where it is needed then
         self.finished = time.monotonic()
         if self.finished - self.started > SLOW:
             failed = f"; {len(self.failed)} failed (see above)" if self.failed else ""
@@ -134,14 +134,14 @@ class Readying:
         """Return once agent ``spec``'s search on ``game`` is ready, put first if it is still
         to do (at once if it is not being got ready)."""
         unit = (game, spec)
-        if unit in self.ended and not self.ended[unit].is_set():
+        if self.started is not None and unit in self.ended and not self.ended[unit].is_set():
             self.first(game, [spec])
             await self.ended[unit].wait()
 
     async def table_ready(self, game):
         """Return once the server's process has ``game``'s table ready (at once for a game
-        not being got ready)."""
-        if game in self.tables:
+        not being got ready, or before ``run`` started)."""
+        if self.started is not None and game in self.tables:
             await self.tables[game].wait()
 
     def status(self):
