@@ -7,10 +7,18 @@ anything that leads outside them (``..``, an absolute path elsewhere, a link out
 folder) with the same answer as a missing file. Every read runs on a worker thread, after the
 file's size is checked from ``stat`` (a larger file is refused unread); what is parsed is
 kept and shared by concurrent requests (``board.cache``) while the file is unchanged: a
-records file's records, each game replayed once, a ladder or a tournament.
+records file's index, each game replayed once, a ladder or a tournament.
+
+A records file is read as a stream (``RecordsFile``): one pass finds where each record's line
+starts, a megabyte at a time in numpy (16 bytes a record kept, the server's memory bounded
+whatever the file's size, and the GIL held in short stretches only, so that the other requests
+go on being answered meanwhile); a page of the listing, or one game, then parses only its own
+lines. A malformed line is refused when it is read, naming its line.
 """
 import os
 from pathlib import Path
+
+import numpy as np
 
 from savanna.agents.arena.ladder import Ladder
 from savanna.errors import clip
@@ -19,15 +27,16 @@ from savanna.experiments.board.limits import confined
 from savanna.experiments.board.refusals import Refused
 from savanna.experiments.board.tables import outcome_name, view_picture
 from savanna.files import parse_json, read_text
-from savanna.records import read_records
+from savanna.records import Record
 
-__all__ = ["PAGE", "Replays", "list_files", "read_table", "resolve"]
+__all__ = ["PAGE", "RecordsFile", "Replays", "list_files", "read_table", "resolve"]
 
 MAX_LISTED = 2000          # files listed from the folders, at most
 PAGE = 1000                # games listed in one answer, at most
 MAX_RECORDS_BYTES = 2**26  # a records file the board opens (savanna replay reads larger ones)
 MAX_TABLE_BYTES = 2**26    # a ladder or a tournament file
 REPLAY_WEIGHT = 2**16      # what a replayed game counts for in the cache (its states)
+CHUNK = 2**20              # bytes read at a time while a records file is indexed
 _PARSED = SharedCache(budget=2**28)  # parsed files, by path, modification time and size
 
 
@@ -104,13 +113,14 @@ class Replays:
         self.folders = folders
 
     def records(self, file):
-        """The records of ``file`` (checked field by field)."""
+        """The records of ``file``, a ``RecordsFile`` (each checked field by field when
+        read)."""
         return self._records(file)[2]
 
     def _records(self, file):
         path, key = opened(file, self.folders, MAX_RECORDS_BYTES, "records files")
-        return path, key, _PARSED.get(("records", key), lambda: _read_records(path),
-                                      weight=key[2])
+        return path, key, _PARSED.get(("records", key), lambda: RecordsFile(path, file),
+                                      weight=key[2] // 16 + 1)  # about its index
 
     def listing(self, file, offset=0, limit=PAGE):
         """Games ``offset`` to ``offset + limit`` of ``file``, one line each: its index,
@@ -124,7 +134,7 @@ class Replays:
         end = min(offset + limit, len(records))
         games = [{"index": k, "game": r.game_name, "options": r.options, "agents": r.agents,
                   "returns": r.returns, "plies": r.plies, "info": r.info}
-                 for k, r in enumerate(records[offset:end], offset)]
+                 for k, r in enumerate(records.read(offset, end), offset)]
         return {"file": file, "games": games, "offset": offset, "total": len(records),
                 "next": end if end < len(records) else None}
 
@@ -171,11 +181,82 @@ def _events(record, game, states):
     return out
 
 
-def _read_records(path):
-    try:
-        return read_records(path)
-    except ValueError as err:
-        raise Refused(str(err)) from None
+class RecordsFile:
+    """The records of a JSON Lines file (``savanna.records``' format: lines end at ``\\n``,
+    blank ones skipped), indexed as a stream and parsed a few lines at a time (see the module
+    docstring). ``len(records)``, ``records[k]``, ``records.read(start, end)``; a Refused
+    naming ``name`` and the line of a malformed record, or of a file without any."""
+
+    def __init__(self, path, name):
+        self.path, self.name = path, name
+        self.starts, self.lines = _line_starts(path)  # of the records' lines; line numbers
+        if not len(self.starts):
+            raise Refused(f"{clip(name)} holds no records")
+
+    def __len__(self):
+        return len(self.starts)
+
+    def __getitem__(self, index):
+        return self.read(index, index + 1)[0]
+
+    def read(self, start, end):
+        """Records ``start`` to ``end`` (excluded), parsed and checked field by field."""
+        end = min(end, len(self))
+        if start >= end:
+            return []
+        stop = int(self.starts[end]) if end < len(self) else None
+        with open(self.path, "rb") as f:
+            f.seek(int(self.starts[start]))
+            text = f.read() if stop is None else f.read(stop - int(self.starts[start]))
+        lines = [line for line in text.split(b"\n") if line.strip()][: end - start]
+        return [self._parsed(line, int(n)) for line, n in zip(lines, self.lines[start:end])]
+
+    def _parsed(self, line, number):
+        where = f"{self.name} line {number}"
+        try:
+            return Record.from_json(parse_json(line.decode("utf-8"), where), where)
+        except UnicodeDecodeError:
+            raise Refused(f"{where} is not UTF-8 text") from None
+        except ValueError as err:
+            raise Refused(str(err)) from None
+
+
+def _line_starts(path):
+    """``(starts, numbers)``: the byte offset and the line number (from 1) of each line of
+    ``path`` that is not blank, read ``CHUNK`` bytes at a time."""
+    starts, numbers = [], []
+    line, offset, lines = 0, 0, 0  # where the current line starts; bytes read; lines ended
+    with open(path, "rb") as f:
+        while chunk := f.read(CHUNK):
+            ends = np.flatnonzero(np.frombuffer(chunk, np.uint8) == 10) + offset
+            begins = np.concatenate([[line], ends[:-1] + 1]) if len(ends) else np.empty(0)
+            kept = _not_blank(f, begins.astype(np.int64), ends)
+            starts.append(begins[kept].astype(np.int64))
+            numbers.append(np.flatnonzero(kept) + lines + 1)
+            if len(ends):
+                line = int(ends[-1]) + 1
+            lines += len(ends)
+            offset += len(chunk)
+            f.seek(offset)
+        if offset > line:  # a last line without its newline
+            last = np.array([line], np.int64)
+            kept = _not_blank(f, last, np.array([offset]))
+            starts.append(last[kept])
+            numbers.append(np.flatnonzero(kept) + lines + 1)
+    if not starts:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    return np.concatenate(starts).astype(np.int64), np.concatenate(numbers).astype(np.int64)
+
+
+def _not_blank(f, begins, ends, short=64):
+    """Which of the lines ``begins[k]:ends[k]`` of file ``f`` hold more than white space: an
+    empty line is blank, a line of ``short`` bytes or more is not (a record is longer), and
+    the few others are read to see."""
+    kept = ends > begins
+    for k in np.flatnonzero(kept & (ends - begins < short)):
+        f.seek(int(begins[k]))
+        kept[k] = bool(f.read(int(ends[k] - begins[k])).strip())
+    return kept
 
 
 def _replayed(record):

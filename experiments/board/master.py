@@ -29,12 +29,18 @@ class Master:
     def __init__(self, lobby, hub, journal, pool, limits, unplaced=str):
         self.lobby, self.hub, self.journal, self.limits = lobby, hub, journal, limits
         self.referee = Referee(self, pool, limits, unplaced)
+        self.readying = None  # the games got ready at start (board.readying), if they are
 
     # ----- what the routes ask ---------------------------------------------------------------
     async def create(self, fields):
         """A new table from a request's ``fields`` (``Table.new``'s), seated and told; the
         agents seated before the first human have played when this returns (the page counts
-        the seconds while a fresh install compiles)."""
+        the seconds while a fresh install compiles): a game the search workers are getting
+        ready is waited for (first in their line) rather than compiled here."""
+        game, seats = fields.get("game"), fields.get("seats")
+        if self.readying is not None and isinstance(game, str):
+            self.readying.first(game, seats if isinstance(seats, list) else ())
+            await self.readying.table_ready(game)
         table = await anyio.to_thread.run_sync(  # reads the agents' checkpoints
             Table.new, fields.get("game"), fields.get("options"), fields.get("seats"),
             fields.get("seed"), self.limits, fields.get("paused", False),

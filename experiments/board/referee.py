@@ -53,11 +53,13 @@ class Referee:
         if search is None:
             return False
         version, args = search
-        key = _ready_key(table, table.seats[table.to_move])
+        key = workers.ready_key(table.game, table.seats[table.to_move])
         if key not in self.pool.ready_keys:
             self.master.note(table, f"{table.typed[table.to_move]} is getting ready: its "
                                     "search compiles once per install (up to a few minutes)")
         try:
+            if self.master.readying is not None:  # its search being compiled: not twice
+                await self.master.readying.wait_for(table.game.name, table.typed[table.to_move])
             action = await self.pool.run(workers.play, *args, seconds=self.limits.max_seconds,
                                          ready=(key, workers.rehearse))
         finally:
@@ -91,10 +93,6 @@ class Referee:
         finally:
             if self.tasks.get(table.id) is asyncio.current_task():
                 del self.tasks[table.id]
-
-
-def _ready_key(table, agent):
-    return agent.spec, repr(table.game)
 
 
 def _due(table):

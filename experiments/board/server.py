@@ -55,9 +55,7 @@ import json
 import math
 import mimetypes
 import secrets
-import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -79,6 +77,7 @@ from savanna.experiments.board.hub import Hub
 from savanna.experiments.board.journal import Journal
 from savanna.experiments.board.lobby import Lobby
 from savanna.experiments.board.master import Master
+from savanna.experiments.board.readying import Readying
 from savanna.experiments.board.refusals import Refused
 from savanna.experiments.board.reviews import FIELDS, Reviews
 from savanna.experiments.board.seating import parse_options
@@ -87,7 +86,7 @@ from savanna.experiments.board.unplaced import Unplaced
 from savanna.experiments.board.workers import SearchPool
 from savanna.files import parse_json
 from savanna.numbers import parse_int
-from savanna.registry import GAMES, make_game
+from savanna.registry import GAMES
 
 __all__ = ["create_app"]
 
@@ -116,8 +115,9 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     address. ``journal``: where the unfinished tables are kept (``board.journal.Journal``;
     default: in ``limits.save``, or in memory without one); its tables resume at start.
     ``say``: the server's terminal (``say(text)``): given, the games it resumed are told
-    there, and every played game is got ready in the background at start (``warm_games``),
-    how it goes told there too; None: each game compiles at its first table."""
+    there, and every played game and the agents' searches are got ready in the search workers
+    at start (``board.readying``), how it goes told there too and in ``/api/info``; None:
+    each game compiles at its first table, each search at its first move."""
     jobs = {}
     journal = Journal.in_folder(limits.save) if journal is None else journal
     lobby = Lobby(limits, clock, freed=journal.forget)
@@ -127,6 +127,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     unplaced = Unplaced(limits.folders)
     hub = Hub(lambda table, seat: as_json(table.view(seat)), lambda table: lobby.get(table.id))
     master = Master(lobby, hub, journal, pool, limits, unplaced)
+    readying = None if say is None else Readying(pool, limits, PLAYED, say)
+    master.readying = readying
     base = public_url.rstrip("/") + "/" if public_url else "/"
 
     def table_of(request):
@@ -150,7 +152,8 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
                       "limits": {"max_sims": limits.max_sims,
                                  "max_seconds": limits.max_seconds},
                       "folders": [f.name for f in map(Path, limits.folders)],
-                      "public_url": public_url})
+                      "public_url": public_url,
+                      "readying": None if readying is None else readying.status()})
 
     # ----- play ---------------------------------------------------------------------------
     # Each route checks everything it was sent (body, key) before it changes the game, so
@@ -405,14 +408,13 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
             say(f"resumed {len(found)} unfinished games ({time.perf_counter() - started:.2f} s)")
         await pool.start()  # the search workers warm before the first request
         master.restore(found)
-        warming = None if say is None else asyncio.create_task(
-            anyio.to_thread.run_sync(warm_games, limits, say, abandon_on_cancel=True))
+        warming = None if readying is None else asyncio.create_task(readying.run())
         try:
             yield
         finally:
+            await pool.close()  # first: a search cancelled then starts no fresh worker
             if warming is not None:
                 warming.cancel()
-            await pool.close()  # first: a search cancelled then starts no fresh worker
             await master.referee.close()
             journal.close()
 
@@ -428,22 +430,6 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
     app.state.limits, app.state.pool = limits, pool
     app.state.hub, app.state.master, app.state.journal = hub, master, journal
     return app
-
-
-def warm_games(limits, progress):
-    """Play a table of each game the page offers up to its first view, so that numba compiles
-    (or loads from its cache) what the server's process runs, before anyone asks; says so
-    through ``progress`` when it takes a while (a fresh install)."""
-    started = time.monotonic()
-    slow = threading.Timer(1.0, progress, ["getting the games ready in the background: a "
-                                           "fresh install compiles them once (a minute or so)"])
-    slow.start()
-    for name in PLAYED:
-        seats = ["human"] * make_game(name).num_players
-        Table.new(name, None, seats, 0, replace(limits, save=None)).view(None)
-    slow.cancel()
-    if time.monotonic() - started > 1:
-        progress(f"the games are ready ({time.monotonic() - started:.0f} s)")
 
 
 def record_with_spots(record):

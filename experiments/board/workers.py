@@ -22,7 +22,9 @@ loads from numba's cache what it needs, which on a fresh install takes far longe
 may. ``run(fn, *args, ready=(key, first))`` runs ``first(*args)`` before ``fn(*args)``, once
 per process and ``key``, given ``READY_SECONDS`` (``rehearse``: the agent's search at its
 smallest, which runs the same code); the search's own ``seconds`` start after it. ``ready_keys``
-holds the keys some process got ready (then the compiled code is in numba's cache).
+holds the keys some process got ready (then the compiled code is in numba's cache). While
+``readying`` (the workers get every game ready as the server starts: ``board.readying``), the
+wait for a free worker counts in no search's ``seconds``.
 """
 import asyncio
 import multiprocessing
@@ -36,12 +38,14 @@ from savanna.agents import make_agent
 from savanna.experiments.board.refusals import Refused
 from savanna.seats import seat_act
 
-__all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play", "rehearse"]
+__all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play", "ready_key",
+           "rehearse"]
 
 MAX_WAITING = 32  # searches waiting for a worker, per worker, before a 429
 MAX_AGENTS = 8    # agents a worker keeps built
 READY_SECONDS = 900  # the longest an agent's first search in a process may take to compile
-PRELOAD = ["savanna.experiments.board.workers", "savanna.agents.play.mcts",
+PRELOAD = ["savanna.experiments.board.workers", "savanna.experiments.board.readying",
+           "savanna.agents.play.mcts",
            "savanna.agents.play.az_agent", "savanna.agents.play.analysis", "savanna.zebres",
            "savanna.bonobo", "savanna.banjooli"]
 
@@ -65,6 +69,7 @@ class SearchPool:
         self._busy = set()      # workers searching now
         self._closed = False
         self.ready_keys = set()  # see the module docstring
+        self.readying = False    # the same
 
     async def start(self):
         if self._slots is None:
@@ -73,6 +78,11 @@ class SearchPool:
                                                      for _ in range(self.workers)]))
             for _ in self._idle:
                 self._slots.release()
+
+    @property
+    def closed(self):
+        """Whether ``close`` was called (the server is stopping)."""
+        return self._closed
 
     async def close(self):
         """Stop every worker: the idle ones end, the busy ones are killed (their searches'
@@ -92,7 +102,9 @@ class SearchPool:
         if self._waiting >= MAX_WAITING * self.workers:
             raise SearchError(f"{self._waiting} searches are waiting for this server's "
                               f"{self.workers} search workers; try again later", "busy")
-        deadline = asyncio.get_running_loop().time() + seconds
+        loop = asyncio.get_running_loop()
+        patient = self.readying  # the workers compile: the wait is not the search's
+        deadline = loop.time() + (READY_SECONDS if patient else seconds)
         self._waiting += 1
         try:
             async with asyncio.timeout_at(deadline):
@@ -103,6 +115,8 @@ class SearchPool:
                               "again later", "unavailable") from None
         finally:
             self._waiting -= 1
+        if patient:
+            deadline = loop.time() + seconds
         worker = self._idle.pop()
         self._busy.add(worker)
         try:
@@ -245,6 +259,12 @@ def rehearse(game, spec, row, rng):
         pass
     own = np.random.default_rng(0)  # the table's stream is left as it was for the move
     return int(seat_act(built, game, row.copy(), own)[0])
+
+
+def ready_key(game, agent):
+    """What ``run``'s ready is keyed by for agent ``agent`` (an ``AgentSpec``) on ``game``:
+    once per agent and game with its options."""
+    return agent.spec, repr(game)
 
 
 def play(game, spec, row, rng):

@@ -46,10 +46,13 @@ def served(tmp_path_factory):
         yield address, app, published
 
 
-def open_page(browser, url):
-    """A page in a browser context of its own (a person at another computer), at ``url``."""
+def open_page(browser, url, script=None):
+    """A page in a browser context of its own (a person at another computer), at ``url``
+    (``script``: run before the page's own)."""
     context = browser.new_context(viewport={"width": 1300, "height": 860})
     page = context.new_page()
+    if script:
+        page.add_init_script(script)
     page.set_default_timeout(TIMEOUT_MS)
     page.errors = []
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error"
@@ -169,11 +172,34 @@ def test_the_agents_play_on_when_the_hosts_page_is_closed(browser, served):
         page.context.close()
 
 
+# notes the highest revision each push connection has delivered to the page's reader
+PUSHED = """(() => {
+  window.pushed = -1;
+  const fetched = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await fetched(...args);
+    if (!String(args[0]).endsWith("/events") || !response.body) return response;
+    const decoder = new TextDecoder();
+    let text = "";  // the end of the last chunk too: a number cut in two is read whole
+    const noted = new TransformStream({ transform(chunk, out) {
+      text = text.slice(-40) + decoder.decode(chunk, { stream: true });
+      for (const m of text.matchAll(/"revision":(\\d+)[,}]/g))
+        window.pushed = Math.max(window.pushed, Number(m[1]));
+      out.enqueue(chunk);
+    } });
+    return new Response(response.body.pipeThrough(noted),
+                        { status: response.status, headers: response.headers });
+  };
+})()"""
+
+
 def test_a_push_that_comes_while_a_move_is_pressed_never_swallows_its_click(browser, served):
     """The board drawn again under a press (a pace change pushed meanwhile) would take the
-    pressed spot away before its release: the push waits for the click."""
+    pressed spot away before its release: the push waits for the click. The press lasts
+    until the page's push connection has delivered that change (``PUSHED``) and the page's
+    tasks have run."""
     address, app, _ = served
-    host = open_page(browser, f"{address}?token={TOKEN}")
+    host = open_page(browser, f"{address}?token={TOKEN}", PUSHED)
     host.select_option("#game", "zebres")
     host.set_checked("#watch", False)
     host.fill("#options", "")
@@ -206,12 +232,10 @@ def test_a_push_that_comes_while_a_move_is_pressed_never_swallows_its_click(brow
               { delay: 0.5 }), headers: { "X-Seat-Key": keys.control,
                                           "Content-Type": "application/json" } }); }""",
                       table.id)
-        deadline = time.monotonic() + 30
-        while table.revision == revision:  # the pace changed: its push is on its way
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        time.sleep(0.5)  # and arrived, while the button is held
-        host.mouse.up()
+        assert table.revision > revision  # the pace changed (the fetch has its answer)
+        host.wait_for_function(f"window.pushed >= {table.revision}")  # its push arrived,
+        host.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")
+        host.mouse.up()  # and the page handled it, while the button is held
         host.wait_for_function(f"Number(document.querySelector('#board').dataset.state) > "
                                f"{version}")
         assert len(table.events) > version

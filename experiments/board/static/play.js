@@ -79,6 +79,10 @@ async function showGame(view, open = false) {
     view = await fetchView(view.id, held[0]);            // without the seat): the sole human
     if (newer()) return;                                 // stays who it is
   }
+  if (pressed && !open) {  // pressed while the seat's view was fetched: drawn on release
+    pending = view;
+    return;
+  }
   S.play.view = view;
   watch(view);
   if (open) await openTab("play");

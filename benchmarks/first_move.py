@@ -1,0 +1,158 @@
+"""A fresh install's first agent move on the board: ``savanna serve`` started with an empty
+numba cache, then a Bonobo Beach table ``human,human,az:baseline`` played to its agent's move.
+
+    python -m savanna.benchmarks.first_move [--setup-seconds S | --until-ready]
+    NUMBA_CACHE_DIR=$(mktemp -d) python -m savanna.benchmarks.first_move --profile
+
+The server runs as its own process (the ``savanna serve`` command beside this Python, two
+search workers, the default ``--max-seconds``) with ``NUMBA_CACHE_DIR`` a fresh temporary
+folder; this module speaks HTTP to it. After the server answers, it waits ``--setup-seconds``
+(a person setting the table up), or with ``--until-ready`` until ``/api/info`` says the games
+are ready (``board.readying``), creates the table, plays the two humans' first legal moves and
+waits for the agent's. It prints, in seconds from the server's start: when it answered, when
+the table was created, when the agent moved; the New game's round trip; the time from the last
+human move to the agent's; and every notice a view carried (a search stopped: an error line).
+
+``--profile`` says where the time goes instead, in this process (give it an empty numba cache):
+what numba compiles for the table (``Table.new`` and a view) and for the agent's first search
+(``board.workers.rehearse``), with ``savanna.compile_log.CompileLog``'s table of each.
+"""
+import argparse
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+__all__ = ["measure"]
+
+TOKEN = secrets.token_urlsafe(32)
+SEATS = ["human", "human", "az:baseline"]
+
+
+def request(base, method, path, body=None, key=None):
+    """``(status, JSON)`` of one request (``key``: the seat's, X-Seat-Key)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", "Authorization": f"token {TOKEN}",
+               **({"X-Seat-Key": key} if key else {})}
+    req = urllib.request.Request(base + path, data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=900) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def measure(setup_seconds=0.0, until_ready=False, progress=print):
+    """``{what: value}`` of one fresh start (see the module doc)."""
+    ready = None
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    command = Path(sys.executable).with_name("savanna")
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(folder) / "numba")}
+        log = open(Path(folder) / "serve.log", "w+")
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            [str(command), "serve", "--port", str(port), "--save", str(Path(folder) / "played"),
+             "--token", TOKEN], env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            while True:
+                try:
+                    request(base, "GET", "/api/info")
+                    break
+                except OSError:
+                    if process.poll() is not None:
+                        raise RuntimeError("savanna serve ended") from None
+                    time.sleep(0.1)
+            answered = time.perf_counter() - started
+            progress(f"answering after {answered:.1f} s")
+            time.sleep(setup_seconds)
+            while until_ready and not request(base, "GET", "/api/info")[1]["readying"][
+                    "finished"]:
+                time.sleep(0.5)
+            ready = time.perf_counter() - started if until_ready else None
+            t = time.perf_counter()
+            status, view = request(base, "POST", "/api/tables",
+                                   {"game": "bonobo", "options": ["num_players=3"],
+                                    "seats": SEATS, "seed": 1})
+            created = time.perf_counter()
+            if status != 200:
+                raise RuntimeError(f"New game: {status} {view}")
+            progress(f"New game took {created - t:.1f} s")
+            notices, keys = [], view["keys"]
+            while view["to_move"] in (0, 1):
+                key = keys[str(view["to_move"])]
+                last = time.perf_counter()
+                status, view = request(base, "POST", f"/api/tables/{view['id']}/move",
+                                       {"action": view["moves"][0]["action"],
+                                        "version": view["version"]}, key)
+                if status != 200:
+                    raise RuntimeError(f"move: {status} {view}")
+                if view["notice"]:
+                    notices.append(view["notice"])
+                if any(line["who"] == 2 for line in view["log"]):
+                    break
+                if view["to_move"] in (0, 1):  # the next human's moves, as their page sees
+                    status, view = request(base, "GET", f"/api/tables/{view['id']}",
+                                           key=keys[str(view["to_move"])])
+            moved = time.perf_counter()
+        finally:
+            process.terminate()
+            process.wait(30)
+            log.seek(0)
+            terminal = log.read()
+            log.close()
+    return {"answered (s after start)": answered, "ready (s after start)": ready,
+            "New game (s)": created - t,
+            "agent moved (s after start)": moved - started,
+            "last human move to the agent's move (s)": moved - last,
+            "notices": notices, "terminal": terminal}
+
+
+def profile(progress=print):
+    """Compile the table, then ``az:baseline``'s first search, here; print what compiled."""
+    from savanna.compile_log import CompileLog
+    from savanna.experiments.board import workers
+    from savanna.experiments.board.tables import Limits, Table
+
+    started = time.perf_counter()
+    with CompileLog() as log:
+        table = Table.new("bonobo", ["num_players=3"], SEATS, 1, Limits(save=None))
+        table.view(0)
+    progress(f"New game (Table.new, a view): {time.perf_counter() - started:.1f} s\n"
+             + log.table(10))
+    while table.to_move in (0, 1):  # the humans' first moves
+        view = table.view(table.to_move)
+        table.move(table.to_move, view["moves"][0]["action"], view["version"])
+    started = time.perf_counter()
+    with CompileLog() as log:
+        workers.rehearse(*table.agent_search()[1])
+    progress(f"the agent's first search (rehearsed): {time.perf_counter() - started:.1f} s\n"
+             + log.table(10))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--setup-seconds", type=float, default=0.0)
+    parser.add_argument("--until-ready", action="store_true")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args(argv)
+    if args.profile:
+        return profile()
+    figures = measure(args.setup_seconds, args.until_ready,
+                      lambda text: print(text, file=sys.stderr, flush=True))
+    for what, value in figures.items():
+        print(f"{what}: {value:.1f}" if isinstance(value, float) else f"{what}: {value}")
+
+
+if __name__ == "__main__":
+    main()

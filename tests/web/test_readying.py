@@ -1,0 +1,98 @@
+"""A server with a terminal (``say``) gets every game the page offers and the agents' searches
+ready in its search workers as it starts (``board.readying``), says so in ``/api/info``, and
+a table's first agent move then comes with no "getting ready" and no notice; a search that
+comes while the workers get ready waits for one without that wait counting in its time. A
+stand-in agent whose first move in a process takes longer than a move may plays the compile.
+The fresh install itself (an empty numba cache, minutes) is ``benchmarks/first_move.py``'s,
+run by the slow test at the end."""
+import sys
+import time
+
+import pytest
+
+from savanna.experiments.board import readying
+from savanna.experiments.board.server import PLAYED, create_app
+from savanna.experiments.board.tables import Limits
+from tests.web.browser import serving
+from tests.web.push import TOKEN, Watch, call
+from tests.web.test_first_search import SLOW_FIRST
+
+
+def ready_status(address, timeout=600):
+    """``/api/info``'s ``readying`` once finished."""
+    deadline = time.monotonic() + timeout
+    while not (status := call(address, "GET", "/api/info")["readying"])["finished"]:
+        assert time.monotonic() < deadline, status
+        time.sleep(0.2)
+    return status
+
+
+def test_the_workers_get_every_game_and_search_ready_and_the_first_agent_move_comes_at_once(
+        tmp_path):
+    said = []
+    limits = Limits(max_seconds=20, save=tmp_path / "played")
+    app = create_app(limits, workers=2, token=TOKEN, say=said.append)
+    with serving(app) as address:
+        status = ready_status(address)
+        assert status["done"] == status["total"] == len(PLAYED) * (1 + len(readying.AGENTS))
+        assert status["failed"] == 0 and not any("failed" in line for line in said)
+        view = call(address, "POST", "/api/tables", {
+            "game": "bonobo", "seats": ["human", "human", "az:baseline"], "seed": 3})
+        keys = view["keys"]
+        page = Watch(address, view["id"], keys["0"], TOKEN)
+        try:
+            while view["to_move"] in (0, 1):
+                seat = str(view["to_move"])
+                view = call(address, "GET", f"/api/tables/{view['id']}", key=keys[seat])
+                view = call(address, "POST", f"/api/tables/{view['id']}/move",
+                            {"action": view["moves"][0]["action"],
+                             "version": view["version"]}, keys[seat])
+            page.wait_for(lambda _, kind, data: kind == "view" and any(
+                line["who"] == 2 for line in data["log"]))
+            assert all(v["preparing"] is None and v["notice"] is None for v in page.views())
+        finally:
+            page.close()
+
+
+@pytest.fixture
+def slow_agent(tmp_path, monkeypatch):
+    """The stand-in's spec, by its absolute path: the workers may run in another folder."""
+    monkeypatch.setattr(sys, "path", [*sys.path])
+    (tmp_path / "slow.py").write_text(SLOW_FIRST)
+    yield f"{tmp_path / 'slow.py'}:SlowFirst"
+    sys.modules.pop("slow", None)
+
+
+def test_a_search_that_comes_while_the_workers_get_ready_waits_on_their_time(
+        slow_agent, tmp_path, monkeypatch):
+    monkeypatch.setattr(readying, "AGENTS", (slow_agent,))
+    limits = Limits(max_seconds=1, agents=(slow_agent,), save=tmp_path / "played")
+    app = create_app(limits, workers=1, token=TOKEN, say=lambda text: None)
+    with serving(app) as address:
+        view = call(address, "POST", "/api/tables", {"game": "zebres",
+                                                     "seats": ["human", slow_agent]})
+        unit = ("zebres", slow_agent)  # put first by the New game; its first move takes 2.5 s
+        ready = app.state.master.readying
+        while unit in ready.todo:
+            time.sleep(0.01)
+        assert unit not in ready.done  # the worker is on it: the search waits for it
+        started = time.monotonic()
+        moved = call(address, "POST", f"/api/tables/{view['id']}/move",
+                     {"action": view["moves"][0]["action"], "version": view["version"]},
+                     view["keys"]["0"])
+        assert time.monotonic() - started > limits.max_seconds  # it waited that long
+        assert moved["notice"] is None and not moved["paused"]
+        assert any(line["who"] == 1 for line in moved["log"])
+
+
+@pytest.mark.slow
+def test_a_fresh_install_plays_its_first_agent_move_with_no_pause_and_no_error_line():
+    """A fresh numba cache: the server's workers get everything ready; a table set up then
+    (``az:baseline`` in Bonobo Beach's third seat) plays its agent's move as a warm server
+    does, and no view carries a notice."""
+    from savanna.benchmarks import first_move
+
+    figures = first_move.measure(until_ready=True, progress=lambda text: None)
+    assert figures["notices"] == [], figures["terminal"]
+    assert "failed" not in figures["terminal"]
+    assert figures["last human move to the agent's move (s)"] < 10, figures
