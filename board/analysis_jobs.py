@@ -10,8 +10,8 @@ every move, where it sits on the board (``Game.move_spots``) for the heat map.
 
 >>> import asyncio
 >>> from savanna import make_game
->>> from savanna.experiments.board.tables import Limits
->>> from savanna.experiments.board.workers import SearchPool
+>>> from savanna.board.tables import Limits
+>>> from savanna.board.workers import SearchPool
 >>> game = make_game("zebres")
 >>> job = AnalysisJob(game, game.from_text("z...../..G.../....../.l..../...... g 21 - move"),
 ...                   "mcts:sims=400", Limits(), seed=0)
@@ -25,12 +25,12 @@ import time
 import numpy as np
 
 from savanna.agents.play.analysis import analyse
+from savanna.board import workers
+from savanna.board.refusals import Refused
+from savanna.board.seating import check_agent
+from savanna.board.tables import outcome_name
+from savanna.board.workers import SearchError
 from savanna.errors import clip
-from savanna.experiments.board import workers
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.seating import check_agent
-from savanna.experiments.board.tables import outcome_name
-from savanna.experiments.board.workers import SearchError
 from savanna.game import CHANCE
 
 __all__ = ["AnalysisJob", "analyse_round", "line_spots"]

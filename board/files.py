@@ -13,11 +13,11 @@ import os
 from pathlib import Path
 
 from savanna.agents.arena.ladder import Ladder
+from savanna.board.cache import SharedCache, stamp_of
+from savanna.board.limits import confined
+from savanna.board.refusals import Refused
+from savanna.board.tables import outcome_name, view_picture
 from savanna.errors import clip
-from savanna.experiments.board.cache import SharedCache, stamp_of
-from savanna.experiments.board.limits import confined
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.tables import outcome_name, view_picture
 from savanna.files import parse_json, read_text
 from savanna.records import read_records
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 __all__ = ["CODE", "Unplaced"]
 
-CODE = Path(__file__).resolve().parents[2]  # the folder of the server's code (a checkout)
+CODE = Path(__file__).resolve().parents[1]  # the folder of the server's code (a checkout)
 
 
 class Unplaced:

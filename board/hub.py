@@ -22,7 +22,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from savanna.experiments.board.refusals import Refused
+from savanna.board.refusals import Refused
 
 __all__ = ["HEARTBEAT", "MAX_KEYED", "MAX_PER_KEY", "MAX_SPECTATORS",
            "MAX_SPECTATORS_PER_TABLE", "Hub"]

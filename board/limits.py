@@ -4,8 +4,8 @@ file a request names is found inside those folders."""
 from dataclasses import dataclass
 from pathlib import Path
 
+from savanna.board.refusals import Refused
 from savanna.errors import clip
-from savanna.experiments.board.refusals import Refused
 
 __all__ = ["Limits", "confined"]
 

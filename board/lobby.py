@@ -13,8 +13,8 @@ table in use (a search running) are never freed.
 import asyncio
 import time
 
+from savanna.board.refusals import Refused
 from savanna.errors import clip
-from savanna.experiments.board.refusals import Refused
 
 __all__ = ["Lobby", "estimate_bytes"]
 

@@ -14,9 +14,9 @@ view (``board.hub``) and wakes the agents (``board.referee``). Nothing else chan
 """
 import anyio
 
-from savanna.experiments.board.referee import Referee
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.tables import Table
+from savanna.board.referee import Referee
+from savanna.board.refusals import Refused
+from savanna.board.tables import Table
 
 __all__ = ["Master"]
 

@@ -7,7 +7,7 @@ thread) and returns an ``IPython.display.IFrame`` of it.
     show(game="zebres", position="z...../..G.../....../.l..../...... g 21 - move")   a position
     show(game="zebres", seats=["human", "az:baseline"])          a new game against an agent
 
-``%load_ext savanna.experiments.board`` adds the line magic ``%savanna`` taking the same as
+``%load_ext savanna.board`` adds the line magic ``%savanna`` taking the same as
 words: ``%savanna runs/.../records.jsonl --index 3 --ply 10``, ``%savanna --game zebres --seats
 human,az:baseline``. The server reads records only in ``folders`` (default: the working
 folder) and the record's own folder; it listens on 127.0.0.1 and lives as long as the kernel.
@@ -18,7 +18,7 @@ frame inside a page of another site (Jupyter at ``127.0.0.1`` framing the board 
 takes the token from there and sends it with each request; a fragment never reaches any
 server's logs. The server plays the agents and pushes every move to the frame, as to any page.
 
->>> from savanna.experiments.board import show
+>>> from savanna.board import show
 >>> frame = show(game="zebres", seats=["human", "random"], seed=0)
 >>> frame.src.startswith("http://localhost:")
 True
@@ -89,8 +89,8 @@ def serve(folders=(".",)):
 def _start(folders):
     import uvicorn
 
-    from savanna.experiments.board.listening import ReadyServer
-    from savanna.experiments.board.tables import Limits
+    from savanna.board.network import ReadyServer
+    from savanna.board.tables import Limits
 
     app, token = _new_app(Limits(folders=folders))
     sock = socket.socket()
@@ -106,7 +106,7 @@ def _start(folders):
 
 def _new_app(limits):
     """The board's app, which a notebook's page may frame, and the token its address needs."""
-    from savanna.experiments.board.server import create_app
+    from savanna.board.server import create_app
 
     token = secrets.token_urlsafe(32)
     return create_app(limits, token=token, frame_ancestors=NOTEBOOK_PAGES), token
@@ -138,7 +138,7 @@ def _options(options):
     """Game options as a dict, from a dict or ``"key=value"`` texts (as ``-o`` reads them)."""
     if options is None or isinstance(options, dict):
         return dict(options or {})
-    from savanna.experiments.arguments import option_value
+    from savanna.argument_types import option_value
 
     items = [options] if isinstance(options, str) else list(options)
     pairs = [str(item).partition("=") for item in items]
@@ -179,7 +179,7 @@ def _new_table(base, token, game, options, seats, seed):
 
 # ----- the magic -------------------------------------------------------------------------------
 def load_ipython_extension(ipython):
-    """``%load_ext savanna.experiments.board``: the ``%savanna`` line magic."""
+    """``%load_ext savanna.board``: the ``%savanna`` line magic."""
     ipython.register_magic_function(savanna_magic, magic_kind="line", magic_name="savanna")
 
 
@@ -187,7 +187,7 @@ def savanna_magic(line):
     """``%savanna [RECORDS] [--index N] [--ply K] [--game NAME] [--position TEXT] [--seats
     A,B] [-o KEY=VALUE] [--seed S] [--height PX]``: ``show`` with these arguments; a mistake
     is one line on standard error."""
-    from savanna.experiments.arguments import UsageError
+    from savanna.argument_types import UsageError
 
     try:
         args = _magic_parser().parse_args(shlex.split(line))
@@ -202,7 +202,7 @@ def savanna_magic(line):
 
 
 def _magic_parser():
-    from savanna.experiments.arguments import Parser, add_game_options, count, index, seed
+    from savanna.argument_types import Parser, add_game_options, count, index, seed
 
     parser = Parser(prog="%savanna", description=savanna_magic.__doc__)
     parser.add_argument("record", nargs="?", help="a records file")

@@ -17,8 +17,8 @@ view's ``preparing``), so that a fresh install shows progress, not an error.
 import asyncio
 import logging
 
-from savanna.experiments.board import workers
-from savanna.experiments.board.refusals import Refused
+from savanna.board import workers
+from savanna.board.refusals import Refused
 
 __all__ = ["Referee"]
 

@@ -15,9 +15,9 @@ with that review, searching nothing: the page's address of a review holds its ke
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent, play_match
->>> from savanna.experiments.board.files import Replays
->>> from savanna.experiments.board.tables import Limits
->>> from savanna.experiments.board.workers import SearchPool
+>>> from savanna.board.files import Replays
+>>> from savanna.board.tables import Limits
+>>> from savanna.board.workers import SearchPool
 >>> from savanna.records import write_records
 >>> match = play_match(make_game("zebres"), [make_agent("random"), make_agent("greedy")],
 ...                    games=1, workers=1, progress=False, record=True)
@@ -41,13 +41,12 @@ import anyio
 
 from savanna.agents.play.puzzles import dealt_before, puzzle_of, shown_drop
 from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, Review, review_decision
+from savanna.board import workers
+from savanna.board.refusals import Refused
+from savanna.board.seating import check_agent
+from savanna.board.workers import SearchError
 from savanna.errors import check_int, check_range, clip
-from savanna.experiments.board import workers
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.seating import check_agent
-from savanna.experiments.board.workers import SearchError
-from savanna.experiments.review import json_text
-from savanna.files import atomic_write_text, parse_json, read_text
+from savanna.files import atomic_write_text, json_text, parse_json, read_text
 
 __all__ = ["FIELDS", "ReviewJob", "Reviews", "kept_key", "puzzle_step", "review_step"]
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from savanna.agents import describe, make_agent
 from savanna.agents.play.az_agent import BASELINE
 from savanna.agents.play.registry import agent_class, is_import_path, parse_spec, split_spec
+from savanna.argument_types import parse_game_options
+from savanna.board.cache import SharedCache, stamp_of
+from savanna.board.limits import confined
+from savanna.board.refusals import Refused
 from savanna.errors import clip
-from savanna.experiments.arguments import parse_game_options
-from savanna.experiments.board.cache import SharedCache, stamp_of
-from savanna.experiments.board.limits import confined
-from savanna.experiments.board.refusals import Refused
 from savanna.registry import make_game
 
 __all__ = ["HUMAN", "AgentSpec", "check_agent", "parse_options"]

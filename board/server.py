@@ -70,23 +70,23 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from savanna.agents import AGENTS
+from savanna.argument_types import option_names
+from savanna.board.analysis_jobs import AnalysisJob
+from savanna.board.files import PAGE, Replays, list_files, read_table
+from savanna.board.guard import Guard, allowed_names
+from savanna.board.hidden_paths import Unplaced
+from savanna.board.hub import Hub
+from savanna.board.journal import Journal
+from savanna.board.lobby import Lobby
+from savanna.board.master import Master
+from savanna.board.refusals import Refused
+from savanna.board.review_jobs import FIELDS, Reviews
+from savanna.board.seating import parse_options
+from savanna.board.tables import Table
+from savanna.board.workers import SearchPool
 from savanna.errors import clip, is_int
-from savanna.experiments.arguments import option_names
-from savanna.experiments.board.analysis import AnalysisJob
-from savanna.experiments.board.files import PAGE, Replays, list_files, read_table
-from savanna.experiments.board.guard import Guard, allowed_names
-from savanna.experiments.board.hub import Hub
-from savanna.experiments.board.journal import Journal
-from savanna.experiments.board.lobby import Lobby
-from savanna.experiments.board.master import Master
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.reviews import FIELDS, Reviews
-from savanna.experiments.board.seating import parse_options
-from savanna.experiments.board.tables import Table
-from savanna.experiments.board.unplaced import Unplaced
-from savanna.experiments.board.workers import SearchPool
 from savanna.files import parse_json
-from savanna.numbers import parse_int
+from savanna.number_parsing import parse_int
 from savanna.registry import GAMES, make_game
 
 __all__ = ["create_app"]

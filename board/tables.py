@@ -3,7 +3,7 @@ undo, what each seat may see, and the record written when it ends. No HTTP here,
 storage: ``board.master`` applies every change to a table, journals it (``board.journal``) and
 tells the pages; a table only checks a change and makes it.
 
->>> from savanna.experiments.board.tables import Limits, Table
+>>> from savanna.board.tables import Limits, Table
 >>> table = Table.new("zebres", {}, ["human", "random"], seed=0, limits=Limits())
 >>> view = table.view(0)                 # the board as seat 0 sees it, and its legal moves
 >>> table.move(0, view["moves"][0]["action"], view["version"])
@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
+from savanna.argument_types import option_names
+from savanna.board import saving, workers
+from savanna.board.limits import Limits
+from savanna.board.refusals import Refused, checked_int
+from savanna.board.seating import HUMAN, check_agent, parse_options
 from savanna.errors import clip
-from savanna.experiments.arguments import option_names
-from savanna.experiments.board import saving, workers
-from savanna.experiments.board.limits import Limits
-from savanna.experiments.board.refusals import Refused, checked_int
-from savanna.experiments.board.seating import HUMAN, check_agent, parse_options
 from savanna.game import CHANCE, TERMINAL
 from savanna.records import make_record
 from savanna.registry import make_game

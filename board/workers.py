@@ -33,7 +33,7 @@ from collections import OrderedDict
 import numpy as np
 
 from savanna.agents import make_agent
-from savanna.experiments.board.refusals import Refused
+from savanna.board.refusals import Refused
 from savanna.seats import seat_act
 
 __all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play", "rehearse"]
@@ -41,7 +41,7 @@ __all__ = ["MAX_WAITING", "SearchError", "SearchPool", "agent", "play", "rehears
 MAX_WAITING = 32  # searches waiting for a worker, per worker, before a 429
 MAX_AGENTS = 8    # agents a worker keeps built
 READY_SECONDS = 900  # the longest an agent's first search in a process may take to compile
-PRELOAD = ["savanna.experiments.board.workers", "savanna.agents.play.mcts",
+PRELOAD = ["savanna.board.workers", "savanna.agents.play.mcts",
            "savanna.agents.play.az_agent", "savanna.agents.play.analysis", "savanna.zebres",
            "savanna.bonobo", "savanna.banjooli"]
 

@@ -1,6 +1,6 @@
-"""``python -m savanna.experiments``: the ``savanna`` command."""
+"""``python -m savanna.cli``: the ``savanna`` command."""
 import sys
 
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 
 sys.exit(main())

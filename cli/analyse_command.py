@@ -13,9 +13,8 @@ import json
 
 import numpy as np
 
-from savanna.agents.play.analysis import analyse
 from savanna.agents.play.registry import make_agent
-from savanna.experiments.arguments import add_game_options, parse_game_options, seed
+from savanna.cli.arguments import add_game_options, parse_game_options, seed
 from savanna.registry import make_game
 
 __all__ = ["add_parser", "run"]
@@ -24,8 +23,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands):
     """Register ``analyse`` on the ``savanna`` command's subparsers."""
     parser = commands.add_parser(
-        "analyse", help="every legal move of a position with a search's visits and values",
-        description=__doc__)
+        "analyse", description=__doc__)
     parser.add_argument("game", help="the game's name, e.g. zebres")
     parser.add_argument("position", help="the position in the game's notation (quoted)")
     parser.add_argument("--agent", default="mcts:sims=10000",
@@ -43,5 +41,7 @@ def run(args, extra=None):
     game = make_game(args.game, **parse_game_options(args.game, args.option))
     agent = make_agent(args.agent)
     state = game.from_text(args.position)
+    from savanna.agents.play.analysis import analyse  # here: the help loads no numba
+
     result = analyse(game, state, agent, np.random.default_rng(args.seed))
     print(json.dumps(result.to_json(), indent=1) if args.json else result.table())

@@ -13,7 +13,7 @@ from pathlib import Path
 from savanna.agents.arena.matches import BACKENDS
 from savanna.agents.play.registry import AGENTS, make_agent
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
-from savanna.experiments.arguments import (
+from savanna.cli.arguments import (
     add_game_options,
     address_help,
     count,
@@ -34,7 +34,7 @@ def add_parsers(commands):
     games = ", ".join(GAMES)
     agents = ", ".join(AGENTS)
     match = commands.add_parser(
-        "match", help="a match between agents, seats rotated",
+        "match",
         description="Play a match (one agent per seat, seats rotated), print wins/draws/losses "
                     "with 95% intervals and the Elo difference, save JSON and CSV, and every "
                     "game as a record (records.jsonl, see savanna replay). With a game "
@@ -50,7 +50,7 @@ def add_parsers(commands):
     match.set_defaults(run=run_match)
 
     tour = commands.add_parser(
-        "tournament", help="a round robin between agents with an Elo table",
+        "tournament",
         description="Every pair of agents (every group of P for a P-player game) plays a "
                     "match; Elo ratings are fitted to all results.")
     tour.add_argument("game", nargs="?", default="zebres",

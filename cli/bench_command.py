@@ -1,6 +1,6 @@
 """``savanna bench``: the throughput benchmarks, as ``make bench`` (``savanna.benchmarks.report``,
 which parses its own options: ``savanna bench --help``)."""
-from savanna.experiments.arguments import Parser
+from savanna.cli.arguments import Parser
 
 __all__ = ["add_parser", "run"]
 
@@ -8,8 +8,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands):
     """Register ``bench`` on the ``savanna`` command's subparsers."""
     bench = commands.add_parser(
-        "bench", add_help=False, help="throughput benchmarks, as make bench "
-                                      "('savanna bench --help' for its options)")
+        "bench", add_help=False)
     bench.set_defaults(run=run)
     return bench
 

@@ -8,7 +8,7 @@ from savanna.conformance.check import main
 def add_parser(commands):
     """Register ``check`` on the ``savanna`` command's subparsers."""
     check = commands.add_parser(
-        "check", help="run the conformance suite on a game (yours too)",
+        "check",
         description="Run Savanna's generic tests (the protocol, kernels against the reference, "
                     "fuzzed inputs, hidden information, envs, agents, records, a speed smoke "
                     "test) on every configuration of the games named; one line per failing "

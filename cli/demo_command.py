@@ -5,7 +5,7 @@
    their result tables (skipped with a note if MCTS is not available).
 3. The throughput table of ``benchmarks`` (skipped with a note if it is not available).
 4. A short PPO run on Zèbres (about a minute,
-   ``savanna.experiments.train_ppo.demo_training``) and its learning curve in text.
+   ``savanna.cli.train_ppo.demo_training``) and its learning curve in text.
 5. The shipped Zèbres AlphaZero baseline (``az:baseline``, 100 simulations) against
    ``mcts:sims=300`` for a few games, with each side's time per move (skipped with a note if
    no baseline is shipped).
@@ -18,8 +18,8 @@ from savanna.agents.arena.matches import play_match
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import make_agent
 from savanna.agents.settings import MAX_GAMES
-from savanna.experiments.arguments import count, positive_int, seed
-from savanna.game import CHANCE, TERMINAL
+from savanna.cli.arguments import count, positive_int, seed
+from savanna.codes import CHANCE, TERMINAL
 from savanna.registry import make_game
 from savanna.seats import seat_act
 
@@ -52,7 +52,7 @@ def demo(games=20, sims=500, seed=0, write=print):
         write(quick_table())
 
     write("\n== 4. A short PPO training run (about a minute) ==\n")
-    from savanna.experiments.train_ppo import demo_training
+    from savanna.cli.train_ppo import demo_training
     demo_training(seed=seed, write=write)
 
     few = min(games, BASELINE_GAMES)
@@ -111,7 +111,7 @@ def explain_scores(game, states, returns):
 def add_parser(commands):
     """Register ``demo`` on the ``savanna`` command's subparsers."""
     demo = commands.add_parser(
-        "demo", help="a short tour: a game explained, small matches, throughput",
+        "demo",
         description="Play and explain one Zèbres game between random agents, play short "
                     "MCTS-vs-random and MCTS-vs-greedy matches, print the throughput table.")
     demo.add_argument("--games", type=count(MAX_GAMES), default=20,

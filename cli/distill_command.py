@@ -14,7 +14,7 @@ import io
 import json
 from pathlib import Path
 
-from savanna.experiments.arguments import (
+from savanna.cli.arguments import (
     add_config_flags,
     add_game_options,
     read_settings,
@@ -29,8 +29,7 @@ __all__ = ["add_parsers"]
 def add_parsers(commands):
     """Register ``distill`` and ``fit`` on the ``savanna`` command's subparsers."""
     distill = commands.add_parser(
-        "distill", help="a UCT teacher's self-play as a dataset of search targets",
-        description=__doc__, setup=_distill_settings)
+        "distill", description=__doc__, setup=_distill_settings)
     distill.add_argument("game", nargs="?", help="the game (not needed with --resume)")
     distill.add_argument("--out", type=Path, help="the dataset folder (default: a new "
                                                   "runs/distill-<game>-<time>)")
@@ -41,8 +40,7 @@ def add_parsers(commands):
     distill.set_defaults(run=run_distill, prog=distill.prog)
 
     fit = commands.add_parser(
-        "fit", help="fit a network to a distillation dataset, with a held-out gate report",
-        description=__doc__, setup=_fit_settings)
+        "fit", description=__doc__, setup=_fit_settings)
     fit.add_argument("data", type=Path, nargs="+",
                      help="dataset folders written by savanna distill, of one game (several "
                           "are merged: e.g. two seeds of one teacher)")

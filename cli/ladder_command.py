@@ -12,8 +12,8 @@ from pathlib import Path
 
 from savanna.agents.arena.ladder import Ladder
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
+from savanna.cli.arguments import add_game_options, count, parse_game_options, seed
 from savanna.errors import clip
-from savanna.experiments.arguments import add_game_options, count, parse_game_options, seed
 from savanna.files import (
     atomic_write_bytes,
     atomic_write_text,
@@ -27,8 +27,7 @@ __all__ = ["add_parser"]
 
 def add_parser(commands):
     """Register ``ladder add`` and ``ladder show`` on the ``savanna`` command's subparsers."""
-    parser = commands.add_parser("ladder", help="a lasting rating ladder: add an agent, show "
-                                                "the ratings", description=__doc__)
+    parser = commands.add_parser("ladder", description=__doc__)
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = actions.add_parser("add", help="rate a new agent against the ladder",
                              description="Play AGENT against the agents on the ladder, store "

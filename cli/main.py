@@ -1,4 +1,4 @@
-"""The ``savanna`` command (also ``python -m savanna.experiments``).
+"""The ``savanna`` command (also ``python -m savanna.cli``).
 
     savanna play zebres --agent mcts --sims 2000       a human against an agent
     savanna play bonobo --seats human,mcts,human,random  two humans and two agents
@@ -24,36 +24,46 @@ spec, a bad number, an output folder that cannot take the results) ends with a o
 message and exit status 2, before any game is played. Results go to a new folder under
 ``runs/`` (never one that exists), or to ``--out``.
 """
+import importlib
 import re
 import sys
 
+from savanna.cli.arguments import Parser, UsageError
 from savanna.errors import LIMIT
-from savanna.experiments import (
-    analyse,
-    arena,
-    bench,
-    check,
-    demo,
-    distill,
-    ladder,
-    play,
-    replay,
-    review,
-    serve,
-    study_command,
-    sweep,
-    train_az,
-    train_ppo,
-    train_td,
-    warmup,
-)
-from savanna.experiments.arguments import Parser, UsageError
 from savanna.metadata import git_commit, package_version
+
+# Each command: the module of savanna.cli that builds its parser and runs it, and its line in
+# ``savanna --help``, in the order listed there. ``savanna --help`` imports none of the modules
+# and ``savanna COMMAND`` only COMMAND's, so that a help loads neither numba nor torch.
+COMMANDS = {
+    "play": ("play_command", "play a game against agents (or other humans) in the terminal"),
+    "match": ("arena_command", "a match between agents, seats rotated"),
+    "tournament": ("arena_command", "a round robin between agents with an Elo table"),
+    "train": (None, "train an agent: masked PPO (ppo), AlphaZero (az) or TD(lambda) (td)"),
+    "analyse": ("analyse_command",
+                "every legal move of a position with a search's visits and values"),
+    "distill": ("distill_command", "a UCT teacher's self-play as a dataset of search targets"),
+    "fit": ("distill_command",
+            "fit a network to a distillation dataset, with a held-out gate report"),
+    "ladder": ("ladder_command", "a lasting rating ladder: add an agent, show the ratings"),
+    "study": ("study_command", "balance, skill depth, luck and shape of a game"),
+    "sweep": ("sweep_command", "search PPO or AlphaZero settings with Ray Tune (ASHA)"),
+    "bench": ("bench_command",
+              "throughput benchmarks, as make bench ('savanna bench --help' for its options)"),
+    "check": ("check_command", "run the conformance suite on a game (yours too)"),
+    "warmup": ("warmup_command", "compile (and cache) every game's kernels and the MCTS search"),
+    "demo": ("demo_command", "a short tour: a game explained, small matches, throughput"),
+    "replay": ("replay_command", "step through a recorded game, or export it as a GIF or SVG"),
+    "review": ("review_command",
+               "a search's value of every decision of a recorded game, mistakes labelled"),
+    "serve": ("serve_command", "a board in the browser: play, replay and analyse every game"),
+}
 
 
 def main(argv=None):
     """Run one command; returns the exit status (0, or 2 after a one-line error)."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(next((word for word in argv if not word.startswith("-")), ""))
     prog = "savanna"
     try:
         args, extra = parser.parse_known_args(argv)
@@ -88,19 +98,37 @@ def one_line(message):
     return _LONG_QUOTE.sub(lambda m: m[0][: LIMIT - 3] + "...", text)
 
 
-def build_parser():
-    """The ``savanna`` parser: each command registered by its own module of
-    ``savanna.experiments``, in the order ``savanna --help`` lists them."""
+def build_parser(command=None):
+    """The ``savanna`` parser with every command's parser, each built by its own module of
+    ``savanna.cli``; with ``command`` (the command a command line names, "" for none) that
+    one's only, the others listed by name and help without importing their modules."""
     parser = Parser(prog="savanna", description=__doc__)
     parser.add_argument("--version", action="store_true",
                         help="print the version (and the git commit) and exit")
     parser.set_defaults(run=run_version)
     # Not required=True: ``--version`` stands alone; ``run_version`` names a missing command.
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    play.add_parser(commands)
-    arena.add_parsers(commands)  # match, tournament
+    built = set()
+    for name, (module, line) in COMMANDS.items():
+        if command is None or name == command and module not in built:
+            built.add(module)
+            if module is None:
+                add_train_parsers(commands, line)
+            else:
+                maker = importlib.import_module(f"savanna.cli.{module}")
+                (getattr(maker, "add_parsers", None) or maker.add_parser)(commands)
+    for name, (_, line) in COMMANDS.items():
+        if name not in commands.choices:  # listed, not built
+            commands.add_parser(name, help=line)
+    return parser
+
+
+def add_train_parsers(commands, line):
+    """``savanna train ppo|az|td``: one module per algorithm."""
+    from savanna.cli import train_az, train_ppo, train_td
+
     trainer = commands.add_parser(
-        "train", help="train an agent: masked PPO (ppo), AlphaZero (az) or TD(lambda) (td)",
+        "train", help=line,
         description="Train an agent in a new run folder under runs/:\n\n"
                     "    savanna train ppo GAME    masked PPO with self-play\n"
                     "    savanna train az GAME     AlphaZero with Gumbel search\n"
@@ -111,19 +139,6 @@ def build_parser():
     train_ppo.add_parser(trainers, "ppo")
     train_az.add_parser(trainers, "az")
     train_td.add_parser(trainers, "td")
-    analyse.add_parser(commands)
-    distill.add_parsers(commands)  # distill, fit
-    ladder.add_parser(commands)
-    study_command.add_parser(commands)
-    sweep.add_parser(commands)
-    bench.add_parser(commands)
-    check.add_parser(commands)
-    warmup.add_parser(commands)
-    demo.add_parser(commands)
-    replay.add_parser(commands)
-    review.add_parser(commands)
-    serve.add_parser(commands)
-    return parser
 
 
 def run_version(args, extra):

@@ -14,8 +14,7 @@ import numpy as np
 
 from savanna.agents.play.base import describe
 from savanna.agents.play.registry import AGENTS, make_agent
-from savanna.errors import clip
-from savanna.experiments.arguments import (
+from savanna.cli.arguments import (
     add_game_options,
     index,
     parse_game_options,
@@ -23,8 +22,9 @@ from savanna.experiments.arguments import (
     seed,
     set_players,
 )
+from savanna.codes import CHANCE, TERMINAL
+from savanna.errors import clip
 from savanna.files import check_new_file
-from savanna.game import CHANCE, TERMINAL
 from savanna.registry import GAMES, make_game
 from savanna.seats import outcome_seen_by, seat_act
 
@@ -221,7 +221,7 @@ def add_parser(commands):
     games = ", ".join(GAMES)
     agents = ", ".join(AGENTS)
     play = commands.add_parser(
-        "play", help="play a game against agents (or other humans) in the terminal",
+        "play",
         description="Play against an agent, or seat humans and agents with --seats: the board "
                     "is drawn after every move; type moves by name (Zèbres: 'start 14', "
                     "'Z c4', 'swap d4', 'stop', 'impala +2'), 'moves' for the legal ones, "

@@ -14,10 +14,10 @@ import io
 from pathlib import Path
 
 from savanna import draw
+from savanna.cli.arguments import add_record_arguments, index, number
 from savanna.errors import clip
-from savanna.experiments.arguments import add_record_arguments, index, number
 from savanna.files import atomic_write_bytes, atomic_write_text, check_new_file
-from savanna.numbers import parse_int
+from savanna.number_parsing import parse_int
 
 __all__ = ["Replay", "add_parser", "run"]
 
@@ -26,8 +26,7 @@ KEYS = "Enter or n: next, p: back, a number: that ply, q: quit"
 
 def add_parser(commands):
     replay = commands.add_parser(
-        "replay", help="step through a recorded game, or export it as a GIF or SVG",
-        description=__doc__)
+        "replay", description=__doc__)
     add_record_arguments(replay)
     shown = replay.add_mutually_exclusive_group()
     shown.add_argument("--ply", type=index, metavar="K",

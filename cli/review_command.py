@@ -15,7 +15,6 @@ else to standard output; each player's summary and the marked moves are listed a
 ``--json FILE`` also writes the whole review as JSON, the file ``savanna serve`` keeps beside the
 games it saves (its page opens it again at its address).
 """
-import json
 import sys
 from pathlib import Path
 
@@ -27,20 +26,19 @@ from savanna.agents.play.review import (
     PLURALS,
     review,
 )
-from savanna.experiments.arguments import add_record_arguments, index, number, seed
-from savanna.files import atomic_write_text, check_new_file
+from savanna.cli.arguments import add_record_arguments, index, number, seed
+from savanna.files import atomic_write_text, check_new_file, json_text
 from savanna.records import read_record
 
 FALLBACK_AGENT = "mcts:sims=400"  # the reviewer of a game without a shipped baseline
 
-__all__ = ["add_parser", "json_text", "run"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(commands):
     """Register ``review`` on the ``savanna`` command's subparsers."""
     parser = commands.add_parser(
-        "review", help="a search's value of every decision of a recorded game, mistakes labelled",
-        description=__doc__)
+        "review", description=__doc__)
     add_record_arguments(parser)
     parser.add_argument("--agent",
                         help="the searching agent: az:<checkpoint>[,sims=N], mcts[:sims=N,...] "
@@ -93,12 +91,6 @@ def run(args, extra=None):
         atomic_write_text(check_new_file(args.json, args.overwrite), json_text(result.to_json()))
         print(f"saved {args.json}", file=report)
     print(summary(result), file=report)
-
-
-def json_text(review):
-    """A review's JSON (``Review.to_json()``) as the file that keeps it: one text for the
-    command and the board, so that the two files are equal."""
-    return json.dumps(review, ensure_ascii=False, indent=1) + "\n"
 
 
 def default_reviewer(game):

@@ -1,4 +1,4 @@
-"""What every run folder is made of (the run loop, ``savanna.experiments.run_loop``, writes
+"""What every run folder is made of (the run loop, ``savanna.cli.run_loop``, writes
 them for ``savanna train ppo`` and ``savanna train az``), besides ``savanna.files.new_folder``
 (a new folder for every run, never one that exists): an atomic ``config.json`` (a resumed run
 refuses one edited since), the CSV logs (read strictly, cut back to the checkpoint on resume),

@@ -10,7 +10,7 @@ The run folder: the PPO and AlphaZero guides.
 """
 import time
 
-from savanna.experiments.runs import (
+from savanna.cli.run_folders import (
     EVAL_FILE,
     METRICS_FILE,
     RunLog,

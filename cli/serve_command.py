@@ -21,15 +21,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from savanna.experiments.arguments import count, number
+from savanna.cli.arguments import count, number
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands):
     serve = commands.add_parser(
-        "serve", help="a board in the browser: play, replay and analyse every game",
-        description=__doc__)
+        "serve", description=__doc__)
     serve.add_argument("folders", nargs="*", type=Path, metavar="FOLDER",
                        help="folders whose records, ladder and tournament files (and agent "
                             "checkpoints) the page may open; nothing outside them is read")
@@ -78,7 +77,7 @@ def run(args, extra=None):
     try:
         import uvicorn
 
-        from savanna.experiments.board.server import create_app
+        from savanna.board.server import create_app
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
                          "install 'savanna-games[web]'") from None
@@ -86,16 +85,16 @@ def run(args, extra=None):
     import webbrowser
 
     from savanna.agents.play.registry import agent_class, is_import_path
-    from savanna.errors import clip
-    from savanna.experiments.board.guard import LOCAL_HOSTS, TOKEN, url_host
-    from savanna.experiments.board.listening import (
+    from savanna.board.guard import LOCAL_HOSTS, TOKEN, url_host
+    from savanna.board.network import (
         HeaderDeadline,
         ReadyServer,
         free_socket,
         is_loopback,
         shared_url,
     )
-    from savanna.experiments.board.tables import Limits
+    from savanna.board.tables import Limits
+    from savanna.errors import clip
     from savanna.files import make_folders
 
     if not 0 < args.max_seconds <= 3600:

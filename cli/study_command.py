@@ -12,7 +12,8 @@ a reference game without chance), luck (upset rate, the outcome's sensitivity to
 and the game's shape (decisions, branching, chance nodes, draws, lead changes, drama,
 decisiveness), and writes ``report.html``, CSV and JSON to ``--out``. A study stopped in the
 middle resumes where it was when run again with the same arguments; ``--ray`` plays on a Ray
-cluster with the same numbers. ``study(...)`` does the same from Python (a notebook).
+cluster with the same numbers. ``savanna.studies.study(...)`` does the same from Python (a
+notebook).
 
     savanna study --calibrate --out studies/calibration
 
@@ -20,31 +21,26 @@ runs the measures on games whose answers are known (Nim mixed with coin flips, N
 choice, fair and biased coins, Nim with a perfect player) and prints expected against
 measured.
 """
-import itertools
 from pathlib import Path
 
 from savanna.agents.settings import MAX_WORKERS
-from savanna.agents.study.settings import BUDGETS, StudySettings
-from savanna.errors import clip
-from savanna.experiments.arguments import (
+from savanna.cli.arguments import (
     add_game_options,
     address_help,
-    check_player_count,
     count,
     number,
     parse_game_options,
     seed,
-    set_players,
 )
-from savanna.registry import GAMES, make_game
+from savanna.registry import GAMES
+from savanna.studies.budgets import BUDGETS
 
-__all__ = ["add_parser", "run", "study", "variants"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(commands):
     """Register ``study`` on the ``savanna`` command's subparsers."""
-    parser = commands.add_parser("study", help="balance, skill depth, luck and shape of a game",
-                                 description=__doc__)
+    parser = commands.add_parser("study", description=__doc__)
     parser.add_argument("game", nargs="?", help=f"one of: {', '.join(GAMES)}")
     parser.add_argument("--calibrate", action="store_true",
                         help="study the games whose answers are known instead, and print "
@@ -87,19 +83,21 @@ def run(args, extra=None):
         changes["reference"] = "" if args.reference == "none" else args.reference
     if args.no_network:
         changes["network"] = False
+    from savanna.studies.run import study  # here: the other commands' help loads no study
+
     result = study(args.game, _grouped(args.game, args.option), args.players, args.out,
                    args.budget, args.seed, args.workers, args.ray, args.address,
-                   progress=not args.no_progress, **changes)
+                   progress=not args.no_progress, players_source="--players", **changes)
     print(result.table())
     print(f"saved to {args.out} (report.html)")
 
 
 def _calibrate(args):
-    """``--calibrate``: the known answers at ``--budget`` (``savanna.agents.study.calibrate``)."""
+    """``--calibrate``: the known answers at ``--budget`` (``savanna.studies.calibrate``)."""
     if args.game is not None or args.option or args.players or args.ray:
         raise ValueError("--calibrate studies its own games: give no game, -o, --players or "
                          "--ray with it")
-    from savanna.agents.study.calibrate import calibrate
+    from savanna.studies.calibrate import calibrate
 
     checks = calibrate(args.out, args.budget, args.seed, args.workers,
                        progress=not args.no_progress)
@@ -116,46 +114,3 @@ def _grouped(name, items):
         for key, value in parse_game_options(name, [item]).items():
             grouped.setdefault(key, []).append(value)
     return grouped
-
-
-def variants(game, options=None, players=None):
-    """The games a study of ``game`` (a registered name) covers: one per player count in
-    ``players`` (default: every count it takes) and per combination of ``options`` (``{key:
-    value or [values]}``)."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {clip(game)}; games: {', '.join(GAMES)}")
-    fewest, most = GAMES[game].players
-    players = list(players or range(fewest, most + 1))
-    for n in players:
-        check_player_count(game, n, "--players")
-    options = {k: v if isinstance(v, list) else [v] for k, v in (options or {}).items()}
-    if "num_players" in options:
-        raise ValueError("give the player counts as players (--players), not num_players")
-    games = []
-    for n in players:
-        for values in itertools.product(*options.values()):
-            chosen = dict(zip(options, values))
-            set_players(game, chosen, n, "--players")
-            games.append(make_game(game, **chosen))
-    return games
-
-
-def study(game, options=None, players=None, out="study", budget="standard", seed=0,
-          workers=None, ray=False, address=None, progress=True, **settings):
-    """Study ``game`` (a registered name; ``options``, ``players``: see ``variants``) with the
-    settings of ``budget`` (quick, standard or deep) changed by ``settings`` (fields of
-    ``savanna.agents.study.StudySettings``), into folder ``out``; a ``Study`` with
-    ``.table()``, ``.figures()`` and the report (module docstring).
-
-    >>> from savanna.experiments import study
-    >>> s = study("bonobo", players=[2], budget="quick", out="study-bonobo", workers=1,
-    ...           balance_games=8, chain_top=2, chain_games=8, upset_games=8, chance_games=8,
-    ...           review_games=1, network=False, reference="", progress=False)
-    >>> print(s.table())
-    >>> s.figures()["bonobo 2p: balance"]
-    """
-    from savanna.agents.study.run import run_study
-
-    return run_study(variants(game, options, players), Path(out),
-                     StudySettings.budget(budget, **settings), seed, workers,
-                     "ray" if ray else "local", address, progress)

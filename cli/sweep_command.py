@@ -11,17 +11,17 @@ the trials share the seed. ``sweep.csv`` lists every trial; the best settings ar
 import math
 from pathlib import Path
 
-from savanna.errors import clip
-from savanna.experiments.arguments import (
-    _number,
+from savanna.cli.arguments import (
     add_game_options,
     address_help,
     parse_count,
+    parse_number,
     positive_int,
     run_settings,
     seed,
 )
-from savanna.experiments.runs import EVAL_FILE, read_csv
+from savanna.cli.run_folders import EVAL_FILE, read_csv
+from savanna.errors import clip
 from savanna.files import new_folder, write_csv
 
 __all__ = ["SPACES", "add_parser", "run", "sweep"]
@@ -121,7 +121,7 @@ def _trial(params, spec):
 
 
 def _module(algorithm):
-    from savanna.experiments import train_az, train_ppo
+    from savanna.cli import train_az, train_ppo
 
     return {"ppo": train_ppo, "az": train_az}[algorithm]
 
@@ -140,8 +140,7 @@ def _config_class(algorithm):
 def add_parser(commands):
     """``savanna sweep`` on the ``savanna`` command's sub-parsers."""
     parser = commands.add_parser(
-        "sweep", help="search PPO or AlphaZero settings with Ray Tune (ASHA)",
-        description=__doc__)
+        "sweep", description=__doc__)
     parser.add_argument("algorithm", choices=sorted(SPACES), help="ppo or az")
     parser.add_argument("game", nargs="?", help="the game (or give --config)")
     parser.add_argument("--trials", type=positive_int, default=8,
@@ -182,7 +181,7 @@ def run(args, extra=None):
 
 
 def _minutes(text):
-    value = _number(text, "--budget")
+    value = parse_number(text, "--budget")
     if not value > 0:
         raise ValueError(f"--budget must be minutes > 0 for az, got {clip(text)}")
     return value

@@ -9,14 +9,14 @@ The run folder, ``--init``, ``--backend ray`` and every flag: the AlphaZero guid
 """
 import time
 
-from savanna.experiments.arguments import (
+from savanna.cli.arguments import (
     add_config_flags,
     add_game_options,
     address_help,
     positive_int,
     run_settings,
 )
-from savanna.experiments.run_loop import Run
+from savanna.cli.run_loop import Run
 from savanna.registry import make_game
 
 __all__ = ["add_parser", "run", "run_training"]
@@ -27,7 +27,7 @@ LOSSES = ("policy_loss", "value_loss", "policy_kl")
 
 
 class AZRun(Run):
-    """AlphaZero's runs (``savanna.experiments.run_loop``): budget and schedules in training
+    """AlphaZero's runs (``savanna.cli.run_loop``): budget and schedules in training
     minutes, evaluated against the ladder's rungs with an Elo difference each, a
     ``metrics.csv`` row every ``log_every`` moves with the throughput since the last one."""
 
@@ -147,7 +147,7 @@ def add_parser(subparsers, name="az"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``AZConfig`` setting (unset flags keep
     ``--config``'s value or the default). ``subparsers`` makes parsers of
-    class ``savanna.experiments.arguments.Parser``."""
+    class ``savanna.cli.arguments.Parser``."""
     parser = subparsers.add_parser(name, help="AlphaZero with Gumbel search",
                                    description=__doc__, setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -167,7 +167,7 @@ def add_parser(subparsers, name="az"):
 
 
 def _add_settings(parser):
-    """The flags of ``AZConfig`` (``savanna.experiments.arguments.Parser`` adds them when the
+    """The flags of ``AZConfig`` (``savanna.cli.arguments.Parser`` adds them when the
     command runs: ``savanna.agents.training.alphazero`` imports torch)."""
     from savanna.agents.models.az_config import AZConfig
 

@@ -4,24 +4,24 @@
     savanna train ppo --config runs/zebres-ppo-0-20260101-120000/config.json --seed 1
     savanna train ppo --resume runs/zebres-ppo-0-20260101-120000
 
-``run_training(config)`` is the same from Python (``savanna.experiments.run_ppo_training``); the
+``run_training(config)`` is the same from Python (``savanna.cli.run_ppo_training``); the
 run folder and every flag: the PPO guide (docs/guides/training-ppo.md).
 """
 import io
 import math
 from pathlib import Path
 
-from savanna.experiments.arguments import (
+from savanna.cli.arguments import (
     add_config_flags,
     add_game_options,
     run_settings,
 )
-from savanna.experiments.run_loop import Run
-from savanna.experiments.runs import (
+from savanna.cli.run_folders import (
     EVAL_FILE,
     METRICS_FILE,
     read_csv,
 )
+from savanna.cli.run_loop import Run
 from savanna.files import atomic_write_bytes
 from savanna.registry import make_game
 
@@ -91,7 +91,7 @@ def _bar(rate, width):
 
 # ----- a run ------------------------------------------------------------------------------
 class PPORun(Run):
-    """PPO's runs (``savanna.experiments.run_loop``): budget and schedules in learner steps,
+    """PPO's runs (``savanna.cli.run_loop``): budget and schedules in learner steps,
     evaluated against random and greedy, one ``metrics.csv`` row per update."""
 
     name, title, resumable = "ppo", "PPO", "steps"
@@ -140,7 +140,7 @@ def add_parser(subparsers, name="ppo"):
     """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
     ``--resume``, ``-o`` game options, and one flag per ``PPOConfig`` setting (unset flags keep
     ``--config``'s value or the default). ``subparsers`` makes parsers of
-    class ``savanna.experiments.arguments.Parser``."""
+    class ``savanna.cli.arguments.Parser``."""
     parser = subparsers.add_parser(name, help="masked PPO with self-play", description=__doc__,
                                    setup=_add_settings)
     parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
@@ -154,7 +154,7 @@ def add_parser(subparsers, name="ppo"):
 
 
 def _add_settings(parser):
-    """The flags of ``PPOConfig`` (``savanna.experiments.arguments.Parser`` adds them when the
+    """The flags of ``PPOConfig`` (``savanna.cli.arguments.Parser`` adds them when the
     command runs: ``savanna.agents.training.ppo`` imports torch)."""
     from savanna.agents.models.ppo_config import PPOConfig
 

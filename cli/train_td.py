@@ -11,9 +11,9 @@ guide (docs/guides/td.md).
 import io
 from pathlib import Path
 
-from savanna.experiments.arguments import add_config_flags, add_game_options, run_settings
-from savanna.experiments.run_loop import Run
-from savanna.experiments.runs import EVAL_FILE, METRICS_FILE, read_csv
+from savanna.cli.arguments import add_config_flags, add_game_options, run_settings
+from savanna.cli.run_folders import EVAL_FILE, METRICS_FILE, read_csv
+from savanna.cli.run_loop import Run
 from savanna.files import atomic_write_bytes
 from savanna.registry import make_game
 
@@ -70,7 +70,7 @@ def text_curve(folder):
 
 
 class TDRun(Run):
-    """TD's runs (``savanna.experiments.run_loop``): budget and schedules in self-play games,
+    """TD's runs (``savanna.cli.run_loop``): budget and schedules in self-play games,
     evaluated against the config's opponents, one ``metrics.csv`` row per chunk of games."""
 
     name, title, resumable = "td", "TD(lambda)", "games"

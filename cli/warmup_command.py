@@ -15,9 +15,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from savanna import compile_ahead
-from savanna.compile_log import CompileLog
-from savanna.experiments.arguments import count
+from savanna.cli.arguments import count
 from savanna.registry import GAMES, game_class
 
 __all__ = ["ENTRY_POINTS", "add_parser", "compile_cost", "run", "warm_game"]
@@ -26,7 +24,7 @@ __all__ = ["ENTRY_POINTS", "add_parser", "compile_cost", "run", "warm_game"]
 def add_parser(commands):
     """Register ``warmup`` on the ``savanna`` command's subparsers."""
     warm = commands.add_parser(
-        "warmup", help="compile (and cache) every game's kernels and the MCTS search",
+        "warmup",
         description="Compile every game's kernels, batch loops and MCTS search into numba's "
                     "cache, so that later processes start at once.")
     warm.add_argument("--jobs", type=count(1024), default=None, metavar="N",
@@ -41,6 +39,8 @@ def add_parser(commands):
 
 def run(args, extra=None):
     """Compile every game's kernels and its MCTS search into numba's cache."""
+    from savanna import compile_ahead  # here: numba, which the help does without
+
     os.environ[compile_ahead.SWITCH] = "0"  # every core compiles a game already: no helpers
     # one compiled copy serves every option and player count; the longest first, so that no
     # core is left alone with the last one (Banjooli took 113 s here, connect four 47 s)
@@ -67,6 +67,8 @@ def compile_cost(name):
 def warm_game(name, profile=False):
     """Compile one game's kernels: its envs, game API, playouts, MCTS and AlphaZero search.
     With ``profile``: ``{entry point: CompileLog}`` of what each first call compiled."""
+    from savanna.compile_log import CompileLog
+
     game = game_class(name)()
     logs = {}
     for entry, first_call in ENTRY_POINTS.items():

@@ -1,9 +1,9 @@
 """Fuzzed position strings, action strings and state rows on every game configuration: each
 works (round-trips, agrees with the reference for a few plies) or raises ValueError; rows run
-in a child process so that a crash or a hang fails the test (see savanna/conformance/fuzz.py).
+in a child process so that a crash or a hang fails the test (see conformance/fuzz.py).
 
 The number of cases is the hypothesis profile's ``max_examples``: ``ci`` in ``make test``,
-``full`` (more) in ``make check-full`` (profiles in savanna/conformance/plugin.py)."""
+``full`` (more) in ``make check-full`` (profiles in conformance/plugin.py)."""
 import json
 import subprocess
 import sys

@@ -9,8 +9,8 @@ the hot kernels never recount them.
 import numpy as np
 from numba import njit
 
-from savanna.benchmarks.connect_four.notation import NUM_COLS, NUM_ROWS
 from savanna.bits import ONE, popcount
+from savanna.connect_four.notation import NUM_COLS, NUM_ROWS
 
 # ----- declared facts ------------------------------------------------------------------------
 NUM_PLAYERS = 2

@@ -11,9 +11,9 @@ OpenSpiel's ``connect_four``, which the tests check it against.
 """
 import numpy as np
 
-from savanna.benchmarks.connect_four import _kernels as K
-from savanna.benchmarks.connect_four import notation
 from savanna.binding import Kernels
+from savanna.connect_four import _kernels as K
+from savanna.connect_four import notation
 from savanna.draw import Drawing
 from savanna.game import Game
 

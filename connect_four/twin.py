@@ -1,8 +1,8 @@
 """Connect four's kernels against its pure-Python reference, node by node (also the twin that
-the fuzz suite, savanna/conformance/fuzz.py, plays accepted inputs against)."""
+the fuzz suite, conformance/fuzz.py, plays accepted inputs against)."""
 import numpy as np
 
-from savanna.benchmarks.connect_four import reference
+from savanna.connect_four import reference
 from savanna.lockstep import play_in_lockstep
 
 

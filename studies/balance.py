@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from savanna.agents.arena.stats import Z95, wilson_interval
-from savanna.agents.study.significance import holm, score_tests
+from savanna.studies.significance import holm, score_tests
 
 __all__ = ["by_seat", "mark_findings", "mean_interval", "seat_rows"]
 

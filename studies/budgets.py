@@ -18,7 +18,7 @@ __all__ = ["BUDGETS", "StudySettings"]
 
 @dataclass(frozen=True)
 class StudySettings:
-    """The agents and game counts of a study (``savanna.agents.study``)."""
+    """The agents and game counts of a study (``savanna.studies``)."""
 
     balance_sims: tuple = setting((16, 64), "MCTS budgets (simulations) of the balance "
                                             "matches, besides random and the shipped network")

@@ -1,5 +1,5 @@
 """``savanna study --calibrate``: the study's measures on games whose answers are known
-(``savanna.agents.study.known``), expected against measured.
+(``savanna.studies.known``), expected against measured.
 
 * Nim with 0, 25, 50, 75 and 100% of its games replaced by a coin flip, measured against Nim:
   the share of chance is the share mixed in (its interval holds it), or, for the pure coin,
@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 from savanna.agents.arena.results import MatchResult
-from savanna.agents.study.coupled import play_keyed
-from savanna.agents.study.known import CoinFlip, MixedNim, PerfectAgent
-from savanna.agents.study.luck import chance_sensitivity
-from savanna.agents.study.run import run_study
-from savanna.agents.study.settings import StudySettings
+from savanna.studies.budgets import StudySettings
+from savanna.studies.coupled import play_keyed
+from savanna.studies.known import CoinFlip, MixedNim, PerfectAgent
+from savanna.studies.luck import chance_sensitivity
+from savanna.studies.run import run_study
 
 __all__ = ["Check", "calibrate"]
 
-PERFECT = "savanna.agents.study.known:PerfectAgent"
+PERFECT = "savanna.studies.known:PerfectAgent"
 SHARES = (0, 25, 50, 75, 100)
 
 

@@ -6,7 +6,7 @@
   "Ludometrics: luck, and how to measure it", 2018: luck is what the skill difference leaves
   unexplained).
 * ``chance_sensitivity(a, b, c)``: three matches of the same agents, their randomness keyed
-  to each decision (``savanna.agents.study.coupled``): ``a`` and ``b`` with the same decision
+  to each decision (``savanna.studies.coupled``): ``a`` and ``b`` with the same decision
   seeds, chance drawn from two streams; ``c`` with ``a``'s chance and other decision seeds.
   ``redrawn``: the share of games whose result (the winner, or a draw) differs between ``a``
   and ``b``; ``control``: between ``a`` and ``c`` (the agents' own randomness alone);

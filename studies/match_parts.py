@@ -18,8 +18,8 @@ from tqdm.auto import tqdm
 from savanna.agents.arena.matches import match_jobs, match_result, play_batches
 from savanna.agents.play.registry import make_agent
 from savanna.agents.play.review import review
-from savanna.agents.study.coupled import keyed_map
 from savanna.files import atomic_write_bytes, atomic_write_text, make_folders
+from savanna.studies.coupled import keyed_map
 
 __all__ = ["BATCH_SIZE", "play_planned", "review_records"]
 
@@ -30,7 +30,7 @@ def play_planned(game, planned, folder, workers=None, backend="local", address=N
                  progress=True):
     """The ``MatchResult`` of every ``Planned`` match in ``planned``, by name: the batches kept
     under ``folder/parts`` are read back, the others played (``play_batches``; those with a
-    ``chance_seed`` by ``savanna.agents.study.coupled``, randomness keyed to each decision)
+    ``chance_seed`` by ``savanna.studies.coupled``, randomness keyed to each decision)
     and kept."""
     specs = sorted({spec for m in planned for spec in m.agents})
     index = {spec: i for i, spec in enumerate(specs)}

@@ -4,7 +4,7 @@
 every seat, one match per strength), ``chain`` (the direct matches of the skill population,
 ``skill_matches``), ``upset`` (an agent against one with ``upset_ratio`` times its budget)
 and, for a game with chance, ``chance``: three matches of the same agents whose randomness is
-keyed to each decision (``savanna.agents.study.coupled``), "a" and "b" with the same decision
+keyed to each decision (``savanna.studies.coupled``), "a" and "b" with the same decision
 seeds and chance from two streams, "c" with a's chance and other decision seeds (the
 control). A match's seeds come from the study's seed and the match's name alone, so that
 adding a section or a strength never changes the games of the others.

@@ -2,7 +2,7 @@
 per section, ``report.html`` with every figure, each with its sample size and interval, and the
 agents and budgets that made it).
 
-Every variant of a study is a JSON-ready dict (``savanna.agents.study.run``): ``balance`` (per
+Every variant of a study is a JSON-ready dict (``savanna.studies.run``): ``balance`` (per
 strength, per seat), ``chain`` (skill depth), ``luck``, ``shape``.
 """
 import html
@@ -11,9 +11,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from savanna.agents.study.charts import curves_chart, interval_chart
-from savanna.agents.study.shape import PHASES
 from savanna.files import atomic_write_text, make_folders, write_csv
+from savanna.studies.charts import curves_chart, interval_chart
+from savanna.studies.shape import PHASES
 
 __all__ = ["DEFINITIONS", "Study"]
 

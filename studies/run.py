@@ -2,15 +2,15 @@
 folder that a killed study resumes from.
 
 ``run_study(variants, folder, settings, seed)`` plays each variant's matches and reviews
-(``savanna.agents.study.play``), measures them (``balance``, ``skill``, ``luck``, ``shape``) and
-returns a ``Study`` (``savanna.agents.study.result``), which it also saves in ``folder``.
+(``savanna.studies.match_parts``), measures them (``balance``, ``skill``, ``luck``, ``shape``) and
+returns a ``Study`` (``savanna.studies.result``), which it also saves in ``folder``.
 ``folder/plan.json``, written before any game, names the settings, seed and variants: a study
 started again in a folder whose plan differs is refused, one with the same plan plays only
 what is missing. The plan and the folder name a variant by all its options, defaults included;
 the report by those the study varies or changes from the defaults (``variant_labels``).
 
 >>> from savanna import make_game
->>> from savanna.agents.study import StudySettings, run_study
+>>> from savanna.studies import StudySettings, run_study
 >>> settings = StudySettings(balance_sims=(4,), balance_games=8, network=False, chain_top=2,
 ...                          chain_games=8, upset_sims=2, upset_games=8, chance_games=8,
 ...                          review_games=1, review_sims=8, reference="")
@@ -19,6 +19,7 @@ the report by those the study varies or changes from the defaults (``variant_lab
 >>> print(study.table())
 """
 import inspect
+import itertools
 import json
 import re
 import resource
@@ -27,19 +28,21 @@ from pathlib import Path
 
 import numpy as np
 
-from savanna.agents.study.balance import mark_findings, seat_rows
-from savanna.agents.study.luck import chance_sensitivity, upset_rate
-from savanna.agents.study.plan import mcts, plan, skill_population
-from savanna.agents.study.play import play_planned, review_records
-from savanna.agents.study.result import Study
-from savanna.agents.study.shape import drama, play_shape
-from savanna.agents.study.skill import measure_skill
+from savanna.argument_types import check_player_count, set_players
 from savanna.errors import clip
 from savanna.files import CLAIM_FILE, atomic_write_text, claimed, parse_json
 from savanna.metadata import game_options, git_commit, package_version
-from savanna.registry import make_game
+from savanna.registry import GAMES, make_game
+from savanna.studies.balance import mark_findings, seat_rows
+from savanna.studies.budgets import StudySettings
+from savanna.studies.luck import chance_sensitivity, upset_rate
+from savanna.studies.match_parts import play_planned, review_records
+from savanna.studies.plan import mcts, plan, skill_population
+from savanna.studies.result import Study
+from savanna.studies.shape import drama, play_shape
+from savanna.studies.skill import measure_skill
 
-__all__ = ["run_study", "variant_labels"]
+__all__ = ["run_study", "study", "variant_labels", "variants"]
 
 PLAN = "plan.json"
 FORMAT = "savanna-study-plan-2"  # 2: the skill population, keyed chance matches
@@ -146,6 +149,51 @@ def run_study(variants, folder, settings, seed=0, workers=None, backend="local",
                       _run_facts(started, cpu, where["workers"], backend), games)
         study.save(folder)
     return study
+
+
+def variants(game, options=None, players=None, source="players"):
+    """The games a study of ``game`` (a registered name) covers: one per player count in
+    ``players`` (default: every count it takes) and per combination of ``options`` (``{key:
+    value or [values]}``); a mistake in the counts names them as ``source`` does."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {clip(game)}; games: {', '.join(GAMES)}")
+    fewest, most = GAMES[game].players
+    players = list(players or range(fewest, most + 1))
+    for n in players:
+        check_player_count(game, n, source)
+    options = {k: v if isinstance(v, list) else [v] for k, v in (options or {}).items()}
+    if "num_players" in options:
+        raise ValueError(f"give the player counts as {source}, not as the option num_players")
+    games = []
+    for n in players:
+        for values in itertools.product(*options.values()):
+            chosen = dict(zip(options, values))
+            set_players(game, chosen, n, source)
+            games.append(make_game(game, **chosen))
+    return games
+
+
+def study(game, options=None, players=None, out="study", budget="standard", seed=0,
+          workers=None, ray=False, address=None, progress=True, players_source="players",
+          **settings):
+    """Study ``game`` (a registered name; ``options``, ``players``: see ``variants``) with the
+    settings of ``budget`` (quick, standard or deep) changed by ``settings`` (fields of
+    ``savanna.studies.StudySettings``), into folder ``out``, on Ray when ``ray`` (at
+    ``address``); a ``Study`` with ``.table()``, ``.figures()`` and the report (``run_study``).
+    ``savanna study`` calls it with ``players_source="--players"``, the word its user typed.
+
+    >>> from savanna.studies import study
+    >>> s = study("bonobo", players=[2], budget="quick", out="study-bonobo", workers=1,
+    ...           balance_games=8, chain_top=2, chain_games=8, upset_games=8, chance_games=8,
+    ...           review_games=1, network=False, reference="", progress=False)
+    >>> print(s.table())
+    >>> s.figures()["bonobo 2p: balance"]
+    """
+    if address is not None and not ray:
+        raise ValueError("address is the Ray cluster's: give it with ray=True")
+    return run_study(variants(game, options, players, players_source), Path(out),
+                     StudySettings.budget(budget, **settings), seed, workers,
+                     "ray" if ray else "local", address, progress)
 
 
 def _cpu_seconds():

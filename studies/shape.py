@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from savanna.agents.arena.stats import wilson_interval
-from savanna.agents.study.significance import score_tests
+from savanna.studies.significance import score_tests
 
 __all__ = ["PHASES", "drama", "play_shape"]
 

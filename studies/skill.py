@@ -27,8 +27,8 @@ out twice (the sample's and the draw's), so that the draws centre on the estimat
 """
 import numpy as np
 
-from savanna.agents.study.ratings import Comparisons, fit, mixed
-from savanna.agents.study.significance import ALPHA, holm, score_tests
+from savanna.studies.ratings import Comparisons, fit, mixed
+from savanna.studies.significance import ALPHA, holm, score_tests
 
 __all__ = ["measure_skill"]
 

@@ -33,7 +33,7 @@ ALLOWED = {
     "savanna.conformance": {"savanna.benchmarks", "savanna.agents", "savanna"},
 }
 # the folder of each top-level package: savanna/ for the core, the rest as pyproject.toml
-# installs them (a game may sit inside one: savanna.benchmarks.connect_four)
+# installs them (a game may sit inside one: savanna.connect_four)
 FOLDERS = {"savanna": "savanna", **SETUPTOOLS["package-dir"]}
 # the names before one root: the folders', and savanna_ + a folder for three of them
 OLD_NAMES = {*FOLDERS.values(), *(f"savanna_{folder}" for folder in
@@ -41,7 +41,7 @@ OLD_NAMES = {*FOLDERS.values(), *(f"savanna_{folder}" for folder in
 
 
 def folder(package):
-    """The folder of ``package`` in the checkout (``benchmarks/connect_four``)."""
+    """The folder of ``package`` in the checkout (``connect_four``)."""
     top = max((p for p in FOLDERS if package == p or package.startswith(p + ".")), key=len)
     return ROOT / FOLDERS[top] / Path(*package.removeprefix(top).split(".")[1:])
 
@@ -261,7 +261,7 @@ def test_a_users_own_modules_do_not_shadow_ours(tmp_path):
     for name in OLD_NAMES:
         (tmp_path / f"{name}.py").write_text("raise ImportError('the user\'s own file')\n")
     code = ("from savanna.agents import make_agent, play_match; from savanna import make_game; "
-            "import savanna.experiments.cli, savanna.benchmarks.report; "
+            "import savanna.cli.main, savanna.benchmarks.report; "
             "from savanna.agents.play.az_agent import shipped_baselines; shipped_baselines(); "
             "r = play_match(make_game('zebres'), [make_agent('random'), make_agent('greedy')], "
             "games=2, workers=1, progress=False); print(r.games)")
@@ -342,7 +342,7 @@ def test_the_agents_and_the_command_line_load_ray_only_when_asked():
     """Ray is an optional extra: the arena, the trainers and ``savanna`` import it lazily."""
     code = ("import sys, savanna.agents, savanna.agents.arena.matches, "
             "savanna.agents.distributed, savanna.agents.training.alphazero, "
-            "savanna.experiments.cli, savanna.experiments.sweep, savanna.experiments.train_az; "
+            "savanna.cli.main, savanna.cli.sweep_command, savanna.cli.train_az; "
             "print('ray' in sys.modules)")
     assert printed_by(code) == "False"
 

@@ -64,7 +64,7 @@ def code_cells():
         for match in FENCE.finditer(page.read_text()):
             if match[2] in ("python", "{code-cell}"):
                 yield page, match[3]
-    for book in sorted((ROOT / "experiments" / "notebooks").glob("*.ipynb")):
+    for book in sorted((ROOT / "notebooks").glob("*.ipynb")):
         for cell in json.loads(book.read_text())["cells"]:
             if cell["cell_type"] == "code":
                 yield book, "".join(cell["source"])

@@ -1,5 +1,5 @@
 // The page of `savanna serve`: play, replay, analyse and tables over the JSON API
-// (experiments/board/server.py). The board is the server's SVG (the games' own drawing); the
+// (board/server.py). The board is the server's SVG (the games' own drawing); the
 // clickable moves, the last-move marker, the heat map and the best line are drawn over it in
 // the same coordinates, from the positions Game.move_spots gives.
 //

@@ -4,7 +4,7 @@
 // each player's summary; and the lesson of a picked decision on the board above the review: the
 // position before the move, the move played and the search's best move ringed, the best line
 // stepped through move by move. The figures come from POST /api/reviews
-// (experiments/board/reviews.py), the same as `savanna review`'s CSV; the positions from
+// (board/reviews.py), the same as `savanna review`'s CSV; the positions from
 // GET /api/position (its then= plays the best line).
 //
 //   window.savannaReview(request)  (the page calls it there, where a test may stand in)

@@ -19,18 +19,18 @@ from savanna.agents.arena.matches import play_match
 from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import make_agent
-from savanna.agents.study import BUDGETS, StudySettings, run_study, variant_labels
-from savanna.agents.study.balance import seat_rows
-from savanna.agents.study.coupled import play_keyed
-from savanna.agents.study.known import MixedNim, PerfectAgent
-from savanna.agents.study.luck import chance_sensitivity
-from savanna.agents.study.plan import plan, skill_population
-from savanna.agents.study.play import play_planned
-from savanna.agents.study.ratings import Comparisons, fit
-from savanna.agents.study.significance import holm, score_tests
-from savanna.agents.study.skill import measure_skill
-from savanna.experiments.cli import main
-from savanna.experiments.study_command import variants
+from savanna.cli.main import main
+from savanna.cli.study_command import variants
+from savanna.studies import BUDGETS, StudySettings, run_study, variant_labels
+from savanna.studies.balance import seat_rows
+from savanna.studies.coupled import play_keyed
+from savanna.studies.known import MixedNim, PerfectAgent
+from savanna.studies.luck import chance_sensitivity
+from savanna.studies.match_parts import play_planned
+from savanna.studies.plan import plan, skill_population
+from savanna.studies.ratings import Comparisons, fit
+from savanna.studies.significance import holm, score_tests
+from savanna.studies.skill import measure_skill
 from tests.agents.study_games import CoinFlip
 from tests.agents.tiny_games import Nim
 
@@ -114,7 +114,7 @@ def _two_sample(rate_a, n_a, rate_b, n_b):
 
 def test_a_killed_study_resumes_with_no_batch_played_twice(tmp_path):
     script = ("import sys; from pathlib import Path; "
-              "from savanna.agents.study import StudySettings, run_study; "
+              "from savanna.studies import StudySettings, run_study; "
               "from tests.agents.study_games import CoinFlip; "
               f"run_study([CoinFlip(60)], Path(sys.argv[1]), StudySettings(**{SMALL!r}), "
               "seed=2, workers=1, progress=False)")

@@ -5,10 +5,10 @@ import sys
 
 import pytest
 
-from savanna.experiments.board.limits import Limits
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.seating import check_agent
-from savanna.experiments.cli import main
+from savanna.board.limits import Limits
+from savanna.board.refusals import Refused
+from savanna.board.seating import check_agent
+from savanna.cli.main import main
 
 BROKEN = '''
 class Broken:

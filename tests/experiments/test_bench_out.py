@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from savanna.benchmarks import report
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 
 PACKAGED = Path(report.__file__).with_name("RESULTS.md")
 
