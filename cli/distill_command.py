@@ -55,13 +55,13 @@ def add_parsers(commands):
 
 
 def _distill_settings(parser):
-    from savanna.agents.training.distill import DistillConfig
+    from savanna.agents.training.distill_config import DistillConfig
 
     add_config_flags(parser, DistillConfig)
 
 
 def _fit_settings(parser):
-    from savanna.agents.training.fit import FitConfig
+    from savanna.agents.training.fit_config import FitConfig
 
     add_config_flags(parser, FitConfig)
 

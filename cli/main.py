@@ -110,7 +110,7 @@ def build_parser(command=None):
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     built = set()
     for name, (module, line) in COMMANDS.items():
-        if command is None or name == command and module not in built:
+        if (command is None or name == command) and module not in built:
             built.add(module)
             if module is None:
                 add_train_parsers(commands, line)
