@@ -20,8 +20,7 @@ from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import make_agent
 from savanna.cli.main import main
-from savanna.cli.study_command import variants
-from savanna.studies import BUDGETS, StudySettings, run_study, variant_labels
+from savanna.studies import BUDGETS, StudySettings, run_study, study, variant_labels
 from savanna.studies.balance import seat_rows
 from savanna.studies.coupled import play_keyed
 from savanna.studies.known import MixedNim, PerfectAgent
@@ -29,6 +28,7 @@ from savanna.studies.luck import chance_sensitivity
 from savanna.studies.match_parts import play_planned
 from savanna.studies.plan import plan, skill_population
 from savanna.studies.ratings import Comparisons, fit
+from savanna.studies.run import variants
 from savanna.studies.significance import holm, score_tests
 from savanna.studies.skill import measure_skill
 from tests.agents.study_games import CoinFlip
@@ -243,6 +243,21 @@ def test_the_report_names_what_a_study_changes_and_the_folder_every_option(coin,
 def test_a_variant_is_named_by_the_options_that_differ_from_the_defaults_or_are_compared(
         game, options, players, labels):
     assert variant_labels(variants(game, options, players)) == labels
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"players": [3]}, "zebres takes 2 players, not 3 (players)"),
+    ({"options": {"num_players": 2}}, "give the player counts as players, not as the option"),
+    ({"address": "auto"}, "address is the Ray cluster's: give it with ray=True"),
+    ({"budget": "huge"}, "budget must be one of quick, standard, deep"),
+])
+def test_study_names_its_mistakes_in_its_own_words_not_the_command_lines(kwargs, message,
+                                                                          tmp_path):
+    """A notebook's ``study(...)`` is told of its arguments, never of a flag it did not type."""
+    with pytest.raises(ValueError) as err:
+        study("zebres", out=tmp_path / "s", **kwargs)
+    assert message in str(err.value) and "--" not in str(err.value)
+    assert not (tmp_path / "s").exists()
 
 
 @pytest.mark.parametrize("argv, message", [
