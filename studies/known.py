@@ -20,15 +20,15 @@ from numba import njit
 
 from savanna import CHANCE, TERMINAL, Game, Kernels
 
-__all__ = ["CoinFlip", "MixedNim", "PerfectAgent"]
+__all__ = ["CoinFlip", "FieldTextGame", "MixedNim", "PerfectAgent", "copy_base"]
 
 
-class _KnownGame(Game):
-    """Text as ``field=value`` pairs of the state, the only notation these games need."""
+class FieldTextGame(Game):
+    """A small game's plumbing: its state as text of ``field=value`` pairs of its dtype (the
+    only notation these games need), named actions, one base state (``copy_base`` starts
+    every game from it). The known games' base, and the tests' tiny games'."""
 
     version = 1
-    perfect_information = True
-    zero_sum = True
     action_names: tuple
     _base_state: np.ndarray
 
@@ -55,9 +55,20 @@ class _KnownGame(Game):
             raise ValueError(f"action must be in 0..{self.num_actions - 1}, got {action}")
         return self.action_names[action]
 
+    def string_to_action(self, row, text):
+        if text not in self.action_names:
+            raise ValueError(f"unknown action {text!r}; known: {', '.join(self.action_names)}")
+        return self.action_names.index(text)
+
+
+class _KnownGame(FieldTextGame):
+    perfect_information = True
+    zero_sum = True
+
 
 @njit(cache=True)
-def _copy_base(s, i, base, streams):
+def copy_base(s, i, base, streams):
+    """``init_one`` of a game that starts from its base state."""
     s[i] = base[0]
 
 
@@ -121,7 +132,7 @@ class CoinFlip(_KnownGame):
     obs_shape = (2,)
     state_dtype = COIN_DTYPE
     has_chance = True
-    kernels = Kernels(_copy_base, _coin_player, _coin_legal, _coin_step, _coin_probs,
+    kernels = Kernels(copy_base, _coin_player, _coin_legal, _coin_step, _coin_probs,
                       _coin_apply, _coin_observe)
     action_names = ("heads", "tails")
 
@@ -214,7 +225,7 @@ class MixedNim(_KnownGame):
     obs_shape = (4,)
     obs_high = 4
     state_dtype = NIM_DTYPE
-    kernels = Kernels(_copy_base, _nim_player, _nim_legal, _nim_step, _nim_probs, _nim_apply,
+    kernels = Kernels(copy_base, _nim_player, _nim_legal, _nim_step, _nim_probs, _nim_apply,
                       _nim_observe)
     action_names = tuple(f"take {k + 1} from {h}" for h in range(3) for k in range(4))
 
