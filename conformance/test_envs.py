@@ -4,7 +4,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
-from savanna import handouts
+from savanna import reused_arrays
 from savanna.env import SavannaEnv
 from savanna.vector_env import SavannaVectorEnv
 
@@ -197,7 +197,7 @@ def test_vector_env_copies_a_caller_keeps_never_change(game):
             kept.append((held, [a.copy() for a in held]))
     assert all((a == snapshot).all() for held, snapshots in kept
                for a, snapshot in zip(held, snapshots))
-    if handouts.EXACT_COUNTS:                   # (not on a free-threaded build)
+    if reused_arrays.EXACT_COUNTS:                   # (not on a free-threaded build)
         assert len(addresses) <= len(kept) + 2  # the rest were given out again
 
 
