@@ -1,6 +1,6 @@
 """What Ray costs against the local pool, and what it could give on more machines.
 
-    python -m savanna.benchmarks.distributed [--agents 6] [--games-per-pair 64] [--address ADDR]
+    python -m savanna.benchmarks.ray_cost [--agents 6] [--games-per-pair 64] [--address ADDR]
 
 A round robin of cheap agents on Zèbres: games/s on the local pool and on Ray (first run and
 running), per task the games, seconds and bytes each way and the driver's cost of one task,
@@ -124,7 +124,7 @@ def report(m):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m savanna.benchmarks.distributed",
+    parser = argparse.ArgumentParser(prog="python -m savanna.benchmarks.ray_cost",
                                      description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agents", type=int, default=6, help="agents of the round robin")

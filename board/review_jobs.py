@@ -15,7 +15,7 @@ with that review, searching nothing: the page's address of a review holds its ke
 
 >>> from savanna import make_game
 >>> from savanna.agents import make_agent, play_match
->>> from savanna.board.files import Replays
+>>> from savanna.board.served_files import Replays
 >>> from savanna.board.tables import Limits
 >>> from savanna.board.workers import SearchPool
 >>> from savanna.records import write_records

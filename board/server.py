@@ -28,7 +28,7 @@ every game as it was, and the server goes on answering)::
     GET  /api/reviews/{id}/puzzles?player=P   that player's marked moves as positions to retry
     GET  /api/files                records, ladder and tournament files in the served folders
     GET  /api/records?file=F&offset=K&limit=N   a page of the games of a records file (at
-                                   most ``board.files.PAGE``; ``next``: the next page's offset)
+                                   most ``served_files.PAGE``; ``next``: the next page's offset)
     GET  /api/replay?file=F&game=N&ply=K&seat=P   one position of a recorded game
     GET  /api/record?file=F&game=N  one record of a records file, with its decisions' spots
     GET  /api/ratings?file=F       a ladder's or a tournament's table
@@ -47,7 +47,7 @@ this module answers as an HTTP status (``STATUS``). A seat is a capability: the
 (``board.workers``), never in the server's process, bounded by ``Limits``: their size checked
 when an agent is named, each given at most ``max_seconds`` (then stopped: the game is paused
 at that move with the reason as its "notice", a 503 from /advance). Files are read on
-threads, their size checked before they are read (``board.files``).
+threads, their size checked before they are read (``board.served_files``).
 """
 import asyncio
 import contextlib
@@ -72,7 +72,6 @@ from starlette.staticfiles import StaticFiles
 from savanna.agents import AGENTS
 from savanna.argument_types import option_names
 from savanna.board.analysis_jobs import AnalysisJob
-from savanna.board.files import PAGE, Replays, list_files, read_table
 from savanna.board.guard import Guard, allowed_names
 from savanna.board.hidden_paths import Unplaced
 from savanna.board.hub import Hub
@@ -82,6 +81,7 @@ from savanna.board.master import Master
 from savanna.board.refusals import Refused
 from savanna.board.review_jobs import FIELDS, Reviews
 from savanna.board.seating import parse_options
+from savanna.board.served_files import PAGE, Replays, list_files, read_table
 from savanna.board.tables import Table
 from savanna.board.workers import SearchPool
 from savanna.errors import clip, is_int

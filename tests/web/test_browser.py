@@ -23,7 +23,7 @@ import pytest
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
-from savanna.board.files import PAGE
+from savanna.board.served_files import PAGE
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
 from savanna.records import read_record

@@ -17,9 +17,9 @@ from savanna import make_game
 from savanna.agents.play.az_agent import baseline_path
 from savanna.board import workers
 from savanna.board.cache import SharedCache
-from savanna.board.files import PAGE
 from savanna.board.refusals import Refused
 from savanna.board.seating import check_agent
+from savanna.board.served_files import PAGE
 from savanna.board.server import create_app, reply
 from savanna.board.tables import Limits, Table
 from savanna.board.workers import SearchError, SearchPool
