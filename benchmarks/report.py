@@ -190,11 +190,11 @@ def validation_main(args, when, command, where):
 
 
 def board_main(args, when, command, where):
-    """``--board``: the browser board end to end (``savanna.benchmarks.board``)."""
-    from savanna.benchmarks import board
+    """``--board``: the browser board end to end (``savanna.benchmarks.board_load``)."""
+    from savanna.benchmarks import board_load
 
-    rows = board.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
-    about = "\n\n".join(board.__doc__.strip().split("\n\n")[2:])  # after the command line
+    rows = board_load.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
+    about = "\n\n".join(board_load.__doc__.strip().split("\n\n")[2:])  # after the command line
     body = (f"## board — savanna serve end to end\n\n{when}; `{command}`; {where}\n\n"
             f"{about}\n\nLoad average at the end: {os.getloadavg()[0]:.1f}.\n\n"
             + table(rows) + "\n")

@@ -429,3 +429,19 @@ def test_every_help_of_the_command_line_loads_neither_numba_nor_torch():
     loaded = {" ".join(path): run.communicate()[0].strip() or run.stderr.read()[-300:]
               for path, run in runs.items()}
     assert {path: found for path, found in loaded.items() if found != "[]"} == {}
+
+
+# One name, one job: a module's name says what it does, and no two packages use one name for
+# two jobs. The games share their module names by design (every game the same files), and
+# ``registry`` is one job for two kinds of thing (the games' in the core, the agents' in play/).
+SAME_JOB = {"registry"}
+
+
+def test_no_module_name_serves_two_jobs():
+    by_name = defaultdict(set)
+    for name in modules():
+        package, _, stem = name.rpartition(".")
+        if layer(name) not in GAMES and not stem.startswith("_") and layer(name) not in MOVED:
+            by_name[stem].add(package)
+    assert {stem: sorted(p) for stem, p in by_name.items() if len(p) > 1} == \
+        {stem: sorted(by_name[stem]) for stem in SAME_JOB}
