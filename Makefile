@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m savanna.experiments demo
+	$(PY) -m savanna.cli demo
 
 # Two cores kept busy: mypy beside the compiling, the site's build (one core, mostly) beside the
 # test workers.
@@ -28,7 +28,7 @@ test: $(STAMP) chromium
 	$(MAKE) -j2 docs suite
 
 warmup: $(STAMP)  # compile once, a game per core: the test workers then share the cache
-	$(PY) -m savanna.experiments warmup
+	$(PY) -m savanna.cli warmup
 
 suite: $(STAMP)  # the tests alone (make test runs lint, warmup and docs around them)
 	$(PY) -m pytest -n 2 -m "not slow"

@@ -9,22 +9,25 @@ calls that analyse positions and train networks: what a notebook imports
 >>> print(result.table())
 
 Every agent has ``name``, ``settings()`` and ``act(game, states, rng) -> int64[n]``;
-``make_agent`` turns specs like ``mcts:sims=1000,c=1.4`` into agents. The names below the
-arena's are imported on first use, so that playing loads no trainer and no torch it does not
-need. ``review(record)`` finds the mistakes of a recorded game, ``puzzles(review, record,
-player)`` makes them positions to retry.
+``make_agent`` turns specs like ``mcts:sims=1000,c=1.4`` into agents. Every name is imported
+on first use, so that playing loads no trainer and no torch it does not need, and a module of
+a room (``savanna.agents.settings``) loads no numba. ``review(record)`` finds the mistakes of
+a recorded game, ``puzzles(review, record, player)`` makes them positions to retry.
 """
-
-from savanna.agents.arena.matches import play_match, tournament
-from savanna.agents.arena.results import MatchResult, TournamentResult
-from savanna.agents.play.base import Agent, describe
-from savanna.agents.play.greedy import GreedyAgent
-from savanna.agents.play.random_agent import RandomAgent
-from savanna.agents.play.registry import AGENTS, make_agent
-from savanna.lazy import lazy_names
+from savanna.lazy import lazy_names, moved_modules
 
 # public name -> "module:attribute", imported on first use
 _LAZY = {
+    "play_match": "savanna.agents.arena.matches:play_match",
+    "tournament": "savanna.agents.arena.matches:tournament",
+    "MatchResult": "savanna.agents.arena.results:MatchResult",
+    "TournamentResult": "savanna.agents.arena.results:TournamentResult",
+    "Agent": "savanna.agents.play.base:Agent",
+    "describe": "savanna.agents.play.base:describe",
+    "GreedyAgent": "savanna.agents.play.greedy:GreedyAgent",
+    "RandomAgent": "savanna.agents.play.random_agent:RandomAgent",
+    "AGENTS": "savanna.agents.play.registry:AGENTS",
+    "make_agent": "savanna.agents.play.registry:make_agent",
     "MCTSAgent": "savanna.agents.play.mcts:MCTSAgent",
     "PPOAgent": "savanna.agents.play.ppo_agent:PPOAgent",
     "PPOMCTSAgent": "savanna.agents.play.ppo_agent:PPOMCTSAgent",
@@ -41,8 +44,8 @@ _LAZY = {
     "Ladder": "savanna.agents.arena.ladder:Ladder",
     "PPOConfig": "savanna.agents.models.ppo_config:PPOConfig",
     "AZConfig": "savanna.agents.models.az_config:AZConfig",
-    "DistillConfig": "savanna.agents.training.distill:DistillConfig",
-    "FitConfig": "savanna.agents.training.fit:FitConfig",
+    "DistillConfig": "savanna.agents.training.distill_config:DistillConfig",
+    "FitConfig": "savanna.agents.training.fit_config:FitConfig",
     "PPOTrainer": "savanna.agents.training.ppo:Trainer",
     "AZTrainer": "savanna.agents.training.alphazero:Trainer",
     "distill": "savanna.agents.training.distill:distill",
@@ -62,3 +65,4 @@ __all__ = ["AGENTS", "AZAgent", "AZConfig", "AZPolicyAgent", "AZTrainer", "Agent
 
 
 __getattr__, __dir__ = lazy_names(globals(), _LAZY)
+moved_modules(__name__, {"tables": "savanna.agents.html_tables"})  # its old name, one release

@@ -1,6 +1,6 @@
 """Settings declared once: a dataclass field carries its default, a one-line doc and, for a
 count that sizes memory (games at once, batch sizes, replay windows), its largest allowed value,
-from which the command line (``savanna.experiments.arguments``) generates the flag, its parser
+from which the command line (``savanna.cli.arguments``) generates the flag, its parser
 and its help."""
 import copy
 import dataclasses
@@ -9,6 +9,7 @@ from dataclasses import field
 
 import numpy as np
 
+from savanna.argument_types import MAX_SEED
 from savanna.errors import check_range, clip, is_int
 
 __all__ = ["MAX_GAMES", "MAX_LAYERS", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "check_bounds",
@@ -17,7 +18,6 @@ __all__ = ["MAX_GAMES", "MAX_LAYERS", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "c
 
 MAX_GAMES = 10_000_000   # games of one match (its list of batches is built at once)
 MAX_WORKERS = 1024       # worker processes of one match
-MAX_SEED = 2**63 - 1     # seeds are stored as JSON numbers and given to torch
 
 
 def setting(default, doc, most=None):

@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit
 
 from savanna import threads
-from savanna.benchmarks.connect_four import _kernels as C4
 from savanna.benchmarks.throughput import Rate, interleaved_rates, random_legal, spread_rate
+from savanna.connect_four import _kernels as C4
 from savanna.registry import make_game
 from savanna.rng import below, make_streams
 

@@ -18,9 +18,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from savanna.benchmarks.throughput import GAMES, measure_game
 from savanna.files import atomic_write_text
-from savanna.registry import game_class
+from savanna.registry import GAMES, game_class
 
 RESULTS = "RESULTS.md"  # written into --out (the project's own: make bench, into benchmarks/)
 
@@ -46,7 +45,7 @@ def machine():
 
 
 def available_games(requested):
-    names = requested or list(GAMES)  # the command line allows only names of GAMES
+    names = requested or list(GAMES)  # the command line allows only registered names
     ready = []
     for name in names:
         try:
@@ -69,6 +68,8 @@ def table(rows, decimals=1):
 
 def quick_table(games=("zebres",)):
     """A short throughput table (for ``make demo``): few repeats, small batches."""
+    from savanna.benchmarks.throughput import measure_game
+
     return "\n\n".join(f"{name}\n" + table(measure_game(name, quick=True, progress=lambda m: None))
                        for name in available_games(list(games)))
 
@@ -140,6 +141,8 @@ def main(argv=None, prog="python -m savanna.benchmarks", parser_class=argparse.A
         return board_main(args, when, command.strip(), where)
     if args.distill or args.gates:
         return distill_main(args, when, command.strip(), where)
+    from savanna.benchmarks.throughput import measure_game  # numba: not for --help
+
     for name in available_games(args.games):
         rows = measure_game(name, quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
         body = (f"## {name} — random play\n\n{when}; `{command.strip()}`; {where}\n\n"
@@ -187,11 +190,11 @@ def validation_main(args, when, command, where):
 
 
 def board_main(args, when, command, where):
-    """``--board``: the browser board end to end (``savanna.benchmarks.board``)."""
-    from savanna.benchmarks import board
+    """``--board``: the browser board end to end (``savanna.benchmarks.board_load``)."""
+    from savanna.benchmarks import board_load
 
-    rows = board.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
-    about = "\n\n".join(board.__doc__.strip().split("\n\n")[2:])  # after the command line
+    rows = board_load.measure(quick=args.quick, progress=lambda m: print(m, file=sys.stderr))
+    about = "\n\n".join(board_load.__doc__.strip().split("\n\n")[2:])  # after the command line
     body = (f"## board — savanna serve end to end\n\n{when}; `{command}`; {where}\n\n"
             f"{about}\n\nLoad average at the end: {os.getloadavg()[0]:.1f}.\n\n"
             + table(rows) + "\n")

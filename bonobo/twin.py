@@ -1,6 +1,6 @@
 """The kernel game and the pure-Python reference played in lockstep (STUMPY's naive twin):
 ``play_lockstep`` is the move-for-move cross-check of tests/bonobo/test_crosscheck.py, and the
-hook the shared fuzz tests (savanna/conformance/test_fuzz.py) call on positions they generate."""
+hook the shared fuzz tests (conformance/test_fuzz.py) call on positions they generate."""
 import numpy as np
 
 from savanna.bonobo import notation

@@ -1,17 +1,21 @@
-"""The ``savanna`` command line, one module per command, and whole training runs from Python:
-``run_ppo_training(config)`` and ``run_az_training(config)`` are ``savanna train ppo`` and
-``savanna train az`` (a run folder with the settings, logs and checkpoints; returns it);
-``study(game, ...)`` is ``savanna study`` (balance, skill depth, luck and shape; a ``Study``)."""
-from savanna.lazy import lazy_names
+"""The old name of the command line and the board, kept for one release: ``savanna.cli``,
+``savanna.board`` and ``savanna.studies.study`` took their places (each old name warns where it
+went)."""
+from savanna.lazy import lazy_names, moved_modules
 
-# public name -> "module:attribute", imported on first use (the command line stays light)
-_LAZY = {
-    "run_ppo_training": "savanna.experiments.train_ppo:run_training",
-    "run_az_training": "savanna.experiments.train_az:run_training",
-    "study": "savanna.experiments.study_command:study",  # a module named study would hide it
-}
+_COMMANDS = ("analyse", "arena", "bench", "check", "demo", "distill", "ladder", "play", "replay",
+             "review", "serve", "sweep", "warmup")
+_BOARD = {"analysis": "analysis_jobs", "reviews": "review_jobs", "listening": "network",
+          "unplaced": "hidden_paths"}
 
-__all__ = ["run_az_training", "run_ppo_training", "study"]
+moved_modules(__name__, {
+    "board": "savanna.board", "cli": "savanna.cli.main", "runs": "savanna.cli.run_folders",
+    **{f"board.{old}": f"savanna.board.{new}" for old, new in _BOARD.items()},
+    **{name: f"savanna.cli.{name}_command" for name in _COMMANDS},
+    **{name: f"savanna.cli.{name}" for name in ("arguments", "run_loop", "study_command",
+                                                "train_az", "train_ppo", "train_td")}})
 
-
-__getattr__, __dir__ = lazy_names(globals(), _LAZY)
+__getattr__, __dir__ = lazy_names(globals(), {
+    "run_ppo_training": "savanna.cli:run_ppo_training",
+    "run_az_training": "savanna.cli:run_az_training",
+    "study": "savanna.studies:study"}, moved=True)

@@ -11,13 +11,13 @@ references, ``savanna.layout``) stay free of numba.
 """
 import os
 
-from savanna.lazy import lazy_names
+from savanna.lazy import lazy_names, moved_modules
 from savanna.plugins import load_games
 from savanna.registry import GAMES, make_game
 
 __all__ = ["CHANCE", "TERMINAL", "ENV_IDS", "GAMES", "Game", "Kernels", "make_game"]
 
-# The games, agents, experiments and benchmarks import as savanna.zebres, savanna.agents, ...
+# The games, agents, applications and benchmarks import as savanna.zebres, savanna.agents, ...
 # Installed, their folders sit inside this one; in a source checkout they sit beside it, and
 # the folder above is searched too, so that every checkout (and worktree) imports its own.
 if not os.path.isdir(os.path.join(__path__[0], "agents")):
@@ -25,6 +25,8 @@ if not os.path.isdir(os.path.join(__path__[0], "agents")):
 
 load_games()  # the shipped games and the plug-ins', each registering itself when imported
 ENV_IDS = {name: entry.env_id for name, entry in GAMES.items()}  # the registered games' ids
+# modules renamed for their job: the old names work for one release, warning
+moved_modules(__name__, {"numbers": "savanna.number_parsing", "handouts": "savanna.reused_arrays"})
 
 
 __getattr__, __dir__ = lazy_names(globals(), {

@@ -15,9 +15,8 @@ several out as one.
 (60, 120, 3)
 """
 import functools
-import struct
+import io
 import unicodedata
-import zlib
 from xml.sax.saxutils import escape
 
 import numpy as np
@@ -189,8 +188,12 @@ class Drawing:
                 drawing._paint(pen, k, dx + x, dy + y)
 
     def png(self, scale=1.0):
-        """The PNG file of ``rgb(scale)``."""
-        return png_bytes(self.rgb(scale))
+        """The PNG file of ``rgb(scale)``, encoded by Pillow (which paints it)."""
+        from PIL import Image
+
+        out = io.BytesIO()
+        Image.fromarray(self.rgb(scale)).save(out, format="PNG")
+        return out.getvalue()
 
     def _repr_png_(self):
         return self.png()
@@ -259,18 +262,3 @@ def animation(drawings, seconds=1.0):
         parts.extend(d._svg_body())
         parts.append("</g>")
     return "".join(parts) + "</svg>"
-
-
-def png_bytes(img):
-    """The PNG file of an ``uint8[H, W, 3]`` image (zlib only, no imaging library)."""
-    img = np.ascontiguousarray(img, np.uint8)
-    height, width, _ = img.shape
-    raw = np.concatenate([np.zeros((height, 1), np.uint8), img.reshape(height, -1)], axis=1)
-
-    def chunk(kind, data):
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)) + chunk(b"IEND", b""))

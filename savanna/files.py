@@ -24,8 +24,8 @@ from pathlib import Path
 from savanna.errors import clip, clip_path
 
 __all__ = ["CLAIM_FILE", "MAX_JSON_DEPTH", "atomic_write_bytes", "atomic_write_text",
-           "check_new_file", "claimed", "locked", "make_folders", "new_folder", "output_folder",
-           "parse_json", "read_at_most", "read_text", "stamp", "write_csv"]
+           "check_new_file", "claimed", "json_text", "locked", "make_folders", "new_folder",
+           "output_folder", "parse_json", "read_at_most", "read_text", "stamp", "write_csv"]
 
 MAX_JSON_DEPTH = 64  # nested lists and objects; the project's files use 6 at most
 CLAIM_FILE = ".savanna-claim"  # in a claimed folder: the holder's pid and host
@@ -170,6 +170,13 @@ def atomic_write_bytes(path, data):
 def atomic_write_text(path, text):
     """``atomic_write_bytes`` of ``text`` in UTF-8."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def json_text(data):
+    """``data`` as the text of a JSON file (UTF-8 as is, one space of indent, a final newline):
+    one text for every writer of the same file (a review, by ``savanna review --json`` and by
+    the board), so that their files are equal."""
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
 def write_csv(path, rows):

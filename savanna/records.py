@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from savanna.codes import CHANCE, TERMINAL
 from savanna.errors import clip
 from savanna.files import atomic_write_text, check_new_file, parse_json, read_text
-from savanna.game import CHANCE, TERMINAL
 from savanna.metadata import run_metadata
 from savanna.registry import make_game
 

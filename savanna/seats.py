@@ -21,7 +21,6 @@ True
 import numpy as np
 
 from savanna.errors import clip, one_line
-from savanna.rng import as_generator
 
 __all__ = ["ORACLE_MARK", "AgentError", "is_oracle", "outcome_owner", "outcome_seen_by",
            "seat_act", "seat_view"]
@@ -44,6 +43,8 @@ def seat_view(game, states, rng, players=None):
     api = game.unchecked
     players = api.current_player(states) if players is None else np.asarray(players)
     view = states.copy()
+    from savanna.rng import as_generator  # here: rng's kernels load numba, a seat's view not
+
     rng = as_generator(rng)
     for p in np.unique(players[players >= 0]):
         rows = np.flatnonzero(players == p)

@@ -36,8 +36,8 @@ from savanna.env import (
     game_spaces,
 )
 from savanna.errors import clip
-from savanna.handouts import Handouts
 from savanna.registry import resolve_game
+from savanna.reused_arrays import Handouts
 
 __all__ = ["SavannaVectorEnv"]  # and a class per registered game (module __getattr__)
 

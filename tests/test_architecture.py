@@ -1,8 +1,10 @@
 """The layers of the project (STYLE.md): no import cycle between its modules or its packages,
 arrows that point down, and an ``import savanna`` that loads nothing above the core. One import
-root: the folders zebres/, bonobo/, banjooli/, agents/, experiments/ and benchmarks/ import as
-savanna.zebres, ..., savanna.agents, ..., names no other project or a user's own ``agents.py``
-can take; the graph holds string-named modules (``"savanna.zebres.game:ZebresGame"``) too."""
+root: the folders of the games, agents/, the applications (cli/, board/, studies/,
+conformance/) and benchmarks/ import as savanna.zebres, ..., savanna.agents, savanna.cli, ...,
+names no other project or a user's own ``agents.py`` can take; the graph holds string-named
+modules (``"savanna.zebres.game:ZebresGame"``) too."""
+import argparse
 import ast
 import importlib.util
 import subprocess
@@ -20,20 +22,31 @@ SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 SHIPPED = PYPROJECT["project"]["entry-points"]["savanna.games"]
 # each registered game's package: the shipped ones and any plug-in's (tests/test_new_game.py)
 GAMES = tuple(entry.package for entry in REGISTERED.values())
-# package -> the project packages it may import (experiments -> benchmarks -> agents -> savanna
-# <- games); tests and the interop adapters may import anything.
+# package -> the project packages it may import: applications -> agents -> savanna <- games.
+# The applications each own their vertical: the command line (commands, run loop, run folders)
+# calls the others; the board, the studies and the conformance suite stand on the agents; the
+# benchmarks measure games and agents. Every package is a row: none is exempt.
+APPLICATIONS = ("savanna.cli", "savanna.board", "savanna.studies", "savanna.conformance",
+                "savanna.benchmarks")
+BELOW = {"savanna.agents", "savanna", "savanna.interop", *GAMES}  # every application's floor
 ALLOWED = {
     "savanna": set(),
     **{game: {"savanna"} for game in GAMES},
     "savanna.agents": {"savanna"},
-    "savanna.benchmarks": {"savanna.agents", "savanna", *GAMES},
-    "savanna.experiments": {"savanna.conformance", "savanna.benchmarks", "savanna.agents",
-                            "savanna", *GAMES},
-    # the conformance suite: tests of every layer below the command line, on any game
-    "savanna.conformance": {"savanna.benchmarks", "savanna.agents", "savanna"},
+    "savanna.cli": {*APPLICATIONS, *BELOW} - {"savanna.cli"},
+    "savanna.board": BELOW,
+    "savanna.studies": BELOW,
+    "savanna.conformance": BELOW,
+    "savanna.benchmarks": BELOW,
+    "savanna.interop": {"savanna"},  # the adapters: in the core's folder, of the core's layer
 }
+# The old names of what moved, kept for one release: each imports only what took its place.
+MOVED = {"savanna.experiments": {"savanna.cli", "savanna.board", "savanna.studies"},
+         "savanna.agents.study": {"savanna.studies"},
+         "savanna.benchmarks.connect_four": {"savanna.connect_four"}}
+ALLOWED.update({old: {*new, "savanna"} for old, new in MOVED.items()})
 # the folder of each top-level package: savanna/ for the core, the rest as pyproject.toml
-# installs them (a game may sit inside one: savanna.benchmarks.connect_four)
+# installs them (a game may sit inside one: savanna.connect_four)
 FOLDERS = {"savanna": "savanna", **SETUPTOOLS["package-dir"]}
 # the names before one root: the folders', and savanna_ + a folder for three of them
 OLD_NAMES = {*FOLDERS.values(), *(f"savanna_{folder}" for folder in
@@ -41,7 +54,7 @@ OLD_NAMES = {*FOLDERS.values(), *(f"savanna_{folder}" for folder in
 
 
 def folder(package):
-    """The folder of ``package`` in the checkout (``benchmarks/connect_four``)."""
+    """The folder of ``package`` in the checkout (``connect_four``)."""
     top = max((p for p in FOLDERS if package == p or package.startswith(p + ".")), key=len)
     return ROOT / FOLDERS[top] / Path(*package.removeprefix(top).split(".")[1:])
 
@@ -146,9 +159,32 @@ def test_no_import_cycle_between_packages_and_arrows_point_down():
     """The core names no game, not even in a string: the games join through their entry
     points (pyproject.toml)."""
     wrong = sorted((a, b) for a, targets in import_graph().items() for b in targets
-                   if layer(a) != layer(b) and layer(b) not in ALLOWED[layer(a)]
-                   and not a.startswith("savanna.interop"))
+                   if layer(a) != layer(b) and layer(b) not in ALLOWED[layer(a)])
     assert wrong == []
+
+
+def test_the_core_folder_holds_only_the_core():
+    """Everything in savanna/ is of the core's layer (its adapters too): nothing there imports
+    the agents or an application, and no application sits in the core's folder."""
+    inside = [name for name, path in modules().items() if path.is_relative_to(ROOT / "savanna")]
+    assert {layer(name) for name in inside} == {"savanna", "savanna.interop"}
+    assert all(ALLOWED[layer(name)] <= {"savanna"} for name in inside)
+
+
+def test_every_package_has_a_row():
+    """A new top-level package gets its row in ``ALLOWED`` (its arrows) first."""
+    assert set(FOLDERS) <= set(ALLOWED)
+
+
+def test_the_old_names_hold_nothing_but_their_new_places():
+    """The packages kept for their old names import nothing but the packages that took their
+    places (``savanna.lazy.moved_modules``), and nothing of the project imports them."""
+    graph = import_graph()
+    for old, new in MOVED.items():
+        assert {layer(b) for a in graph if layer(a) == old for b in graph[a]} <= {*new, "savanna"}
+    users = sorted(a for a, targets in graph.items() for b in targets
+                   if layer(b) in MOVED and layer(a) != layer(b))
+    assert users == []
 
 
 # agents/ in rooms by job (STYLE.md), arrows one way: a room may import the rooms listed and the
@@ -161,7 +197,6 @@ ROOMS = {
     f"{AGENTS}.play": {f"{AGENTS}.models"},
     f"{AGENTS}.arena": {f"{AGENTS}.play"},
     f"{AGENTS}.training": {f"{AGENTS}.play", f"{AGENTS}.models"},
-    f"{AGENTS}.study": {f"{AGENTS}.arena", f"{AGENTS}.play"},
 }
 
 
@@ -200,7 +235,8 @@ def test_a_wrong_way_arrow_between_rooms_is_found():
 
 def test_every_agents_module_is_in_a_room_or_on_the_floor():
     """A new subpackage of agents/ gets its place in ``ROOMS`` (and its arrows) first."""
-    packages = {m.rsplit(".", 1)[0] for m in modules() if m.startswith(AGENTS + ".")}
+    packages = {m.rsplit(".", 1)[0] for m in modules()
+                if m.startswith(AGENTS + ".") and layer(m) == AGENTS}
     assert {p for p in packages if p != AGENTS and room(p) == AGENTS} == set()
 
 
@@ -234,7 +270,7 @@ def test_one_import_root_and_no_symlinks():
     assert all(p == "savanna" or p.startswith("savanna.") for p in SETUPTOOLS["packages"])
     assert SETUPTOOLS["package-dir"] == {package: package.removeprefix("savanna.")
                                          for package in ALLOWED if package.count(".") == 1
-                                         and package != "savanna.conformance"}  # in savanna/
+                                         and package != "savanna.interop"}  # in savanna/
     tracked = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout
     links = [line.split("\t")[1] for line in tracked.splitlines() if line.startswith("120000")]
@@ -261,7 +297,7 @@ def test_a_users_own_modules_do_not_shadow_ours(tmp_path):
     for name in OLD_NAMES:
         (tmp_path / f"{name}.py").write_text("raise ImportError('the user\'s own file')\n")
     code = ("from savanna.agents import make_agent, play_match; from savanna import make_game; "
-            "import savanna.experiments.cli, savanna.benchmarks.report; "
+            "import savanna.cli.main, savanna.benchmarks.report; "
             "from savanna.agents.play.az_agent import shipped_baselines; shipped_baselines(); "
             "r = play_match(make_game('zebres'), [make_agent('random'), make_agent('greedy')], "
             "games=2, workers=1, progress=False); print(r.games)")
@@ -327,14 +363,13 @@ def test_no_module_is_longer_than_800_lines():
 
 def test_import_savanna_loads_the_declarations_and_nothing_else_above_the_core():
     """The games' packages (their registrations) and their pure-Python ``spec`` modules; no
-    game module, no numba, no agent (connect four's parent package, benchmarks/, has an empty
-    ``__init__.py``)."""
+    game module, no numba, no agent."""
     above = sorted({"numba", "torch", "ray", *(p for p in ALLOWED if p != "savanna"),
                     *OLD_NAMES})
     code = (f"import sys, savanna; above = {above!r}; "
             "print(sorted(m for m in sys.modules "
             "if any(m == a or m.startswith(a + '.') for a in above)))")
-    declarations = {*GAMES, *(f"{game}.spec" for game in GAMES), "savanna.benchmarks"}
+    declarations = {*GAMES, *(f"{game}.spec" for game in GAMES)}
     assert set(ast.literal_eval(printed_by(code))) <= declarations
 
 
@@ -342,7 +377,7 @@ def test_the_agents_and_the_command_line_load_ray_only_when_asked():
     """Ray is an optional extra: the arena, the trainers and ``savanna`` import it lazily."""
     code = ("import sys, savanna.agents, savanna.agents.arena.matches, "
             "savanna.agents.distributed, savanna.agents.training.alphazero, "
-            "savanna.experiments.cli, savanna.experiments.sweep, savanna.experiments.train_az; "
+            "savanna.cli.main, savanna.cli.sweep_command, savanna.cli.train_az; "
             "print('ray' in sys.modules)")
     assert printed_by(code) == "False"
 
@@ -361,5 +396,52 @@ def test_playing_a_model_loads_no_trainer(tmp_path):
             f"agents = [make_agent('az:baseline,sims=4'), make_agent('ppo:{path}')]; "
             "r = play_match(make_game('zebres'), agents, games=2, workers=1, progress=False); "
             "print(r.games, sorted(m for m in sys.modules if m.startswith("
-            "('savanna.agents.training', 'savanna.experiments'))))")
+            "('savanna.agents.training', 'savanna.cli'))))")
     assert printed_by(code) == "2 []"
+
+
+def command_lines(parser, path=()):
+    """Every command line with a help of its own: ``()``, ``("play",)``, ``("train", "ppo")``."""
+    yield path
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from command_lines(sub, (*path, name))
+
+
+def test_every_help_of_the_command_line_loads_neither_numba_nor_torch():
+    """``savanna --help`` and ``savanna COMMAND --help``, each in a fresh interpreter: the
+    command line imports only the command asked for, and its flags need no kernel or network
+    (a help printed in a second, on a machine without a GPU driver too)."""
+    from savanna.cli.main import build_parser
+
+    code = ("import contextlib, io, sys; from savanna.cli.main import main; "
+            "out = io.StringIO(); words = sys.argv[1:]\n"
+            "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit): "
+            "main([*words, '--help'])\n"
+            "assert 'usage: savanna' in out.getvalue(), out.getvalue()\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'torch'}))")
+    paths = list(command_lines(build_parser()))
+    assert len(paths) > 20 and ("train", "ppo") in paths
+    runs = {path: subprocess.Popen([sys.executable, "-c", code, *path], cwd=ROOT, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for path in paths}
+    loaded = {" ".join(path): run.communicate()[0].strip() or run.stderr.read()[-300:]
+              for path, run in runs.items()}
+    assert {path: found for path, found in loaded.items() if found != "[]"} == {}
+
+
+# One name, one job: a module's name says what it does, and no two packages use one name for
+# two jobs. The games share their module names by design (every game the same files), and
+# ``registry`` is one job for two kinds of thing (the games' in the core, the agents' in play/).
+SAME_JOB = {"registry"}
+
+
+def test_no_module_name_serves_two_jobs():
+    by_name = defaultdict(set)
+    for name in modules():
+        package, _, stem = name.rpartition(".")
+        if layer(name) not in GAMES and not stem.startswith("_") and layer(name) not in MOVED:
+            by_name[stem].add(package)
+    assert {stem: sorted(p) for stem, p in by_name.items() if len(p) > 1} == \
+        {stem: sorted(by_name[stem]) for stem in SAME_JOB}

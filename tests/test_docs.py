@@ -95,7 +95,7 @@ def _check_command(words, parser, make_targets, bench_help):
         with pytest.raises(SystemExit, match="0"):
             parser.parse_known_args(args)
     elif program == "savanna" and args == ["--version"]:
-        from savanna.experiments.cli import main
+        from savanna.cli.main import main
 
         assert main(args) == 0
     elif program == "savanna":
@@ -111,7 +111,7 @@ def _check_command(words, parser, make_targets, bench_help):
 
 @pytest.mark.parametrize("path", [*PAGES, ROOT / "README.md"], ids=lambda p: p.name)
 def test_command_lines_parse(path, capsys):
-    from savanna.experiments.cli import build_parser, main
+    from savanna.cli.main import build_parser, main
 
     make_targets = set(re.findall(r"^([a-z][a-z-]*):", (ROOT / "Makefile").read_text(), re.M))
     with pytest.raises(SystemExit):
@@ -122,7 +122,7 @@ def test_command_lines_parse(path, capsys):
 
 
 def test_a_wrong_command_line_is_caught():
-    from savanna.experiments.cli import build_parser
+    from savanna.cli.main import build_parser
 
     with pytest.raises(AssertionError, match="unknown arguments"):
         _check_command(["savanna", "match", "zebres", "random", "--gmaes", "3"],

@@ -1,5 +1,5 @@
 """Pictures: hidden information in Banjooli's, the lazy Pillow import, match results as an HTML
-table (every game's pictures are the conformance suite's: savanna/conformance/test_pictures.py)."""
+table (every game's pictures are the conformance suite's: conformance/test_pictures.py)."""
 import subprocess
 import sys
 import xml.etree.ElementTree as ET

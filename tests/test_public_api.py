@@ -1,10 +1,14 @@
 """The public API holds: ``docs/guides/public-api.md`` lists what a notebook may import, every
-name on it imports, each listed module's ``__all__`` is exactly its list, and the examples of
-the docs, the README and the notebooks import nothing else."""
+name on it imports, each listed module's ``__all__`` is exactly its list, the examples of the
+docs, the README and the notebooks import nothing else, and every name of the previous
+release's page still imports, warning where it moved."""
 import ast
 import importlib
+import importlib.util
 import json
 import re
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -35,13 +39,15 @@ def listed(text):
 
 
 PUBLIC = listed(PAGE.read_text())
+# the page as the previous release shipped it: its names work for one more release
+PREVIOUS = listed((ROOT / "tests" / "public_api_previous.md").read_text())
 # the interop adapters need their peer (the interop extra)
 PEERS = {"savanna.interop.openspiel": "pyspiel", "savanna.interop.pettingzoo": "pettingzoo",
          "savanna.interop.sb3": "stable_baselines3"}
 
 
 def test_the_page_lists_the_modules_a_notebook_needs():
-    assert {"savanna", "savanna.agents", "savanna.experiments"} <= set(PUBLIC)
+    assert {"savanna", "savanna.agents", "savanna.cli", "savanna.studies"} <= set(PUBLIC)
     assert {"make_agent", "play_match", "MCTSAgent", "AZAgent", "PPOConfig", "AZConfig",
             "analyse", "PPOTrainer", "fit"} <= PUBLIC["savanna.agents"]
 
@@ -56,6 +62,44 @@ def test_every_listed_name_imports_and_all_is_the_list(module):
     assert missing == []
 
 
+def deprecations(code):
+    """The messages of the DeprecationWarnings about savanna that ``code`` gives, run in a
+    fresh interpreter (a module warns when first imported), and what it prints."""
+    done = subprocess.run([sys.executable, "-W", "always::DeprecationWarning", "-c", code],
+                          cwd=ROOT, capture_output=True, text=True, check=True)
+    return [line for line in done.stderr.splitlines()
+            if "DeprecationWarning" in line and "savanna" in line], done.stdout.strip()
+
+
+def previous_names(moved):
+    """``(module, name)`` of the previous page, those that moved or those that stayed (under
+    their module, on today's page), a peer's adapter only where the peer is installed."""
+    return [(module, name) for module, names in sorted(PREVIOUS.items()) for name in sorted(names)
+            if (name not in PUBLIC.get(module, ())) == moved
+            and (module not in PEERS or importlib.util.find_spec(PEERS[module]))]
+
+
+def test_the_previous_names_that_stayed_import_without_a_warning():
+    pairs = previous_names(moved=False)
+    code = ("import importlib; "
+            f"print(sum(hasattr(importlib.import_module(m), n) for m, n in {pairs!r}))")
+    assert deprecations(code) == ([], str(len(pairs)))
+
+
+@pytest.mark.parametrize("module, name", previous_names(moved=True))
+def test_a_previous_name_that_moved_still_works_and_warns_where_it_went(module, name):
+    """``from savanna.experiments import study``: the object of the new place, with a warning
+    that names it."""
+    new = {m: names for m, names in PUBLIC.items() if name in names}
+    assert len(new) == 1, f"{module}.{name} is on no page or on several: {sorted(new)}"
+    [place] = new
+    code = (f"import {place}; from {module} import {name} as old; "
+            f"print(old is {place}.{name})")
+    warned, same = deprecations(code)
+    assert same == "True"
+    assert warned and all(f"moved to {place}" in line for line in warned), warned
+
+
 def code_cells():
     """``(file, code)`` of every Python example: the pages' code cells and python blocks, the
     README's, the notebooks' code cells."""
@@ -64,7 +108,7 @@ def code_cells():
         for match in FENCE.finditer(page.read_text()):
             if match[2] in ("python", "{code-cell}"):
                 yield page, match[3]
-    for book in sorted((ROOT / "experiments" / "notebooks").glob("*.ipynb")):
+    for book in sorted((ROOT / "notebooks").glob("*.ipynb")):
         for cell in json.loads(book.read_text())["cells"]:
             if cell["cell_type"] == "code":
                 yield book, "".join(cell["source"])

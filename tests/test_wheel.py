@@ -94,7 +94,7 @@ def test_the_wheel_carries_every_package_data_file(dist):
             assert f"{target}/{path.relative_to(folder).as_posix()}" in names
         assert f"{target}/__init__.py" in names
     assert "savanna/py.typed" in names  # the check above looked in the right folders
-    assert "savanna/experiments/board/static/board.js" in names
+    assert "savanna/board/static/board.js" in names
 
 
 def test_imports_come_from_the_fresh_environment(venv):

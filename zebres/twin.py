@@ -1,6 +1,6 @@
 """The kernels (ZebresGame) and the pure-Python reference in lockstep: the node comparison
 the cross-check tests use, and ``play_lockstep``, the hook of the shared fuzz tests
-(savanna/conformance/test_fuzz.py).
+(conformance/test_fuzz.py).
 
 At every node both sides must agree on the state (``to_text``), the legal action set, the
 player to move, the rewards of the step that led there, the 660 observation values from both

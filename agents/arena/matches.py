@@ -21,6 +21,7 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -31,11 +32,14 @@ from savanna.agents.play.base import Agent, agent_settings, describe
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.processes import main_not_rerun
 from savanna.agents.settings import MAX_GAMES, MAX_WORKERS
+from savanna.codes import CHANCE
 from savanna.errors import check_int, clip
-from savanna.game import CHANCE, Game
 from savanna.metadata import run_metadata
 from savanna.records import make_records
 from savanna.seats import seat_act
+
+if TYPE_CHECKING:  # the annotations' Game: savanna.game loads numba, a match's help not
+    from savanna.game import Game
 
 __all__ = ["BACKENDS", "default_start_method", "match_jobs", "match_result", "play_batches",
            "play_job", "play_match", "tournament"]
@@ -45,7 +49,7 @@ __all__ = ["BACKENDS", "default_start_method", "match_jobs", "match_result", "pl
 BACKENDS = ("local", "ray")
 
 
-def play_match(game: Game, agents: Sequence[Agent], games: int = 200, seed: int = 0,
+def play_match(game: "Game", agents: Sequence[Agent], games: int = 200, seed: int = 0,
                workers: int | None = None, progress: bool = True, batch_size: int | None = None,
                start_method: str | None = None, backend: str = "local",
                address: str | None = None, record: bool = False) -> MatchResult:
@@ -132,7 +136,7 @@ def play_batches(game, agents, matches, jobs, workers=None, start_method=None,
     outcomes (and ``game.init``'s random setup) come from a stream of their own, so that two
     matches that differ only in it are the same agents with the same decision seeds, chance
     resampled. ``match_result`` makes a ``MatchResult`` of a match's parts; a caller that keeps
-    the parts as they come (``savanna.agents.study``) can play only the jobs still missing."""
+    the parts as they come (``savanna.studies``) can play only the jobs still missing."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {clip(backend)}")
     if backend == "ray":
@@ -319,7 +323,7 @@ def _worker_job(job):
 
 
 # ----- a tournament -----------------------------------------------------------------------------
-def tournament(game: Game, agents: Sequence[Agent], games_per_pair: int = 50, seed: int = 0,
+def tournament(game: "Game", agents: Sequence[Agent], games_per_pair: int = 50, seed: int = 0,
                workers: int | None = None, progress: bool = True,
                start_method: str | None = None, backend: str = "local",
                address: str | None = None, record: bool = False) -> TournamentResult:

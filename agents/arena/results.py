@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from savanna.agents.arena.stats import Z95, elo_from_score, pair_scores, wilson_interval
-from savanna.agents.tables import html_table
+from savanna.agents.html_tables import html_table
 from savanna.files import atomic_write_text, output_folder, write_csv
 from savanna.records import write_records
 

@@ -16,7 +16,7 @@ from savanna.agents.settings import (
     settings_from_dict,
 )
 from savanna.errors import check_range, clip
-from savanna.numbers import parse_float
+from savanna.number_parsing import parse_float
 
 __all__ = ["OPPONENT_KINDS", "PPOConfig", "parse_shares"]
 

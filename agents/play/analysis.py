@@ -36,10 +36,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from savanna.agents.html_tables import html_table
 from savanna.agents.play.base import describe
 from savanna.agents.play.mcts import MCTSAgent
 from savanna.agents.play.search import compiled_search
-from savanna.agents.tables import html_table
 from savanna.errors import check_int, clip
 from savanna.game import CHANCE, TERMINAL, Game, Row, Seed
 from savanna.rng import as_generator

@@ -34,7 +34,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from savanna.game import CHANCE
+from savanna.codes import CHANCE
 from savanna.seats import ORACLE_MARK, is_oracle, seat_act
 
 __all__ = ["Agent", "agent_name", "agent_settings", "check_decisions", "describe",

@@ -26,7 +26,7 @@ from typing import Any
 
 from savanna.agents.play.base import IMPORT_PATHS, Agent
 from savanna.errors import clip, one_line
-from savanna.numbers import parse_float, parse_int
+from savanna.number_parsing import parse_float, parse_int
 from savanna.plugins import plugins, report
 from savanna.registry import load_entry
 from savanna.seats import ORACLE_MARK

@@ -60,11 +60,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from savanna.agents.play.analysis import analyse, move_value
+from savanna.agents.html_tables import html_table
 from savanna.agents.play.base import describe
 from savanna.agents.play.registry import make_agent
 from savanna.agents.settings import MAX_SEED
-from savanna.agents.tables import html_table
 from savanna.errors import check_int, check_range
 from savanna.files import atomic_write_text, check_new_file
 
@@ -286,6 +285,9 @@ def review_decision(game, row, played, agent, seed, ply, threshold, confirm=DEFA
     move) in state ``row``, as ``agent`` searching with ``seed`` sees it; a drop above
     ``threshold`` searched again by ``repeats`` searches ``deeper(agent, confirm)`` (none with
     ``confirm=0``), each with its own seed."""
+    # here: the search loads numba, which the review command's help does without
+    from savanna.agents.play.analysis import analyse
+
     found = analyse(game, row, agent, rng=seed)
     mover, share = found.player, (game.num_players - 1) / game.num_players
     best = found.rows[0]  # the most visited
@@ -314,6 +316,8 @@ def _confirm(game, row, action, deep, seed, repeats):
     randomness, which finds the same loss every time); and the standard error of the mean
     (the larger of the measured one and Bhatia and Davis's bound)."""
     from scipy import stats
+
+    from savanna.agents.play.analysis import analyse
 
     losses, bounds = [], []
     for j in range(repeats):
@@ -345,6 +349,8 @@ def _move_values(game, row, found, action, agent, stream):
     ``stream``). The bound is Bhatia and Davis's: a mean of ``n`` returns in [lo, hi] with
     mean m has a variance of at most (hi - m) (m - lo) / n (the returns taken as independent
     draws; a search's are not quite: the records guide measures how sure marks are)."""
+    from savanna.agents.play.analysis import move_value
+
     mover = found.player
     best = found.rows[0]
     mine = next(r for r in found.rows if r["action"] == action)

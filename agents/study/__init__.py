@@ -1,13 +1,14 @@
-"""What kind of game is it: balance, skill depth, luck and shape, measured with the toolkit's
-own agents (``savanna study``; the study guide). One job per module: ``settings`` (budgets),
-``plan`` (the matches), ``play`` (playing and keeping them, resumable), ``coupled`` (games
-with every random draw keyed to its place), ``balance``, ``skill``, ``luck``, ``shape`` (the
-measures), ``ratings`` (Bradley-Terry over a population, clustered by game),
-``significance`` (tests and Holm's correction), ``result`` and ``charts`` (tables, files,
-figures), ``run`` (a whole study), ``known`` (games whose answers are known) and
-``calibrate`` (the measures on them)."""
-from savanna.agents.study.result import Study
-from savanna.agents.study.run import run_study, variant_labels
-from savanna.agents.study.settings import BUDGETS, StudySettings
+"""The old name of ``savanna.studies``, kept for one release (each old name warns where it
+went)."""
+from savanna.lazy import lazy_names, moved_modules
 
-__all__ = ["BUDGETS", "Study", "StudySettings", "run_study", "variant_labels"]
+_MODULES = ("balance", "calibrate", "charts", "coupled", "known", "luck", "plan", "ratings",
+            "result", "run", "shape", "significance", "skill")
+
+moved_modules(__name__, {"play": "savanna.studies.match_parts",
+                         "settings": "savanna.studies.budgets",
+                         **{name: f"savanna.studies.{name}" for name in _MODULES}})
+
+__getattr__, __dir__ = lazy_names(globals(), {
+    name: f"savanna.studies:{name}"
+    for name in ("BUDGETS", "Study", "StudySettings", "run_study", "variant_labels")}, moved=True)

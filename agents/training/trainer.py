@@ -1,5 +1,5 @@
 """The one shape of a trainer: what the run loop of ``savanna train``
-(``savanna.experiments.run_loop``) drives, PPO's and AlphaZero's alike, and the one way their
+(``savanna.cli.run_loop``) drives, PPO's and AlphaZero's alike, and the one way their
 checkpoints are written (``Checkpoints``)."""
 from pathlib import Path
 from typing import Any, ClassVar, Protocol

@@ -1,20 +1,9 @@
-"""Connect four (6 rows, 7 columns) in the Game protocol: a yardstick, not a mission game.
+"""The old name of ``savanna.connect_four``, kept for one release (each old name warns where it
+went)."""
+from savanna.lazy import lazy_names, moved_modules
 
-It lives under ``benchmarks/`` so that Savanna can be measured against OpenSpiel, pgx and
-PettingZoo on a game they all implement; it is registered as ``connect_four`` so that envs,
-agents and the arena accept it (the registration below). ``ConnectFourGame`` is imported
-lazily, so that the declaration, the notation and the reference rules load without numba.
-"""
-from savanna.registry import register_game
+moved_modules(__name__, {name: f"savanna.connect_four.{name}"
+                         for name in ("_kernels", "game", "notation", "reference", "twin")})
 
-register_game("connect_four", "savanna.benchmarks.connect_four.game:ConnectFourGame",
-              env_id="savanna/Connect_four-v0")
-
-__all__ = ["ConnectFourGame"]
-
-
-def __getattr__(name):
-    if name == "ConnectFourGame":
-        from savanna.benchmarks.connect_four.game import ConnectFourGame
-        return ConnectFourGame
-    raise AttributeError(f"module 'savanna.benchmarks.connect_four' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(globals(), {
+    "ConnectFourGame": "savanna.connect_four:ConnectFourGame"}, moved=True)

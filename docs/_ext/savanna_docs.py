@@ -2,7 +2,7 @@
 
 * ``api/``: one page per public module of the packages pyproject.toml declares (autodoc), and
   an index grouped by package, written before every build (module names are never typed);
-* ``tutorials/``: the example notebooks of ``experiments/notebooks``, copied in (MyST-NB runs
+* ``tutorials/``: the example notebooks of ``notebooks``, copied in (MyST-NB runs
   them);
 * ``savanna-cli``: the ``--help`` of the console script and of every (sub)command;
 * ``savanna-layout GAME``: the observation layout a game declares, found through the game
@@ -84,7 +84,7 @@ def write_api_pages(app):
 def copy_notebooks(app):
     """The example notebooks as tutorial pages (committed without outputs; MyST-NB runs them)."""
     target = DOCS / "tutorials"
-    for book in sorted((ROOT / "experiments" / "notebooks").glob("*.ipynb")):
+    for book in sorted((ROOT / "notebooks").glob("*.ipynb")):
         copy = target / book.name
         if not copy.exists() or copy.read_bytes() != book.read_bytes():
             target.mkdir(exist_ok=True)

@@ -1,5 +1,5 @@
-"""The known-answer games and the perfect player of ``savanna.agents.study.known``, under the
+"""The known-answer games and the perfect player of ``savanna.studies.known``, under the
 names the tests import them by (``tests.agents.study_games:PerfectAgent`` is an agent spec)."""
-from savanna.agents.study.known import CoinFlip, MixedNim, PerfectAgent
+from savanna.studies.known import CoinFlip, MixedNim, PerfectAgent
 
 __all__ = ["CoinFlip", "MixedNim", "PerfectAgent"]

@@ -472,7 +472,7 @@ def test_the_search_evaluator_is_the_network():
 def test_a_run_killed_after_a_checkpoint_evaluates_each_move_once(tmp_path, monkeypatch):
     """An evaluation due with a checkpoint runs before it is saved: a run killed after the
     checkpoint and resumed from it does not evaluate (and log) the same move again."""
-    from savanna.experiments.train_az import run_training
+    from savanna.cli.train_az import run_training
 
     game = Nim((2, 3, 4))
     config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "eval_games": 2, "eval_sims": 2,
@@ -498,7 +498,7 @@ def test_a_run_killed_after_a_checkpoint_evaluates_each_move_once(tmp_path, monk
 
 
 def test_a_run_folder_stops_and_resumes(tmp_path):
-    from savanna.experiments.train_az import run_training
+    from savanna.cli.train_az import run_training
 
     game = Nim((2, 3, 4))
     config = AZConfig(**{**TINY, "games": 8, "batch_size": 16, "log_every": 2, "eval_games": 4,

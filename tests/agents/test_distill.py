@@ -26,7 +26,7 @@ from savanna.agents.training.distill import (
 )
 from savanna.agents.training.fit import FitConfig, fit, save_model, visit_policy
 from savanna.agents.training.targets import prune_visits
-from savanna.experiments.train_az import initial_weights, run_training
+from savanna.cli.train_az import initial_weights, run_training
 from savanna.rng import make_streams
 from tests.agents.tiny_games import HighCard, Nim
 
@@ -184,7 +184,7 @@ def test_train_az_starts_from_a_fitted_model_or_from_data(nim_data, tmp_path):
 
 def test_the_command_line_distills_fits_and_plays_the_model(tmp_path, capsys):
     from savanna.benchmarks.distill_speed import gate_section
-    from savanna.experiments.cli import main
+    from savanna.cli.main import main
 
     data, run = tmp_path / "data", tmp_path / "fit"
     assert main(["distill", "zebres", "--games", "6", "--part-games", "4", "--teacher",

@@ -11,7 +11,7 @@ from savanna.agents.arena.matches import play_match
 from savanna.agents.models.ppo_config import PPOConfig
 from savanna.agents.play.mcts import MCTSAgent
 from savanna.agents.play.registry import make_agent
-from savanna.experiments.train_ppo import run_training
+from savanna.cli.train_ppo import run_training
 
 
 @pytest.mark.slow

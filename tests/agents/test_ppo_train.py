@@ -7,9 +7,9 @@ import pytest
 from savanna.agents.models.ppo_config import PPOConfig
 from savanna.agents.play.registry import make_agent
 from savanna.agents.training.ppo import Trainer
-from savanna.experiments.arguments import parse_count
-from savanna.experiments.cli import main
-from savanna.experiments.train_ppo import run_training, text_curve
+from savanna.cli.arguments import parse_count
+from savanna.cli.main import main
+from savanna.cli.train_ppo import run_training, text_curve
 from savanna.records import read_records
 from savanna.registry import make_game
 

@@ -19,18 +19,18 @@ from savanna.agents.arena.matches import play_match
 from savanna.agents.arena.results import MatchResult
 from savanna.agents.play.random_agent import RandomAgent
 from savanna.agents.play.registry import make_agent
-from savanna.agents.study import BUDGETS, StudySettings, run_study, variant_labels
-from savanna.agents.study.balance import seat_rows
-from savanna.agents.study.coupled import play_keyed
-from savanna.agents.study.known import MixedNim, PerfectAgent
-from savanna.agents.study.luck import chance_sensitivity
-from savanna.agents.study.plan import plan, skill_population
-from savanna.agents.study.play import play_planned
-from savanna.agents.study.ratings import Comparisons, fit
-from savanna.agents.study.significance import holm, score_tests
-from savanna.agents.study.skill import measure_skill
-from savanna.experiments.cli import main
-from savanna.experiments.study_command import variants
+from savanna.cli.main import main
+from savanna.studies import BUDGETS, StudySettings, run_study, study, variant_labels
+from savanna.studies.balance import seat_rows
+from savanna.studies.coupled import play_keyed
+from savanna.studies.known import MixedNim, PerfectAgent
+from savanna.studies.luck import chance_sensitivity
+from savanna.studies.match_parts import play_planned
+from savanna.studies.plan import plan, skill_population
+from savanna.studies.ratings import Comparisons, fit
+from savanna.studies.run import variants
+from savanna.studies.significance import holm, score_tests
+from savanna.studies.skill import measure_skill
 from tests.agents.study_games import CoinFlip
 from tests.agents.tiny_games import Nim
 
@@ -114,7 +114,7 @@ def _two_sample(rate_a, n_a, rate_b, n_b):
 
 def test_a_killed_study_resumes_with_no_batch_played_twice(tmp_path):
     script = ("import sys; from pathlib import Path; "
-              "from savanna.agents.study import StudySettings, run_study; "
+              "from savanna.studies import StudySettings, run_study; "
               "from tests.agents.study_games import CoinFlip; "
               f"run_study([CoinFlip(60)], Path(sys.argv[1]), StudySettings(**{SMALL!r}), "
               "seed=2, workers=1, progress=False)")
@@ -243,6 +243,21 @@ def test_the_report_names_what_a_study_changes_and_the_folder_every_option(coin,
 def test_a_variant_is_named_by_the_options_that_differ_from_the_defaults_or_are_compared(
         game, options, players, labels):
     assert variant_labels(variants(game, options, players)) == labels
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"players": [3]}, "zebres takes 2 players, not 3 (players)"),
+    ({"options": {"num_players": 2}}, "give the player counts as players, not as the option"),
+    ({"address": "auto"}, "address is the Ray cluster's: give it with ray=True"),
+    ({"budget": "huge"}, "budget must be one of quick, standard, deep"),
+])
+def test_study_names_its_mistakes_in_its_own_words_not_the_command_lines(kwargs, message,
+                                                                          tmp_path):
+    """A notebook's ``study(...)`` is told of its arguments, never of a flag it did not type."""
+    with pytest.raises(ValueError) as err:
+        study("zebres", out=tmp_path / "s", **kwargs)
+    assert message in str(err.value) and "--" not in str(err.value)
+    assert not (tmp_path / "s").exists()
 
 
 @pytest.mark.parametrize("argv, message", [

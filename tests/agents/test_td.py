@@ -13,8 +13,8 @@ from savanna.agents.play.registry import make_agent
 from savanna.agents.play.td_agent import TDAgent
 from savanna.agents.training._td_learn import learn_game
 from savanna.agents.training.td import Trainer
-from savanna.experiments.runs import read_csv
-from savanna.experiments.train_td import run_training
+from savanna.cli.run_folders import read_csv
+from savanna.cli.train_td import run_training
 from savanna.game import CHANCE, TERMINAL
 from savanna.registry import make_game
 from tests.agents.race_game import HotRace
@@ -238,7 +238,7 @@ def test_bad_settings_and_files_are_one_line_errors(model, tmp_path):
 
 
 def test_bad_train_arguments_are_one_line_errors(tmp_path, capsys):
-    from savanna.experiments.cli import main
+    from savanna.cli.main import main
 
     assert main(["train", "td"]) == 2
     assert main(["train", "td", "--resume", str(tmp_path)]) == 2

@@ -18,51 +18,13 @@ States print as ``field=value`` pairs of the dtype (``Nim().to_text(s[0])`` give
 import numpy as np
 from numba import njit
 
-from savanna import CHANCE, TERMINAL, Game, Kernels
+from savanna import CHANCE, TERMINAL, Kernels
+from savanna.studies.known import FieldTextGame, copy_base
 
 
-class TinyGame(Game):
-    """Shared plumbing: ``field=value`` text, named actions, the base state."""
-
-    version = 1
-    action_names: tuple
-    _base_state: np.ndarray
-
-    def base_state(self):
-        return self._base_state
-
-    def to_text(self, row):
-        row = self.as_batch(row)[0]
-        return " ".join(f"{name}={_format(row[name])}" for name in self.state_dtype.names)
-
-    def from_text(self, text):
-        s = np.zeros(1, self.state_dtype)
-        fields = dict(part.partition("=")[::2] for part in text.split())
-        if set(fields) != set(self.state_dtype.names) or not all(fields.values()):
-            raise ValueError(f"a {self.name} state needs the fields "
-                             f"{', '.join(self.state_dtype.names)}; got {text!r}")
-        for name, value in fields.items():
-            s[0][name] = [int(v) for v in value.split(",")] if "," in value else int(value)
-        return s
-
-    def action_to_string(self, row, action):
-        if not 0 <= action < self.num_actions:
-            raise ValueError(f"action must be in 0..{self.num_actions - 1}, got {action}")
-        return self.action_names[action]
-
-    def string_to_action(self, row, text):
-        if text not in self.action_names:
-            raise ValueError(f"unknown action {text!r}; known: {', '.join(self.action_names)}")
-        return self.action_names.index(text)
-
-
-def _format(value):
-    return ",".join(str(int(v)) for v in np.ravel(value))
-
-
-@njit(cache=True)
-def _copy_base(s, i, base, streams):
-    s[i] = base[0]
+class TinyGame(FieldTextGame):
+    """The shipped known games' plumbing (``savanna.studies.known``): ``field=value`` text,
+    named actions, the base state."""
 
 
 @njit(cache=True)
@@ -129,7 +91,7 @@ class Nim(TinyGame):
     zero_sum = True
     has_chance = False
     perfect_information = True
-    kernels = Kernels(_copy_base, _nim_player, _nim_legal, _nim_step, _no_chance_probs,
+    kernels = Kernels(copy_base, _nim_player, _nim_legal, _nim_step, _no_chance_probs,
                       _no_chance, _nim_observe)
     action_names = tuple(f"take {k + 1} from {h}" for h in range(3) for k in range(4))
 
@@ -226,7 +188,7 @@ class DiceRace(TinyGame):
     zero_sum = True
     has_chance = True
     perfect_information = True
-    kernels = Kernels(_copy_base, _race_player, _race_legal, _race_step, _race_chance_probs,
+    kernels = Kernels(copy_base, _race_player, _race_legal, _race_step, _race_chance_probs,
                       _race_apply_chance, _race_observe)
     action_names = ("first die", "second die", "both dice")
 
@@ -339,7 +301,7 @@ class HighCard(TinyGame):
     zero_sum = True
     has_chance = True
     perfect_information = False
-    kernels = Kernels(_copy_base, _high_player, _high_legal, _high_step, _high_chance_probs,
+    kernels = Kernels(copy_base, _high_player, _high_legal, _high_step, _high_chance_probs,
                       _high_apply_chance, _high_observe)
     action_names = ("fold", "stay", "stake 1", "stake 2")
 
@@ -462,7 +424,7 @@ class LiarsDice(TinyGame):
     has_chance = True
     perfect_information = False
     private_chance = True
-    kernels = Kernels(_copy_base, _liars_player, _liars_legal, _liars_step, _liars_chance_probs,
+    kernels = Kernels(copy_base, _liars_player, _liars_legal, _liars_step, _liars_chance_probs,
                       _liars_apply_chance, _liars_observe)
     action_names = tuple(f"{q} x {f + 1}" for q in range(1, 2 * DICE + 1)
                          for f in range(FACES)) + ("liar",)

@@ -1,5 +1,5 @@
 """The Gymnasium environments' own settings and the project's ids and classes; the envs on
-every game are the conformance suite's (savanna/conformance/test_envs.py)."""
+every game are the conformance suite's (conformance/test_envs.py)."""
 import gymnasium
 import numpy as np
 import pytest

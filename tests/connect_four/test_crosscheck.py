@@ -6,7 +6,7 @@ A small sample runs in ``make test``; 10,000 games and perft 6 in ``make check-f
 import numpy as np
 import pytest
 
-from savanna.benchmarks.connect_four.game import ConnectFourGame
+from savanna.connect_four.game import ConnectFourGame
 
 pyspiel = pytest.importorskip("pyspiel")
 

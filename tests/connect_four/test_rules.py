@@ -2,10 +2,10 @@
 import numpy as np
 import pytest
 
-from savanna.benchmarks.connect_four import _kernels as K
-from savanna.benchmarks.connect_four import notation, reference
-from savanna.benchmarks.connect_four.game import ConnectFourGame
-from savanna.benchmarks.connect_four.twin import play_lockstep, random_positions
+from savanna.connect_four import _kernels as K
+from savanna.connect_four import notation, reference
+from savanna.connect_four.game import ConnectFourGame
+from savanna.connect_four.twin import play_lockstep, random_positions
 from savanna.game import TERMINAL
 
 

@@ -216,7 +216,7 @@ def test_bad_settings_are_value_errors():
 
 def test_adaptive_playouts_equal_the_serial_ones():
     """The real kernels: whichever arm runs, the results are the same."""
-    from savanna.benchmarks.connect_four.game import ConnectFourGame
+    from savanna.connect_four.game import ConnectFourGame
     from savanna.rng import make_streams
 
     game = ConnectFourGame()

@@ -6,11 +6,11 @@ import sys
 import pytest
 from starlette.testclient import TestClient
 
-from savanna.experiments.board.limits import Limits
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.seating import check_agent
-from savanna.experiments.board.server import create_app
-from savanna.experiments.cli import main
+from savanna.board.limits import Limits
+from savanna.board.refusals import Refused
+from savanna.board.seating import check_agent
+from savanna.board.server import create_app
+from savanna.cli.main import main
 
 BROKEN = '''
 class Broken:

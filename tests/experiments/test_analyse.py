@@ -8,7 +8,7 @@ import pytest
 
 from savanna.agents.play.analysis import analyse
 from savanna.agents.play.registry import make_agent
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 from savanna.game import CHANCE
 from savanna.registry import make_game
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from savanna.benchmarks import report
-from savanna.experiments.cli import main
+from savanna.benchmarks import report, throughput
+from savanna.cli.main import main
 
 PACKAGED = Path(report.__file__).with_name("RESULTS.md")
 
@@ -13,7 +13,7 @@ PACKAGED = Path(report.__file__).with_name("RESULTS.md")
 @pytest.fixture
 def measured(monkeypatch, tmp_path):
     """The measurement replaced by one row, so that only the writing is tested."""
-    monkeypatch.setattr(report, "measure_game", lambda name, quick, progress: [
+    monkeypatch.setattr(throughput, "measure_game", lambda name, quick, progress: [
         ("random games", 1234.0, "games/s")])
     monkeypatch.chdir(tmp_path)
     before = PACKAGED.read_bytes() if PACKAGED.exists() else None

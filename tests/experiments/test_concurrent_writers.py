@@ -19,8 +19,8 @@ import pytest
 from savanna.agents.models.az_checkpoint import load_checkpoint
 from savanna.agents.models.az_config import AZConfig
 from savanna.agents.training.distill import DistillConfig, distill, load_dataset
-from savanna.experiments.runs import read_log
-from savanna.experiments.train_az import run_training
+from savanna.cli.run_folders import read_log
+from savanna.cli.train_az import run_training
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIES = [pytest.param(3, id="3 tries"), pytest.param(20, id="20 tries", marks=pytest.mark.slow)]
@@ -30,7 +30,7 @@ DISTILL = dict(game="zebres", games=2, part_games=1, teacher="mcts:sims=4",
 
 def start(argv):
     """``savanna ARGV`` in a process of its own, on this tree's code."""
-    return subprocess.Popen([sys.executable, "-m", "savanna.experiments", *argv],
+    return subprocess.Popen([sys.executable, "-m", "savanna.cli", *argv],
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

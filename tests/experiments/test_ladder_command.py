@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from savanna.agents.arena.ladder import Ladder
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 from savanna.files import locked
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +66,7 @@ def test_two_adds_at_once_keep_both_agents_and_they_meet(tmp_path):
     file makes them wait (this test holds it until both do), then each reads, plays and saves
     in turn, so both agents are on the ladder and the later one played the earlier."""
     Ladder.new("zebres").save(tmp_path / "x.json")
-    command = [sys.executable, "-m", "savanna.experiments", "ladder", "add", "--games", "2",
+    command = [sys.executable, "-m", "savanna.cli", "ladder", "add", "--games", "2",
                "--file", "x.json", "--workers", "1", "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with locked(tmp_path / "x.json"):

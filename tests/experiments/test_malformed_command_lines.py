@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from savanna.agents.arena.ladder import Ladder
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 from savanna.records import make_record, write_records
 from savanna.registry import make_game
 
@@ -229,7 +229,7 @@ def test_a_malformed_command_line_is_one_line_and_exit_2(argv, command, message,
 
 def test_the_table_covers_every_subcommand():
     """A new subcommand needs its rows."""
-    from savanna.experiments.cli import build_parser
+    from savanna.cli.main import build_parser
 
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices

@@ -1,4 +1,4 @@
-"""The example notebooks (``experiments/notebooks``) run headless from top to bottom, in a
+"""The example notebooks (``notebooks``) run headless from top to bottom, in a
 fresh folder (their runs go there), so that they never rot. Needs the ``dev`` extra's
 nbclient and ipykernel.
 
@@ -13,7 +13,7 @@ nbclient = pytest.importorskip("nbclient")
 nbformat = pytest.importorskip("nbformat")
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted((ROOT / "experiments" / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_there_are_example_notebooks():

@@ -14,7 +14,7 @@ from savanna.agents import make_agent, play_match
 from savanna.agents.arena import ladder as ladder_module
 from savanna.agents.play.base import describe
 from savanna.agents.play.registry import parse_spec, split_spec
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 from savanna.records import read_record
 
 MY_AGENT = '''

@@ -13,8 +13,8 @@ import pytest
 
 from savanna.agents.models.az_config import AZConfig
 from savanna.agents.training.distill import DistillConfig, distill, part_file
-from savanna.experiments.cli import main
-from savanna.experiments.train_az import initial_weights, run_training
+from savanna.cli.main import main
+from savanna.cli.train_az import initial_weights, run_training
 from tests.agents.tiny_games import DiceRace, HighCard, Nim
 
 
@@ -159,7 +159,7 @@ def test_resume_refuses_a_run_folder_it_cannot_write(nim_run, tmp_path):
 
 
 def test_a_resumed_run_keeps_strict_logs(nim_run, tmp_path):
-    from savanna.experiments.runs import read_log
+    from savanna.cli.run_folders import read_log
 
     folder = Path(shutil.copytree(nim_run, tmp_path / "run"))
     run_training(resume=folder, game=Nim(), stop_after=2, write=lambda *_: None)

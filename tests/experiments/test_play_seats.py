@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from savanna.banjooli.game import BanjooliGame
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 
 
 def first_legal_move_player(capsys, prompts):

@@ -8,8 +8,8 @@ from pathlib import Path
 import gymnasium
 import pytest
 
+from savanna.cli.main import main
 from savanna.env import SavannaEnv
-from savanna.experiments.cli import main
 from savanna.registry import GAMES
 
 TOY = Path(__file__).parents[1] / "toy_game"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 from savanna.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def test_replay_steps_forward_and_back_with_keys(zebres_records, capsys, monkeyp
 
 
 def test_replay_reads_keys_from_standard_input_until_its_end(zebres_records):
-    done = subprocess.run([sys.executable, "-m", "savanna.experiments", "replay",
+    done = subprocess.run([sys.executable, "-m", "savanna.cli", "replay",
                            str(zebres_records)],
                           input="n\n", capture_output=True, text=True, cwd=ROOT,
                           env=os.environ | {"PYTHONPATH": str(ROOT)}, timeout=300)

@@ -4,8 +4,8 @@ agent is a one-line error (exit 2) and writes nothing."""
 import pytest
 
 from savanna.agents import review
-from savanna.experiments.cli import main
-from savanna.experiments.review import counted
+from savanna.cli.main import main
+from savanna.cli.review_command import counted
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from savanna.agents.models.az_config import AZConfig
-from savanna.experiments.cli import main
-from savanna.experiments.train_az import run_training
+from savanna.cli.main import main
+from savanna.cli.train_az import run_training
 from savanna.files import atomic_write_bytes, atomic_write_text, new_folder, output_folder
 from savanna.registry import make_game
 
@@ -139,7 +139,7 @@ def test_a_metrics_column_that_appears_later_widens_the_file_and_survives_a_resu
     """AlphaZero logs before its learner has a batch: the loss columns come later."""
     import csv
 
-    from savanna.experiments.runs import METRICS_FILE, RunLog
+    from savanna.cli.run_folders import METRICS_FILE, RunLog
 
     log = RunLog(tmp_path)
     log.write(METRICS_FILE, {"step": 1, "games": 4})

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from savanna.experiments.arguments import option_value
-from savanna.experiments.cli import build_parser, main
+from savanna.cli.arguments import option_value
+from savanna.cli.main import build_parser, main
 from savanna.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,7 +164,7 @@ def test_a_typed_game_explains_bad_entries_and_plays_to_the_end(capsys, monkeypa
 
 def test_play_reads_moves_from_standard_input_and_stops_at_its_end():
     script = "Z a1\n\nmoves\nstart 3\n"
-    done = subprocess.run([sys.executable, "-m", "savanna.experiments", "play", "zebres", "--agent",
+    done = subprocess.run([sys.executable, "-m", "savanna.cli", "play", "zebres", "--agent",
                            "random"], input=script, capture_output=True, text=True, cwd=ROOT,
                           env=os.environ | {"PYTHONPATH": str(ROOT)}, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -11,8 +11,8 @@ import pytest
 
 from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.ppo_config import PPOConfig
-from savanna.experiments.arguments import NOT_FLAGS, add_config_flags, run_settings
-from savanna.experiments.cli import build_parser, main
+from savanna.cli.arguments import NOT_FLAGS, add_config_flags, run_settings
+from savanna.cli.main import build_parser, main
 from savanna.metadata import package_version
 from savanna.records import read_records
 
@@ -139,7 +139,7 @@ def test_a_setting_of_a_type_without_a_flag_is_refused_when_flags_are_made():
 
 def test_the_other_commands_do_not_import_torch():
     """The trainers' flags are made when ``train`` runs (their modules import torch)."""
-    code = ("import sys; from savanna.experiments.cli import build_parser; "
+    code = ("import sys; from savanna.cli.main import build_parser; "
             "build_parser().parse_args(['match', 'zebres', 'random', 'random']); "
             "print('torch' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,

@@ -61,7 +61,7 @@ def test_pgx_row_is_skipped_with_the_install_line_when_pgx_is_missing(monkeypatc
 
 def test_bare_loop_plays_whole_games():
     """The bare loop's x wins over many games: about the share of random games that x wins."""
-    from savanna.benchmarks.connect_four.game import ConnectFourGame
+    from savanna.connect_four.game import ConnectFourGame
 
     game = ConnectFourGame()
     returns, _ = game.random_playouts(game.init(4000, rng=0), rng=1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from savanna.experiments.cli import main
+from savanna.cli.main import main
 from tests.ray.test_arena import assert_same_folders
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ def test_a_ray_started_for_the_command_adds_nothing_to_stderr(tmp_path):
     and other start-up messages out of stderr."""
     pytest.importorskip("ray")
     done = subprocess.run(
-        [sys.executable, "-m", "savanna.experiments", "match", "zebres", "random", "random",
+        [sys.executable, "-m", "savanna.cli", "match", "zebres", "random", "random",
          "--games", "2", "--backend", "ray", "--address", "local", "--no-progress",
          "--out", str(tmp_path / "m")],
         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,

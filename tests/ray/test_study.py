@@ -1,6 +1,6 @@
 """A study played on Ray gives the numbers of one played in local processes, seed for seed
 (all but how it ran: its backend, workers and times)."""
-from savanna.agents.study import StudySettings, run_study
+from savanna.studies import StudySettings, run_study
 from tests.agents.study_games import CoinFlip
 from tests.agents.tiny_games import Nim
 

@@ -8,7 +8,7 @@ TINY_PPO = {"game": "zebres", "num_envs": 8, "rollout_len": 8, "hidden": (16,), 
 
 
 def test_a_sweep_of_four_short_trials_completes_and_picks_the_best(two_nodes, tmp_path):
-    from savanna.experiments.sweep import sweep
+    from savanna.cli.sweep_command import sweep
 
     messages = []
     folder, rows = sweep("ppo", TINY_PPO, trials=4, budget=128, rungs=2, runs_dir=tmp_path,

@@ -11,7 +11,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import sync_playwright
 
-from savanna.experiments.board.listening import ReadyServer
+from savanna.board.network import ReadyServer
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 needs_chromium = pytest.mark.skipif(

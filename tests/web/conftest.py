@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from tests.web.browser import CHROMIUM, chromium, serving
 from tests.web.push import TOKEN
 

@@ -17,9 +17,9 @@ from savanna import make_game
 from savanna.agents import make_agent, tournament
 from savanna.agents.arena.ladder import Ladder
 from savanna.agents.play.az_agent import baseline_path
-from savanna.experiments.board.limits import Limits, confined
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.server import STATUS, create_app
+from savanna.board.limits import Limits, confined
+from savanna.board.refusals import Refused
+from savanna.board.server import STATUS, create_app
 from savanna.records import read_record, write_records
 
 TOKEN = "a-test-token"

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from tests.web.browser import needs_chromium, serving, start_game
 
 pytestmark = needs_chromium

@@ -9,11 +9,11 @@ import tracemalloc
 
 import pytest
 
-from savanna.experiments.board import files
-from savanna.experiments.board.files import Replays
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board import served_files
+from savanna.board.served_files import Replays
+from savanna.board.refusals import Refused
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from savanna.records import make_record, read_records
 from savanna.registry import make_game
 from tests.web.browser import serving
@@ -48,7 +48,7 @@ def big(tmp_path_factory):
 
 def test_the_index_agrees_with_read_records_across_chunks_and_blank_lines(tmp_path,
                                                                         monkeypatch):
-    monkeypatch.setattr(files, "CHUNK", 97)  # lines cross the chunks' ends
+    monkeypatch.setattr(served_files, "CHUNK", 97)  # lines cross the chunks' ends
     lines = [record_line(k) for k in range(6)]
     text = (lines[0] + "\n\n" + lines[1] + "\n   \n" + lines[2] + "\r\n" + lines[3] + "\n\n\n"
             + lines[4] + "\n" + lines[5])  # the last line without its newline

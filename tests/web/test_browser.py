@@ -23,9 +23,9 @@ import pytest
 
 from savanna import make_game
 from savanna.agents import make_agent, tournament
-from savanna.experiments.board.files import PAGE
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.served_files import PAGE
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from savanna.records import read_record
 from tests.web.browser import needs_chromium, serving, start_game
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from tests.web.browser import serving
 from tests.web.push import TOKEN, Watch, call
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from savanna.experiments.board.listening import HeaderDeadline, ReadyServer
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits, Table
-from savanna.experiments.board.unplaced import CODE
+from savanna.board.hidden_paths import CODE
+from savanna.board.network import HeaderDeadline, ReadyServer
+from savanna.board.server import create_app
+from savanna.board.tables import Limits, Table
 from savanna.records import write_records
 
 TOKEN = "probe-token"

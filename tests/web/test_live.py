@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from tests.web.browser import needs_chromium, serving
 
 pytestmark = needs_chromium

@@ -6,8 +6,8 @@ import time
 
 from starlette.testclient import TestClient
 
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 
 TOKEN = "a-master-test-token"
 

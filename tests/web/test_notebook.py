@@ -1,4 +1,4 @@
-"""``savanna.experiments.board.show`` and the ``%savanna`` magic: one server per set of folders,
+"""``savanna.board.show`` and the ``%savanna`` magic: one server per set of folders,
 started once; an IFrame that shows a recorded game at its ply, a new game or a position, working
 inside a page of another origin (as a notebook embeds it); one-line errors for a bad file,
 index, ply, game, position or seat. ``SAVANNA_SCREENSHOTS=docs/images`` takes the tutorials'
@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
-from savanna.experiments.board import show
+from savanna.board import show
 from savanna.records import read_records
 from tests.agents.test_review import write_tournament_game
 
@@ -94,7 +94,7 @@ def test_a_record_at_its_ply_in_a_page_of_another_origin(browser, records):
     record = read_records(records)[1]
     frame = show(records, index=1, ply=24, height=640)
     assert unquote(token_and_view(frame)[1]) == f"replay/{records.name}/1/24"
-    code = ('from savanna.experiments.board import show\n'
+    code = ('from savanna.board import show\n'
             'show("runs/match-zebres/records.jsonl", index=1, ply=24)')
     page, board, errors, server = embedded(browser, frame._repr_html_(), code)
     board.locator(f"#board[data-state='{record.ply_index(24)}']").wait_for(timeout=60_000)
@@ -147,7 +147,7 @@ def test_the_magic_shows_what_show_shows(records, capsys):
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "savanna.experiments.board")
+    shell.run_line_magic("load_ext", "savanna.board")
     frame = shell.run_line_magic("savanna", f"{records} --index 1 --ply 3")
     assert frame.src == show(records, index=1, ply=3).src
     table = shell.run_line_magic("savanna", "--game bonobo -o num_players=3 "
@@ -165,7 +165,7 @@ def test_a_game_against_an_agent_in_a_live_kernel_plays_to_the_end_in_a_page_at_
     import nbformat
     from nbclient import NotebookClient
 
-    code = "%load_ext savanna.experiments.board\n" + \
+    code = "%load_ext savanna.board\n" + \
         "%savanna --game bonobo --seats human,az:baseline -o num_players=2"
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
     client = NotebookClient(notebook, timeout=600, kernel_name="python3",

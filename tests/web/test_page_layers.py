@@ -1,4 +1,4 @@
-"""The board page's ES modules in layers (experiments/board/static), as the Python side is checked
+"""The board page's ES modules in layers (board/static), as the Python side is checked
 (tests/test_architecture.py): no import cycle, and each module imports only its own layer or the
 ones below it. The router (board.js) imports the views, the views import the core (core.js:
 render, openTab, the address), the core imports the drawing, and everything may import the

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from tests.agents.test_review import write_tournament_game
 from tests.web.browser import needs_chromium, serving, start_game
 from tests.web.test_review_teaching import click_point

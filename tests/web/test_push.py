@@ -7,7 +7,7 @@ import statistics
 import time
 from urllib.parse import urlsplit
 
-from savanna.experiments.board.hub import MAX_PER_KEY, MAX_SPECTATORS_PER_TABLE
+from savanna.board.hub import MAX_PER_KEY, MAX_SPECTATORS_PER_TABLE
 from tests.web.push import TOKEN, Watch, call
 
 

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from savanna.experiments.board import readying
-from savanna.experiments.board.server import PLAYED, create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board import readying
+from savanna.board.server import PLAYED, create_app
+from savanna.board.tables import Limits
 from tests.web.browser import serving
 from tests.web.push import TOKEN, Watch, call
 from tests.web.test_first_search import SLOW_FIRST

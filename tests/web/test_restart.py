@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from savanna.experiments.board.journal import JOURNAL, Journal
-from savanna.experiments.board.tables import Limits, Table
+from savanna.board.journal import JOURNAL, Journal
+from savanna.board.tables import Limits, Table
 from savanna.records import read_record
 from tests.web.browser import needs_chromium
 from tests.web.test_live import move, open_page, to_move

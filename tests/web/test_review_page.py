@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from savanna.agents import review
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
 from tests.web.browser import needs_chromium, serving

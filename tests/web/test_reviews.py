@@ -10,8 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from savanna.agents import review
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
 

@@ -8,10 +8,10 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from savanna.experiments.board.reviews import kept_key
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
-from savanna.experiments.cli import main
+from savanna.board.review_jobs import kept_key
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
+from savanna.cli.main import main
 from tests.agents.test_review import AGENT, write_tournament_game
 from tests.web import test_review_teaching as teaching
 from tests.web.browser import needs_chromium

@@ -15,14 +15,14 @@ from starlette.testclient import TestClient
 
 from savanna import make_game
 from savanna.agents.play.az_agent import baseline_path
-from savanna.experiments.board import workers
-from savanna.experiments.board.cache import SharedCache
-from savanna.experiments.board.files import PAGE
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.seating import check_agent
-from savanna.experiments.board.server import create_app, reply
-from savanna.experiments.board.tables import Limits, Table
-from savanna.experiments.board.workers import SearchError, SearchPool
+from savanna.board import workers
+from savanna.board.cache import SharedCache
+from savanna.board.refusals import Refused
+from savanna.board.seating import check_agent
+from savanna.board.served_files import PAGE
+from savanna.board.server import create_app, reply
+from savanna.board.tables import Limits, Table
+from savanna.board.workers import SearchError, SearchPool
 
 BASE = "http://127.0.0.1"  # a Host the guard answers (no token: token="")
 LONG = "mcts:sims=4000000"  # about a minute of search on one core
@@ -268,7 +268,7 @@ def test_a_big_listing_comes_in_pages_serialised_off_the_event_loop(tmp_path, mo
         threads.append((threading.get_ident(), "total" in data))
         return reply(data, status)
 
-    monkeypatch.setattr("savanna.experiments.board.server.reply", recorded)
+    monkeypatch.setattr("savanna.board.server.reply", recorded)
     with TestClient(create_app(Limits(folders=(tmp_path,), save=tmp_path), workers=1,
                                token=""), base_url=BASE) as client:
         pages, offset = [], 0

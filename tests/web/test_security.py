@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
-from savanna.experiments.board.lobby import estimate_bytes
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits, Table
+from savanna.board.lobby import estimate_bytes
+from savanna.board.server import create_app
+from savanna.board.tables import Limits, Table
 from savanna.game import CHANCE
 from savanna.records import read_record, write_records
 
@@ -514,7 +514,7 @@ def test_errors_name_files_as_requests_do_and_a_bug_says_no_more_than_that(serve
     def broken(self, file):  # a bug that would tell where the server's files are
         raise OSError(f"[Errno 5] Input/output error: '{folder / file}'")
 
-    monkeypatch.setattr("savanna.experiments.board.files.Replays.listing", broken)
+    monkeypatch.setattr("savanna.board.served_files.Replays.listing", broken)
     quiet = TestClient(client.app, base_url=BASE, headers=AUTH, raise_server_exceptions=False)
     r = quiet.get("/api/records?file=sub/bad.jsonl")
     assert r.status_code == 500 and list(r.json()) == ["error"]

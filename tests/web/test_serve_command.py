@@ -16,10 +16,10 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from savanna.experiments.board.listening import PORT_TRIES, HeaderDeadline, ReadyServer
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
-from savanna.experiments.cli import main
+from savanna.board.network import PORT_TRIES, HeaderDeadline, ReadyServer
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
+from savanna.cli.main import main
 
 
 @pytest.fixture
@@ -267,9 +267,9 @@ LOOPBACK = re.compile(r"(?:127\.\d+\.\d+\.\d+|localhost|\[::1\])")
 def test_serving_beyond_loopback_no_printed_or_copied_link_points_at_loopback(
         served, capsys, monkeypatch, flags, shared):
     """Checked on the text only: nothing is sent to the address printed."""
-    from savanna.experiments.board import listening
+    from savanna.board import network
 
-    monkeypatch.setattr(listening, "machine_addresses", lambda version=4: ["192.0.2.7"])
+    monkeypatch.setattr(network, "machine_addresses", lambda version=4: ["192.0.2.7"])
     monkeypatch.setenv("SAVANNA_TOKEN", "T")
     assert main(["serve", "--host", "0.0.0.0", *flags]) == 0
     out = capsys.readouterr().out

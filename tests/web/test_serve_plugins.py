@@ -5,12 +5,12 @@ import sys
 import pytest
 from starlette.testclient import TestClient
 
-from savanna.experiments.board import workers
-from savanna.experiments.board.listening import ReadyServer
-from savanna.experiments.board.refusals import Refused
-from savanna.experiments.board.seating import check_agent
-from savanna.experiments.board.tables import Limits
-from savanna.experiments.cli import main
+from savanna.board import workers
+from savanna.board.network import ReadyServer
+from savanna.board.refusals import Refused
+from savanna.board.seating import check_agent
+from savanna.board.tables import Limits
+from savanna.cli.main import main
 
 AGENT = '''
 from pathlib import Path

@@ -9,9 +9,9 @@ import time
 import pytest
 import uvicorn
 
-from savanna.experiments.board.listening import ReadyServer
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.network import ReadyServer
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from tests.web.browser import needs_chromium, serving
 from tests.web.test_live import move, open_page, to_move
 

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from savanna.agents import Ladder
-from savanna.experiments.board.server import create_app
-from savanna.experiments.board.tables import Limits
+from savanna.board.server import create_app
+from savanna.board.tables import Limits
 from savanna.records import read_record
 from tests.web.browser import needs_chromium, save_tournament, serving, start_game
 
