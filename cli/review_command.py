@@ -57,7 +57,7 @@ def add_parser(commands):
     parser.add_argument("--repeats", type=index, default=DEFAULT_REPEATS, metavar="N",
                         help="how many confirming searches, each with its own seed: a drop is "
                              "marked only when, from their mean and spread, another such "
-                             "search would find it above T too with a chance of 90% "
+                             "search would find it above T too with a chance of 90%% "
                              f"(default: {DEFAULT_REPEATS})")
     parser.add_argument("--seed", type=seed, default=0, help="random seed of every analysis "
                                                              "(default: 0)")
