@@ -120,9 +120,9 @@ def measure(setup_seconds=0.0, until_ready=False, progress=print):
 
 def profile(progress=print):
     """Compile the table, then ``az:baseline``'s first search, here; print what compiled."""
-    from savanna.compile_log import CompileLog
     from savanna.board import workers
     from savanna.board.tables import Limits, Table
+    from savanna.compile_log import CompileLog
 
     started = time.perf_counter()
     with CompileLog() as log:

@@ -86,7 +86,7 @@ from savanna.board.workers import SearchPool
 from savanna.errors import clip, is_int
 from savanna.files import parse_json
 from savanna.number_parsing import parse_int
-from savanna.registry import GAMES, make_game
+from savanna.registry import GAMES
 
 __all__ = ["create_app"]
 

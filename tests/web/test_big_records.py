@@ -10,8 +10,8 @@ import tracemalloc
 import pytest
 
 from savanna.board import served_files
-from savanna.board.served_files import Replays
 from savanna.board.refusals import Refused
+from savanna.board.served_files import Replays
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
 from savanna.records import make_record, read_records
