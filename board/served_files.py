@@ -212,7 +212,7 @@ class RecordsFile:
         return [self._parsed(line, int(n)) for line, n in zip(lines, self.lines[start:end])]
 
     def _parsed(self, line, number):
-        where = f"{self.name} line {number}"
+        where = f"{self.name!r} line {number}"
         try:
             return Record.from_json(parse_json(line.decode("utf-8"), where), where)
         except UnicodeDecodeError:

@@ -225,7 +225,9 @@ async function loadPlaySpots(view) {
   } catch { /* a game with secrets: its moves are public once it ends */ }
   if (S.play.view !== view) return;
   S.play.spots = { id: view.id, version: view.version, marked };
-  if (S.tab === "play") render();
+  if (S.tab !== "play") return;
+  if (pressed) pending = pending || view;  // drawn on release, as a push is: the press keeps its spot
+  else render();
 }
 
 export function renderPlay() {

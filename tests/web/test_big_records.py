@@ -62,7 +62,7 @@ def test_the_index_agrees_with_read_records_across_chunks_and_blank_lines(tmp_pa
     (tmp_path / "bad.jsonl").write_text(lines[0] + "\n" + "\n" + "{not json\n")
     bad = Replays((tmp_path,)).records("bad.jsonl")
     assert bad[0].info == {"n": 0}
-    with pytest.raises(Refused, match="bad.jsonl line 3 is not JSON"):
+    with pytest.raises(Refused, match="bad.jsonl' line 3 is not JSON"):
         bad[1]
     (tmp_path / "blank.jsonl").write_text("\n  \n")
     with pytest.raises(Refused, match="holds no records"):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.test_architecture import cycles
 
-STATIC = Path(__file__).resolve().parents[2] / "experiments" / "board" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "board" / "static"
 LAYERS = [  # bottom first
     {"shared.js", "words.js", "live.js"},
     {"drawing.js"},

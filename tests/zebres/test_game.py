@@ -1,8 +1,9 @@
 """ZebresGame at the Python boundary: options, text, action names, bad input, pictures."""
-import zlib
+import io
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from savanna.zebres.game import ZebresGame
 
@@ -120,7 +121,4 @@ def test_render_rgb_and_notebook_picture(game):
     assert (image != game.render_rgb(b[0])).any()     # the token's colour shows
     png = game.show(a[0])._repr_png_()
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    height, width = image.shape[:2]
-    data = zlib.decompress(png[png.index(b"IDAT") + 4: png.index(b"IEND") - 8])
-    rows = np.frombuffer(data, np.uint8).reshape(height, 1 + 3 * width)
-    assert (rows[:, 1:].reshape(height, width, 3) == image).all()
+    assert (np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) == image).all()
