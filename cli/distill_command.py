@@ -92,7 +92,7 @@ def run_distill(args, extra=None):
 
 
 def run_fit(args, extra=None):
-    from savanna.agents.training.distill import load_datasets, read_meta
+    from savanna.agents.training.distill_dataset import load_datasets, read_meta
     from savanna.agents.training.fit import FitConfig, fit, report_text, save_model
 
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(FitConfig)

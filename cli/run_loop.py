@@ -8,8 +8,11 @@ training minutes for AlphaZero), the evaluations' opponents, the rows of ``metri
 evaluation due with a checkpoint is played before it, so a resumed run never plays it twice.
 The run folder: the PPO and AlphaZero guides.
 """
+import io
 import time
+from pathlib import Path
 
+from savanna.cli.arguments import add_game_options, run_settings
 from savanna.cli.run_folders import (
     EVAL_FILE,
     METRICS_FILE,
@@ -19,12 +22,14 @@ from savanna.cli.run_folders import (
     check_settings_file,
     checkpoint_file,
     eval_records_file,
+    read_csv,
     save_config,
 )
-from savanna.files import claimed, new_folder
+from savanna.files import atomic_write_bytes, claimed, new_folder
 from savanna.records import write_records
+from savanna.registry import make_game
 
-__all__ = ["Run", "evaluate"]
+__all__ = ["Run", "add_run_parser", "evaluate", "plot_run_curve", "start_or_resume"]
 
 
 def evaluate(agent, game, opponents, games, seed, records=None, elo=False):
@@ -221,3 +226,71 @@ def _progress_bar(progress, total, initial, unit):
     from tqdm.auto import tqdm
 
     return tqdm(total=total, initial=initial, unit=unit, unit_scale=True, smoothing=0.1)
+
+
+# ----- what every trainer's command shares --------------------------------------------------
+def add_run_parser(subparsers, name, help, description, setup, run):
+    """The parser of ``savanna train NAME`` (``subparsers`` makes parsers of class
+    ``savanna.cli.arguments.Parser``): the game, ``--resume``, ``--runs-dir``,
+    ``--no-progress`` and ``-o`` game options; ``setup`` adds the config's flags when the
+    command runs, and ``run(args)`` runs it."""
+    parser = subparsers.add_parser(name, help=help, description=description, setup=setup)
+    parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
+                                                "--config)")
+    parser.add_argument("--resume", metavar="RUN", help="continue a stopped run (its folder)")
+    parser.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_game_options(parser)
+    parser.set_defaults(run=run, prog=parser.prog)
+    return parser
+
+
+def start_or_resume(args, config_class, resumable, run_training):
+    """A new run of the settings in ``args`` (``config_class``'s flags and ``--config``), or
+    ``--resume`` of one, where only the setting ``resumable`` (its budget) may change; returns
+    the run's folder."""
+    settings = run_settings(config_class, args, resumable=(resumable,))
+    if args.resume:
+        config = config_class(**settings) if settings else None
+        return run_training(config, resume=args.resume, progress=not args.no_progress)
+    config = config_class.from_dict(settings)
+    return run_training(config, runs_dir=args.runs_dir, progress=not args.no_progress,
+                        game=make_game(config.game, **config.game_options))
+
+
+def plot_run_curve(folder, metric, scores, xlabel):
+    """Draw ``curve.png`` in a run's folder from its CSVs: above, ``metric`` = (column of
+    ``metrics.csv``, its label, the axis's label) by step; below, ``scores`` = (columns of
+    ``eval.csv`` -> their labels, the axis's label), from 0 to 1. Returns its path (None
+    without matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    folder = Path(folder)
+    metrics, evals = read_csv(folder / METRICS_FILE), read_csv(folder / EVAL_FILE)
+    (column, label, axis), (columns, score_axis) = metric, scores
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    top.plot([r["step"] for r in metrics], [r[column] for r in metrics], color="tab:gray",
+             lw=0.8, label=label)
+    top.set_ylabel(axis)
+    for name, score_label in columns.items():
+        bottom.plot([r["step"] for r in evals], [r[name] for r in evals], marker="o",
+                    label=score_label)
+    bottom.axhline(0.5, color="black", lw=0.5)
+    bottom.set_ylim(0, 1)
+    bottom.set_xlabel(xlabel)
+    bottom.set_ylabel(score_axis)
+    for panel in (top, bottom):
+        panel.legend(loc="best")
+        panel.grid(alpha=0.3)
+    fig.suptitle(folder.name)
+    fig.tight_layout()
+    image = io.BytesIO()
+    fig.savefig(image, format="png", dpi=100)
+    plt.close(fig)
+    atomic_write_bytes(folder / "curve.png", image.getvalue())
+    return folder / "curve.png"
+

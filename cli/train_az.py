@@ -91,7 +91,7 @@ def initial_weights(config, game, write=print, fit_config=None):
 
     path = Path(config.init)
     if path.is_dir():
-        from savanna.agents.training.distill import load_dataset
+        from savanna.agents.training.distill_dataset import load_dataset
         from savanna.agents.training.fit import FitConfig, fit
 
         write(f"fitting a network to the dataset {path} first")

@@ -7,23 +7,17 @@
 ``run_training(config)`` is the same from Python (``savanna.cli.run_ppo_training``); the
 run folder and every flag: the PPO guide (docs/guides/training-ppo.md).
 """
-import io
 import math
 from pathlib import Path
 
 from savanna.cli.arguments import (
     add_config_flags,
-    add_game_options,
-    run_settings,
 )
 from savanna.cli.run_folders import (
     EVAL_FILE,
-    METRICS_FILE,
     read_csv,
 )
-from savanna.cli.run_loop import Run
-from savanna.files import atomic_write_bytes
-from savanna.registry import make_game
+from savanna.cli.run_loop import Run, add_run_parser, plot_run_curve, start_or_resume
 
 __all__ = ["add_parser", "demo_training", "plot_curve", "run", "run_training",
            "text_curve"]
@@ -36,36 +30,9 @@ ALIASES = {"num_envs": ("--envs",)}  # the flag's name before flags were generat
 def plot_curve(folder):
     """Draw ``curve.png`` from the run's CSVs: mean training return by update, and win rates
     against random and greedy by evaluation. Returns its path (None without matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    folder = Path(folder)
-    metrics, evals = read_csv(folder / METRICS_FILE), read_csv(folder / EVAL_FILE)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    top.plot([r["step"] for r in metrics], [r["mean_return"] for r in metrics],
-             color="tab:gray", lw=0.8, label="mean training return")
-    top.set_ylabel("return")
-    top.legend(loc="lower right")
-    top.grid(alpha=0.3)
-    for name, colour in zip(EVAL_OPPONENTS, ("tab:blue", "tab:red")):
-        bottom.plot([r["step"] for r in evals], [r[f"win_{name}"] for r in evals],
-                    marker="o", color=colour, label=f"win rate vs {name}")
-    bottom.axhline(0.5, color="black", lw=0.5)
-    bottom.set_ylim(0, 1)
-    bottom.set_xlabel("learner steps")
-    bottom.set_ylabel("win rate")
-    bottom.legend(loc="lower right")
-    bottom.grid(alpha=0.3)
-    fig.suptitle(folder.name)
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format="png", dpi=100)
-    plt.close(fig)
-    atomic_write_bytes(folder / "curve.png", image.getvalue())
-    return folder / "curve.png"
+    return plot_run_curve(folder, ("mean_return", "mean training return", "return"),
+                          ({f"win_{name}": f"win rate vs {name}" for name in EVAL_OPPONENTS},
+                           "win rate"), "learner steps")
 
 
 def text_curve(folder, width=20):
@@ -137,20 +104,11 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
 
 # ----- the command line -------------------------------------------------------------------
 def add_parser(subparsers, name="ppo"):
-    """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
-    ``--resume``, ``-o`` game options, and one flag per ``PPOConfig`` setting (unset flags keep
-    ``--config``'s value or the default). ``subparsers`` makes parsers of
-    class ``savanna.cli.arguments.Parser``."""
-    parser = subparsers.add_parser(name, help="masked PPO with self-play", description=__doc__,
-                                   setup=_add_settings)
-    parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
-                                                "--config)")
-    parser.add_argument("--resume", metavar="RUN", help="continue a stopped run (its folder)")
-    parser.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    add_game_options(parser)
-    parser.set_defaults(run=run, prog=parser.prog)
-    return parser
+    """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the flags of
+    every trainer (``savanna.cli.run_loop.add_run_parser``) and one flag per ``PPOConfig``
+    setting (unset flags keep ``--config``'s value or the default)."""
+    return add_run_parser(subparsers, name, "masked PPO with self-play", __doc__,
+                          _add_settings, run)
 
 
 def _add_settings(parser):
@@ -166,15 +124,7 @@ def run(args, extra=None):
     ``--steps`` may change)."""
     from savanna.agents.models.ppo_config import PPOConfig
 
-    settings = run_settings(PPOConfig, args, resumable=("steps",))
-    if args.resume:
-        config = PPOConfig(**settings) if settings else None
-        folder = run_training(config, resume=args.resume, progress=not args.no_progress)
-    else:
-        config = PPOConfig.from_dict(settings)
-        folder = run_training(config, runs_dir=args.runs_dir, progress=not args.no_progress,
-                              game=make_game(config.game, **config.game_options))
-    print(text_curve(folder))
+    print(text_curve(start_or_resume(args, PPOConfig, "steps", run_training)))
     return 0
 
 

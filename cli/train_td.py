@@ -8,14 +8,11 @@ resumable, its learning curve measured against fixed opponents as it goes.
 ``metrics.csv``, ``eval.csv``, ``curve.png``, ``best.pt``, ``last.pt``) and every flag: the TD
 guide (docs/guides/td.md).
 """
-import io
 from pathlib import Path
 
-from savanna.cli.arguments import add_config_flags, add_game_options, run_settings
-from savanna.cli.run_folders import EVAL_FILE, METRICS_FILE, read_csv
-from savanna.cli.run_loop import Run
-from savanna.files import atomic_write_bytes
-from savanna.registry import make_game
+from savanna.cli.arguments import add_config_flags
+from savanna.cli.run_folders import EVAL_FILE, read_csv
+from savanna.cli.run_loop import Run, add_run_parser, plot_run_curve, start_or_resume
 
 __all__ = ["add_parser", "plot_curve", "run", "run_training", "text_curve"]
 
@@ -23,38 +20,11 @@ __all__ = ["add_parser", "plot_curve", "run", "run_training", "text_curve"]
 def plot_curve(folder):
     """Draw ``curve.png`` from the run's CSVs: the TD error by game, and the score against
     each evaluation opponent. Returns its path (None without matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    folder = Path(folder)
-    metrics, evals = read_csv(folder / METRICS_FILE), read_csv(folder / EVAL_FILE)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    top.plot([r["step"] for r in metrics], [r["td_error"] for r in metrics],
-             color="tab:gray", lw=0.8, label="mean squared TD error")
-    top.set_ylabel("TD error")
-    top.legend(loc="upper right")
-    top.grid(alpha=0.3)
-    names = [k.removeprefix("score_") for k in (evals[0] if evals else {})
-             if k.startswith("score_")]
-    for name in names:
-        bottom.plot([r["step"] for r in evals], [r[f"score_{name}"] for r in evals],
-                    marker="o", label=f"score vs {name}")
-    bottom.axhline(0.5, color="black", lw=0.5)
-    bottom.set_ylim(0, 1)
-    bottom.set_xlabel("self-play games")
-    bottom.set_ylabel("score")
-    bottom.legend(loc="lower right")
-    bottom.grid(alpha=0.3)
-    fig.suptitle(folder.name)
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format="png", dpi=100)
-    plt.close(fig)
-    atomic_write_bytes(folder / "curve.png", image.getvalue())
-    return folder / "curve.png"
+    evals = read_csv(Path(folder) / EVAL_FILE)
+    scores = {k: f"score vs {k.removeprefix('score_')}" for k in (evals[0] if evals else {})
+              if k.startswith("score_")}
+    return plot_run_curve(folder, ("td_error", "mean squared TD error", "TD error"),
+                          (scores, "score"), "self-play games")
 
 
 def text_curve(folder):
@@ -113,18 +83,11 @@ def run_training(config=None, runs_dir="runs", resume=None, progress=True, game=
 
 
 def add_parser(subparsers, name="td"):
-    """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the game,
-    ``--resume``, ``-o`` game options, and one flag per ``TDConfig`` setting."""
-    parser = subparsers.add_parser(name, help="TD(lambda) self-play of a value network",
-                                   description=__doc__, setup=_add_settings)
-    parser.add_argument("game", nargs="?", help="the game (not needed with --resume or "
-                                                "--config)")
-    parser.add_argument("--resume", metavar="RUN", help="continue a stopped run (its folder)")
-    parser.add_argument("--runs-dir", default="runs", help="where run folders go (default: runs)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    add_game_options(parser)
-    parser.set_defaults(run=run, prog=parser.prog)
-    return parser
+    """Register the command (``name``) on ``subparsers`` (``savanna train``'s): the flags of
+    every trainer (``savanna.cli.run_loop.add_run_parser``) and one flag per ``TDConfig``
+    setting."""
+    return add_run_parser(subparsers, name, "TD(lambda) self-play of a value network", __doc__,
+                          _add_settings, run)
 
 
 def _add_settings(parser):
@@ -138,13 +101,5 @@ def run(args, extra=None):
     ``--games`` may change)."""
     from savanna.agents.models.td_config import TDConfig
 
-    settings = run_settings(TDConfig, args, resumable=("games",))
-    if args.resume:
-        config = TDConfig(**settings) if settings else None
-        folder = run_training(config, resume=args.resume, progress=not args.no_progress)
-    else:
-        config = TDConfig.from_dict(settings)
-        folder = run_training(config, runs_dir=args.runs_dir, progress=not args.no_progress,
-                              game=make_game(config.game, **config.game_options))
-    print(text_curve(folder))
+    print(text_curve(start_or_resume(args, TDConfig, "games", run_training)))
     return 0

@@ -20,7 +20,8 @@ from savanna.agents.models.az_config import AZConfig
 from savanna.agents.models.features import active_features
 from savanna.agents.models.networks import AZNet
 from savanna.agents.training.alphazero import az_loss
-from savanna.agents.training.distill import Dataset, teacher_settings
+from savanna.agents.training.distill_config import teacher_settings
+from savanna.agents.training.distill_dataset import Dataset
 from savanna.agents.training.fit_config import FitConfig
 from savanna.agents.training.targets import margins, prune_visits
 from savanna.errors import clip
