@@ -34,6 +34,9 @@ def served(monkeypatch, tmp_path):
         server.ready()
 
     monkeypatch.setattr(ReadyServer, "run", run)
+    # uvicorn's logging set-up (dictConfig) closes every logging handler of the process, the
+    # test runner's own among them: it is not what these tests check
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     monkeypatch.delenv("SAVANNA_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
     return calls
