@@ -7,7 +7,7 @@ import pytest
 
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
-from tests.web.browser import CHROMIUM, chromium, serving
+from tests.web.browser import CHROMIUM, chromium, opened, serving
 from tests.web.push import TOKEN
 
 
@@ -46,14 +46,5 @@ def expected_console_errors():
 def page(browser, served, viewport, expected_console_errors):
     """A new page on the module's ``served`` board (its address first), ready; a console error
     or an uncaught exception on it fails the test."""
-    page = browser.new_page(viewport=viewport)
-    page.set_default_timeout(120_000)
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
-            and not m.text.startswith(expected_console_errors) else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served[0])
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    assert errors == []
-    page.close()
+    with opened(browser, served[0], viewport, expected_console_errors) as page:
+        yield page

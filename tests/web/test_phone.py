@@ -9,7 +9,7 @@ import pytest
 
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
-from tests.web.browser import needs_chromium, save_tournament, serving, start_game
+from tests.web.browser import needs_chromium, opened, save_tournament, serving, start_game
 
 pytestmark = needs_chromium
 SIZES = [(360, 740), (390, 844)]
@@ -28,12 +28,8 @@ def served(tmp_path_factory):
 @pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def phone(browser, served, request):
     width, height = request.param
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(120_000)
-    page.goto(served)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    page.close()
+    with opened(browser, served, {"width": width, "height": height}) as page:
+        yield page
 
 
 def play_a_finished_game(page):

@@ -12,7 +12,7 @@ import pytest
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
 from tests.agents.test_review import write_tournament_game
-from tests.web.browser import needs_chromium, serving, start_game
+from tests.web.browser import needs_chromium, opened, serving, start_game
 from tests.web.test_review_teaching import click_point
 
 pytestmark = needs_chromium
@@ -43,15 +43,8 @@ def served(tmp_path_factory):
 @pytest.fixture(params=SIZES, ids=[f"{w}" for w, _ in SIZES])
 def phone(browser, served, request):
     width, height = request.param
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(120_000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    assert errors == []
-    page.close()
+    with opened(browser, served, {"width": width, "height": height}) as page:
+        yield page
 
 
 def texts(page):
