@@ -1,6 +1,7 @@
 """What a module's board tests share: Debian's chromium (skipped where missing), a board
 served with the token ``tests.web.push.TOKEN`` (``served``; a module serves its own board by
-defining its own), and the page of the module's board in that browser (``page``)."""
+defining its own, its address first), and the page of the module's board in that browser
+(``page``), or on each of two phones' screens (``phone``)."""
 import os
 
 import pytest
@@ -47,4 +48,15 @@ def page(browser, served, viewport, expected_console_errors):
     """A new page on the module's ``served`` board (its address first), ready; a console error
     or an uncaught exception on it fails the test."""
     with opened(browser, served[0], viewport, expected_console_errors) as page:
+        yield page
+
+
+PHONES = [(360, 740), (390, 844)]  # CSS px: a small phone and a common one
+
+
+@pytest.fixture(params=PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
+def phone(browser, served, request):
+    """``page`` on each phone's screen in turn."""
+    width, height = request.param
+    with opened(browser, served[0], {"width": width, "height": height}) as page:
         yield page

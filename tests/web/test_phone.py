@@ -9,10 +9,9 @@ import pytest
 
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
-from tests.web.browser import needs_chromium, opened, save_tournament, serving, start_game
+from tests.web.browser import needs_chromium, save_tournament, serving, start_game
 
 pytestmark = needs_chromium
-SIZES = [(360, 740), (390, 844)]
 
 
 @pytest.fixture(scope="module")
@@ -21,15 +20,9 @@ def served(tmp_path_factory):
     folder = tmp_path_factory.mktemp("served")
     save_tournament(folder)
     limits = Limits(max_sims=200, max_seconds=600, folders=(folder,), save=folder / "played")
-    with serving(create_app(limits, token="")) as address:
-        yield address
-
-
-@pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def phone(browser, served, request):
-    width, height = request.param
-    with opened(browser, served, {"width": width, "height": height}) as page:
-        yield page
+    app = create_app(limits, token="")
+    with serving(app) as address:
+        yield address, app
 
 
 def play_a_finished_game(page):
