@@ -19,11 +19,11 @@ settings.load_profile("ci")
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
-    """In a source checkout the suite's folder, ``conformance/``, holds no ``savanna``
-    above it, and pytest names its files by their folder (``conformance.test_play``): that
-    name is made to mean the package it is, ``savanna.conformance``, so that the package is
-    imported once and each of its tests collected and run once (installed, pytest names them
-    ``savanna.conformance.test_play`` by itself)."""
+    """In a source checkout the suite's folder, ``conformance/``, has no package above it, so
+    pytest names its files by the folder alone (``conformance.test_play``): that name is made
+    to mean the package the folder is, ``savanna.conformance``, so that the package is
+    imported once and each of its tests collected and run once (installed, the folder sits
+    in ``savanna/`` and pytest names them ``savanna.conformance.test_play`` by itself)."""
     folder = Path(savanna.conformance.__file__).parent
     if not (folder.parent / "__init__.py").is_file():
         sys.modules.setdefault(folder.name, savanna.conformance)
