@@ -14,6 +14,7 @@ register_game(
     configs=({"num_players": 2}, {"num_players": 5, "berries": True},
              {"num_players": 3, "special": "random", "berries": True}),
     env_id="savanna/Banjooli-v0",
+    reference="savanna.banjooli.reference", twin="savanna.banjooli.twin",
     random_setup=True)  # init deals the cards, shuffles the nests and draws the course
 
 __all__ = ["BanjooliGame"]

@@ -39,11 +39,8 @@ import json
 import re
 import secrets
 import shutil
-import socket
 import sqlite3
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -53,6 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
+from savanna.benchmarks.board_server import free_port, start_serve
 from savanna.benchmarks.throughput import measured_configs
 from savanna.registry import GAMES
 
@@ -111,23 +109,9 @@ def seats(game, options):
 
 
 def serve(folder, port):
-    """The server process, once it answers."""
-    command = Path(sys.executable).with_name("savanna")  # the installed command, as users run it
-    process = subprocess.Popen(
-        [str(command), "serve", str(folder), "--port", str(port),
-         "--save", str(folder / "played"), "--workers", "2", "--max-seconds", "600",
-         "--token", TOKEN],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    for _ in range(600):
-        try:
-            request(f"http://127.0.0.1:{port}", "GET", "/api/info")
-            return process
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(f"savanna serve ended: {process.stderr.read()}") from None
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("savanna serve did not answer in 60 s")
+    """The server process on ``folder``, once it answers."""
+    return start_serve(port, TOKEN, str(folder), "--save", str(folder / "played"),
+                       "--workers", "2", "--max-seconds", "600")
 
 
 def page_ready(url, loads):
@@ -284,9 +268,7 @@ def journal_writes(snapshots):
 
 def measure(quick=False, progress=print):
     """``[(what, value, unit)]`` of the three measurements (see the module doc)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as folder:

@@ -21,14 +21,14 @@ import argparse
 import json
 import os
 import secrets
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+from savanna.benchmarks.board_server import free_port, start_serve
 
 __all__ = ["measure"]
 
@@ -52,27 +52,15 @@ def request(base, method, path, body=None, key=None):
 def measure(setup_seconds=0.0, until_ready=False, progress=print):
     """``{what: value}`` of one fresh start (see the module doc)."""
     ready = None
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    command = Path(sys.executable).with_name("savanna")
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(folder) / "numba")}
         log = open(Path(folder) / "serve.log", "w+")
         started = time.perf_counter()
-        process = subprocess.Popen(
-            [str(command), "serve", "--port", str(port), "--save", str(Path(folder) / "played"),
-             "--token", TOKEN], env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = start_serve(port, TOKEN, "--save", str(Path(folder) / "played"), env=env,
+                              log=log, seconds=600)
         try:
-            while True:
-                try:
-                    request(base, "GET", "/api/info")
-                    break
-                except OSError:
-                    if process.poll() is not None:
-                        raise RuntimeError("savanna serve ended") from None
-                    time.sleep(0.1)
             answered = time.perf_counter() - started
             progress(f"answering after {answered:.1f} s")
             time.sleep(setup_seconds)

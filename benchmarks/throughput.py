@@ -33,7 +33,7 @@ def measured_configs(most=False):
 
 
 # game name -> (game options, reference module): every registered game, with its fewest players
-GAMES = {name: (options, f"{REGISTERED[name].package}.reference")
+GAMES = {name: (options, REGISTERED[name].reference)
          for name, options in measured_configs()}
 REFERENCE_API = ("from_position", "current_player", "legal_actions", "step")
 VECTOR_SIZES = (1, 64, 1024, 4096)

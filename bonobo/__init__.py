@@ -12,7 +12,8 @@ register_game(
     "bonobo", "savanna.bonobo.game:BonoboGame",
     players=(min(spec.PLAYER_COUNTS), max(spec.PLAYER_COUNTS)),
     configs=({"num_players": 2}, {"num_players": 3}, {"num_players": 4}),
-    env_id="savanna/Bonobo-v0")
+    env_id="savanna/Bonobo-v0",
+    reference="savanna.bonobo.reference", twin="savanna.bonobo.twin")
 
 __all__ = ["BonoboGame"]
 

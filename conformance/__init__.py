@@ -9,11 +9,11 @@ that a game kept elsewhere is checked with no checkout of the project::
 
 They run on every configuration a game's registration lists (``configs``): the protocol
 (masks, chance, rewards, length, batches, threads, seeds, notation round trips), kernels
-against the game's reference move for move (its ``twin.py``), fuzzed positions, moves and
-state rows, states closed under legal moves, hidden information (observations and pictures
-that show no seat another's secrets, ``resample_hidden``), the Gymnasium and vector envs,
-agents, records and analysis, and a speed smoke test. Hypothesis runs a seeded sample
-(``--hypothesis-profile=full`` for more).
+against the game's reference move for move (the twin its registration declares), fuzzed
+positions, moves and state rows, states closed under legal moves, hidden information
+(observations and pictures that show no seat another's secrets, ``resample_hidden``), the
+Gymnasium and vector envs, agents, records and analysis, and a speed smoke test. Hypothesis
+runs a seeded sample (``--hypothesis-profile=full`` for more).
 
 >>> [config_id(c) for c in configs(["bonobo"])]
 ['bonobo-num_players=2', 'bonobo-num_players=3', 'bonobo-num_players=4']
@@ -48,25 +48,29 @@ def make(name, options):
 
 
 def twin(game):
-    """The module ``<package>.twin`` beside ``game``'s modules: its ``play_lockstep(game, s,
-    plies, rng)`` plays the kernels against ``reference.py`` move by move. Missing, one line
-    that says where it goes (and which file to move, for the layout of a game written before
-    the twin lived in the game's package: ``tests/<name>/twin.py``)."""
-    package = GAMES[game.name].package
-    module = f"{package}.twin"
+    """The twin module ``game``'s registration declares (``twin``, by default ``<package>.twin``
+    beside its modules): its ``play_lockstep(game, s, plies, rng)`` plays the kernels against
+    the reference move by move. Missing, one line that says where it goes (and which file to
+    move, for the layout of a game written before the twin lived in the game's package:
+    ``tests/<name>/twin.py``)."""
+    entry = GAMES[game.name]
     try:
-        return importlib.import_module(module)
+        return importlib.import_module(entry.twin)
     except ModuleNotFoundError as err:
-        if err.name != module:
+        if err.name != entry.twin:
             raise
-    folder = Path(importlib.util.find_spec(package).submodule_search_locations[0])
+    if entry.twin != f"{entry.package}.twin":
+        raise AssertionError(f"{game.name}'s registration declares twin={entry.twin!r}, and no "
+                             "such module imports")
+    folder = Path(importlib.util.find_spec(entry.package).submodule_search_locations[0])
     old = old_twin(folder, game.name)
     where = folder / "twin.py"
     raise AssertionError(
         (f"move {old} into the game's package, as {where}" if old else
-         f"{game.name} has no {module}: write {where}")
+         f"{game.name} has no {entry.twin}: write {where}")
         + " (play_lockstep(game, s, plies, rng): its kernels against reference.py, move by "
-        "move; savanna check imports it from the game's package)")
+        "move; savanna check imports the twin its registration declares, by default from the "
+        "game's package)")
 
 
 def old_twin(folder, name):

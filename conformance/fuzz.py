@@ -3,7 +3,8 @@
 Three kinds of input enter the API: position strings (``from_text``), action strings
 (``string_to_action``) and state rows (any method taking states). Each property says that an
 input either works -- it round-trips and, played on, agrees with the pure-Python reference
-(the game's ``twin.py``) -- or raises ``ValueError``; no other exception, no hang, no crash.
+(the twin the game's registration declares) -- or raises ``ValueError``; no other exception,
+no hang, no crash.
 
 Real positions (texts and rows of seeded random games) are the seeds; hypothesis mutates them
 character by character or byte by byte, and adds wholly random strings. State rows run in a

@@ -2,15 +2,31 @@
 ``--savanna-game`` option, the Hypothesis profiles, and with ``--savanna-clauses`` one line per
 failing test naming its clause (what ``savanna check`` prints instead of pytest's report)."""
 import re
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+import savanna.conformance
 
 # Property-based tests: a seeded sample by default, a larger one with --hypothesis-profile=full.
 settings.register_profile("ci", max_examples=40, derandomize=True, database=None, deadline=None)
 settings.register_profile("full", max_examples=1000, derandomize=True, database=None,
                           deadline=None)
 settings.load_profile("ci")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    """In a source checkout the suite's folder, ``conformance/``, has no package above it, so
+    pytest names its files by the folder alone (``conformance.test_play``): that name is made
+    to mean the package the folder is, ``savanna.conformance``, so that the package is
+    imported once and each of its tests collected and run once (installed, the folder sits
+    in ``savanna/`` and pytest names them ``savanna.conformance.test_play`` by itself)."""
+    folder = Path(savanna.conformance.__file__).parent
+    if not (folder.parent / "__init__.py").is_file():
+        sys.modules.setdefault(folder.name, savanna.conformance)
 
 
 def pytest_addoption(parser):
@@ -23,12 +39,17 @@ def pytest_addoption(parser):
 
 def clause(report):
     """``kuhn_toy-num_players=2: protocol: masks probabilities rewards and length``: the
-    configuration, the suite's module and the test's name, in words."""
-    path, _, name = report.nodeid.partition("::")
-    name, _, params = name.partition("[")
+    configuration, then the clause's name."""
+    params = report.nodeid.partition("[")[2].rstrip("]")
+    return f"{params or 'all games'}: {clause_name(report.nodeid)}"
+
+
+def clause_name(nodeid):
+    """``protocol: masks probabilities rewards and length``: the name of a test's clause, the
+    suite's module and the test's name in words, as the adding-a-game guide lists them."""
+    path, _, name = nodeid.partition("::")
     module = path.rpartition("/")[2].removesuffix(".py").removeprefix("test_")
-    words = name.removeprefix("test_").replace("_", " ")
-    return f"{params.rstrip(']') or 'all games'}: {module}: {words}"
+    return f"{module}: {name.partition('[')[0].removeprefix('test_').replace('_', ' ')}"
 
 
 def readable(why):

@@ -1,5 +1,5 @@
 """Kernels against the reference: seeded random games played move for move in both (the
-game's ``twin.play_lockstep``), whole, from the start."""
+``play_lockstep`` of the twin its registration declares), whole, from the start."""
 import numpy as np
 
 from savanna.conformance import twin

@@ -9,7 +9,8 @@ lazily, so that the declaration, the notation and the reference rules load witho
 from savanna.registry import register_game
 
 register_game("connect_four", "savanna.connect_four.game:ConnectFourGame",
-              env_id="savanna/Connect_four-v0")
+              env_id="savanna/Connect_four-v0", reference="savanna.connect_four.reference",
+              twin="savanna.connect_four.twin")
 
 __all__ = ["ConnectFourGame"]
 

@@ -6,8 +6,11 @@ ids, the OpenSpiel adapter, the command line, the conformance tests.
 >>> GAMES["bonobo"].players, GAMES["bonobo"].env_id
 ((2, 4), 'savanna/Bonobo-v0')
 
-A registration names its Game class by a string (``"savanna.zebres.game:ZebresGame"``), so
-that importing ``savanna`` reads the declarations and imports no game, no numba.
+A registration names its Game class by a string (``"savanna.zebres.game:ZebresGame"``), and
+its pure-Python reference and its twin (the kernels played against the reference) by module
+names, as OpenSpiel's ``_GAME_INFO`` declares a game's facts, so that importing ``savanna``
+reads the declarations and imports no game, no numba, and nothing finds a game's parts by
+guessing their names.
 """
 import importlib
 import inspect
@@ -32,6 +35,8 @@ class GameEntry:
     configs: tuple  # option sets the conformance suite plays, one per rule variant worth it
     env_id: str  # the Gymnasium id
     random_setup: bool  # ``init`` draws a random setup (the OpenSpiel adapter: a chance node)
+    reference: str  # the module of the slow, obvious pure-Python rules (the oracle)
+    twin: str  # the module whose ``play_lockstep`` plays the kernels against the reference
 
     @property
     def package(self):
@@ -43,7 +48,7 @@ GAMES: dict[str, GameEntry] = {}  # name -> registration, in the order the games
 
 
 def register_game(name, entry_point, *, players=(2, 2), options=None, configs=({},),
-                  env_id=None, random_setup=False):
+                  env_id=None, random_setup=False, reference=None, twin=None):
     """Declare a game once, from its package's ``__init__.py`` (``zebres/__init__.py`` is
     an example; no game is imported here). ``entry_point``: its Game class as
     ``"package.module:Class"``; ``players``: the fewest and most players (the Game class takes
@@ -51,8 +56,11 @@ def register_game(name, entry_point, *, players=(2, 2), options=None, configs=({
     defaults, as OpenSpiel parameters (plain values; ``"none"`` stands for None);
     ``configs``: the option sets the conformance suite plays; ``env_id``: the Gymnasium id,
     registered here with the generic single and vector envs (default ``savanna/<Name>-v0``);
-    ``random_setup``: whether ``init`` draws a random setup. Returns the ``GameEntry``; a name
-    or id registered twice, or a malformed declaration, is a ValueError."""
+    ``random_setup``: whether ``init`` draws a random setup; ``reference``: the module of its
+    pure-Python rules, ``twin``: the module whose ``play_lockstep(game, s, plies, rng)`` plays
+    the kernels against them (``savanna check`` imports it), each a module name (default: the
+    modules ``reference`` and ``twin`` of the Game class's package). Returns the ``GameEntry``;
+    a name or id registered twice, or a malformed declaration, is a ValueError."""
     if not (isinstance(name, str) and name.isidentifier() and name.islower()):
         raise ValueError(f"a game name is a lower-case identifier, got {clip(name)}")
     if name in GAMES:
@@ -67,16 +75,30 @@ def register_game(name, entry_point, *, players=(2, 2), options=None, configs=({
                          f"got {clip(players)}")
     if not all(isinstance(config, dict) for config in configs):
         raise ValueError(f"configs must be dicts of options, got {clip(configs)}")
+    beside = module.rpartition(".")[0] + "." if "." in module else ""  # the class's package
+    reference = _module_name("reference", reference, f"{beside}reference")
+    twin = _module_name("twin", twin, f"{beside}twin")
     env_id = env_id or f"savanna/{name.capitalize()}-v0"
     if env_id in gymnasium.registry:
         raise ValueError(f"Gymnasium id {env_id!r} is already registered")
     GAMES[name] = GameEntry(name, entry_point, (int(players[0]), int(players[1])),
                             MappingProxyType(dict(options or {})),
-                            tuple(dict(config) for config in configs), env_id, bool(random_setup))
+                            tuple(dict(config) for config in configs), env_id, bool(random_setup),
+                            reference, twin)
     gymnasium.register(env_id, entry_point="savanna.env:SavannaEnv",
                        vector_entry_point="savanna.vector_env:SavannaVectorEnv",
                        kwargs={"game": name})
     return GAMES[name]
+
+
+def _module_name(what, value, default):
+    """``value``, a module's dotted name as a registration declares it, or ``default`` when it
+    is None; anything else is a ValueError saying what ``what`` must be."""
+    if value is None:
+        return default
+    if not (isinstance(value, str) and all(part.isidentifier() for part in value.split("."))):
+        raise ValueError(f"{what} must be a module name such as {default!r}, got {clip(value)}")
+    return value
 
 
 def load_entry(table, name, kind):

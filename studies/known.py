@@ -20,7 +20,8 @@ from numba import njit
 
 from savanna import CHANCE, TERMINAL, Game, Kernels
 
-__all__ = ["CoinFlip", "FieldTextGame", "MixedNim", "PerfectAgent", "copy_base"]
+__all__ = ["CoinFlip", "FieldTextGame", "MixedNim", "PerfectAgent", "copy_base", "nim_moves",
+           "nim_take"]
 
 
 class FieldTextGame(Game):
@@ -164,16 +165,35 @@ def _nim_player(s, i):
 
 
 @njit(cache=True)
+def nim_moves(heaps, out):
+    """Nim's legal actions on three ``heaps`` (``heap * 4 + taken - 1``), written into
+    ``out``; returns how many. The known Nim's and the tests' tiny Nim's."""
+    n = 0
+    for h in range(3):
+        for k in range(heaps[h]):
+            out[n] = h * 4 + k
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def nim_take(r, action, rewards):
+    """Plays Nim's ``action`` on the state ``r`` (fields ``heaps`` and ``to_move``): whoever
+    takes the last object wins (+1, the other -1); else the other player moves."""
+    r.heaps[action // 4] -= action % 4 + 1
+    if r.heaps[0] + r.heaps[1] + r.heaps[2] == 0:
+        rewards[r.to_move] = 1.0
+        rewards[1 - r.to_move] = -1.0
+    else:
+        r.to_move = 1 - r.to_move
+
+
+@njit(cache=True)
 def _nim_legal(s, i, out):
     if s[i].mode != 0:
         out[0] = 0
         return 1
-    n = 0
-    for h in range(3):
-        for k in range(s[i].heaps[h]):
-            out[n] = h * 4 + k
-            n += 1
-    return n
+    return nim_moves(s[i].heaps, out)
 
 
 @njit(cache=True)
@@ -186,12 +206,7 @@ def _nim_step(s, i, action, rewards):
         rewards[1 - winner] = -1.0
         r.mode = 3
         return
-    r.heaps[action // 4] -= action % 4 + 1
-    if r.heaps[0] + r.heaps[1] + r.heaps[2] == 0:
-        rewards[r.to_move] = 1.0
-        rewards[1 - r.to_move] = -1.0
-    else:
-        r.to_move = 1 - r.to_move
+    nim_take(r, action, rewards)
 
 
 @njit(cache=True)

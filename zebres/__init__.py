@@ -12,7 +12,8 @@ register_game(
     players=(spec.NUM_PLAYERS, spec.NUM_PLAYERS),
     options={"board": "standard", "first_placer": 1},
     configs=({}, {"board": "president"}, {"first_placer": 0}),
-    env_id="savanna/Zebres-v0")
+    env_id="savanna/Zebres-v0",
+    reference="savanna.zebres.reference", twin="savanna.zebres.twin")
 
 __all__ = ["ZebresGame"]
 

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from savanna import CHANCE, TERMINAL, Kernels
-from savanna.studies.known import FieldTextGame, copy_base
+from savanna.studies.known import FieldTextGame, copy_base, nim_moves, nim_take
 
 
 class TinyGame(FieldTextGame):
@@ -54,24 +54,13 @@ def _nim_player(s, i):
 
 @njit(cache=True)
 def _nim_legal(s, i, out):
-    n = 0
-    for h in range(3):
-        for k in range(s[i].heaps[h]):
-            out[n] = h * 4 + k
-            n += 1
-    return n
+    return nim_moves(s[i].heaps, out)
 
 
 @njit(cache=True)
 def _nim_step(s, i, action, rewards):
-    r = s[i]
     rewards[:] = 0.0
-    r.heaps[action // 4] -= action % 4 + 1
-    if r.heaps[0] + r.heaps[1] + r.heaps[2] == 0:
-        rewards[r.to_move] = 1.0
-        rewards[1 - r.to_move] = -1.0
-    else:
-        r.to_move = 1 - r.to_move
+    nim_take(s[i], action, rewards)
 
 
 @njit(cache=True)

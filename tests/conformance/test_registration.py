@@ -1,8 +1,13 @@
 """Each game's registration (``savanna.registry.register_game`` in its package) agrees with
-the game it names: the player counts it takes, the defaults of its options, its Gymnasium id."""
+the game it names: the player counts it takes, the defaults of its options, its Gymnasium id,
+its reference and its twin, declared and never found by guessing their names."""
+import importlib
+from types import SimpleNamespace
+
 import gymnasium
 import pytest
 
+from savanna.conformance import twin
 from savanna.metadata import game_options
 from savanna.registry import GAMES, game_class, load_entry, make_game, register_game
 
@@ -49,11 +54,49 @@ def test_the_env_id_is_registered_with_gymnasium(entry):
     (("toy", "x.game:Toy"), {"players": (3, 2)}, r"players must be \(fewest, most\)"),
     (("toy", "x.game:Toy"), {"configs": ["num_players=2"]}, "configs must be dicts"),
     (("toy", "x.game:Toy"), {"env_id": "savanna/Zebres-v0"}, "Gymnasium id 'savanna/Zebres-v0'"),
+    (("toy", "x.game:Toy"), {"twin": "x/twin.py"},
+     "twin must be a module name such as 'x.twin', got 'x/twin.py'"),
+    (("toy", "x.game:Toy"), {"reference": 3},
+     "reference must be a module name such as 'x.reference', got 3"),
 ])
 def test_a_malformed_registration_is_refused(args, kwargs, match):
     with pytest.raises(ValueError, match=match):
         register_game(*args, **kwargs)
     assert "toy" not in GAMES
+
+
+def test_the_declared_reference_and_twin_import(entry):
+    assert callable(importlib.import_module(entry.reference).legal_actions)
+    assert callable(importlib.import_module(entry.twin).play_lockstep)
+
+
+@pytest.fixture
+def scratch():
+    """Registers games for one test only: those it adds are taken back (and their ids)."""
+    before = set(GAMES)
+    yield
+    for name in set(GAMES) - before:
+        del gymnasium.registry[GAMES.pop(name).env_id]
+
+
+def test_a_registration_without_reference_or_twin_takes_those_beside_its_class(scratch):
+    entry = register_game("toy", "x.rules.game:Toy")
+    assert (entry.reference, entry.twin) == ("x.rules.reference", "x.rules.twin")
+    entry = register_game("toy_flat", "game:Toy")
+    assert (entry.reference, entry.twin) == ("reference", "twin")
+
+
+def test_savanna_check_plays_the_twin_the_registration_declares(scratch, tmp_path, monkeypatch):
+    (tmp_path / "elsewhere_twin.py").write_text("def play_lockstep(game, s, plies, rng):\n"
+                                                "    pass\n")
+    monkeypatch.syspath_prepend(tmp_path)
+    register_game("toy", "x.game:Toy", reference="x.rules", twin="elsewhere_twin")
+    assert twin(SimpleNamespace(name="toy")) is importlib.import_module("elsewhere_twin")
+    register_game("toy_missing", "x.game:Toy", twin="nowhere_twin")
+    with pytest.raises(AssertionError) as err:
+        twin(SimpleNamespace(name="toy_missing"))
+    assert str(err.value) == ("toy_missing's registration declares twin='nowhere_twin', and "
+                              "no such module imports")
 
 
 HOOKLESS = """

@@ -51,6 +51,24 @@ def serving(app):
         thread.join(10)
 
 
+@contextmanager
+def opened(browser, address, viewport, expected_console_errors=(), timeout=120_000):
+    """A new page of ``viewport``'s size on the board at ``address``, ready, closed at the end;
+    a console error (but those starting with one of ``expected_console_errors``) or an
+    uncaught exception on it fails the test."""
+    page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(timeout)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+            and not m.text.startswith(expected_console_errors) else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(address)
+    page.wait_for_selector("body[data-ready=true]")
+    yield page
+    assert errors == []
+    page.close()
+
+
 def start_game(page, game, options, seats, watch=False):
     """A new game on the board's page, through its form; ``watch``: the agents' moves shown
     one by one (slower). Returns once the page shows the new table."""

@@ -1,13 +1,14 @@
 """What a module's board tests share: Debian's chromium (skipped where missing), a board
 served with the token ``tests.web.push.TOKEN`` (``served``; a module serves its own board by
-defining its own), and the page of the module's board in that browser (``page``)."""
+defining its own, its address first), and the page of the module's board in that browser
+(``page``), or on each of two phones' screens (``phone``)."""
 import os
 
 import pytest
 
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
-from tests.web.browser import CHROMIUM, chromium, serving
+from tests.web.browser import CHROMIUM, chromium, opened, serving
 from tests.web.push import TOKEN
 
 
@@ -46,14 +47,16 @@ def expected_console_errors():
 def page(browser, served, viewport, expected_console_errors):
     """A new page on the module's ``served`` board (its address first), ready; a console error
     or an uncaught exception on it fails the test."""
-    page = browser.new_page(viewport=viewport)
-    page.set_default_timeout(120_000)
-    errors = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error"
-            and not m.text.startswith(expected_console_errors) else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served[0])
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    assert errors == []
-    page.close()
+    with opened(browser, served[0], viewport, expected_console_errors) as page:
+        yield page
+
+
+PHONES = [(360, 740), (390, 844)]  # CSS px: a small phone and a common one
+
+
+@pytest.fixture(params=PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
+def phone(browser, served, request):
+    """``page`` on each phone's screen in turn."""
+    width, height = request.param
+    with opened(browser, served[0], {"width": width, "height": height}) as page:
+        yield page

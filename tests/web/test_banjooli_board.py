@@ -7,7 +7,7 @@ import pytest
 
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
-from tests.web.browser import needs_chromium, serving, start_game
+from tests.web.browser import needs_chromium, opened, serving, start_game
 
 pytestmark = needs_chromium
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
@@ -22,15 +22,8 @@ def served(tmp_path_factory):
 
 @pytest.fixture
 def page(browser, served):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(60_000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    assert errors == []
-    page.close()
+    with opened(browser, served, {"width": 1280, "height": 800}) as page:
+        yield page
 
 
 def moved(page, before):

@@ -12,7 +12,6 @@ from savanna.board.tables import Limits
 from tests.web.browser import needs_chromium, save_tournament, serving, start_game
 
 pytestmark = needs_chromium
-SIZES = [(360, 740), (390, 844)]
 
 
 @pytest.fixture(scope="module")
@@ -21,19 +20,9 @@ def served(tmp_path_factory):
     folder = tmp_path_factory.mktemp("served")
     save_tournament(folder)
     limits = Limits(max_sims=200, max_seconds=600, folders=(folder,), save=folder / "played")
-    with serving(create_app(limits, token="")) as address:
-        yield address
-
-
-@pytest.fixture(params=SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def phone(browser, served, request):
-    width, height = request.param
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(120_000)
-    page.goto(served)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    page.close()
+    app = create_app(limits, token="")
+    with serving(app) as address:
+        yield address, app
 
 
 def play_a_finished_game(page):

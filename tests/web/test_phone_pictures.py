@@ -12,12 +12,11 @@ import pytest
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
 from tests.agents.test_review import write_tournament_game
-from tests.web.browser import needs_chromium, serving, start_game
+from tests.web.browser import needs_chromium, opened, serving, start_game
 from tests.web.test_review_teaching import click_point
 
 pytestmark = needs_chromium
 SHOTS = os.environ.get("SAVANNA_SCREENSHOTS")
-SIZES = [(360, 740), (390, 844)]
 GAMES = {"zebres": "", "bonobo": "num_players=2", "banjooli": "num_players=2"}
 SMALLEST = 11  # CSS px
 PICTURE_TEXTS = """() => [...document.querySelectorAll('#board svg text, #board-panel svg text')]
@@ -36,22 +35,9 @@ def served(tmp_path_factory):
         (folder / game).mkdir()
         write_tournament_game(folder / game, game)
     limits = Limits(max_sims=200, max_seconds=600, folders=(folder,), save=folder / "played")
-    with serving(create_app(limits, token="")) as address:
-        yield address
-
-
-@pytest.fixture(params=SIZES, ids=[f"{w}" for w, _ in SIZES])
-def phone(browser, served, request):
-    width, height = request.param
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(120_000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(served)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    assert errors == []
-    page.close()
+    app = create_app(limits, token="")
+    with serving(app) as address:
+        yield address, app
 
 
 def texts(page):
@@ -113,7 +99,7 @@ def test_every_text_of_the_picture_is_readable_in_play_replay_and_a_lesson(phone
     assert size >= SMALLEST, (game, "play", text)
     assert_panel_in_view(phone, f"{game}, play")
     shoot(phone, game, "play")
-    replay_a_game(phone, served, game)
+    replay_a_game(phone, served[0], game)
     size, text = smallest(phone)
     print(f"{game} replay {phone.viewport_size['width']} px: smallest text {size} px ({text!r})")
     assert size >= SMALLEST, (game, "replay", text)
@@ -154,43 +140,35 @@ def test_the_pictures_views_pass_the_accessibility_check(browser, served, width,
     finding."""
     from axe_playwright_python.sync_playwright import Axe
 
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_default_timeout(120_000)
-    page.goto(served)
-    page.wait_for_selector("body[data-ready=true]")
     axe, findings = Axe(), {}
+    with opened(browser, served[0], {"width": width, "height": height}) as page:
 
-    def check(view):
-        findings[view] = [(v["id"], v["impact"], len(v["nodes"]))
-                          for v in axe.run(page).response["violations"]
-                          if v["impact"] in ("serious", "critical")]
+        def check(view):
+            findings[view] = [(v["id"], v["impact"], len(v["nodes"]))
+                              for v in axe.run(page).response["violations"]
+                              if v["impact"] in ("serious", "critical")]
 
-    for game, options in GAMES.items():
-        start_game(page, game, options, "human,random")
-        page.wait_for_selector("#moves [data-action]", state="attached")
-        check(f"{game} play")
-        replay_a_game(page, served, game)
-        check(f"{game} replay")
-        review_the_game(page)
-        check(f"{game} lesson")
-        page.goto(served)
-        page.wait_for_selector("body[data-ready=true]")
-    page.close()
+        for game, options in GAMES.items():
+            start_game(page, game, options, "human,random")
+            page.wait_for_selector("#moves [data-action]", state="attached")
+            check(f"{game} play")
+            replay_a_game(page, served[0], game)
+            check(f"{game} replay")
+            review_the_game(page)
+            check(f"{game} lesson")
+            page.goto(served[0])
+            page.wait_for_selector("body[data-ready=true]")
     assert findings == {view: [] for view in findings}
 
 
 def test_a_desk_keeps_the_picture_as_drawn(browser, served):
     """At 1280 px nothing moves: the panel beside the board in the one picture, every name
     shown, every text at its own size."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(120_000)
-    page.goto(served)
-    page.wait_for_selector("body[data-ready=true]")
-    start_game(page, "zebres", "", "human,random")
-    page.wait_for_selector("#moves [data-action]", state="attached")
-    assert page.locator("#board-panel").is_hidden()
-    shown = {t["text"]: t for t in texts(page)}
-    assert {"c4", "Legend"} <= set(shown) and not shown["Legend"]["panel"]
-    assert page.evaluate("""() => [...document.querySelectorAll('#board svg text')]
-        .every(t => !t.style.fontSize && t.checkVisibility())""")
-    page.close()
+    with opened(browser, served[0], {"width": 1280, "height": 800}) as page:
+        start_game(page, "zebres", "", "human,random")
+        page.wait_for_selector("#moves [data-action]", state="attached")
+        assert page.locator("#board-panel").is_hidden()
+        shown = {t["text"]: t for t in texts(page)}
+        assert {"c4", "Legend"} <= set(shown) and not shown["Legend"]["panel"]
+        assert page.evaluate("""() => [...document.querySelectorAll('#board svg text')]
+            .every(t => !t.style.fontSize && t.checkVisibility())""")

@@ -1,0 +1,46 @@
+"""The browser board's server as its own process, as a user starts it, for the benchmarks that
+speak HTTP to it (``board_load``, ``first_move``)."""
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+__all__ = ["free_port", "start_serve"]
+
+
+def free_port():
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_serve(port, token, *args, env=None, log=None, seconds=60):
+    """``savanna serve *args --port PORT --token TOKEN`` (the command installed beside this
+    Python), once it answers ``/api/info``. Its output goes to the file ``log``, or without
+    one its standard error stays readable (``process.stderr``, text). A server that ends
+    first, or does not answer within ``seconds``, is a RuntimeError (and stopped)."""
+    command = Path(sys.executable).with_name("savanna")
+    process = subprocess.Popen(
+        [str(command), "serve", *args, "--port", str(port), "--token", token], env=env,
+        stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT if log else subprocess.PIPE,
+        text=True)
+    info = urllib.request.Request(f"http://127.0.0.1:{port}/api/info",
+                                  headers={"Authorization": f"token {token}"})
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(info, timeout=seconds).close()
+            return process
+        except urllib.error.HTTPError:  # an answer all the same
+            return process
+        except OSError:
+            if process.poll() is not None:
+                output = process.stderr.read() if log is None else f"its output is in {log.name}"
+                raise RuntimeError(f"savanna serve ended: {output}") from None
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"savanna serve did not answer in {seconds} s")
