@@ -1,19 +1,19 @@
-"""Whether a review's marks are there and its accuracy orders play by strength: the figures of
+"""Whether a review's marks are there and its scores order play by strength: the figures of
 the records guide's "How far a review can be trusted".
 
     python -m savanna.benchmarks.review_marks --out review-marks.json
 
 For each game, a round robin of ``random``, ``greedy``, ``mcts:sims=32`` and ``mcts:sims=400``
 (every pair, each seat once: 12 recorded games; ``--agents`` and ``--pair-games`` choose
-others) is reviewed with the default review
-(``savanna.agents.play.review``). Every decision whose first drop passes the threshold (what
-a review marked before marks needed confirming) is searched again by an independent search
-(its own seed) 4 times deeper than the review's first search, and every mark shown also by
-one 4 times deeper than its confirming search (``--checks``): a mark survives a check when
-that search also finds a drop above the threshold. Printed per game: the first search's marks
-and the share that survive each check, the marks shown and the share that survive each
-check, their mean ``sure``; then each agent's average drop and accuracy, each with its 95%
-bootstrap interval by game.
+others) is reviewed with the default review by the game's reviewer (``default_agent`` of
+``savanna.agents.play.review``; ``--agent`` another). Every decision whose first drop passes
+the threshold (what a review marked before marks needed confirming) is searched again by an
+independent search (its own seed) 4 times deeper than the review's first search, and every mark
+shown also by one 4 times deeper than its confirming search (``--checks``): a mark survives a
+check when that search also finds a drop above the threshold. Printed per game: the first
+search's marks and the share that survive each check, the marks shown and the share that
+survive each check, their mean ``sure``; then each agent's average drop and accuracy, each with
+its 95% bootstrap interval by game.
 """
 import argparse
 import itertools
