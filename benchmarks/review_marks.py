@@ -13,7 +13,14 @@ shown also by one 4 times deeper than its confirming search (``--checks``): a ma
 check when that search also finds a drop above the threshold. Printed per game: the first
 search's marks and the share that survive each check, the marks shown and the share that
 survive each check, their mean ``sure``; then each agent's average drop and accuracy, each with
-its 95% bootstrap interval by game.
+its 95% bootstrap interval by game (scores of the positions each agent's games reached).
+
+Printed first, the score that compares the agents on the same positions: ``--positions N``
+decisions of each recorded game (drawn with the matches' seed; all of them where a game has
+fewer), every agent asked to move in each and its move valued by one analysis of the position
+(``expected_drops``); each agent's mean drop with its 95% bootstrap interval by recorded game
+and its gain over the agent before it, the paired difference (``drop_by_agent``).
+``--no-marks`` prints that score alone, without reviewing the games.
 """
 import argparse
 import itertools
