@@ -1,19 +1,26 @@
-"""Whether a review's marks are there and its accuracy orders play by strength: the figures of
+"""Whether a review's marks are there and its scores order play by strength: the figures of
 the records guide's "How far a review can be trusted".
 
     python -m savanna.benchmarks.review_marks --out review-marks.json
 
 For each game, a round robin of ``random``, ``greedy``, ``mcts:sims=32`` and ``mcts:sims=400``
 (every pair, each seat once: 12 recorded games; ``--agents`` and ``--pair-games`` choose
-others) is reviewed with the default review
-(``savanna.agents.play.review``). Every decision whose first drop passes the threshold (what
-a review marked before marks needed confirming) is searched again by an independent search
-(its own seed) 4 times deeper than the review's first search, and every mark shown also by
-one 4 times deeper than its confirming search (``--checks``): a mark survives a check when
-that search also finds a drop above the threshold. Printed per game: the first search's marks
-and the share that survive each check, the marks shown and the share that survive each
-check, their mean ``sure``; then each agent's average drop and accuracy, each with its 95%
-bootstrap interval by game.
+others) is reviewed with the default review by the game's reviewer (``default_agent`` of
+``savanna.agents.play.review``; ``--agent`` another). Every decision whose first drop passes
+the threshold (what a review marked before marks needed confirming) is searched again by an
+independent search (its own seed) 4 times deeper than the review's first search, and every mark
+shown also by one 4 times deeper than its confirming search (``--checks``): a mark survives a
+check when that search also finds a drop above the threshold. Printed per game: the first
+search's marks and the share that survive each check, the marks shown and the share that
+survive each check, their mean ``sure``; then each agent's average drop and accuracy, each with
+its 95% bootstrap interval by game (scores of the positions each agent's games reached).
+
+Printed first, the score that compares the agents on the same positions: ``--positions N``
+decisions of each recorded game (drawn with the matches' seed; all of them where a game has
+fewer), every agent asked to move in each and its move valued by one analysis of the position
+(``expected_drops``); each agent's mean drop with its 95% bootstrap interval by recorded game
+and its gain over the agent before it, the paired difference (``drop_by_agent``).
+``--no-marks`` prints that score alone, without reviewing the games.
 """
 import argparse
 import itertools
@@ -23,13 +30,17 @@ import sys
 import numpy as np
 
 from savanna.agents import make_agent, play_match
+from savanna.agents.play.base import describe
 from savanna.agents.play.review import (
-    DEFAULT_AGENT,
     DEFAULT_THRESHOLD,
     by_agent,
     deeper,
+    default_agent,
+    drop_by_agent,
+    expected_drops,
     review,
     review_decision,
+    sample_positions,
 )
 from savanna.files import atomic_write_text, check_new_file
 from savanna.registry import make_game
@@ -64,15 +75,29 @@ def check_marks(record, result, game, checker, rows):
     return found
 
 
-def measure(name, agent, seed, checks, agents=AGENTS, games=2):
+def measure(name, agent, seed, checks, agents=AGENTS, games=2, positions=20, marks=True):
     """The figures of one game (see the module docstring), ``games`` games a pair of
-    ``agents``."""
+    ``agents``, ``positions`` positions of each recorded game for the same-position score
+    (the review's marks left out without ``marks``)."""
     game = make_game(name, **GAMES[name])
-    reviewer = make_agent(agent)
+    reviewer = make_agent(agent or default_agent(name))
+    records = round_robin(game, seed, agents, games)
+    sampled = sample_positions(records, positions, game, seed)
+    drops = expected_drops(game, [row for _, row in sampled], agents, reviewer, seed)
+    same = {"positions": len(sampled), "reviewer": describe(reviewer),
+            "drop": drop_by_agent(drops, [i for i, _ in sampled], agents),
+            "drops": drops.tolist(), "records_of": [i for i, _ in sampled]}
+    if not marks:
+        return {"game": name, "records": len(records), "same_positions": same}
+    return {**_marks(name, game, reviewer, records, checks, agents), "same_positions": same}
+
+
+def _marks(name, game, reviewer, records, checks, agents):
+    """The review's figures of ``records``: its marks' survival and each player's scores."""
     checkers = {k: deeper(reviewer, k) for k in checks}
     reviews, sure = [], []
     first, shown = {k: [] for k in checks}, {k: [] for k in checks}
-    for record in round_robin(game, seed, agents, games):
+    for record in records:
         result = review(record, reviewer, game=game)
         d = result.decisions
         candidates = d[d["drop"] > result.threshold]
@@ -114,6 +139,18 @@ def lines(figures):
     """The figures in words, one game after another."""
     out = []
     for f in figures:
+        same = f["same_positions"]
+        out.append(f"{f['game']}: {f['records']} games; on the same {same['positions']} "
+                   f"positions, valued by {same['reviewer']}, the mean drop of")
+        for agent, a in same["drop"].items():
+            low, high = a["interval"] or (float("nan"),) * 2
+            gain = ""
+            if "gain" in a:
+                lower, upper = a["gain_interval"] or (float("nan"),) * 2
+                gain = f"; {a['gain']:+.2f} [{lower:+.2f}, {upper:+.2f}] below the agent before"
+            out.append(f"  {agent}: {a['drop']:.2f} [{low:.2f}, {high:.2f}]{gain}")
+        if "decisions" not in f:
+            continue
         out.append(f"{f['game']}: {f['records']} games, {f['decisions']} decisions reviewed by "
                    f"{f['reviewer']}")
         out.append(f"  first search's marks: {f['first_marks']}, surviving a search "
@@ -141,7 +178,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m savanna.benchmarks.review_marks",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
-    parser.add_argument("--agent", default=DEFAULT_AGENT, help="the reviewing agent")
+    parser.add_argument("--agent", help="the reviewing agent (default: the game's, "
+                                        "savanna.agents.play.review.default_agent)")
     parser.add_argument("--agents", nargs="+", default=list(AGENTS),
                         help="the agents of the round robin (default: %(default)s)")
     parser.add_argument("--pair-games", type=int, default=2,
@@ -150,6 +188,11 @@ def main(argv=None):
                         help="the checking searches, times the review's simulations "
                              "(default: 4 16)")
     parser.add_argument("--seed", type=int, default=1000, help="the matches' first seed")
+    parser.add_argument("--positions", type=int, default=20,
+                        help="positions drawn from each recorded game for the same-position "
+                             "score (default: 20)")
+    parser.add_argument("--no-marks", dest="marks", action="store_false",
+                        help="the same-position score alone, without reviewing the games")
     parser.add_argument("--out", help="also write the figures there as JSON, with every "
                                       "review (Review.to_json)")
     args = parser.parse_args(argv)
@@ -158,7 +201,7 @@ def main(argv=None):
     figures = []
     for name in args.games:
         figures.append(measure(name, args.agent, args.seed, args.checks, args.agents,
-                               args.pair_games))
+                               args.pair_games, args.positions, args.marks))
         print(lines(figures[-1:]), flush=True)
     if args.out:
         atomic_write_text(args.out, json.dumps({"threshold": DEFAULT_THRESHOLD,

@@ -26,6 +26,7 @@ from savanna.agents.play.review import (
     DEFAULT_THRESHOLD,
     LABELS,
     PLURALS,
+    default_agent,
     review,
 )
 from savanna.cli.arguments import add_record_arguments, index, number, seed
@@ -44,8 +45,9 @@ def add_parser(commands):
     add_record_arguments(parser)
     parser.add_argument("--agent",
                         help="the searching agent: az:<checkpoint>[,sims=N], mcts[:sims=N,...] "
-                             f"or ppo-mcts:<checkpoint> (default: {DEFAULT_AGENT} where an "
-                             f"AlphaZero baseline is shipped for the game, else {FALLBACK_AGENT})")
+                             f"or ppo-mcts:<checkpoint> (default: {default_agent('banjooli')} for "
+                             f"banjooli, {DEFAULT_AGENT} for a game with a shipped AlphaZero "
+                             f"baseline, else {FALLBACK_AGENT})")
     parser.add_argument("--threshold", type=number, default=DEFAULT_THRESHOLD, metavar="T",
                         help="a drop of the mover's expected result (0 to 1) above T is an "
                              "inaccuracy, above 2T a mistake, above 3T a blunder (default: "
@@ -102,16 +104,17 @@ def run(args, extra=None):
 
 
 def default_reviewer(game):
-    """The shipped AlphaZero baseline of ``game`` and its player count, else MCTS, which
-    every game has (a plug-in game ships no baseline). Imported here: the AlphaZero agent
-    loads torch, which the command line's other commands never need."""
+    """The game's reviewer chosen by measurement (``default_agent``) where the shipped
+    AlphaZero baseline of ``game`` and its player count exists, else MCTS, which every game
+    has (a plug-in game ships no baseline). Imported here: the AlphaZero agent loads torch,
+    which the command line's other commands never need."""
     from savanna.agents.play.az_agent import baseline_path
 
     try:
         baseline_path(game)
     except ValueError:
         return FALLBACK_AGENT
-    return DEFAULT_AGENT
+    return default_agent(game.name)
 
 
 def summary(result):

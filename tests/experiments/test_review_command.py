@@ -3,9 +3,10 @@
 agent is a one-line error (exit 2) and writes nothing."""
 import pytest
 
+from savanna import make_game
 from savanna.agents import review
 from savanna.cli.main import main
-from savanna.cli.review_command import counted
+from savanna.cli.review_command import counted, default_reviewer
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
 
@@ -134,3 +135,11 @@ def test_a_game_without_a_shipped_baseline_is_reviewed_by_mcts(tmp_path, capsys)
     code, out, err = run(["review", tmp_path / "m" / "records.jsonl", "--no-progress"], capsys)
     assert code == 0, err
     assert "decisions reviewed by mcts:sims=400" in err, err
+
+
+def test_each_game_gets_its_measured_reviewer():
+    """The shipped network reviews Zèbres and Bonobo Beach; Banjooli, whose network's marks a
+    deeper search confirmed once in 12 games, is reviewed by ``mcts:sims=400``."""
+    assert default_reviewer(make_game("zebres")) == "az:baseline,sims=128"
+    assert default_reviewer(make_game("bonobo", num_players=2)) == "az:baseline,sims=128"
+    assert default_reviewer(make_game("banjooli", num_players=2)) == "mcts:sims=400"
