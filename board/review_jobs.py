@@ -4,8 +4,8 @@ analysed one at a time in the server's search workers (``board.workers``), each 
 ``Limits.max_seconds``; Cancel stops the decision being searched (its worker process killed).
 
 A review is asked for a game of a records file (``file``, ``game``: its index) or a finished
-game of this server (``table``), with a search agent (``agent``, default
-``savanna.agents.play.review.DEFAULT_AGENT``), ``threshold`` and ``seed``; its result is
+game of this server (``table``), with a search agent (``agent``, default the game's
+``savanna.agents.play.review.default_reviewer``), ``threshold`` and ``seed``; its result is
 ``Review.to_json()``, the same figures as ``savanna review``'s CSV.
 
 A whole review is kept in the server's save folder (``savanna serve --save``), under
@@ -40,7 +40,12 @@ import time
 import anyio
 
 from savanna.agents.play.puzzles import dealt_before, puzzle_of, shown_drop
-from savanna.agents.play.review import DEFAULT_AGENT, DEFAULT_THRESHOLD, Review, review_decision
+from savanna.agents.play.review import (
+    DEFAULT_THRESHOLD,
+    Review,
+    default_reviewer,
+    review_decision,
+)
 from savanna.board import workers
 from savanna.board.refusals import Refused
 from savanna.board.seating import check_agent
@@ -83,10 +88,8 @@ class ReviewJob:
 
     def __init__(self, load, spec, limits, threshold, seed, source=None, stored=None):
         self.load, self.limits, self.source, self.stored = load, limits, source, stored
-        self.agent = check_agent(spec, limits)  # reads a checkpoint: built off the event loop
-        if not isinstance(self.agent.sims, int):
-            raise Refused(f"a review needs a search agent (mcts, ppo-mcts or az), got "
-                             f"{clip(spec)}")
+        # reads a checkpoint: built off the event loop; None: the game's reviewer, once loaded
+        self.agent = None if spec is None else self._searcher(spec)
         try:
             self.threshold = check_range("threshold", threshold, 0)
             self.seed = check_int("seed", seed, 0, 2**63 - 1)
@@ -149,8 +152,18 @@ class ReviewJob:
         except OSError as err:
             self.error = f"the review is done but could not be kept in --save: {err}"
 
+    def _searcher(self, spec):
+        """The checked search agent ``spec``; refused if it is not a search."""
+        agent = check_agent(spec, self.limits)
+        if not isinstance(agent.sims, int):
+            raise Refused(f"a review needs a search agent (mcts, ppo-mcts or az), got "
+                          f"{clip(spec)}")
+        return agent
+
     def _loaded(self):
         record, game = self.load()
+        if self.agent is None:
+            self.agent = self._searcher(default_reviewer(game))
         return record, game, record.states(game)
 
     async def puzzles_of(self, player, pool):
@@ -213,7 +226,7 @@ class Reviews:
             stored = self._stored(body["kept"], source)
             return ReviewJob(load, stored["agent"], self.limits, stored["threshold"],
                              stored["seed"], source, stored)
-        return ReviewJob(load, body.get("agent", DEFAULT_AGENT), self.limits,
+        return ReviewJob(load, body.get("agent"), self.limits,
                          body.get("threshold", DEFAULT_THRESHOLD), body.get("seed", 0), source)
 
     def _stored(self, key, source):

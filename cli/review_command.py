@@ -24,16 +24,16 @@ from savanna.agents.play.review import (
     DEFAULT_CONFIRM,
     DEFAULT_REPEATS,
     DEFAULT_THRESHOLD,
+    FALLBACK_AGENT,
     LABELS,
     PLURALS,
     default_agent,
+    default_reviewer,
     review,
 )
 from savanna.cli.arguments import add_record_arguments, index, number, seed
 from savanna.files import atomic_write_text, check_new_file, json_text
 from savanna.records import read_record
-
-FALLBACK_AGENT = "mcts:sims=400"  # the reviewer of a game without a shipped baseline
 
 __all__ = ["add_parser", "run"]
 
@@ -101,20 +101,6 @@ def run(args, extra=None):
         atomic_write_text(check_new_file(args.json, args.overwrite), json_text(result.to_json()))
         print(f"saved {args.json}", file=report)
     print(summary(result), file=report)
-
-
-def default_reviewer(game):
-    """The game's reviewer chosen by measurement (``default_agent``) where the shipped
-    AlphaZero baseline of ``game`` and its player count exists, else MCTS, which every game
-    has (a plug-in game ships no baseline). Imported here: the AlphaZero agent loads torch,
-    which the command line's other commands never need."""
-    from savanna.agents.play.az_agent import baseline_path
-
-    try:
-        baseline_path(game)
-    except ValueError:
-        return FALLBACK_AGENT
-    return default_agent(game.name)
 
 
 def summary(result):

@@ -71,14 +71,15 @@ from savanna.agents.settings import MAX_SEED
 from savanna.errors import check_int, check_range
 from savanna.files import atomic_write_text, check_new_file
 
-__all__ = ["DEFAULT_AGENT", "DEFAULT_CONFIRM", "DEFAULT_THRESHOLD", "LABELS", "Review",
-           "accuracy_by_agent", "bootstrap_interval", "by_agent", "deeper", "default_agent",
-           "drop_by_agent", "expected_drops", "expected_result", "move_accuracy", "review",
-           "review_decision", "sample_positions"]
+__all__ = ["DEFAULT_AGENT", "DEFAULT_CONFIRM", "DEFAULT_THRESHOLD", "FALLBACK_AGENT", "LABELS",
+           "Review", "accuracy_by_agent", "bootstrap_interval", "by_agent", "deeper",
+           "default_agent", "default_reviewer", "drop_by_agent", "expected_drops",
+           "expected_result", "move_accuracy", "review", "review_decision", "sample_positions"]
 
 DEFAULT_AGENT = "az:baseline,sims=128"  # chosen by measurement (the records guide)
 # where the shipped network's search marks too little that a deeper one confirms (the guide)
 REVIEWERS = {"banjooli": "mcts:sims=400"}
+FALLBACK_AGENT = "mcts:sims=400"  # the reviewer of a game without a shipped baseline
 DEFAULT_THRESHOLD = 0.1  # of the mover's expected result, 0..1
 DEFAULT_CONFIRM = 4  # a confirming search's simulations, times the reviewing agent's
 DEFAULT_REPEATS = 3  # confirming searches, each with its own seed: their spread is the noise
@@ -236,6 +237,20 @@ def default_agent(name):
     ``mcts:sims=400`` in Banjooli, where the shipped network's values are too noisy for its
     marks to be confirmed, else ``DEFAULT_AGENT``."""
     return REVIEWERS.get(name, DEFAULT_AGENT)
+
+
+def default_reviewer(game):
+    """The reviewer of ``game`` when none is asked for: ``default_agent`` where the shipped
+    AlphaZero baseline of the game and its player count exists, else ``FALLBACK_AGENT`` (MCTS,
+    which every game has; a plug-in game ships no baseline). The AlphaZero agent is imported
+    here: it loads torch, which the command line's other commands never need."""
+    from savanna.agents.play.az_agent import baseline_path
+
+    try:
+        baseline_path(game)
+    except ValueError:
+        return FALLBACK_AGENT
+    return default_agent(game.name)
 
 
 def sample_positions(records, per_record, game=None, seed=0):

@@ -470,14 +470,19 @@ function withBudget(agent, sims) {
   return spec.includes(":") ? `${spec},sims=${sims}` : `${spec}:sims=${sims}`;
 }
 
+// The review's settings; with no agent asked for, the server picks the game's reviewer and
+// the form shows it once the first result names it (form.show).
 function settings(request, rerun) {
   const form = el("form", null, { class: "review-settings row" });
-  const agent = el("input", null, { value: (request.agent || "az:baseline").replace(/[:,]?sims=\d+/, ""),
-                                    list: "agent-list", "aria-label": "review agent" });
+  const agent = el("input", null, { list: "agent-list", "aria-label": "review agent" });
   const sims = el("select", null, { "aria-label": "simulations a decision" });
   sims.append(...BUDGETS.map((n) => el("option", `${n} simulations`, { value: n })));
-  const asked = /sims=(\d+)/.exec(request.agent || "");
-  sims.value = asked && BUDGETS.includes(Number(asked[1])) ? asked[1] : String(BUDGETS[0]);
+  form.show = (spec) => {
+    agent.value = spec.replace(/[:,]?sims=\d+/, "");
+    const asked = /sims=(\d+)/.exec(spec);
+    sims.value = asked && BUDGETS.includes(Number(asked[1])) ? asked[1] : String(BUDGETS[0]);
+  };
+  form.show(request.agent || "az:baseline");
   const agentLabel = el("label", "Agent ");
   agentLabel.append(agent);
   const simsLabel = el("label", "Budget ");
@@ -530,6 +535,7 @@ export async function savannaReview(request) {
     for (;;) {
       if (run.stopped) return status;
       if (status.result && status.reviewed !== drawn) {
+        if (drawn < 0 && !request.agent) again.show(status.result.agent);
         S.review.result = status.result;
         S.review.view = drawReview(graph, status.result, (d) => showDecision(d, 0));
         S.review.view.mark(S.review.decision?.ply ?? null);

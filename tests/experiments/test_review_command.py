@@ -5,8 +5,9 @@ import pytest
 
 from savanna import make_game
 from savanna.agents import review
+from savanna.agents.play.review import default_reviewer
 from savanna.cli.main import main
-from savanna.cli.review_command import counted, default_reviewer
+from savanna.cli.review_command import counted
 from savanna.records import read_records
 from tests.agents.test_review import AGENT, write_tournament_game
 

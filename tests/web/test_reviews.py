@@ -9,10 +9,15 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from savanna.agents import review
+from savanna import make_game
+from savanna.agents import make_agent, play_match, review
+from savanna.agents.play.review import default_reviewer
+from savanna.board.review_jobs import Reviews
+from savanna.board.seating import check_agent
+from savanna.board.served_files import Replays
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
-from savanna.records import read_records
+from savanna.records import read_records, write_records
 from tests.agents.test_review import AGENT, write_tournament_game
 
 
@@ -109,3 +114,18 @@ def test_bad_requests_are_one_line_errors(served, method, path, body, code, mess
     r = client.request(method, path, json=body)
     assert r.status_code == code, r.text
     assert message in r.json()["error"] and "\n" not in r.json()["error"]
+
+
+@pytest.mark.parametrize("name", ["banjooli", "zebres"])
+def test_a_review_asked_for_without_an_agent_is_made_by_the_games_reviewer(tmp_path, name):
+    game = make_game(name)
+    match = play_match(game, [make_agent("random")] * game.num_players, games=1, workers=1,
+                       progress=False, record=True)
+    write_records(tmp_path / "records.jsonl", match.records)
+    limits = Limits(folders=(tmp_path,))
+    job = Reviews(Replays(limits.folders), {}, limits, None).job({"file": "records.jsonl"})
+    assert job.agent is None  # chosen once the record names its game
+    record, loaded, _ = job._loaded()
+    assert job.agent.spec == check_agent(default_reviewer(loaded), limits).spec
+    assert default_reviewer(loaded) == ("mcts:sims=400" if name == "banjooli"
+                                        else "az:baseline,sims=128")
