@@ -81,7 +81,8 @@ def play_shape(game, result):
 
 
 def drama(values, winners):
-    """Lead changes, decisiveness and drama of reviewed games (module docstring)."""
+    """Lead changes, decisiveness, drama, stability and uncertainty of reviewed games (module
+    docstring)."""
     changes, decided, deficit, stability, uncertainty = [], [], [], [], []
     for v, winner in zip(values, winners):
         if winner < 0 or not len(v):

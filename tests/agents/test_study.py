@@ -540,6 +540,13 @@ def test_the_clustered_ratings_are_statsmodels_logit_clustered_by_game():
 def test_the_command_calibrates_itself_on_the_known_answers(tmp_path, capsys):
     assert main(["study", "--calibrate", "--budget", "quick", "--workers", "2",
                  "--no-progress", "--out", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert out.count("expected") == 11 and "DOES NOT HOLD" not in out.replace(
-        "seats after Holm", "")  # quick's 60 games leave some biased seats untold
+    checks = capsys.readouterr().out.splitlines()[:-1]
+    assert len(checks) == 11 and all(" expected " in line for line in checks)
+    # Every known answer holds at quick or is inconclusive (too few games to tell the agents
+    # apart), but the biased coin's seat findings: with 60 games a strength, a seat that wins
+    # 70% survives Holm's correction over every variant's seat rows (48) only some of the
+    # time (2 of its 6 rows at seed 0; the guide claims them at standard), so that line may
+    # fail.
+    assert sum("seats after Holm" in line for line in checks) == 1
+    assert not [line for line in checks
+                if "DOES NOT HOLD" in line and "seats after Holm" not in line]
