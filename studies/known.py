@@ -6,6 +6,9 @@ checked on them (``savanna study --calibrate``, the study's tests).
   coin's seat wins (+1, the other -1). Pure chance: no skill, upsets half the time, the result
   changed by chance alone in half the games, and seat 0 wins ``seat_zero`` percent of the games
   whoever plays.
+* ``LateCoin(seat_zero=50)``: the coin tossed last: each player makes a choice that changes
+  nothing, then the coin is tossed and seat 0 reveals it (its only move): the outcome stays
+  open at both choices and is sure at the reveal (uncertainty 1/3 with a fair coin).
 * ``MixedNim(heaps=(2, 3, 4), coin=0)``: Duersch et al.'s "x%-chess" on Nim: a chance node
   first sends ``coin`` percent of the games to a fair coin (the player to move then makes one
   choice that changes nothing, and the coin's seat wins) and the others to Nim on ``heaps``
@@ -20,8 +23,8 @@ from numba import njit
 
 from savanna import CHANCE, TERMINAL, Game, Kernels
 
-__all__ = ["CoinFlip", "FieldTextGame", "MixedNim", "PerfectAgent", "copy_base", "nim_moves",
-           "nim_take"]
+__all__ = ["CoinFlip", "FieldTextGame", "LateCoin", "MixedNim", "PerfectAgent", "copy_base",
+           "nim_moves", "nim_take"]
 
 
 class FieldTextGame(Game):
@@ -144,6 +147,50 @@ class CoinFlip(_KnownGame):
         self._base_state = np.zeros(1, COIN_DTYPE)
         self._base_state[0]["coin"] = -1
         self._base_state[0]["seat_zero"] = seat_zero
+
+
+# ----- LateCoin: the coin tossed after both choices, then revealed by a forced move -------------
+
+@njit(cache=True)
+def _late_player(s, i):
+    r = s[i]
+    if r.stage >= 3:
+        return TERMINAL
+    if r.stage == 2 and r.coin < 0:
+        return CHANCE
+    return r.stage % 2
+
+
+@njit(cache=True)
+def _late_legal(s, i, out):
+    if s[i].stage == 2:
+        out[0] = 2
+        return 1
+    out[0] = 0
+    out[1] = 1
+    return 2
+
+
+@njit(cache=True)
+def _late_step(s, i, action, rewards):
+    r = s[i]
+    rewards[:] = 0.0
+    r.stage += 1
+    if r.stage == 3:
+        rewards[r.coin] = 1.0
+        rewards[1 - r.coin] = -1.0
+
+
+class LateCoin(CoinFlip):
+    """Each player makes a choice that changes nothing, then the coin is tossed and seat 0
+    reveals it, its only move (module docstring)."""
+
+    name = "late_coin"
+    num_actions = 3
+    max_plies = 3
+    kernels = Kernels(copy_base, _late_player, _late_legal, _late_step, _coin_probs,
+                      _coin_apply, _coin_observe)
+    action_names = ("heads", "tails", "reveal")
 
 
 # ----- MixedNim ---------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Playing a study's matches and reviews so that a killed study resumes with no game lost or
 played twice: every batch of games is written to a file of its own as soon as it is played
 (``parts/<match>/<batch>.pkl``, atomically), every reviewed game likewise
-(``reviews/<game>.json``), and a study started again in the same folder plays only what no
-file holds yet. Batches are seeded by their match and number (``savanna.agents.arena.matches``),
-so the games of a resumed study are those of one that ran through, on processes or on Ray.
+(``reviews/<game>.json``: its positions' values and every move's), and a study started again in
+the same folder plays only what no file holds yet. Batches are seeded by their match and
+number (``savanna.agents.arena.matches``), so the games of a resumed study are those of one
+that ran through, on processes or on Ray.
 
 The parts are pickles, read back only from the study's own folder.
 """
@@ -17,7 +18,6 @@ from tqdm.auto import tqdm
 
 from savanna.agents.arena.matches import match_jobs, match_result, play_batches
 from savanna.agents.play.registry import make_agent
-from savanna.agents.play.review import review
 from savanna.files import atomic_write_bytes, atomic_write_text, make_folders
 from savanna.studies.coupled import keyed_map
 
@@ -80,22 +80,30 @@ def _read_part(path, count):
 
 
 def review_records(game, records, agent, folder, seed, progress=True):
-    """``float64[plies, P]`` per record: each player's value of every decision's position as
-    ``agent`` (a search spec) sees it (``savanna.agents.play.review``); each game's values are
-    kept in ``folder/reviews``, named by the game's number in its match, as they are found."""
-    values = []
+    """Each record's review by ``agent`` (a search spec): ``(values, moves)``, ``values`` a
+    ``float64[plies, P]`` per record, each player's value of every decision's position, and
+    ``moves`` a list per record of one list per decision, the mover's value of each move the
+    search tried. Both come from the one search of each decision that ``savanna review``
+    makes (``analyse`` with ``seed``: its values are the review's ``value_p`` columns), without
+    the review's confirming searches, which the study does not use. Each game's review is kept
+    in ``folder/reviews``, named by the game's number in its match, as it is found."""
+    from savanna.agents.play.analysis import analyse
+
+    values, moves = [], []
     searcher = make_agent(agent)
     for record in tqdm(records, desc="reviews", unit="game", disable=not progress,
                        leave=False):
         path = folder / "reviews" / f"{record.info['match_game']}.json"
-        if path.exists():
-            values.append(np.asarray(json.loads(path.read_text())["values"], np.float64))
-            continue
-        found = review(record, searcher, seed=seed, game=game)
-        rows = np.stack([found.decisions[f"value_{p}"] for p in range(game.num_players)],
-                        axis=1)
-        make_folders(path.parent)
-        atomic_write_text(path, json.dumps({"agent": agent, "seed": seed,
-                                            "values": rows.tolist()}))
-        values.append(rows)
-    return values
+        if not path.exists():
+            states = record.states(game)
+            found = [analyse(game, states[k: k + 1], searcher, rng=seed)
+                     for k in map(record.ply_index, range(record.plies))]
+            kept = {"agent": agent, "seed": seed, "values": [f.values for f in found],
+                    "moves": [[r[f"value_{f.player}"] for r in f.rows
+                               if not np.isnan(r[f"value_{f.player}"])] for f in found]}
+            make_folders(path.parent)
+            atomic_write_text(path, json.dumps(kept))
+        kept = json.loads(path.read_text())
+        values.append(np.asarray(kept["values"], np.float64).reshape(-1, game.num_players))
+        moves.append(kept["moves"])
+    return values, moves

@@ -102,6 +102,10 @@ class Study:
                          f"{_stat(r['lead_changes'], '.1f')}, decided at "
                          f"{_stat(r['decided_at'], '.0%')}, drama {_stat(r['drama'], '.2f')}, "
                          f"stability {_stat(r['stability'], '.2f')} (n={r['games']})")
+            lines.append(f"  uncertainty {_stat(r['uncertainty'], '.2f')}, clarity: "
+                         f"narrowness {_stat(r['clarity_narrowness'], '.2f')}, variance "
+                         f"{_stat(r['clarity_variance'], '.3f')} "
+                         f"(n={r['clarity_narrowness']['n']})")
         return "\n".join(lines)
 
     def __repr__(self):
@@ -212,7 +216,9 @@ class Study:
             stats = {**stats,
                      **{f"branching_{p}": s["branching"][p] for p in PHASES},
                      **{k: s["reviews"][k] for k in ("lead_changes", "decided_at", "drama",
-                                                     "stability")}}
+                                                     "stability", "uncertainty",
+                                                     "clarity_narrowness",
+                                                     "clarity_variance")}}
             for name, stat in stats.items():
                 shape.append(_flat({**head, "measure": name, **stat}))
         return {name: _uniform(rows) for name, rows in

@@ -39,13 +39,14 @@ from savanna.studies.luck import chance_sensitivity, upset_rate
 from savanna.studies.match_parts import play_planned, review_records
 from savanna.studies.plan import mcts, plan, skill_population
 from savanna.studies.result import Study
-from savanna.studies.shape import drama, play_shape
+from savanna.studies.shape import clarity, drama, play_shape
 from savanna.studies.skill import measure_skill
 
 __all__ = ["run_study", "study", "variant_labels", "variants"]
 
 PLAN = "plan.json"
-FORMAT = "savanna-study-plan-2"  # 2: the skill population, keyed chance matches
+FORMAT = "savanna-study-plan-3"  # 2: the skill population, keyed chance matches; 3: every
+# reviewed move's value kept
 
 
 def variant_labels(games):
@@ -263,9 +264,10 @@ def _measure(game, label, folder, settings, seed, reference_matches, where):
     # a drawn game has no eventual winner to follow: the first games that have one
     records = [r for r in shown.records if _winner(r.returns) >= 0][: settings.review_games]
     reviewer = mcts(settings.review_sims)
-    values = review_records(game, records, reviewer, folder, seed, where["progress"])
+    values, moves = review_records(game, records, reviewer, folder, seed, where["progress"])
     winners = [_winner(r.returns) for r in records]
-    shape["reviews"] = dict(drama(values, winners), agent=reviewer)
+    shape["reviews"] = dict(drama(values, winners), **clarity(moves, game.num_players),
+                            agent=reviewer)
     shape["curves"] = [{"winner": w, "values": v.tolist()} for v, w in zip(values, winners)]
     return {"variant": label, "game": game.name, "players": game.num_players,
             "options": {k: _text(v) for k, v in game_options(game).items()},

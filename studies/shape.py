@@ -14,20 +14,28 @@ metrics, Browne et al., computed from strong play rather than weak playouts).
   player with the highest value changes), decisiveness (the share of the game played before
   the eventual winner's value stays highest to the end) and drama (the eventual winner's mean
   deficit behind the leader's value) and stability (the mean change of a player's value from
-  one decision to the next: Ludii's stability, small where evaluations hold); drawn games are
-  left out. Clarity and uncertainty (the spread of the values of the moves at a decision)
-  need every move's value, which the review does not keep: not measured.
+  one decision to the next: Ludii's stability, small where evaluations hold) and uncertainty
+  (the mean over the game's decisions of the eventual winner's distance from a sure win, one
+  less its expected result: after Browne's uncertainty, how long the outcome stays open);
+  drawn games are left out.
+* ``clarity(moves, players)``: from every decision's move values (the mover's value of each
+  move the reviewing search tried), Ludii's clarity: narrowness (the share of the moves whose
+  value reaches the mean's value plus 3/4 of the way to the best's) and variance (the
+  population variance of the moves' values); decisions with fewer than two valued moves have
+  no clarity to measure and are left out.
 """
 import math
 
 import numpy as np
 
 from savanna.agents.arena.stats import wilson_interval
+from savanna.agents.play.review import expected_result
 from savanna.studies.significance import score_tests
 
-__all__ = ["PHASES", "drama", "play_shape"]
+__all__ = ["NARROW", "PHASES", "clarity", "drama", "play_shape"]
 
 PHASES = ("opening", "middle", "end")  # thirds of a game's decisions
+NARROW = 0.75  # Ludii's narrowness: a move counts from the mean plus this share to the best
 
 
 def _stat(values, low=0.0, high=math.inf):
@@ -73,11 +81,13 @@ def play_shape(game, result):
 
 
 def drama(values, winners):
-    """Lead changes, decisiveness and drama of reviewed games (module docstring)."""
-    changes, decided, deficit, stability = [], [], [], []
+    """Lead changes, decisiveness, drama, stability and uncertainty of reviewed games (module
+    docstring)."""
+    changes, decided, deficit, stability, uncertainty = [], [], [], [], []
     for v, winner in zip(values, winners):
         if winner < 0 or not len(v):
             continue
+        uncertainty.append(float((1 - expected_result(v[:, winner], v.shape[1])).mean()))
         leader = v.argmax(axis=1)
         changes.append(int((leader[1:] != leader[:-1]).sum()))
         ahead = v[:, winner] >= v.max(axis=1) - 1e-12
@@ -87,4 +97,24 @@ def drama(values, winners):
         stability.append(float(np.abs(np.diff(v, axis=0)).mean()) if len(v) > 1 else 0.0)
     return {"games": len(changes), "lead_changes": _stat(changes),
             "decided_at": _stat(decided, 0.0, 1.0), "drama": _stat(deficit),
-            "stability": _stat(stability)}
+            "stability": _stat(stability), "uncertainty": _stat(uncertainty, 0.0, 1.0)}
+
+
+def clarity(moves, players):
+    """Ludii's clarity narrowness and variance of reviewed games (module docstring):
+    ``moves`` holds, per game, one list per decision of the mover's values of its moves."""
+    narrowness, variance = [], []
+    for game in moves:
+        shares, spreads = [], []
+        for v in map(np.asarray, game):
+            if len(v) < 2:
+                continue
+            mean = v.mean()
+            shares.append(float((v >= mean + NARROW * (v.max() - mean) - 1e-12).mean()))
+            spreads.append(float(v.var()))
+        narrowness.append(np.mean(shares) if shares else math.nan)
+        variance.append(np.mean(spreads) if spreads else math.nan)
+    # values lie within [-1/(P-1), 1]: their variance within a quarter of that width squared
+    widest = (players / (players - 1) / 2) ** 2
+    return {"clarity_narrowness": _stat(narrowness, 0.0, 1.0),
+            "clarity_variance": _stat(variance, 0.0, widest)}

@@ -23,12 +23,13 @@ from savanna.cli.main import main
 from savanna.studies import BUDGETS, StudySettings, run_study, study, variant_labels
 from savanna.studies.balance import seat_rows
 from savanna.studies.coupled import play_keyed
-from savanna.studies.known import MixedNim, PerfectAgent
+from savanna.studies.known import LateCoin, MixedNim, PerfectAgent
 from savanna.studies.luck import chance_sensitivity
-from savanna.studies.match_parts import play_planned
+from savanna.studies.match_parts import play_planned, review_records
 from savanna.studies.plan import plan, skill_population
 from savanna.studies.ratings import Comparisons, fit
 from savanna.studies.run import variants
+from savanna.studies.shape import clarity, drama
 from savanna.studies.significance import holm, score_tests
 from savanna.studies.skill import measure_skill
 from tests.agents.study_games import CoinFlip
@@ -213,6 +214,81 @@ def test_the_report_holds_every_figure_and_the_files(coin, tmp_path_factory):
     games = (folder / "games.csv").read_text().splitlines()
     assert games[0] == "variant,match,game,match_seed,agents,returns,plies"
     assert games[1].startswith("coin_flip 2p,balance random,0,")
+
+
+def test_the_coin_tossed_first_is_sure_at_every_decision_and_no_move_stands_out(coin,
+                                                                               tmp_path_factory):
+    reviews = coin["shape"]["reviews"]
+    # the coin is tossed before the first choice: every search sees the winner win
+    assert reviews["uncertainty"]["mean"] == 0 and reviews["uncertainty"]["n"] == 2
+    # both choices change nothing: every simulation through either returns the same
+    assert reviews["clarity_narrowness"]["mean"] == 1
+    assert reviews["clarity_variance"]["mean"] == 0
+    folder = next(tmp_path_factory.getbasetemp().glob("coin*"))
+    shape = (folder / "shape.csv").read_text()
+    assert all(f",{name}," in shape for name in ("uncertainty", "clarity_narrowness",
+                                                 "clarity_variance"))
+    assert "uncertainty 0.00 [0.00, 0.00], clarity: narrowness 1.00" in (
+        folder / "report.html").read_text()
+
+
+def test_uncertainty_is_the_winners_mean_distance_from_a_sure_win():
+    # two players: the expected result is (value + 1) / 2; the winner is seat 0
+    even, sure = [0.0, 0.0], [1.0, -1.0]
+    found = drama([np.array([even, sure, sure, sure]), np.array([[0.5, -0.5]] * 2),
+                   np.array([even])], [0, 1, -1])
+    per_game = [np.mean([0.5, 0, 0, 0]), 1 - 0.25]  # the drawn game is left out
+    assert found["uncertainty"]["mean"] == pytest.approx(np.mean(per_game))
+    assert found["uncertainty"]["n"] == 2
+    low, high = found["uncertainty"]["ci"]
+    assert 0 <= low <= high <= 1  # bounded as the measure is
+    # three players: a value of -1/2 (a sole loser's) is an expected result of 0
+    three = drama([np.array([[-0.5, 0.25, 0.25]])], [0])
+    assert three["uncertainty"]["mean"] == pytest.approx(1.0)
+
+
+def test_clarity_is_ludiis_narrowness_and_variance_of_the_moves_values():
+    moves = [[[1.0, -1.0],            # mean 0: counts from 3/4, the best alone: 1/2
+              [0.5, 0.5, 0.5],        # every move the best: 1, no spread
+              [0.3]],                 # no choice: left out
+             [[1.0, 0.9, 0.0, 0.0]],  # mean 0.475, counts from 0.86875: 2 of 4
+             [[0.2], [-0.4]]]         # no decision with a choice: no clarity
+    found = clarity(moves, 2)
+    assert found["clarity_narrowness"]["mean"] == pytest.approx(np.mean([0.75, 0.5]))
+    assert found["clarity_narrowness"]["n"] == 2
+    variances = [np.mean([1.0, 0.0]), np.var([1.0, 0.9, 0.0, 0.0])]
+    assert found["clarity_variance"]["mean"] == pytest.approx(np.mean(variances))
+    assert clarity([[[0.3]]], 3)["clarity_variance"]["n"] == 0
+
+
+def _reviewed(game, games, tmp_path):
+    """The study's reviews of ``games`` random games of ``game``: their drama and clarity."""
+    played = play_match(game, [RandomAgent()] * 2, games=games, seed=4, workers=1,
+                        progress=False, record=True)
+    values, moves = review_records(game, played.records, "mcts:sims=64", tmp_path, 0,
+                                   progress=False)
+    winners = [int(np.argmax(r.returns)) for r in played.records]
+    return drama(values, winners), clarity(moves, 2)
+
+
+def test_a_game_without_choice_is_sure_and_has_no_clarity_to_measure(tmp_path):
+    # heaps 1, 1, 0: seat 1 always wins; seat 0's two moves (either heap) both lose
+    found, clear = _reviewed(MixedNim((1, 1, 0)), 4, tmp_path / "two")
+    assert found["uncertainty"]["mean"] == 0 and found["uncertainty"]["n"] == 4
+    assert clear["clarity_narrowness"]["mean"] == 1 and clear["clarity_variance"]["mean"] == 0
+    # heaps 1, 0, 0: one move, and seat 0 wins by it: no decision with a choice
+    found, clear = _reviewed(MixedNim((1, 0, 0)), 4, tmp_path / "one")
+    assert found["uncertainty"]["mean"] == 0 and found["uncertainty"]["n"] == 4
+    assert clear["clarity_narrowness"]["n"] == clear["clarity_variance"]["n"] == 0
+
+
+def test_a_coin_tossed_last_keeps_the_outcome_open_until_it_is_revealed(tmp_path):
+    found, clear = _reviewed(LateCoin(50), 20, tmp_path)
+    # 1/2 at each player's choice (even chances), 0 at the reveal: 1/3. The search's value of
+    # an even position is a mean of 64 tosses (standard error 1/8): each choice's uncertainty
+    # is 1/2 within 1/16 or so, and the winners, half each seat, cancel most of it
+    assert found["uncertainty"]["mean"] == pytest.approx(1 / 3, abs=0.05)
+    assert clear["clarity_narrowness"]["n"] == 20  # the two choices are decisions to measure
 
 
 def test_the_report_names_what_a_study_changes_and_the_folder_every_option(coin,
@@ -464,6 +540,13 @@ def test_the_clustered_ratings_are_statsmodels_logit_clustered_by_game():
 def test_the_command_calibrates_itself_on_the_known_answers(tmp_path, capsys):
     assert main(["study", "--calibrate", "--budget", "quick", "--workers", "2",
                  "--no-progress", "--out", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert out.count("expected") == 11 and "DOES NOT HOLD" not in out.replace(
-        "seats after Holm", "")  # quick's 60 games leave some biased seats untold
+    checks = capsys.readouterr().out.splitlines()[:-1]
+    assert len(checks) == 11 and all(" expected " in line for line in checks)
+    # Every known answer holds at quick or is inconclusive (too few games to tell the agents
+    # apart), but the biased coin's seat findings: with 60 games a strength, a seat that wins
+    # 70% survives Holm's correction over every variant's seat rows (48) only some of the
+    # time (2 of its 6 rows at seed 0; the guide claims them at standard), so that line may
+    # fail.
+    assert sum("seats after Holm" in line for line in checks) == 1
+    assert not [line for line in checks
+                if "DOES NOT HOLD" in line and "seats after Holm" not in line]
