@@ -1,6 +1,7 @@
 """How ``savanna serve`` listens: a port taken before anything is printed (the next free one
 when it is busy, as Jupyter Server does), the address it gives others (``shared_url``), a
-uvicorn server that says when it is ready, a deadline for each request's headers, and its settings (``server_config``).
+uvicorn server that says when it is ready, a deadline for each request's headers, and its
+settings (``server_config``).
 
 uvicorn's keep-alive timeout stops at a connection's first byte and starts again only after an
 answer, so a client that sends half a request (slowloris) would hold its connection, and a
