@@ -180,24 +180,30 @@ def test_a_busy_port_gives_the_next_free_one_and_all_busy_one_line(served, capsy
             sock.close()
 
 
-@pytest.mark.parametrize("serve", [lambda folder: main(["serve", str(folder)]),
-                                   lambda folder: notebook.serve([folder])],
-                         ids=["serve-command", "notebook"])
-def test_serving_leaves_the_logging_handlers_open_and_prints_the_servers_errors(
-        served, capsys, tmp_path, serve):
+def test_the_command_leaves_the_logging_handlers_open_and_prints_the_servers_errors(
+        served, capsys, tmp_path):
+    handlers_left_open(lambda: main(["serve", str(tmp_path)]), capsys, tmp_path)
+
+
+def test_the_notebooks_server_leaves_the_logging_handlers_open(capsys, tmp_path):
+    handlers_left_open(lambda: notebook.serve([tmp_path]), capsys, tmp_path)
+
+
+def handlers_left_open(serve, capsys, folder):
     """uvicorn's own logging set-up would close every handler of the process (a notebook
-    kernel's, the test runner's): one installed before serving still writes after."""
-    handler = logging.FileHandler(tmp_path / "log.txt", mode="w")  # closed: never reopened
+    kernel's, the test runner's): one installed before ``serve()`` still writes after, and
+    the server's errors are printed on stderr."""
+    handler = logging.FileHandler(folder / "log.txt", mode="w")  # closed: never reopened
     logger = logging.getLogger("savanna.tests.served")
     logger.addHandler(handler)
     try:
-        serve(tmp_path)
+        serve()
         logger.warning("still written")
         logging.getLogger("uvicorn.error").error("the server's error")
     finally:
         logger.removeHandler(handler)
         handler.close()
-    assert (tmp_path / "log.txt").read_text() == "still written\n"
+    assert (folder / "log.txt").read_text() == "still written\n"
     assert "ERROR:    the server's error\n" in capsys.readouterr().err
 
 
