@@ -1,6 +1,7 @@
 """How ``savanna serve`` listens: a port taken before anything is printed (the next free one
 when it is busy, as Jupyter Server does), the address it gives others (``shared_url``), a
-uvicorn server that says when it is ready, and a deadline for each request's headers.
+uvicorn server that says when it is ready, a deadline for each request's headers, and its
+settings (``server_config``).
 
 uvicorn's keep-alive timeout stops at a connection's first byte and starts again only after an
 answer, so a client that sends half a request (slowloris) would hold its connection, and a
@@ -9,15 +10,18 @@ headers have not all arrived ``HEADER_SECONDS`` after it opened or after its las
 """
 import errno
 import ipaddress
+import logging
 import socket
+import sys
 from urllib.parse import urlsplit
 
 import h11
 import uvicorn
+from uvicorn.logging import DefaultFormatter
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 __all__ = ["HEADER_SECONDS", "PORT_TRIES", "HeaderDeadline", "ReadyServer", "free_socket",
-           "is_loopback", "machine_addresses", "shared_url"]
+           "is_loopback", "machine_addresses", "server_config", "shared_url"]
 
 HEADER_SECONDS = 10.0  # a request's line and headers arrive within this, or it is closed
 PORT_TRIES = 10        # the given port and the next ones tried when it is busy
@@ -101,6 +105,29 @@ def machine_addresses(version=4):
             pass
     return [a for a in dict.fromkeys(found) if not ipaddress.ip_address(a).is_loopback
             and not ipaddress.ip_address(a).is_link_local]
+
+
+def server_config(app, **settings):
+    """uvicorn's settings for ``app``: its warnings and errors on stderr, as uvicorn prints
+    them, without its logging set-up (``logging.config.dictConfig``, which closes every logging
+    handler of the process: a notebook kernel's, a test runner's)."""
+    server_log = logging.getLogger("uvicorn")
+    if not server_log.handlers:
+        server_log.addHandler(_Stderr())
+        server_log.propagate = False  # as uvicorn's own set-up: printed once
+    return uvicorn.Config(app, log_config=None, log_level="warning", **settings)
+
+
+class _Stderr(logging.StreamHandler):
+    """Writes to ``sys.stderr`` as it is at each line (a notebook's or a test's capture)."""
+
+    def __init__(self):
+        logging.Handler.__init__(self)
+        self.setFormatter(DefaultFormatter("%(levelprefix)s %(message)s"))
+
+    @property
+    def stream(self):
+        return sys.stderr
 
 
 class ReadyServer(uvicorn.Server):

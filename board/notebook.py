@@ -87,16 +87,14 @@ def serve(folders=(".",)):
 
 
 def _start(folders):
-    import uvicorn
-
-    from savanna.board.network import ReadyServer
+    from savanna.board.network import ReadyServer, server_config
     from savanna.board.tables import Limits
 
     app, token = _new_app(Limits(folders=folders))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = ReadyServer(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2),
-                         ready=lambda: None, stopping=app.state.hub.close)
+    server = ReadyServer(server_config(app, timeout_graceful_shutdown=2), ready=lambda: None,
+                         stopping=app.state.hub.close)
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True,
                      name="savanna-board").start()
     while not server.started:

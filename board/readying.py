@@ -12,7 +12,8 @@ a table set up meanwhile puts its own game and agents first (``first``): until t
 no worker starts another unit, and the units nobody waits for are stopped (their workers
 replaced; they start again later, what numba cached of them kept), so that the person waiting
 gets the cores. An agent's move whose search is being got ready waits for
-that (``wait_for``) rather than compile it a second time beside it.
+that (``wait_for``) rather than compile it a second time beside it, its table telling the pages
+how far the workers are (``progress``).
 
 Once a worker has got a game's table ready, the server's process loads it from numba's cache
 (on a thread: no compiling, only loading) and ``table_ready(game)`` returns: a New game of that
@@ -35,6 +36,7 @@ __all__ = ["AGENTS", "Readying", "prepare"]
 
 AGENTS = ("az:baseline", "mcts")  # the agents whose search is compiled at start
 SLOW = 1.0  # a unit that takes longer than this is said on the terminal (it compiled)
+TELL_EVERY = 1.0  # seconds between two looks at the progress, for an agent that waits
 
 
 class Readying:
@@ -130,13 +132,24 @@ class Readying:
                 self.stopped.add(unit)
                 task.cancel()
 
-    async def wait_for(self, game, spec):
+    async def wait_for(self, game, spec, told=lambda progress: None):
         """Return once agent ``spec``'s search on ``game`` is ready, put first if it is still
-        to do (at once if it is not being got ready)."""
+        to do (at once if it is not being got ready); meanwhile ``told(progress())`` at first
+        and as it changes."""
         unit = (game, spec)
         if self.started is not None and unit in self.ended and not self.ended[unit].is_set():
             self.first(game, [spec])
-            await self.ended[unit].wait()
+            said = None
+            while not self.ended[unit].is_set():
+                if (now := self.progress()) != said:
+                    told(now)
+                    said = now
+                with anyio.move_on_after(TELL_EVERY):
+                    await self.ended[unit].wait()
+
+    def progress(self):
+        """How far it is, in words: ``"5 of 12 compiles done"``."""
+        return f"{len(self.done) + len(self.failed)} of {self.total} compiles done"
 
     async def table_ready(self, game):
         """Return once the server's process has ``game``'s table ready (at once for a game

@@ -54,12 +54,15 @@ class Referee:
             return False
         version, args = search
         key = workers.ready_key(table.game, table.seats[table.to_move])
+        spec = table.typed[table.to_move]
         if key not in self.pool.ready_keys:
-            self.master.note(table, f"{table.typed[table.to_move]} is getting ready: its "
-                                    "search compiles once per install (up to a few minutes)")
+            self.master.note(table, f"{spec} is getting ready: its search compiles once per "
+                                    "install (up to a few minutes)")
         try:
             if self.master.readying is not None:  # its search being compiled: not twice
-                await self.master.readying.wait_for(table.game.name, table.typed[table.to_move])
+                await self.master.readying.wait_for(
+                    table.game.name, spec,
+                    lambda progress: self.master.note(table, f"getting {spec} ready: {progress}"))
             action = await self.pool.run(workers.play, *args, seconds=self.limits.max_seconds,
                                          ready=(key, workers.rehearse))
         finally:

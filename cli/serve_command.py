@@ -75,8 +75,14 @@ def add_parser(commands):
 def run(args, extra=None):
     """Check the folders, build the app and serve it until Ctrl-C."""
     try:
-        import uvicorn
-
+        from savanna.board.network import (
+            HeaderDeadline,
+            ReadyServer,
+            free_socket,
+            is_loopback,
+            server_config,
+            shared_url,
+        )
         from savanna.board.server import create_app
     except ImportError as err:
         raise ValueError(f"savanna serve needs the web extra ({err.name} is missing): pip "
@@ -86,13 +92,6 @@ def run(args, extra=None):
 
     from savanna.agents.play.registry import agent_class, is_import_path
     from savanna.board.guard import LOCAL_HOSTS, TOKEN, url_host
-    from savanna.board.network import (
-        HeaderDeadline,
-        ReadyServer,
-        free_socket,
-        is_loopback,
-        shared_url,
-    )
     from savanna.board.tables import Limits
     from savanna.errors import clip
     from savanna.files import make_folders
@@ -159,8 +158,8 @@ def run(args, extra=None):
         if args.open:  # a browser command may wait until it is closed: on a thread
             threading.Thread(target=webbrowser.open, args=[url], daemon=True).start()
 
-    config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=16 * 1024, http=HeaderDeadline,
-                            timeout_graceful_shutdown=2)  # the pages' push connections never end
+    config = server_config(app, timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024,
+                           http=HeaderDeadline,
+                           timeout_graceful_shutdown=2)  # the pages' push connections never end
     with sock:
         ReadyServer(config, ready, stopping=app.state.hub.close).run(sockets=[sock])

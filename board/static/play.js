@@ -22,10 +22,20 @@ const newGame = guarded(async (event) => {
   const delay = $("watch").checked ? Number($("speed").value) / 1000 : 0;
   const state = $("new-game-state");
   const started = Date.now();
-  const ticking = setInterval(() => {  // a table that takes a while says why, as it goes
+  const game = words($("game").value).name;
+  let readying = null;  // the server's compiles at start (/api/info), while they go on
+  const ticking = setInterval(async () => {  // a table that takes a while says why, as it goes
     state.hidden = false;
-    state.textContent = `Setting up the table... ${Math.round((Date.now() - started) / 1000)} s ` +
-      "(the first game of a fresh install compiles its rules and its agents' search, once)";
+    const seconds = `${Math.round((Date.now() - started) / 1000)} s`;
+    const done = readying && !readying.finished && readying.done + readying.failed;
+    state.textContent = readying && !readying.finished
+      ? `Setting up the table... ${seconds}: getting ${game} ready: ${done} of ` +
+        `${readying.total} compiles done (a fresh install compiles once)`
+      : `Setting up the table... ${seconds} (the first game of a fresh install compiles its ` +
+        "rules and its agents' search, once)";
+    try {
+      readying = (await api("GET", "/api/info", undefined, { quiet: true })).readying;
+    } catch { /* the New game's own answer says what went wrong */ }
   }, 1000);
   let view;
   try {

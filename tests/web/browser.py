@@ -8,10 +8,9 @@ import time
 from contextlib import contextmanager
 
 import pytest
-import uvicorn
 from playwright.sync_api import sync_playwright
 
-from savanna.board.network import ReadyServer
+from savanna.board.network import ReadyServer, server_config
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 needs_chromium = pytest.mark.skipif(
@@ -38,8 +37,8 @@ def serving(app):
     """``app`` served on 127.0.0.1 at a free port while the block runs: its address."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = ReadyServer(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2),
-                         ready=lambda: None, stopping=app.state.hub.close)
+    server = ReadyServer(server_config(app, timeout_graceful_shutdown=2), ready=lambda: None,
+                         stopping=app.state.hub.close)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:

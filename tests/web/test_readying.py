@@ -1,10 +1,12 @@
 """A server with a terminal (``say``) gets every game the page offers and the agents' searches
 ready in its search workers as it starts (``board.readying``), says so in ``/api/info``, and
 a table's first agent move then comes with no "getting ready" and no notice; a search that
-comes while the workers get ready waits for one without that wait counting in its time. A
+comes while the workers get ready waits for one without that wait counting in its time, its
+table telling the pages how far they are ("getting SPEC ready: n of m compiles done"). A
 stand-in agent whose first move in a process takes longer than a move may plays the compile.
 The fresh install itself (an empty numba cache, minutes) is ``benchmarks/first_move.py``'s,
 run by the slow test at the end."""
+import re
 import sys
 import time
 
@@ -76,13 +78,51 @@ def test_a_search_that_comes_while_the_workers_get_ready_waits_on_their_time(
         while unit in ready.todo:
             time.sleep(0.01)
         assert unit not in ready.done  # the worker is on it: the search waits for it
-        started = time.monotonic()
-        moved = call(address, "POST", f"/api/tables/{view['id']}/move",
-                     {"action": view["moves"][0]["action"], "version": view["version"]},
-                     view["keys"]["0"])
-        assert time.monotonic() - started > limits.max_seconds  # it waited that long
-        assert moved["notice"] is None and not moved["paused"]
-        assert any(line["who"] == 1 for line in moved["log"])
+        page = Watch(address, view["id"], view["keys"]["0"], TOKEN)
+        try:
+            started = time.monotonic()
+            moved = call(address, "POST", f"/api/tables/{view['id']}/move",
+                         {"action": view["moves"][0]["action"], "version": view["version"]},
+                         view["keys"]["0"])
+            assert time.monotonic() - started > limits.max_seconds  # it waited that long
+            assert moved["notice"] is None and not moved["paused"]
+            assert any(line["who"] == 1 for line in moved["log"])
+            page.wait_for(lambda _, kind, data: kind == "view" and data["preparing"] is None
+                          and any(line["who"] == 1 for line in data["log"]))
+        finally:
+            page.close()
+    told = [v["preparing"] for v in page.views() if v["preparing"]]  # the page's turn line
+    progress = rf"getting {re.escape(slow_agent)} ready: (\d+) of {ready.total} compiles done"
+    counts = [int(m[1]) for t in told if (m := re.fullmatch(progress, t))]
+    assert counts and counts == sorted(counts) and counts[-1] < ready.total, told
+    assert all(v["notice"] is None for v in page.views())
+
+
+@pytest.fixture
+def served(slow_agent, tmp_path, monkeypatch):
+    """The board of ``page``: one worker getting ready the tables and the stand-in agent."""
+    monkeypatch.setattr(readying, "AGENTS", (slow_agent,))
+    limits = Limits(max_seconds=1, agents=(slow_agent,), save=tmp_path / "played")
+    app = create_app(limits, workers=1, token="", say=lambda text: None)
+    with serving(app) as address:
+        yield address, app
+
+
+def test_a_new_game_set_up_while_the_workers_get_ready_says_how_far_they_are(
+        served, slow_agent, page):
+    """The stand-in agent moves first: the New game waits for its search (2.5 s) and says how
+    far the workers are meanwhile, with no error line."""
+    page.select_option("#game", "zebres")
+    page.fill("#seats", f"{slow_agent},human")
+    page.click("#start")
+    state = page.locator("#new-game-state").filter(has_text="compiles done")
+    state.wait_for()
+    text = state.text_content()
+    page.wait_for_function("document.querySelector('#play-panel').dataset.table")
+    total = served[1].state.master.readying.total
+    assert re.fullmatch(r"Setting up the table\.\.\. \d+ s: getting Zèbres ready: \d+ of "
+                        rf"{total} compiles done \(a fresh install compiles once\)", text), text
+    assert page.locator("#error").text_content() == ""
 
 
 @pytest.mark.slow

@@ -2,6 +2,7 @@
 what it warns, which folders it serves, the token in the address it prints, a --save it cannot
 write (the server's run replaced by a stand-in that records its settings); and served for
 real: the address printed and the browser opened once it answers, the headers' deadline."""
+import logging
 import os
 import re
 import socket
@@ -13,10 +14,10 @@ import urllib.error
 import urllib.request
 
 import pytest
-import uvicorn
 from starlette.testclient import TestClient
 
-from savanna.board.network import PORT_TRIES, HeaderDeadline, ReadyServer
+from savanna.board import notebook
+from savanna.board.network import PORT_TRIES, HeaderDeadline, ReadyServer, server_config
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
 from savanna.cli.main import main
@@ -34,9 +35,6 @@ def served(monkeypatch, tmp_path):
         server.ready()
 
     monkeypatch.setattr(ReadyServer, "run", run)
-    # uvicorn's logging set-up (dictConfig) closes every logging handler of the process, the
-    # test runner's own among them: it is not what these tests check
-    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     monkeypatch.delenv("SAVANNA_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)
     return calls
@@ -182,6 +180,33 @@ def test_a_busy_port_gives_the_next_free_one_and_all_busy_one_line(served, capsy
             sock.close()
 
 
+def test_the_command_leaves_the_logging_handlers_open_and_prints_the_servers_errors(
+        served, capsys, tmp_path):
+    handlers_left_open(lambda: main(["serve", str(tmp_path)]), capsys, tmp_path)
+
+
+def test_the_notebooks_server_leaves_the_logging_handlers_open(capsys, tmp_path):
+    handlers_left_open(lambda: notebook.serve([tmp_path]), capsys, tmp_path)
+
+
+def handlers_left_open(serve, capsys, folder):
+    """uvicorn's own logging set-up would close every handler of the process (a notebook
+    kernel's, the test runner's): one installed before ``serve()`` still writes after, and
+    the server's errors are printed on stderr."""
+    handler = logging.FileHandler(folder / "log.txt", mode="w")  # closed: never reopened
+    logger = logging.getLogger("savanna.tests.served")
+    logger.addHandler(handler)
+    try:
+        serve()
+        logger.warning("still written")
+        logging.getLogger("uvicorn.error").error("the server's error")
+    finally:
+        logger.removeHandler(handler)
+        handler.close()
+    assert (folder / "log.txt").read_text() == "still written\n"
+    assert "ERROR:    the server's error\n" in capsys.readouterr().err
+
+
 def test_the_address_is_printed_and_the_browser_opened_once_the_server_answers(tmp_path):
     """``savanna serve --open`` with a browser (``$BROWSER``) that asks for the page it is
     given at once (keeping the token's cookie): it gets the page, and the printed address
@@ -230,8 +255,7 @@ def test_a_half_sent_request_is_closed_at_the_header_deadline(monkeypatch):
     app = create_app(Limits(), token="")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))  # a free port
-    config = uvicorn.Config(app, log_level="warning", http=HeaderDeadline,
-                            timeout_keep_alive=60)
+    config = server_config(app, http=HeaderDeadline, timeout_keep_alive=60)
     ready = threading.Event()
     server = ReadyServer(config, ready.set)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
