@@ -34,6 +34,7 @@ And two of the journal that keeps the unfinished games over a restart:
   process with the snapshots
   the server journaled, each at every one of its moves; the median and 90th percentile.
 """
+import functools
 import http.client
 import json
 import re
@@ -44,13 +45,11 @@ import statistics
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import numpy as np
 
-from savanna.benchmarks.board_server import free_port, start_serve
+from savanna.benchmarks.board_server import api_request, free_port, start_serve
 from savanna.benchmarks.throughput import measured_configs
 from savanna.registry import GAMES
 
@@ -60,21 +59,9 @@ __all__ = ["measure"]
 CONFIGS = tuple((name, [f"{k}={v}" for k, v in options.items()])
                 for name, options in measured_configs(most=True))
 TOKEN = secrets.token_urlsafe(32)  # the server's token, shown by every request
+request = functools.partial(api_request, token=TOKEN, seconds=120)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def request(base, method, path, body=None, key=None):
-    """``(status, JSON)`` of one request (``key``: the seat's, X-Seat-Key)."""
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "Authorization": f"token {TOKEN}",
-               **({"X-Seat-Key": key} if key else {})}
-    req = urllib.request.Request(base + path, data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=120) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
 
 
 def play(base, game, options, seats, rng, timings=None):

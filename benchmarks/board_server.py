@@ -1,5 +1,6 @@
 """The browser board's server as its own process, as a user starts it, for the benchmarks that
 speak HTTP to it (``board_load``, ``first_move``)."""
+import json
 import socket
 import subprocess
 import sys
@@ -8,7 +9,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-__all__ = ["free_port", "start_serve"]
+__all__ = ["api_request", "free_port", "start_serve"]
 
 
 def free_port():
@@ -44,3 +45,17 @@ def start_serve(port, token, *args, env=None, log=None, seconds=60):
             time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"savanna serve did not answer in {seconds} s")
+
+
+def api_request(base, method, path, body=None, *, token, key=None, seconds=120):
+    """``(status, JSON)`` of one request to the server at ``base`` with its ``token`` (``key``:
+    the seat's, X-Seat-Key; ``body``: JSON); an error answer is returned, not raised."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", "Authorization": f"token {token}",
+               **({"X-Seat-Key": key} if key else {})}
+    req = urllib.request.Request(base + path, data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=seconds) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())

@@ -19,35 +19,21 @@ what numba compiles for the table (``Table.new`` and a view) and for the agent's
 CPU seconds each took.
 """
 import argparse
-import json
+import functools
 import os
 import secrets
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
-from savanna.benchmarks.board_server import free_port, start_serve
+from savanna.benchmarks.board_server import api_request, free_port, start_serve
 
 __all__ = ["measure"]
 
 TOKEN = secrets.token_urlsafe(32)
+request = functools.partial(api_request, token=TOKEN, seconds=900)  # compiles may be slow
 SEATS = ["human", "human", "az:baseline"]
-
-
-def request(base, method, path, body=None, key=None):
-    """``(status, JSON)`` of one request (``key``: the seat's, X-Seat-Key)."""
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "Authorization": f"token {TOKEN}",
-               **({"X-Seat-Key": key} if key else {})}
-    req = urllib.request.Request(base + path, data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=900) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
 
 
 def measure(setup_seconds=0.0, until_ready=False, progress=print):
