@@ -115,7 +115,7 @@ def server_config(app, **settings):
     if not server_log.handlers:
         server_log.addHandler(_Stderr())
         server_log.propagate = False  # as uvicorn's own set-up: printed once
-    return uvicorn.Config(app, log_config=None, log_level="warning", **settings)
+    return uvicorn.Config(app, **{"log_config": None, "log_level": "warning", **settings})
 
 
 class _Stderr(logging.StreamHandler):

@@ -10,10 +10,9 @@ import threading
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from savanna.board.hidden_paths import CODE
-from savanna.board.network import HeaderDeadline, ReadyServer
+from savanna.board.network import HeaderDeadline, ReadyServer, server_config
 from savanna.board.server import create_app
 from savanna.board.tables import Limits, Table
 from savanna.records import write_records
@@ -55,8 +54,8 @@ def board(tmp_path_factory):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))  # a free port
     ready = threading.Event()
-    config = uvicorn.Config(app, log_level="critical", http=HeaderDeadline,
-                            timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+    config = server_config(app, log_level="critical", http=HeaderDeadline,
+                           timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
     server = ReadyServer(config, ready.set)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

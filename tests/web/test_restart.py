@@ -26,6 +26,7 @@ from tests.web.test_live import move, open_page, to_move
 TOKEN = "a-restart-test-token"
 DOWN = ("Failed to load resource: net::ERR_CONNECTION_REFUSED",
         "Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING",
+        "Failed to load resource: net::ERR_CONNECTION_RESET",
         "Failed to load resource: net::ERR_EMPTY_RESPONSE")
 
 

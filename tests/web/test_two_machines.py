@@ -7,9 +7,8 @@ import threading
 import time
 
 import pytest
-import uvicorn
 
-from savanna.board.network import ReadyServer
+from savanna.board.network import ReadyServer, server_config
 from savanna.board.server import create_app
 from savanna.board.tables import Limits
 from tests.web.browser import needs_chromium, serving
@@ -42,7 +41,7 @@ def public(tmp_path_factory):
     limits = Limits(max_sims=100, max_seconds=60, save=tmp_path_factory.mktemp("played"))
     app = create_app(limits, workers=1, token=TOKEN,
                      public_url=f"http://{GUEST_HOST}:{port}")
-    server = ReadyServer(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2),
+    server = ReadyServer(server_config(app, timeout_graceful_shutdown=2),
                          ready=lambda: None, stopping=app.state.hub.close)
     thread = threading.Thread(target=server.run, kwargs={"sockets": sockets}, daemon=True)
     thread.start()
