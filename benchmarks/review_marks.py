@@ -33,13 +33,15 @@ from savanna.agents import make_agent, play_match
 from savanna.agents.play.base import describe
 from savanna.agents.play.review import (
     DEFAULT_THRESHOLD,
-    by_agent,
     deeper,
     default_agent,
-    drop_by_agent,
-    expected_drops,
     review,
     review_decision,
+)
+from savanna.agents.play.review_scores import (
+    by_agent,
+    drop_by_agent,
+    expected_drops,
     sample_positions,
 )
 from savanna.files import atomic_write_text, check_new_file

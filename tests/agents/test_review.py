@@ -22,14 +22,16 @@ from savanna.agents.play.review import (
     DEFAULT_AGENT,
     DEFAULT_CONFIRM,
     DEFAULT_REPEATS,
-    accuracy_by_agent,
     bootstrap_interval,
-    by_agent,
     deeper,
     default_agent,
+    move_accuracy,
+)
+from savanna.agents.play.review_scores import (
+    accuracy_by_agent,
+    by_agent,
     drop_by_agent,
     expected_drops,
-    move_accuracy,
     sample_positions,
 )
 from savanna.records import read_records, write_records
