@@ -478,7 +478,7 @@ function settings(request, rerun) {
   const sims = el("select", null, { "aria-label": "simulations a decision" });
   sims.append(...BUDGETS.map((n) => el("option", `${n} simulations`, { value: n })));
   form.show = (spec) => {
-    agent.value = spec.replace(/[:,]?sims=\d+/, "");
+    agent.value = spec.replace(/sims=\d+,?/, "").replace(/[:,]$/, "");  // "mcts:c=1.4", "az:baseline"
     const asked = /sims=(\d+)/.exec(spec);
     sims.value = asked && BUDGETS.includes(Number(asked[1])) ? asked[1] : String(BUDGETS[0]);
   };
