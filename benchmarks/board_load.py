@@ -79,7 +79,7 @@ def play(base, game, options, seats, rng, timings=None):
         seen = len(view["log"])
         started = time.perf_counter()
         status, view = request(base, "POST", f"/api/tables/{view['id']}/move",
-                               {"action": move["action"], "version": view["version"]}, key)
+                               {"action": move["action"], "version": view["version"]}, key=key)
         elapsed = time.perf_counter() - started
         errors += status != 200
         replied = status == 200 and any(e["who"] > 0 for e in view["log"][seen:])
@@ -206,7 +206,7 @@ def restored(port, tables=100, plies=40):
                     action = view["moves"][rng.integers(len(view["moves"]))]["action"]
                     _, view = request(base, "POST", f"/api/tables/{view['id']}/move",
                                       {"action": action, "version": view["version"]},
-                                      keys[mover])
+                                      key=keys[mover])
                 unfinished += not view["over"]
                 k += 1
         finally:

@@ -2,16 +2,18 @@
 numba cache, then a Bonobo Beach table ``human,human,az:baseline`` played to its agent's move.
 
     python -m savanna.benchmarks.first_move [--setup-seconds S | --until-ready]
+                                            [--think-seconds T]
     NUMBA_CACHE_DIR=$(mktemp -d) python -m savanna.benchmarks.first_move --profile
 
 The server runs as its own process (the ``savanna serve`` command beside this Python, two
 search workers, the default ``--max-seconds``) with ``NUMBA_CACHE_DIR`` a fresh temporary
 folder; this module speaks HTTP to it. After the server answers, it waits ``--setup-seconds``
 (a person setting the table up), or with ``--until-ready`` until ``/api/info`` says the games
-are ready (``board.readying``), creates the table, plays the two humans' first legal moves and
-waits for the agent's. It prints, in seconds from the server's start: when it answered, when
-the table was created, when the agent moved; the New game's round trip; the time from the last
-human move to the agent's; and every notice a view carried (a search stopped: an error line).
+are ready (``board.readying``), creates the table, plays the two humans' first legal moves
+(each ``--think-seconds`` after the view that asks for it: a person's pace) and waits for the
+agent's. It prints, in seconds from the server's start: when it answered, when the table was
+created, when the agent moved; the New game's round trip; the time from the last human move
+to the agent's; and every notice a view carried (a search stopped: an error line).
 
 ``--profile`` says where the time goes instead, in this process (give it an empty numba cache):
 what numba compiles for the table (``Table.new`` and a view) and for the agent's first search
@@ -36,7 +38,7 @@ request = functools.partial(api_request, token=TOKEN, seconds=900)  # compiles m
 SEATS = ["human", "human", "az:baseline"]
 
 
-def measure(setup_seconds=0.0, until_ready=False, progress=print):
+def measure(setup_seconds=0.0, until_ready=False, progress=print, think_seconds=0.0):
     """``{what: value}`` of one fresh start (see the module doc)."""
     ready = None
     port = free_port()
@@ -66,10 +68,11 @@ def measure(setup_seconds=0.0, until_ready=False, progress=print):
             notices, keys = [], view["keys"]
             while view["to_move"] in (0, 1):
                 key = keys[str(view["to_move"])]
+                time.sleep(think_seconds)
                 last = time.perf_counter()
                 status, view = request(base, "POST", f"/api/tables/{view['id']}/move",
                                        {"action": view["moves"][0]["action"],
-                                        "version": view["version"]}, key)
+                                        "version": view["version"]}, key=key)
                 if status != 200:
                     raise RuntimeError(f"move: {status} {view}")
                 if view["notice"]:
@@ -124,12 +127,13 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--setup-seconds", type=float, default=0.0)
     parser.add_argument("--until-ready", action="store_true")
+    parser.add_argument("--think-seconds", type=float, default=0.0)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
     if args.profile:
         return profile()
     figures = measure(args.setup_seconds, args.until_ready,
-                      lambda text: print(text, file=sys.stderr, flush=True))
+                      lambda text: print(text, file=sys.stderr, flush=True), args.think_seconds)
     for what, value in figures.items():
         print(f"{what}: {value:.1f}" if isinstance(value, float) else f"{what}: {value}")
 
