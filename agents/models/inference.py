@@ -59,27 +59,48 @@ def _linear(x, weight, bias, relu):
 def _first_layer(obs, table, bias):
     """``relu(obs @ table + bias)``, adding the rows of the non-zero entries only."""
     n, f = obs.shape
-    out = np.empty((n, table.shape[1]), np.float32)
+    out = _biased(n, bias)
     for r in range(n):
-        out[r] = bias
         for j in range(f):
             if obs[r, j] != 0:
                 v = np.float32(obs[r, j])
                 for k in range(table.shape[1]):
                     out[r, k] += v * table[j, k]
-    return np.maximum(out, np.float32(0))
+    return _relu(out)
 
 
 @njit(cache=True)
 def _dense(x, weight, bias, relu):
     """``x @ weight + bias``, then ReLU if ``relu``."""
     n, width = x.shape
-    out = np.empty((n, weight.shape[1]), np.float32)
+    out = _biased(n, bias)
     for r in range(n):
-        out[r] = bias
         for j in range(width):
             v = x[r, j]
             if v != 0:
                 for k in range(weight.shape[1]):
                     out[r, k] += v * weight[j, k]
-    return np.maximum(out, np.float32(0)) if relu else out
+    return _relu(out) if relu else out
+
+
+# Element loops rather than ``out[r] = bias`` and ``np.maximum``: numba compiles a slice
+# assignment's shape-mismatch message (string formatting) and a ufunc for those, seconds of a
+# fresh install's first search, for no speed.
+@njit(cache=True)
+def _biased(n, bias):
+    """``n`` rows, each a copy of ``bias``."""
+    out = np.empty((n, bias.shape[0]), np.float32)
+    for r in range(n):
+        for k in range(bias.shape[0]):
+            out[r, k] = bias[k]
+    return out
+
+
+@njit(cache=True)
+def _relu(out):
+    """``max(out, 0)``, in place."""
+    for r in range(out.shape[0]):
+        for k in range(out.shape[1]):
+            if out[r, k] < 0:
+                out[r, k] = 0
+    return out

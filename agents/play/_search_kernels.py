@@ -532,13 +532,14 @@ def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, l
         if RULE == GUMBEL:
             for k in range(num_players):
                 ret[(players[j] + k) % num_players] = leaf_values[j, k]
-            raw[leaf, :] = ret
+                raw[leaf, (players[j] + k) % num_players] = leaf_values[j, k]
         else:
             k = leaf
             while k >= 0:
                 nodes[k].pending -= 1
                 k = nodes[k].parent
-            ret[:] = leaf_values[j]
+            for k in range(num_players):
+                ret[k] = leaf_values[j, k]
         if nodes[leaf].num_children == NOT_EXPANDED:
             expand(nodes, values, rewards, states, counts, leaf, priors[j], actions, probs)
             if RULE == GUMBEL:
@@ -586,4 +587,5 @@ def root_results(nodes, values, rewards, raw, log_priors, gumbel, value_scale, m
             if ch.visits == most and score > best_score:
                 best, best_score = first + j, score
         chosen[g] = nodes[best].action
-        root_values[g, :] = values[g, :] / nd.visits
+        for k in range(values.shape[1]):
+            root_values[g, k] = values[g, k] / nd.visits
