@@ -169,7 +169,7 @@ def pushed(port, pid, tables=10, pages=5):
         t.start()
     time.sleep(1.0)  # every page connected, then the games go
     for g in games:
-        request(base, "POST", f"/api/tables/{g['id']}/pace", {"paused": False}, g["control"])
+        request(base, "POST", f"/api/tables/{g['id']}/pace", {"paused": False}, key=g["control"])
     for t in threads:
         t.join()
     after = server.memory_info().rss
