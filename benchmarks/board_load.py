@@ -4,7 +4,7 @@
 
 The server runs as its own process (the ``savanna serve`` command beside this Python, two
 search workers, ``--max-seconds 600`` so that the first search may compile), as a user starts
-it; this module only speaks HTTP to it and drives Debian's chromium with Playwright. Four
+it; this module only speaks HTTP to it and drives Debian's chromium with Playwright. Five
 measurements:
 
 * a warm page ready: the page loaded again (after a first load) until its script has fetched
@@ -21,7 +21,11 @@ measurements:
   game: the time from a move's arrival at the first of its pages to its arrival at the last
   (the fan-out; the first arrival follows the move by the server's own push, a few
   milliseconds), its 95th percentile over every move; the server process's memory (resident,
-  its workers apart) before and after; the connections that failed.
+  its workers apart) before and after; the connections that failed;
+* seats first: a Zèbres table of two humans with as many spectators as a table admits
+  (``board.hub.MAX_SPECTATORS_PER_TABLE``, push connections that never read a byte), its two
+  seats' pages connected after them; 30 moves played: the time from each move's request to
+  its arrival at each seat's page, the slowest and the median, and the moves a seat missed.
 
 And two of the journal that keeps the unfinished games over a restart:
 
@@ -40,6 +44,7 @@ import json
 import re
 import secrets
 import shutil
+import socket
 import sqlite3
 import statistics
 import tempfile
@@ -51,6 +56,7 @@ import numpy as np
 
 from savanna.benchmarks.board_server import api_request, free_port, start_serve
 from savanna.benchmarks.throughput import measured_configs
+from savanna.board.hub import MAX_SPECTATORS_PER_TABLE
 from savanna.registry import GAMES
 
 __all__ = ["measure"]
@@ -121,13 +127,15 @@ def page_ready(url, loads):
     return times
 
 
-def watch(port, table, arrivals, errors):
-    """One page of ``table``: its push connection read to the game's end, the arrival time of
-    each position (``arrivals[version]``); a failure counted in ``errors``."""
+def watch(port, table, arrivals, errors, key=None):
+    """One page of ``table`` (a spectator's, or ``key``'s seat's): its push connection read to
+    the game's end, the arrival time of each position (``arrivals[version]``); a failure
+    counted in ``errors``."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     try:
         conn.request("GET", f"/api/tables/{table}/events",
-                     headers={"Authorization": f"token {TOKEN}"})
+                     headers={"Authorization": f"token {TOKEN}",
+                              **({"X-Seat-Key": key} if key else {})})
         response = conn.getresponse()
         if response.status != 200:
             errors.append(response.status)
@@ -176,6 +184,55 @@ def pushed(port, pid, tables=10, pages=5):
     spreads = [max(seen[v] for seen in pages_of) - min(seen[v] for seen in pages_of)
                for pages_of in arrivals for v in set.intersection(*map(set, pages_of))]
     return spreads, before, after, errors
+
+
+def crowded(port, spectators=MAX_SPECTATORS_PER_TABLE, moves=30):
+    """Seats first: a Zèbres table of two humans with ``spectators`` push connections that
+    never read a byte, then both seats' pages; ``moves`` moves played. The seconds from each
+    move's request to its arrival at each seat's page, and the failures."""
+    base = f"http://127.0.0.1:{port}"
+    view = request(base, "POST", "/api/tables", {"game": "zebres", "seats": ["human"] * 2,
+                                                 "seed": 3})[1]
+    table, keys = view["id"], view["keys"]
+    crowd = []
+    for _ in range(spectators):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(f"GET /api/tables/{table}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                     f"Authorization: token {TOKEN}\r\n\r\n".encode())
+        crowd.append(sock)
+    arrivals, errors = [{}, {}], []
+    threads = [threading.Thread(target=watch, args=(port, table, seen, errors, keys[str(p)]),
+                                daemon=True)  # read until the server stops
+               for p, seen in enumerate(arrivals)]
+    try:
+        time.sleep(2.0)  # the crowd and both seats connected
+        for t in threads:
+            t.start()
+        time.sleep(1.0)
+        sent = {}
+        for _ in range(moves):
+            if view["over"]:
+                break
+            key = keys[str(view["to_move"])]
+            view = request(base, "GET", f"/api/tables/{table}", key=key)[1]  # its legal moves
+            started = time.perf_counter()
+            status, view = request(base, "POST", f"/api/tables/{table}/move",
+                                   {"action": view["moves"][0]["action"],
+                                    "version": view["version"]}, key=key)
+            if status != 200:
+                errors.append(status)
+                break
+            sent[view["version"]] = started
+            deadline = time.perf_counter() + 30
+            while (any(view["version"] not in seen for seen in arrivals)
+                   and time.perf_counter() < deadline):
+                time.sleep(0.001)
+        delays = [seen[v] - at for v, at in sent.items() for seen in arrivals if v in seen]
+        failures = errors + ["missed"] * (2 * len(sent) - len(delays))
+    finally:
+        for sock in crowd:
+            sock.close()
+    return delays, failures
 
 
 JOURNAL = ".savanna-tables.sqlite3"  # where the server journals its games, in --save
@@ -293,6 +350,8 @@ def measure(quick=False, progress=print):
             wall = time.perf_counter() - started
             progress("50 pages watching 10 games of agents")
             spreads, before, after, failed = pushed(port, process.pid)
+            progress(f"{MAX_SPECTATORS_PER_TABLE} spectators on one table, its seats playing")
+            crowd_delays, crowd_failed = crowded(port)
         finally:
             process.terminate()
             process.wait(10)
@@ -314,6 +373,12 @@ def measure(quick=False, progress=print):
         ("the same: the server's memory before the pages", before / 2**20, "MiB"),
         ("the same: the server's memory after the games", after / 2**20, "MiB"),
         ("the same: push connections that failed", len(failed), "connections"),
+        (f"{MAX_SPECTATORS_PER_TABLE} spectators on one table: a seat's move to its arrival "
+         f"at both seats' pages, the slowest of {len(crowd_delays)}",
+         1000 * max(crowd_delays), "ms"),
+        ("the same, median", 1000 * statistics.median(crowd_delays), "ms"),
+        ("the same: moves a seat's page missed or requests refused", len(crowd_failed),
+         "failures"),
         (f"the journal: a table written after a move, median of {len(writes)} moves",
          1e6 * statistics.median(writes), "µs"),  # whole units: a few hundredths of a ms
         ("the same, 90th percentile", 1e6 * float(np.percentile(writes, 90)), "µs"),

@@ -165,16 +165,9 @@ def spectators(address, table, n):
 
 def test_a_thousand_spectators_on_a_table_crowd_out_neither_seat(served):
     """Seats first: a table's spectators fill their own room (the next is refused, told
-    why), and both seats still connect and see every move within a second of the server
-    making it."""
+    why), and both seats still connect and see every move (how soon is a speed figure, not a
+    test's: ``savanna bench --board`` measures it on a crowded table)."""
     address, app = served
-    made = {}  # version -> when the server pushed it
-
-    def noted(table, publish=app.state.hub.publish):
-        made.setdefault(len(table.events), time.monotonic())
-        publish(table)
-
-    app.state.hub.publish = noted
     view = new_table(address, "zebres", ["human", "human"], seed=3)
     table, keys = view["id"], view["keys"]
     crowd = spectators(address, table, MAX_SPECTATORS_PER_TABLE)
@@ -188,7 +181,7 @@ def test_a_thousand_spectators_on_a_table_crowd_out_neither_seat(served):
         assert late.status == 429 and b"spectators watch this game" in late.raw
         seats = {p: Watch(address, table, keys[str(p)], TOKEN) for p in (0, 1)}
         assert all(w.status == 200 for w in seats.values())
-        delays = []
+        seen = 0
         for _ in range(30):  # a bounded game: thirty moves at most
             if view["over"]:
                 break
@@ -196,11 +189,11 @@ def test_a_thousand_spectators_on_a_table_crowd_out_neither_seat(served):
             view = call(address, "POST", f"/api/tables/{table}/move",
                         {"action": view["moves"][0]["action"], "version": view["version"]},
                         keys[str(mover)])
-            for watch in seats.values():
-                seen = watch.wait_for(at_version(view["version"]), timeout=10)[0]
-                delays.append(seen - made[view["version"]])
+            for watch in seats.values():  # fails past its timeout
+                watch.wait_for(at_version(view["version"]), timeout=30)
+                seen += 1
             view = seats[view["to_move"]].views()[-1] if not view["over"] else view
-        assert len(delays) >= 20 and max(delays) < 1.0, sorted(delays)[-5:]
+        assert seen >= 20
         # a seat's own room is bounded too, apart from the spectators'
         more = [Watch(address, table, keys["0"], TOKEN) for _ in range(MAX_PER_KEY - 1)]
         extra = Watch(address, table, keys["0"], TOKEN)
@@ -208,7 +201,6 @@ def test_a_thousand_spectators_on_a_table_crowd_out_neither_seat(served):
         for w in (*more, extra, late):
             w.close()
     finally:
-        del app.state.hub.publish
         for watch in seats.values():
             watch.close()
         for sock in crowd:
