@@ -8,7 +8,8 @@ it is compiled, into numba's cache. A unit is a game's table (``(game, None)``: 
 process runs for a new table, a move and a view) or an agent's search on a game (``(game,
 spec)``: ``workers.rehearse`` at each of the game's configurations, ``AGENTS``). The workers
 take the games' tables first, then the agents' searches, in the order the page offers the games;
-a table set up meanwhile puts its own game and agents first (``first``): until they are ready
+the game and agents a person picks in the page's form go next (``ahead``, as they are picked),
+and a table set up meanwhile puts its own game and agents first (``first``): until they are ready
 no worker starts another unit, and the units nobody waits for are stopped (their workers
 replaced; they start again later, what numba cached of them kept), so that the person waiting
 gets the cores. An agent's move whose search is being got ready waits for
@@ -116,13 +117,20 @@ class Readying:
                 self.calm.set()
             await asyncio.sleep(0)  # a search that waited for this unit takes the worker
 
-    def first(self, game, specs=()):
-        """Put ``game``'s table and its agents ``specs`` (those among ``AGENTS``) first, for a
-        table of them is being set up."""
+    def ahead(self, game, specs=()):
+        """Move ``game``'s table and its agents ``specs`` (those among ``AGENTS``) to the head
+        of the line, stopping nothing: the page's form names them while a person sets a
+        table up, before its New game (``first``) makes them urgent. Returns their units."""
         asked = [(game, None), *((game, s) for s in specs)]
         wanted = [u for u in asked if u in self.todo]
         self.todo = wanted + [u for u in self.todo if u not in wanted]
-        wanted += [u for u in asked if u in self.running]
+        return asked
+
+    def first(self, game, specs=()):
+        """Put ``game``'s table and its agents ``specs`` (those among ``AGENTS``) first, for a
+        table of them is being set up."""
+        asked = self.ahead(game, specs)
+        wanted = [u for u in asked if u in self.todo or u in self.running]
         if not wanted:
             return
         self.urgent.update(wanted)

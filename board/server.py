@@ -81,7 +81,7 @@ from savanna.board.refusals import Refused
 from savanna.board.review_jobs import FIELDS, Reviews
 from savanna.board.seating import parse_options
 from savanna.board.served_files import PAGE, Replays, list_files, read_table
-from savanna.board.tables import Table
+from savanna.board.tables import MAX_SEATS, Table
 from savanna.board.workers import SearchPool
 from savanna.errors import clip, is_int
 from savanna.files import parse_json
@@ -167,6 +167,19 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         invitations = {str(p): invitation(table, key) for p, key in table.keys.items()}
         return reply({**table.view(first_human(table)), "keys": keys, "control": table.control,
                       "invitations": invitations, "spectate": invitation(table, None)})
+
+    async def ready_ahead(request):  # the page's form names a game and seats: compile them next
+        body = await json_body(request, {"game", "seats"})
+        game, seats = body.get("game"), body.get("seats", [])
+        if game not in PLAYED:
+            raise Refused(f"unknown game {clip(game)}; the board plays: {', '.join(PLAYED)}")
+        if not (isinstance(seats, list) and len(seats) <= MAX_SEATS
+                and all(isinstance(seat, str) for seat in seats)):
+            raise Refused(f"seats must be a list of at most {MAX_SEATS} seats (human or an "
+                          f"agent's spec), got {clip(seats)}")
+        if readying is not None:
+            readying.ahead(game, seats)
+        return reply({"readying": None if readying is None else readying.status()})
 
     async def view(request):
         table = table_of(request)
@@ -378,6 +391,7 @@ def create_app(limits, workers=2, *, token, host="127.0.0.1", allow_hosts=(),
         Route("/", page),
         Route("/api/info", info),
         Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/readying", ready_ahead, methods=["POST"]),
         Route("/api/tables/{id}", view),
         Route("/api/tables/{id}/move", move, methods=["POST"]),
         Route("/api/tables/{id}/events", events),

@@ -28,9 +28,10 @@ from savanna.records import make_record
 from savanna.registry import make_game
 from savanna.seats import outcome_owner
 
-__all__ = ["Limits", "Table", "outcome_name", "view_picture"]
+__all__ = ["Limits", "MAX_SEATS", "Table", "outcome_name", "view_picture"]
 
 MAX_DELAY = 10  # the slowest pace of the agents' moves, in seconds
+MAX_SEATS = 8  # more than any game seats
 
 
 def outcome_name(game, outcome):
@@ -87,7 +88,7 @@ class Table:
         and its pace (see ``set_pace``)."""
         if not isinstance(game_name, str):
             raise Refused(f"game must be a name, got {clip(game_name)}")
-        if not isinstance(seats, list) or not 1 <= len(seats) <= 8:
+        if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
             raise Refused(f"seats must be a list of 'human' or agent specs, one per seat, "
                              f"got {clip(seats)}")
         try:

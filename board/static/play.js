@@ -495,6 +495,24 @@ function describeForm() {
       "leave empty for the defaults." : `${words(game).name} has no options.`;
   const seats = splitSeats($("seats").value);
   $("seats-words").textContent = seats.map((s, p) => `${seatName(game, p)}: ${s}`).join(", ");
+  readyAhead(game, seats);
+}
+
+// While the server still compiles its games (a fresh install), the game and agents the form
+// names are compiled next: by the time the person presses New game, they may be ready.
+let named = "";
+let naming = null;
+function readyAhead(game, seats) {
+  const now = JSON.stringify({ game, seats });
+  if (!S.info.readying || S.info.readying.finished || now === named) return;
+  named = now;
+  clearTimeout(naming);
+  naming = setTimeout(async () => {
+    try {
+      S.info.readying = (await api("POST", "/api/readying", { game, seats }, { quiet: true }))
+        .readying;
+    } catch { /* a hint only: the New game says what went wrong */ }
+  }, 300);
 }
 
 // The Play view's controls: the new-game form and the game's buttons.

@@ -6,6 +6,7 @@ table telling the pages how far they are ("getting SPEC ready: n of m compiles d
 stand-in agent whose first move in a process takes longer than a move may plays the compile.
 The fresh install itself (an empty numba cache, minutes) is ``benchmarks/first_move.py``'s,
 run by the slow test at the end."""
+import json
 import re
 import sys
 import time
@@ -16,7 +17,7 @@ from savanna.board import readying
 from savanna.board.server import PLAYED, create_app
 from savanna.board.tables import Limits
 from tests.web.browser import serving
-from tests.web.push import TOKEN, Watch, call
+from tests.web.push import TOKEN, Watch, answer, call
 from tests.web.test_first_search import SLOW_FIRST
 
 
@@ -123,6 +124,35 @@ def test_a_new_game_set_up_while_the_workers_get_ready_says_how_far_they_are(
     assert re.fullmatch(r"Setting up the table\.\.\. \d+ s: getting Zèbres ready: \d+ of "
                         rf"{total} compiles done \(a fresh install compiles once\)", text), text
     assert page.locator("#error").text_content() == ""
+
+
+def test_the_game_and_agents_named_in_the_form_are_got_ready_next(served, slow_agent, page):
+    """As a person picks a game and its agents, the page asks the server to get them ready
+    next: the stand-in's search on Banjooli Xeet, last in the workers' line, goes before its
+    searches on the games the page offers first, and nothing running is stopped."""
+    ready = served[1].state.master.readying
+    named = ("banjooli", slow_agent)
+    page.select_option("#game", "banjooli")
+    page.fill("#seats", f"human,{slow_agent}")
+    deadline = time.monotonic() + 60
+    while named in ready.todo[2:]:  # behind at most Banjooli's table
+        assert time.monotonic() < deadline, ready.todo
+        time.sleep(0.05)
+    earlier = [("zebres", slow_agent), ("bonobo", slow_agent)]
+    assert all(unit in ready.todo for unit in earlier), ready.todo  # still to do, after it
+    assert not ready.stopped and ready.calm.is_set()  # a hint stops nothing
+
+
+def test_a_hint_names_a_game_the_board_plays_and_its_seats(served):
+    address = served[0]
+    hinted = call(address, "POST", "/api/readying", {"game": "bonobo", "seats": ["human"]})
+    assert set(hinted["readying"]) >= {"done", "total", "finished"}
+    for body, words in [({"game": "chess"}, "unknown game 'chess'; the board plays: zebres"),
+                        ({"game": "zebres", "seats": "human"}, "seats must be a list"),
+                        ({"game": "zebres", "seats": ["human"] * 9}, "at most 8 seats"),
+                        ({"game": "zebres", "seed": 1}, "unknown field 'seed'")]:
+        status, raw = answer(address, "POST", "/api/readying", body)
+        assert status == 400 and words in json.loads(raw)["error"], raw
 
 
 @pytest.mark.slow
