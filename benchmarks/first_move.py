@@ -7,13 +7,15 @@ numba cache, then a Bonobo Beach table ``human,human,az:baseline`` played to its
 
 The server runs as its own process (the ``savanna serve`` command beside this Python, two
 search workers, the default ``--max-seconds``) with ``NUMBA_CACHE_DIR`` a fresh temporary
-folder; this module speaks HTTP to it. After the server answers, it waits ``--setup-seconds``
-(a person setting the table up), or with ``--until-ready`` until ``/api/info`` says the games
-are ready (``board.readying``), creates the table, plays the two humans' first legal moves
-(each ``--think-seconds`` after the view that asks for it: a person's pace) and waits for the
-agent's. It prints, in seconds from the server's start: when it answered, when the table was
-created, when the agent moved; the New game's round trip; the time from the last human move
-to the agent's; and every notice a view carried (a search stopped: an error line).
+folder; this module speaks HTTP to it. After the server answers, it names the game and seats
+as the page's form does when a person picks them (``POST /api/readying``), waits
+``--setup-seconds`` (the person setting the table up), or with ``--until-ready`` until
+``/api/info`` says the games are ready (``board.readying``), creates the table, plays the two
+humans' first legal moves (each ``--think-seconds`` after the view that asks for it: a
+person's pace) and waits for the agent's. It prints, in seconds from the server's start: when
+it answered, when the table was created, when the agent moved; the New game's round trip; the
+time from the last human move to the agent's; and every notice a view carried (a search
+stopped: an error line).
 
 ``--profile`` says where the time goes instead, in this process (give it an empty numba cache):
 what numba compiles for the table (``Table.new`` and a view) and for the agent's first search
@@ -52,6 +54,7 @@ def measure(setup_seconds=0.0, until_ready=False, progress=print, think_seconds=
         try:
             answered = time.perf_counter() - started
             progress(f"answering after {answered:.1f} s")
+            request(base, "POST", "/api/readying", {"game": "bonobo", "seats": SEATS})
             time.sleep(setup_seconds)
             while until_ready and not request(base, "GET", "/api/info")[1]["readying"][
                     "finished"]:
