@@ -130,7 +130,7 @@ def cases(table, key):
                  b'{"game": "zebres", "seats": ["human", "random"], "seed": 1e999}',
                  b'{"game": "\\ud800", "seats": []}', b"null", b'"x"'):
         for target in ("/api/tables", f"{url}/move", f"{url}/advance", f"{url}/undo",
-                       "/api/analyses", "/api/reviews"):
+                       "/api/analyses", "/api/reviews", "/api/readying"):
             out.append(("POST", target, (f"X-Seat-Key: {key}",), body))
     for origin in ORIGINS:
         out.append(("POST", "/api/tables", (f"Origin: {origin}",), json_text(

@@ -131,8 +131,8 @@ def test_a_change_from_another_site_is_a_403_and_changes_nothing(server, headers
     for who in (client, stranger):
         r = who.post("/api/tables", content=body, headers=headers)
         assert r.status_code == 403 and "refused" in r.json()["error"]
-        r = who.post("/api/analyses", content=body, headers=headers)
-        assert r.status_code == 403
+        for path in ("/api/analyses", "/api/readying"):
+            assert who.post(path, content=body, headers=headers).status_code == 403
     assert client.app.state.tables == {}
     same = client.post("/api/tables", json={"game": "zebres", "seats": ["random", "random"]},
                        headers={"Origin": BASE, "Sec-Fetch-Site": "same-origin"})
