@@ -28,12 +28,14 @@ wait for a free worker counts in no search's ``seconds``.
 """
 import asyncio
 import multiprocessing
+import os
 import signal
 import threading
 from collections import OrderedDict
 
 import numpy as np
 
+from savanna import compile_ahead
 from savanna.agents import make_agent
 from savanna.board.refusals import Refused
 from savanna.seats import seat_act
@@ -204,6 +206,9 @@ def _serve(conn):
         torch.set_num_threads(1)  # one core per search, as the pool counts them
     except ImportError:
         pass
+    # and one per compile: no helper process compiles beside a worker (savanna.compile_ahead),
+    # whose cores the other workers hold while a fresh install gets ready
+    os.environ[compile_ahead.SWITCH] = "0"
     while True:
         try:
             fn, args, first = conn.recv()

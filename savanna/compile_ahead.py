@@ -18,7 +18,7 @@ from numba.core import event
 
 from savanna import compile_log
 
-__all__ = ["AHEAD", "compile_kernels", "install", "kernel_arguments"]
+__all__ = ["AHEAD", "compile_kernels", "install", "kernel_arguments", "switched_off"]
 
 SWITCH = "SAVANNA_COMPILE_AHEAD"  # "0": never start a helper
 
@@ -73,12 +73,17 @@ class _Starter(event.Listener):
         func = ev.data["dispatcher"].py_func
         label = compile_log.LABELS.get(func.__module__, "")  # "<template>[<game>]"
         game = label.partition("[")[2].rstrip("]")
-        if game in GAME_CLASSES and game not in _STARTED and os.environ.get(SWITCH) != "0":
+        if game in GAME_CLASSES and game not in _STARTED and not switched_off():
             _STARTED.add(game)
             _start_helper(GAME_CLASSES[game], func.__name__)
 
     def on_end(self, ev):
         pass
+
+
+def switched_off() -> bool:
+    """Whether this process starts no helper (``SAVANNA_COMPILE_AHEAD=0``)."""
+    return os.environ.get(SWITCH) == "0"
 
 
 def _start_helper(game_class, loop):

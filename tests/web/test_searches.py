@@ -13,7 +13,7 @@ import psutil
 import pytest
 from starlette.testclient import TestClient
 
-from savanna import make_game
+from savanna import compile_ahead, make_game
 from savanna.agents.play.az_agent import baseline_path
 from savanna.board import workers
 from savanna.board.cache import SharedCache
@@ -189,6 +189,20 @@ def test_at_most_workers_searches_run_at_once_the_others_wait_or_are_refused(mon
     assert len(errors) == 1 and errors[0].kind == "busy"  # the one past 1 running + 2 waiting
     assert isinstance(late[1], SearchError) and late[1].kind == "unavailable"  # its time ran out
     assert "no search worker was free within 0.3 s" in str(late[1])
+
+
+def test_a_search_worker_compiles_with_no_helper_process_beside_it():
+    """One core per worker, compiles included: ``savanna.compile_ahead`` starts no helper in
+    a worker (while a fresh install gets ready, the other workers hold the other cores)."""
+    pool = SearchPool(1)
+
+    async def asked():
+        try:
+            return await pool.run(compile_ahead.switched_off, seconds=60)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(asked()) is True
 
 
 @pytest.mark.parametrize("game, seats, options", [
