@@ -4,8 +4,9 @@ When a process first compiles one of a game's shared loops, one helper process
 (``python -m savanna.compile_ahead GAME_CLASS ENTRY``) compiles into numba's cache the kernels
 that loop reaches late, for exactly the argument types the loops pass (``kernel_arguments``);
 the first process then loads them instead of compiling them. Once per game and process, on
-machines with more than one core, never inside ``savanna warmup``; ``SAVANNA_COMPILE_AHEAD=0``
-turns it off. How it works: the architecture guide.
+machines with more than one core, never inside ``savanna warmup`` or a search worker of
+``savanna serve`` (each a compile per core already); ``SAVANNA_COMPILE_AHEAD=0`` turns it off.
+How it works: the architecture guide.
 """
 import importlib
 import os
