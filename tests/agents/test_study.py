@@ -480,9 +480,14 @@ def test_chance_alone_is_zero_for_a_deterministic_game_and_players():
 
 # ----- the hand-written estimators against the libraries ----------------------------------------
 
-def test_holm_is_statsmodels_holm():
+def test_holm_is_statsmodels_holm(monkeypatch):
+    """Against ``multipletests`` on 500 sets of p-values; its ``gc.collect()`` at each call
+    (about half a second in a test worker's heap, nothing to do with the answer) is skipped."""
+    import gc
+
     from statsmodels.stats.multitest import multipletests
 
+    monkeypatch.setattr(gc, "collect", lambda *generation: 0)
     rng = np.random.default_rng(0)
     for _ in range(500):
         p = rng.uniform(0, 0.08, rng.integers(1, 15))
