@@ -137,6 +137,7 @@ def test_a_killed_study_resumes_with_no_batch_played_twice(tmp_path):
     assert [b["games"] for b in resumed.variants[0]["balance"]] == [200] * 3
 
 
+@pytest.mark.slow
 def test_a_deep_study_plays_every_count_of_the_deep_budget(tmp_path):
     """The deep budget end to end, on the coin flip: one decision a seat, seconds."""
     deep = BUDGETS["deep"]
@@ -409,7 +410,8 @@ def nim_reference(tmp_path_factory):
 
 
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("coin", [0, 25, 50, 75, 100])
+@pytest.mark.parametrize("coin", [0, pytest.param(25, marks=pytest.mark.slow), 50,
+                                  pytest.param(75, marks=pytest.mark.slow), 100])
 def test_the_share_of_chance_of_nim_mixed_with_coin_flips_is_the_share_mixed_in(
         coin, seed, nim_reference, tmp_path):
     """Duersch et al.'s x%-chess on Nim: x of the games replaced by a coin flip, measured
