@@ -285,9 +285,11 @@ class BanjooliGame(Game):
         """As ``Game.string_to_action``; a reroll by its dice's faces (``reroll R1,sorcery W``)
         or by their places (the notation's ``reroll 0,5``)."""
         key = " ".join(str(text).split())
-        if key.startswith("reroll ") and not key[7:].replace(",", "").isdigit():
-            for a in self.legal_actions(row):
-                if spec.A_REROLL < a < spec.A_MOVE and self.action_to_string(row, a) == key:
+        dice = self.to_position(row).dice if key.startswith("reroll ") else (None,)
+        if None not in dice and not key[7:].replace(",", "").isdigit():
+            for a in self.legal_actions(row):  # the dice read once, not once an action
+                if (spec.A_REROLL < a < spec.A_MOVE
+                        and notation.reroll_name(dice, a - spec.A_REROLL) == key):
                     return a
         return super().string_to_action(row, text)
 

@@ -292,14 +292,18 @@ class Game:
     def string_to_action(self, row: Row, text: str) -> int:
         """The id of a legal action named ``text`` in this state, or a ValueError listing them."""
         legal = self.legal_actions(row)
-        names = ", ".join(self.action_to_string(row, a) for a in legal) or "none here"
         try:
             action = self.notation.parse_action(text)
         except ValueError as err:
-            raise ValueError(f"{err}; legal here: {names}") from None
+            raise ValueError(f"{err}; legal here: {self._names(row, legal)}") from None
         if action not in legal:
-            raise ValueError(f"illegal move {text!r} here; legal: {names}")
+            raise ValueError(f"illegal move {text!r} here; legal: {self._names(row, legal)}")
         return action
+
+    def _names(self, row, actions):
+        """The names of ``actions`` in this state, for an error message: only then, since
+        naming them at every parse makes parsing each legal action's name quadratic."""
+        return ", ".join(self.action_to_string(row, a) for a in actions) or "none here"
 
     def render(self, row: Row, player: int | None = None, *, public: bool = False) -> str:
         """A readable text picture of one state. With a ``player`` (a seat), only what that

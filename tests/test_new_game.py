@@ -68,6 +68,7 @@ def test_the_toy_games_keep_their_shapes_and_are_named_nowhere_in_savanna():
     assert not set(TOYS) & {*shipped, *(package.split(".")[-1] for package in shipped.values())}
 
 
+@pytest.mark.slow
 def test_the_generic_suite_passes_on_the_toy_games(elsewhere):
     """Every test parametrised over the registered games' configurations, the conformance
     suite's and the project's (``-k`` keeps the toy games'), then the suites that check every

@@ -140,6 +140,7 @@ LOAD_BASELINES = inspect.cleandoc('''
 ''')
 
 
+@pytest.mark.slow
 def test_the_shipped_baselines_load(venv):
     home, python, site, env = venv
     shipped = sorted(p.name for p in (ROOT / "agents" / "models" / "baselines").glob("*.pt"))

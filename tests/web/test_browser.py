@@ -111,9 +111,9 @@ def a_move(page):
 
 @pytest.mark.parametrize("game, options, seats", [
     ("zebres", "", "human,random"),
-    ("bonobo", "num_players=2", "human,random"),
+    pytest.param("bonobo", "num_players=2", "human,random", marks=pytest.mark.slow),
     ("bonobo", "num_players=4", "human,random,random,random"),
-    ("banjooli", "num_players=2 berries=true", "human,random"),
+    pytest.param("banjooli", "num_players=2 berries=true", "human,random", marks=pytest.mark.slow),
     ("banjooli", "num_players=5 berries=true", "human,random,random,random,random"),
 ], ids=["zebres", "bonobo-2", "bonobo-4", "banjooli-2-berries", "banjooli-5-berries"])
 def test_a_whole_game_played_by_clicks_shows_the_returns_of_its_record(page, served, game,

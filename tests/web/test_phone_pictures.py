@@ -134,7 +134,8 @@ def test_bonobos_tile_phase_keeps_its_panel_in_view(phone):
     shoot(phone, "bonobo", "tile")
 
 
-@pytest.mark.parametrize("width, height", [(360, 740), (1280, 800)], ids=["360", "1280"])
+@pytest.mark.parametrize("width, height", [
+    (360, 740), pytest.param(1280, 800, marks=pytest.mark.slow)], ids=["360", "1280"])
 def test_the_pictures_views_pass_the_accessibility_check(browser, served, width, height):
     """axe-core on each game in Play, in Replay and in a review's lesson: no serious or critical
     finding."""
