@@ -1,8 +1,7 @@
 """A fresh install's first agent move on the board: ``savanna serve`` started with an empty
 numba cache, then a Bonobo Beach table ``human,human,az:baseline`` played to its agent's move.
 
-    python -m savanna.benchmarks.first_move [--setup-seconds S | --until-ready]
-                                            [--think-seconds T]
+    python -m savanna.benchmarks.first_move [--setup-seconds S | --until-ready] [--think-seconds T]
     NUMBA_CACHE_DIR=$(mktemp -d) python -m savanna.benchmarks.first_move --profile
 
 The server runs as its own process (the ``savanna serve`` command beside this Python, two
