@@ -531,15 +531,16 @@ def expand_and_backup(nodes, values, rewards, raw, log_priors, states, counts, l
         leaf = leaves[j]
         if RULE == GUMBEL:
             for k in range(num_players):
-                ret[(players[j] + k) % num_players] = leaf_values[j, k]
-                raw[leaf, (players[j] + k) % num_players] = leaf_values[j, k]
+                seat = (players[j] + k) % num_players
+                ret[seat] = leaf_values[j, k]
+                raw[leaf, seat] = leaf_values[j, k]
         else:
             k = leaf
             while k >= 0:
                 nodes[k].pending -= 1
                 k = nodes[k].parent
-            for k in range(num_players):
-                ret[k] = leaf_values[j, k]
+            for seat in range(num_players):
+                ret[seat] = leaf_values[j, seat]
         if nodes[leaf].num_children == NOT_EXPANDED:
             expand(nodes, values, rewards, states, counts, leaf, priors[j], actions, probs)
             if RULE == GUMBEL:
