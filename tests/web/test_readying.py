@@ -126,21 +126,29 @@ def test_a_new_game_set_up_while_the_workers_get_ready_says_how_far_they_are(
     assert page.locator("#error").text_content() == ""
 
 
-def test_the_game_and_agents_named_in_the_form_are_got_ready_next(served, slow_agent, page):
-    """As a person picks a game and its agents, the page asks the server to get them ready
-    next: the stand-in's search on Banjooli Xeet, last in the workers' line, goes before its
-    searches on the games the page offers first, and nothing running is stopped."""
+def test_the_page_names_the_game_and_agents_its_form_picks(served, slow_agent, page,
+                                                          monkeypatch):
+    """As a person picks a game and its agents, the page names them to the server, which
+    moves them ahead in its workers' line (``Readying.ahead``)."""
     ready = served[1].state.master.readying
-    named = ("banjooli", slow_agent)
+    named = []
+    monkeypatch.setattr(ready, "ahead", lambda game, specs=(), ahead=ready.ahead: (
+        named.append((game, list(specs))), ahead(game, specs))[1])
     page.select_option("#game", "banjooli")
     page.fill("#seats", f"human,{slow_agent}")
     deadline = time.monotonic() + 60
-    while named in ready.todo[2:]:  # behind at most Banjooli's table
-        assert time.monotonic() < deadline, ready.todo
+    while ("banjooli", ["human", slow_agent]) not in named:
+        assert time.monotonic() < deadline, named
         time.sleep(0.05)
-    earlier = [("zebres", slow_agent), ("bonobo", slow_agent)]
-    assert all(unit in ready.todo for unit in earlier), ready.todo  # still to do, after it
-    assert not ready.stopped and ready.calm.is_set()  # a hint stops nothing
+
+
+def test_ahead_puts_the_named_units_first_and_stops_nothing():
+    ready = readying.Readying(None, Limits(), ("zebres", "bonobo", "banjooli"), print)
+    ready.ahead("banjooli", ["human", "mcts"])
+    assert ready.todo == [("banjooli", None), ("banjooli", "mcts"), ("zebres", None),
+                          ("bonobo", None), ("zebres", "az:baseline"), ("bonobo", "az:baseline"),
+                          ("banjooli", "az:baseline"), ("zebres", "mcts"), ("bonobo", "mcts")]
+    assert not ready.urgent and not ready.stopped and ready.calm.is_set()
 
 
 def test_a_hint_names_a_game_the_board_plays_and_its_seats(served):
